@@ -1,0 +1,57 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Folio",
+    products: [
+        .library(name: "FolioStore", targets: ["FolioStore"]),
+        .library(name: "FolioResults", targets: ["FolioResults"]),
+        .library(name: "FolioTable", targets: ["FolioTable"]),
+        .library(name: "FolioTerminal", targets: ["FolioTerminal"]),
+        .executable(name: "folio", targets: ["folio"]),
+        .executable(name: "folio-bench", targets: ["folio-bench"]),
+    ],
+    targets: [
+        // SQLite from Debian's libsqlite3-dev.
+        .systemLibrary(
+            name: "CSQLite",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+
+        // The layers; each imports only the one before it.
+        .target(name: "FolioStore", dependencies: ["CSQLite"]),
+        .target(name: "FolioResults", dependencies: ["FolioStore"]),
+        .target(name: "FolioTable", dependencies: ["FolioResults"]),
+        .target(name: "FolioTerminal", dependencies: ["FolioTable"]),
+
+        // The apps and what they share.
+        .target(name: "FolioAppSupport", dependencies: ["FolioStore", "FolioResults", "FolioTable", "FolioTerminal"]),
+        .target(name: "PlanetsApp", dependencies: ["FolioAppSupport"]),
+        .target(name: "ZootasticApp", dependencies: ["FolioAppSupport"]),
+        .target(name: "MyLocationsApp", dependencies: ["FolioAppSupport"]),
+        .target(name: "BuildGuideApp", dependencies: ["FolioAppSupport"]),
+        .executableTarget(
+            name: "folio",
+            dependencies: ["FolioAppSupport", "PlanetsApp", "ZootasticApp", "MyLocationsApp", "BuildGuideApp"]
+        ),
+
+        // Benchmarks: release-built, compared against a baseline in the same run.
+        .executableTarget(
+            name: "folio-bench",
+            dependencies: ["CSQLite", "FolioStore", "FolioResults", "FolioTable", "FolioTerminal"]
+        ),
+
+        // Test support shared by every test target.
+        .target(name: "FolioTestSupport", dependencies: ["FolioStore", "FolioResults", "FolioTable", "FolioTerminal"]),
+
+        .testTarget(name: "FolioStoreTests", dependencies: ["FolioStore", "FolioTestSupport", "CSQLite"]),
+        .testTarget(name: "FolioResultsTests", dependencies: ["FolioResults", "FolioTestSupport"]),
+        .testTarget(name: "FolioTableTests", dependencies: ["FolioTable", "FolioTestSupport"]),
+        .testTarget(name: "FolioTerminalTests", dependencies: ["FolioTerminal", "FolioTestSupport"]),
+        .testTarget(
+            name: "FolioAppsTests",
+            dependencies: ["FolioAppSupport", "PlanetsApp", "ZootasticApp", "MyLocationsApp", "BuildGuideApp", "FolioTestSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

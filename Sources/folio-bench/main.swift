@@ -1,0 +1,18 @@
+// folio-bench: `folio-bench <store|results|table|render> --rows N [--json]`
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let suite = arguments.first else {
+    FileHandle.standardError.write(Data("usage: folio-bench <store|results|table|render> --rows N [--json]\n".utf8))
+    exit(2)
+}
+let options = Array(arguments.dropFirst())
+switch suite {
+case "store": runStoreBench(options)
+case "results": runResultsBench(options)
+case "table": runTableBench(options)
+case "render": runRenderBench(options)
+default:
+    FileHandle.standardError.write(Data("folio-bench: unknown suite '\(suite)'\n".utf8))
+    exit(2)
+}

@@ -1,0 +1,3 @@
+import FolioAppSupport
+
+print("folio: the apps are not built yet")
