@@ -1,0 +1,50 @@
+/// A mouse event from SGR (1006) reporting, in 0-based cell coordinates.
+///
+/// ```swift
+/// MouseEvent(kind: .press(.left), column: 4, row: 2)
+/// MouseEvent(kind: .wheelDown, column: 0, row: 10)
+/// ```
+public struct MouseEvent: Hashable, Sendable {
+    /// What happened.
+    public var kind: Kind
+    /// The column, from 0.
+    public var column: Int
+    /// The row, from 0.
+    public var row: Int
+    /// Modifiers held.
+    public var modifiers: Key.Modifiers
+
+    /// Creates a mouse event.
+    ///
+    /// ```swift
+    /// let click = MouseEvent(kind: .press(.left), column: 0, row: 3)
+    /// ```
+    public init(kind: Kind, column: Int, row: Int, modifiers: Key.Modifiers = []) {
+        self.kind = kind
+        self.column = column
+        self.row = row
+        self.modifiers = modifiers
+    }
+
+    /// Mouse buttons.
+    ///
+    /// ```swift
+    /// MouseEvent.Button.left
+    /// ```
+    public enum Button: Hashable, Sendable {
+        case left, middle, right
+    }
+
+    /// Press, release, drag (motion with a button held), motion, wheel.
+    ///
+    /// ```swift
+    /// if case .drag(.left) = event.kind { ... }
+    /// ```
+    public enum Kind: Hashable, Sendable {
+        case press(Button)
+        case release
+        case drag(Button)
+        case move
+        case wheelUp, wheelDown, wheelLeft, wheelRight
+    }
+}

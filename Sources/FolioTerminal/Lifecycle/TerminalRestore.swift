@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The state a signal handler needs to put the terminal back, prepared in
+/// advance so that restoring uses only async-signal-safe calls: `write(2)`,
+/// `tcsetattr(3)`, `dup2(2)`, `read(2)`, `lseek(2)`.
+///
+/// While a session is active, standard error goes to an unlinked temporary
+/// file; restoring copies it to the real standard error after the terminal
+/// is back, so that a crash message is printed on the normal screen instead
+/// of vanishing with the alternate one.
+enum TerminalRestore {
+    /// Installed state; written only by `arm` / `disarm` on the main thread,
+    /// read by signal handlers.
+    nonisolated(unsafe) static var armed: Int32 = 0
+    nonisolated(unsafe) static var descriptor: Int32 = -1
+    nonisolated(unsafe) static var saved = termios()
+    nonisolated(unsafe) static var exitBytes: UnsafeMutablePointer<UInt8>?
+    nonisolated(unsafe) static var exitCount = 0
+    nonisolated(unsafe) static var realStandardError: Int32 = -1
+    nonisolated(unsafe) static var capturedStandardError: Int32 = -1
+    nonisolated(unsafe) static var copyBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 4096)
+    nonisolated(unsafe) static var handlersInstalled = false
+
+    /// The signals after which the terminal is restored and the signal re-raised.
+    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE]
+
+    /// Prepares restoring `descriptor` to `saved` and writing `bytes`.
+    static func arm(descriptor: Int32, saved: termios, exitSequence bytes: [UInt8], captureStandardError: Bool) {
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
+        buffer.initialize(from: bytes, count: bytes.count)
+        exitBytes = buffer
+        exitCount = bytes.count
+        self.descriptor = descriptor
+        self.saved = saved
+        if captureStandardError {
+            var template = Array("/tmp/folio-stderr-XXXXXX".utf8CString)
+            let file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            if file >= 0 {
+                template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+                realStandardError = dup(STDERR_FILENO)
+                capturedStandardError = file
+                dup2(file, STDERR_FILENO)
+            }
+        }
+        armed = 1
+        installHandlers()
+    }
+
+    /// Restores the terminal now if armed; safe to call from a signal handler
+    /// and more than once.
+    static func restoreNow() {
+        guard armed == 1 else { return }
+        armed = 0
+        if let exitBytes {
+            var written = 0
+            while written < exitCount {
+                let result = write(descriptor, exitBytes + written, exitCount - written)
+                if result <= 0 { break }
+                written += result
+            }
+        }
+        _ = tcsetattr(descriptor, TCSAFLUSH, &saved)
+        if capturedStandardError >= 0 {
+            dup2(realStandardError, STDERR_FILENO)
+            lseek(capturedStandardError, 0, SEEK_SET)
+            while true {
+                let count = read(capturedStandardError, copyBuffer, 4096)
+                if count <= 0 { break }
+                _ = write(STDERR_FILENO, copyBuffer, count)
+            }
+            close(capturedStandardError)
+            close(realStandardError)
+            capturedStandardError = -1
+            realStandardError = -1
+        }
+    }
+
+    private static func installHandlers() {
+        guard !handlersInstalled else { return }
+        handlersInstalled = true
+        for number in signals {
+            signal(number, terminalSignalHandler)
+        }
+        atexit(terminalExitHandler)
+    }
+}
+
+/// Restores the terminal, then dies of the same signal with its default action.
+private func terminalSignalHandler(_ number: Int32) {
+    TerminalRestore.restoreNow()
+    signal(number, SIG_DFL)
+    raise(number)
+}
+
+/// Restores the terminal on a normal `exit`.
+private func terminalExitHandler() {
+    TerminalRestore.restoreNow()
+}
