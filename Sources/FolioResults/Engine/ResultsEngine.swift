@@ -1,0 +1,95 @@
+/// The sorted, sectioned result set with an exact change report, independent
+/// of any store: the heart of `FetchedResultsController`.
+///
+/// Rows live in one order-statistic tree per section (keyed by sort key, then
+/// identifier); sections live in another, so index paths come from ranks.
+/// `apply(_:)` re-places only the rows that changed and reports the changes
+/// in UITableView batch-update coordinates.
+///
+/// ```swift
+/// let engine = ResultsEngine<Int, String, String>()
+/// engine.load([ResultsRow(id: 1, key: "Ant", section: "A"), ResultsRow(id: 2, key: "Bee", section: "B")])
+/// let report = engine.apply([ResultsRowChange(id: 1, row: nil, objectChanged: true)])
+/// // report.sectionChanges == [delete section 0 (A)], objectChanges == [delete 1 [0, 0]]
+/// ```
+public final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Comparable, Section: Hashable & Comparable & Sendable> {
+    struct Entry: Comparable {
+        var key: Key
+        var id: ID
+        static func < (a: Entry, b: Entry) -> Bool { a.key < b.key || (a.key == b.key && a.id < b.id) }
+        static func == (a: Entry, b: Entry) -> Bool { a.id == b.id && a.key == b.key }
+    }
+
+    /// One section's rows, with scratch fields used while a batch is applied.
+    final class SectionStore {
+        let section: Section
+        var rows = OrderStatisticTree<Entry>()
+        var oldIndex = -1
+        var newIndex = -1
+        var isNew = false
+        init(section: Section) { self.section = section }
+    }
+
+    struct Location {
+        var store: SectionStore
+        var handle: Int32
+    }
+
+    var sectionOrder = OrderStatisticTree<Section>()
+    var stores: [Section: SectionStore] = [:]
+    var locations: [ID: Location] = [:]
+    /// The one section of unsectioned results; it exists even when empty.
+    public let fixedSection: Section?
+
+    /// Creates an empty engine. Pass `fixedSection` for unsectioned results:
+    /// every row then belongs to it and it is never deleted, as Core Data
+    /// keeps one section when there is no section key path.
+    ///
+    /// ```swift
+    /// let flat = ResultsEngine<Int, Int, Int>(fixedSection: 0)
+    /// ```
+    public init(fixedSection: Section? = nil) {
+        self.fixedSection = fixedSection
+        reset()
+    }
+
+    private func reset() {
+        sectionOrder = OrderStatisticTree()
+        stores = [:]
+        locations = [:]
+        if let fixedSection { _ = store(for: fixedSection) }
+    }
+
+    func store(for section: Section) -> SectionStore {
+        if let store = stores[section] { return store }
+        let store = SectionStore(section: section)
+        stores[section] = store
+        sectionOrder.insert(section)
+        return store
+    }
+
+    /// Replaces the contents with `rows` (identifiers must be unique).
+    ///
+    /// ```swift
+    /// engine.load(rows)
+    /// ```
+    /// - Complexity: O(n log n).
+    public func load<S: Sequence>(_ rows: S) where S.Element == ResultsRow<ID, Key, Section> {
+        reset()
+        var grouped: [Section: [Entry]] = [:]
+        for row in rows {
+            precondition(fixedSection == nil || row.section == fixedSection, "ResultsEngine: row \(row.id) is outside the fixed section")
+            grouped[row.section, default: []].append(Entry(key: row.key, id: row.id))
+        }
+        locations.reserveCapacity(grouped.values.reduce(0) { $0 + $1.count })
+        for (section, var entries) in grouped {
+            entries.sort()
+            let store = store(for: section)
+            store.rows = OrderStatisticTree(sorted: entries)
+            for (handle, entry) in entries.enumerated() {
+                let previous = locations.updateValue(Location(store: store, handle: Int32(handle)), forKey: entry.id)
+                precondition(previous == nil, "ResultsEngine: id \(entry.id) loaded twice")
+            }
+        }
+    }
+}

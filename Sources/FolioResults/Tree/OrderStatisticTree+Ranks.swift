@@ -1,0 +1,127 @@
+extension OrderStatisticTree {
+    /// The number of elements below `element` (its index if present).
+    ///
+    /// ```swift
+    /// OrderStatisticTree(sorted: [2, 4, 6]).rank(of: 5)   // 2
+    /// ```
+    /// - Complexity: O(log n) expected.
+    public func rank(of element: Element) -> Int {
+        var node = root
+        var below = 0
+        while node != Self.none {
+            if elements[Int(node)] < element {
+                below += Int(sizeOf(left[Int(node)])) + 1
+                node = right[Int(node)]
+            } else {
+                node = left[Int(node)]
+            }
+        }
+        return below
+    }
+
+    /// The handle of a stored element equal to `element`, if any.
+    ///
+    /// ```swift
+    /// tree.handle(of: 4)   // a handle, or nil
+    /// ```
+    /// - Complexity: O(log n) expected.
+    public func handle(of element: Element) -> Handle? {
+        var node = root
+        while node != Self.none {
+            let here = elements[Int(node)]
+            if here == element { return node }
+            node = element < here ? left[Int(node)] : right[Int(node)]
+        }
+        return nil
+    }
+
+    /// The handle of the element at a zero-based rank.
+    ///
+    /// ```swift
+    /// let h = tree.handle(at: 0)   // the smallest element's handle
+    /// ```
+    /// - Complexity: O(log n) expected.
+    public func handle(at rank: Int) -> Handle {
+        precondition(rank >= 0 && rank < count, "OrderStatisticTree: rank \(rank) out of 0..<\(count)")
+        var node = root
+        var r = Int32(rank)
+        while true {
+            let leftSize = sizeOf(left[Int(node)])
+            if r < leftSize {
+                node = left[Int(node)]
+            } else if r == leftSize {
+                return node
+            } else {
+                r -= leftSize + 1
+                node = right[Int(node)]
+            }
+        }
+    }
+
+    /// The element at a zero-based rank.
+    ///
+    /// ```swift
+    /// OrderStatisticTree(sorted: [2, 4, 6]).element(at: 1)   // 4
+    /// ```
+    /// - Complexity: O(log n) expected.
+    public func element(at rank: Int) -> Element { elements[Int(handle(at: rank))] }
+
+    /// Every element in increasing order.
+    ///
+    /// ```swift
+    /// OrderStatisticTree(sorted: [1, 3]).sortedElements()   // [1, 3]
+    /// ```
+    /// - Complexity: O(n).
+    public func sortedElements() -> [Element] {
+        var result: [Element] = []
+        result.reserveCapacity(count)
+        forEachInOrder { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` on each element in increasing order, from `rank` on.
+    ///
+    /// ```swift
+    /// tree.forEachInOrder { print($0) }
+    /// ```
+    /// - Complexity: O(n).
+    public func forEachInOrder(_ body: (Element) -> Void) {
+        var stack: [Int32] = []
+        var node = root
+        while node != Self.none || !stack.isEmpty {
+            while node != Self.none {
+                stack.append(node)
+                node = left[Int(node)]
+            }
+            let top = stack.removeLast()
+            body(elements[Int(top)])
+            node = right[Int(top)]
+        }
+    }
+
+    /// Checks order, sizes and the heap property; traps with a message on failure.
+    ///
+    /// ```swift
+    /// tree.checkInvariants()
+    /// ```
+    /// - Complexity: O(n).
+    public func checkInvariants() {
+        var previous: Element?
+        var seen = 0
+        forEachInOrder { element in
+            if let previous { precondition(previous < element, "OrderStatisticTree: out of order") }
+            previous = element
+            seen += 1
+        }
+        precondition(seen == count, "OrderStatisticTree: size \(count) but \(seen) elements")
+        var stack: [Int32] = root == Self.none ? [] : [root]
+        while let node = stack.popLast() {
+            let expected = 1 + sizeOf(left[Int(node)]) + sizeOf(right[Int(node)])
+            precondition(size[Int(node)] == expected, "OrderStatisticTree: bad size at node \(node)")
+            for child in [left[Int(node)], right[Int(node)]] where child != Self.none {
+                precondition(Self.priority(child) <= Self.priority(node), "OrderStatisticTree: heap order broken at \(node)")
+                stack.append(child)
+            }
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Testing
+import FolioResults
+import FolioTestSupport
+
+/// Random batches against a plain model: after each batch the report, applied
+/// to the old sections by UITableView's rules, must give the new sections.
+@Suite struct EngineModelTests {
+    struct Config: CustomStringConvertible {
+        var name: String
+        var sections: Int?          // nil: unsectioned
+        var values: Int
+        var initial: Int
+        var description: String { name }
+    }
+
+    struct Object {
+        var value: Int
+        var group: Int
+        var member: Bool
+    }
+
+    static let configs = [
+        Config(name: "few sections", sections: 4, values: 8, initial: 25),
+        Config(name: "many sections", sections: 16, values: 40, initial: 60),
+        Config(name: "unsectioned", sections: nil, values: 12, initial: 30),
+    ]
+
+    @Test(arguments: configs)
+    func randomBatchesKeepTheTableConsistent(config: Config) throws {
+        var random = ResultsRandom.fromEnvironment()
+        print("seed:", random.seed, config.name)
+        let engine = ResultsEngine<Int, Int, Int>(fixedSection: config.sections == nil ? 0 : nil)
+        var model: [Int: Object] = [:]
+        var nextID = 0
+        func newObject() -> Object {
+            Object(value: .random(in: 0..<config.values, using: &random),
+                   group: .random(in: 0..<(config.sections ?? 1), using: &random),
+                   member: .random(in: 0..<5, using: &random) > 0)
+        }
+        func row(_ id: Int) -> ResultsRow<Int, Int, Int>? {
+            guard let object = model[id], object.member else { return nil }
+            return ResultsRow(id: id, key: object.value, section: config.sections == nil ? 0 : object.group)
+        }
+        for _ in 0..<config.initial {
+            model[nextID] = newObject()
+            nextID += 1
+        }
+        engine.load(model.keys.compactMap(row))
+        engine.checkInvariants()
+
+        for batch in 0..<1500 {
+            let old = engine.snapshot()
+            var changed: [Int: Bool] = [:]      // id -> the object itself changed
+            let operations = Int.random(in: 1...(batch % 10 == 0 ? 25 : 6), using: &random)
+            for _ in 0..<operations {
+                let ids = Array(model.keys)
+                let id = ids.randomElement(using: &random) ?? 0
+                switch Int.random(in: 0..<8, using: &random) {
+                case 0:
+                    model[nextID] = newObject()
+                    changed[nextID] = true
+                    nextID += 1
+                case 1:
+                    model[id] = nil
+                    changed[id] = true
+                case 2:
+                    model[id]?.value = .random(in: 0..<config.values, using: &random)
+                    changed[id] = true
+                case 3:
+                    model[id]?.group = .random(in: 0..<(config.sections ?? 1), using: &random)
+                    changed[id] = true
+                case 4:
+                    model[id]?.member.toggle()
+                    changed[id] = true
+                case 5:
+                    changed[id] = true      // touched, keys unchanged
+                case 6:
+                    // A related object's key changed: keys move, the object itself did not.
+                    model[id]?.value = .random(in: 0..<config.values, using: &random)
+                    changed[id] = changed[id] ?? false
+                default:
+                    model[id]?.value = .random(in: 0..<config.values, using: &random)
+                    model[id]?.group = .random(in: 0..<(config.sections ?? 1), using: &random)
+                    changed[id] = true
+                }
+            }
+            let before = Dictionary(uniqueKeysWithValues: changed.keys.map { ($0, engine.row(for: $0)) })
+            let report = engine.apply(changed.map { ResultsRowChange(id: $0.key, row: row($0.key), objectChanged: $0.value) })
+            engine.checkInvariants()
+
+            let new = engine.snapshot()
+            let expected = Self.sortedSections(model: model, sectioned: config.sections != nil)
+            #expect(new.map(\.section) == expected.map(\.section), "batch \(batch)")
+            #expect(new.map(\.ids) == expected.map(\.ids), "batch \(batch)")
+            let applied = try ResultsBatchApplier.apply(report, to: old, dataSource: new)
+            #expect(applied.map(\.ids) == new.map(\.ids), "batch \(batch): \(report.objectChanges)")
+            try Self.checkContract(report, before: before, after: { engine.row(for: $0) }, changed: changed)
+            if applied.map(\.ids) != new.map(\.ids) { return }
+        }
+    }
+
+    static func sortedSections(model: [Int: Object], sectioned: Bool) -> [(section: Int, ids: [Int])] {
+        var groups: [Int: [(Int, Int)]] = [:]
+        for (id, object) in model where object.member {
+            groups[sectioned ? object.group : 0, default: []].append((object.value, id))
+        }
+        if !sectioned && groups.isEmpty { groups[0] = [] }
+        return groups.keys.sorted().map { key in (key, groups[key]!.sorted { $0 < $1 }.map(\.1)) }
+    }
+
+    /// The per-object rules of the contract.
+    static func checkContract(
+        _ report: ResultsChangeSet<Int, Int>,
+        before: [Int: ResultsRow<Int, Int, Int>?],
+        after: (Int) -> ResultsRow<Int, Int, Int>?,
+        changed: [Int: Bool]
+    ) throws {
+        var kinds: [Int: [ResultsChangeType]] = [:]
+        for change in report.objectChanges { kinds[change.id, default: []].append(change.type) }
+        for (id, types) in kinds {
+            let old = before[id] ?? nil, new = after(id)
+            let keysChanged = old?.key != new?.key || old?.section != new?.section
+            switch types.sorted(by: { $0.rawValue < $1.rawValue }) {
+            case [.delete]: #expect(old != nil && new == nil, "delete of \(id)")
+            case [.insert]: #expect(old == nil && new != nil, "insert of \(id)")
+            case [.delete, .insert]: #expect(old != nil && new != nil && keysChanged, "delete + insert of \(id)")
+            case [.move]: #expect(keysChanged, "move of \(id) whose keys did not change")
+            case [.update]: #expect(old != nil && new != nil && (changed[id] == true || keysChanged), "update of \(id)")
+            default: Issue.record("object \(id) reported as \(types)")
+            }
+        }
+        for change in report.objectChanges where change.type == .move {
+            #expect(change.indexPath != change.newIndexPath, "move with equal paths: \(change)")
+        }
+        for (id, isChanged) in changed where isChanged && kinds[id] == nil {
+            #expect((before[id] ?? nil) == nil && after(id) == nil, "changed object \(id) went unreported")
+        }
+    }
+}
