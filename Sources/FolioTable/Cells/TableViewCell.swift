@@ -1,0 +1,98 @@
+/// One row's view: labels, an accessory, and the state the table gives it.
+///
+/// Cells are created by the table from registered classes and reused as
+/// rows scroll (UIKit rules 6.1–6.5). Subclass it for a custom cell: keep
+/// `required init(style:reuseIdentifier:)`, and override `customLines()`
+/// to draw your own lines instead of the built-in layouts.
+///
+/// ```swift
+/// final class LocationCell: TableViewCell {
+///     var place = ""
+///     override func customLines() -> [String]? { [place] }
+/// }
+/// table.register(LocationCell.self, forCellReuseIdentifier: "Location")
+/// ```
+@MainActor
+open class TableViewCell {
+    /// The layout chosen at creation.
+    public let style: Style
+    /// The identifier under which the table reuses this cell.
+    public let reuseIdentifier: String?
+    /// The main text.
+    public var textLabel = CellLabel()
+    /// The secondary text; nil for the `.default` style (rule 6.4).
+    public var detailTextLabel: CellLabel?
+    /// The trailing decoration outside edit mode.
+    public var accessoryType: AccessoryType = .none
+    /// The trailing decoration in edit mode.
+    public var editingAccessoryType: AccessoryType = .none
+    /// Whether the row is selected.
+    public internal(set) var isSelected = false
+    /// Whether the row is highlighted (the cursor row in a terminal).
+    public internal(set) var isHighlighted = false
+    /// Whether the cell shows its editing controls (rule 3.1).
+    public private(set) var isEditing = false
+    /// The editing control the table assigned (rule 3.3: `.none` by default).
+    public internal(set) var editingStyle: EditingStyle = .none
+    /// Whether a reorder handle is shown (rule 4.1).
+    public internal(set) var showsReorderControl = false
+    /// Whether the delete confirmation button is showing (rule 3.4).
+    public internal(set) var showingDeleteConfirmation = false
+    /// How many times this cell was handed out again after reuse (for tests).
+    public internal(set) var reuseCount = 0
+
+    /// Creates a cell with a style; subclasses must keep this initializer.
+    ///
+    /// ```swift
+    /// let cell = TableViewCell(style: .value1, reuseIdentifier: "Setting")
+    /// ```
+    public required init(style: Style, reuseIdentifier: String?) {
+        self.style = style
+        self.reuseIdentifier = reuseIdentifier
+        self.detailTextLabel = style == .default ? nil : CellLabel()
+    }
+
+    /// Called before a recycled cell is handed out again (rule 6.5); reset
+    /// per-row state here. The table resets selection, highlight and editing.
+    ///
+    /// ```swift
+    /// override func prepareForReuse() { super.prepareForReuse(); badge = nil }
+    /// ```
+    open func prepareForReuse() {}
+
+    /// Shows or hides the editing controls; the table calls it for every
+    /// visible cell when its own editing changes (rule 3.1).
+    ///
+    /// ```swift
+    /// cell.setEditing(true, animated: false)
+    /// ```
+    open func setEditing(_ editing: Bool, animated: Bool) {
+        isEditing = editing
+    }
+
+    /// Lines drawn instead of the built-in layout; nil (the default) keeps
+    /// the style's layout. The custom-cell path.
+    ///
+    /// ```swift
+    /// override func customLines() -> [String]? { [title, subtitle] }
+    /// ```
+    open func customLines() -> [String]? { nil }
+
+    /// The accessory to draw now: `editingAccessoryType` while editing.
+    ///
+    /// ```swift
+    /// if cell.currentAccessoryType == .checkmark { ... }
+    /// ```
+    public var currentAccessoryType: AccessoryType {
+        isEditing ? editingAccessoryType : accessoryType
+    }
+
+    func resetStateForReuse() {
+        isSelected = false
+        isHighlighted = false
+        isEditing = false
+        editingStyle = .none
+        showsReorderControl = false
+        showingDeleteConfirmation = false
+    }
+}

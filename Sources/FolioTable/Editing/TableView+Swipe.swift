@@ -1,0 +1,116 @@
+extension TableView {
+    /// Whether a row's swipe actions are showing (UIKit's separate
+    /// "editing for swipe" state, rule 3.7; `isEditing` stays false).
+    public var isSwipeEditing: Bool { swipedIndexPath != nil }
+
+    /// The actions a leftward swipe on a row would reveal: the delegate's
+    /// configuration, or else a "Delete" action that commits `.delete`
+    /// when the data source commits edits and the row can be edited
+    /// (rules 3.8, 3.9). Empty when there is nothing to show.
+    public func trailingSwipeActions(forRowAt indexPath: IndexPath) -> SwipeActionsConfiguration? {
+        if let configuration = delegate?.tableView(self, trailingSwipeActionsConfigurationForRowAt: indexPath) {
+            return configuration
+        }
+        guard let editing = dataSource as? any TableViewEditingDataSource, canEditRow(at: indexPath),
+              (delegate?.tableView(self, editingStyleForRowAt: indexPath) ?? .delete) == .delete else { return nil }
+        let delete = ContextualAction(style: .destructive, title: deleteConfirmationTitle(forRowAt: indexPath)) {
+            [weak self] _, completion in
+            guard let self else { return completion(false) }
+            editing.tableView(self, commit: .delete, forRowAt: indexPath)
+            completion(true)
+        }
+        return SwipeActionsConfiguration(actions: [delete])
+    }
+
+    /// A leftward swipe on a row: hides any other revealed row (at most one
+    /// is revealed), calls `willBeginEditingRowAt` and reveals the row's
+    /// trailing actions with the innermost one (nearest the text) focused.
+    /// Not offered in edit mode. Returns whether anything was revealed.
+    ///
+    /// ```swift
+    /// if table.revealTrailingSwipeActions(forRowAt: path) { draw(table.revealedSwipeActions) }
+    /// ```
+    @discardableResult
+    public func revealTrailingSwipeActions(forRowAt indexPath: IndexPath) -> Bool {
+        guard !isEditing, containsRow(at: indexPath) else { return false }
+        if swipedIndexPath == indexPath { return true }
+        endSwipe()
+        guard let configuration = trailingSwipeActions(forRowAt: indexPath), !configuration.actions.isEmpty else {
+            return false
+        }
+        delegate?.tableView(self, willBeginEditingRowAt: indexPath)
+        swipedIndexPath = indexPath
+        swipeConfiguration = configuration
+        revealedSwipeActions = configuration.actions
+        focusedSwipeActionIndex = configuration.actions.count - 1
+        return true
+    }
+
+    /// Focuses the next action outward (towards `actions[0]`); false when
+    /// the outermost is already focused.
+    @discardableResult
+    public func focusNextSwipeAction() -> Bool {
+        guard let index = focusedSwipeActionIndex, index > 0 else { return false }
+        focusedSwipeActionIndex = index - 1
+        return true
+    }
+
+    /// Focuses the next action inward; false when the innermost is focused.
+    @discardableResult
+    public func focusPreviousSwipeAction() -> Bool {
+        guard let index = focusedSwipeActionIndex, index + 1 < revealedSwipeActions.count else { return false }
+        focusedSwipeActionIndex = index + 1
+        return true
+    }
+
+    /// Performs the focused action (rule 3.11): its handler runs, and when
+    /// it calls its completion the swipe closes.
+    ///
+    /// ```swift
+    /// table.performFocusedSwipeAction()  // Enter
+    /// ```
+    public func performFocusedSwipeAction() {
+        guard let index = focusedSwipeActionIndex, index < revealedSwipeActions.count else { return }
+        perform(revealedSwipeActions[index])
+    }
+
+    /// A full swipe: performs `actions[0]` when the configuration allows it (rule 3.10).
+    @discardableResult
+    public func performFullSwipe(onRowAt indexPath: IndexPath) -> Bool {
+        guard revealTrailingSwipeActions(forRowAt: indexPath), let configuration = swipeConfiguration,
+              configuration.performsFirstActionWithFullSwipe, let first = configuration.actions.first else {
+            return false
+        }
+        perform(first)
+        return true
+    }
+
+    private func perform(_ action: ContextualAction) {
+        let revealedAt = swipedIndexPath
+        action.handler(action) { [weak self] _ in
+            guard let self, revealedAt != nil, self.swipedIndexPath != nil else { return }
+            self.endSwipe()
+        }
+    }
+
+    /// Hides revealed swipe actions (Esc, a scroll, another interaction),
+    /// calling `didEndEditingRowAt` (rule 3.7).
+    public func hideSwipeActions() {
+        endSwipe()
+    }
+
+    func endSwipe(reportedPath: IndexPath?? = .none) {
+        let path: IndexPath?
+        switch reportedPath {
+        case .some(let given): path = given
+        case .none:
+            guard let swiped = swipedIndexPath else { return }
+            path = swiped
+        }
+        swipedIndexPath = nil
+        swipeConfiguration = nil
+        revealedSwipeActions = []
+        focusedSwipeActionIndex = nil
+        delegate?.tableView(self, didEndEditingRowAt: path)
+    }
+}

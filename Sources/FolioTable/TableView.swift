@@ -1,0 +1,201 @@
+import Foundation
+
+/// A headless table view with UITableView's semantics: sections and rows
+/// from a data source, cell reuse, batch updates validated as UIKit does,
+/// selection, editing, swipe actions, reordering and a viewport measured in
+/// lines. It draws nothing; a renderer (FolioTerminal) reads `layoutItems()`
+/// and the visible cells.
+///
+/// `TableView` is `@MainActor`-isolated, like its data source, delegate and
+/// cells: the terminal and the apps run everything on the main actor.
+///
+/// ```swift
+/// let table = TableView()
+/// table.register(TableViewCell.self, forCellReuseIdentifier: "Planet")
+/// table.dataSource = planets
+/// table.viewportHeight = 20
+/// table.reloadData()
+/// for item in table.layoutItems() { draw(item, table.cellForRow(at:)) }
+/// ```
+@MainActor
+public final class TableView {
+    /// Supplies sections, rows and cells. Held weakly, as in UIKit.
+    public weak var dataSource: (any TableViewDataSource)? {
+        didSet { hasLoadedData = false; needsLayout = true }
+    }
+    /// Customises and observes the table. Held weakly, as in UIKit.
+    public weak var delegate: (any TableViewDelegate)? {
+        didSet { needsLayout = true }
+    }
+    /// The iOS wording of refusal messages; iOS 12's by default.
+    public var messageDialect: UpdateMessageDialect = .iOS12
+
+    // Counts: the cached "before" counts of rule 1.12, never per-row arrays.
+    var rowCounts: [Int] = []
+    /// Whether the counts have been loaded from the data source.
+    public internal(set) var hasLoadedData = false
+
+    // Reuse.
+    var registrations: [String: Registration] = [:]
+    var reuseQueues: [String: [TableViewCell]] = [:]
+    var visibleCells: [IndexPath: TableViewCell] = [:]
+    /// How many cells the table has created so far (reuse keeps this near the visible count).
+    public internal(set) var createdCellCount = 0
+
+    // Batch updates.
+    var batchDepth = 0
+    var pendingBatch = TableBatch()
+
+    // Selection.
+    /// Whether rows can be selected outside edit mode; true by default (rule 5.1).
+    public var allowsSelection = true
+    /// Whether rows can be selected in edit mode; false by default (rule 5.1).
+    public var allowsSelectionDuringEditing = false
+    /// Whether several rows can be selected outside edit mode; false by default.
+    public var allowsMultipleSelection = false
+    /// Whether several rows can be selected in edit mode, which then shows
+    /// checkmarks instead of editing controls (rule 3.6); false by default.
+    public var allowsMultipleSelectionDuringEditing = false
+    var selectedRows: Set<IndexPath> = []
+    /// The highlighted row: the cursor a terminal user moves.
+    public internal(set) var highlightedIndexPath: IndexPath?
+    /// Whether loading data highlights the first row, as a terminal table opens; true by default.
+    public var highlightsFirstRowOnLoad = true
+
+    // Editing.
+    /// Whether the table is in edit mode (rule 3.1). A swipe does not set it;
+    /// see `swipedIndexPath` (rule 3.7).
+    public internal(set) var isEditing = false
+    /// The row whose delete confirmation is showing in edit mode (rule 3.4).
+    public internal(set) var deleteConfirmationIndexPath: IndexPath?
+    /// The row whose swipe actions are revealed; at most one (rule 3.7).
+    public internal(set) var swipedIndexPath: IndexPath?
+    /// The revealed actions, outermost first (rule 3.10).
+    public internal(set) var revealedSwipeActions: [ContextualAction] = []
+    /// The index in `revealedSwipeActions` of the focused action.
+    public internal(set) var focusedSwipeActionIndex: Int?
+    var swipeConfiguration: SwipeActionsConfiguration?
+
+    // Reordering.
+    /// The original path of the row being reordered by hand, if any.
+    public internal(set) var reorderingSourceIndexPath: IndexPath?
+    /// Where the row being reordered would land now (after-removal coordinates).
+    public internal(set) var reorderingDestinationIndexPath: IndexPath?
+
+    // Viewport.
+    /// The viewport's height in lines.
+    public var viewportHeight: Int = 24 {
+        didSet { precondition(viewportHeight >= 0, "viewportHeight \(viewportHeight) is negative"); needsLayout = true }
+    }
+    /// The height of a row in lines when the delegate gives none; 1 by default.
+    public var rowHeight: Int = 1 { didSet { needsLayout = true } }
+    /// The height of a titled header when the delegate gives none; 1 by default.
+    public var sectionHeaderHeight: Int = 1 { didSet { needsLayout = true } }
+    /// The height of a titled footer when the delegate gives none; 1 by default.
+    public var sectionFooterHeight: Int = 1 { didSet { needsLayout = true } }
+    /// Whether the top row stays in place when rows are inserted or deleted
+    /// above it (rule 8.4's opt-in anchor); true by default.
+    public var anchorsTopRowAcrossUpdates = true
+    var topItem: TableLayoutItem.Kind?
+    var needsLayout = true
+    var cachedLayout: [TableLayoutItem] = []
+
+    /// Creates an empty table; set a data source, then `reloadData()`.
+    ///
+    /// ```swift
+    /// let table = TableView(viewportHeight: 10)
+    /// ```
+    public init(viewportHeight: Int = 24) {
+        self.viewportHeight = viewportHeight
+    }
+
+    /// The number of sections, as last loaded (loads first if needed).
+    public var numberOfSections: Int {
+        loadIfNeeded()
+        return rowCounts.count
+    }
+
+    /// The number of rows in a section, as last loaded.
+    ///
+    /// ```swift
+    /// let rows = table.numberOfRows(inSection: 0)
+    /// ```
+    public func numberOfRows(inSection section: Int) -> Int {
+        loadIfNeeded()
+        precondition(section >= 0 && section < rowCounts.count,
+                     "section \(section) out of range: the table has \(rowCounts.count) sections")
+        return rowCounts[section]
+    }
+
+    /// Whether an index path names an existing row.
+    public func containsRow(at indexPath: IndexPath) -> Bool {
+        loadIfNeeded()
+        return indexPath.section >= 0 && indexPath.section < rowCounts.count
+            && indexPath.row >= 0 && indexPath.row < rowCounts[indexPath.section]
+    }
+
+    /// Re-reads every count from the data source and drops every cell,
+    /// the selection (rule 5.7) and any pending batch (rule 1.14). The
+    /// viewport keeps its top row, clamped if the content shrank (rule 8.1).
+    ///
+    /// - Complexity: O(sections + visible rows).
+    public func reloadData() {
+        if batchDepth > 0 { pendingBatch = TableBatch() }
+        endSwipe()
+        deleteConfirmationIndexPath = nil
+        cancelReordering()
+        rowCounts = Self.queryCounts(dataSource, self)
+        hasLoadedData = true
+        selectedRows.removeAll()
+        for (path, cell) in visibleCells { recycle(cell, at: path) }
+        visibleCells.removeAll()
+        if let highlighted = highlightedIndexPath, !containsRow(at: highlighted) {
+            highlightedIndexPath = firstRow(atOrAfter: highlighted) ?? lastRow()
+        }
+        if highlightedIndexPath == nil, highlightsFirstRowOnLoad, let first = firstRow(atOrAfter: IndexPath(row: 0, section: 0)) {
+            highlightedIndexPath = first
+        }
+        needsLayout = true
+    }
+
+    func loadIfNeeded() {
+        if !hasLoadedData { reloadData() }
+    }
+
+    static func queryCounts(_ dataSource: (any TableViewDataSource)?, _ table: TableView) -> [Int] {
+        guard let dataSource else { return [] }
+        let sections = dataSource.numberOfSections(in: table)
+        precondition(sections >= 0, "numberOfSections returned \(sections)")
+        return (0..<sections).map { dataSource.tableView(table, numberOfRowsInSection: $0) }
+    }
+
+    /// Checks the table's own invariants; tests call it after each mutation.
+    ///
+    /// ```swift
+    /// table.checkInvariants()
+    /// ```
+    public func checkInvariants() {
+        precondition(rowCounts.allSatisfy { $0 >= 0 }, "negative cached row count in \(rowCounts)")
+        for path in selectedRows {
+            precondition(containsRow(at: path), "selected row \(path) does not exist")
+        }
+        for (path, cell) in visibleCells {
+            precondition(containsRow(at: path), "visible cell for missing row \(path)")
+            precondition(cell.isSelected == selectedRows.contains(path), "cell at \(path) disagrees on selection")
+        }
+        if let highlighted = highlightedIndexPath {
+            precondition(containsRow(at: highlighted), "highlighted row \(highlighted) does not exist")
+        }
+        if let swiped = swipedIndexPath {
+            precondition(containsRow(at: swiped), "swiped row \(swiped) does not exist")
+        }
+        if !selectedRows.isEmpty, !(isEditing ? allowsMultipleSelectionDuringEditing : allowsMultipleSelection) {
+            precondition(selectedRows.count <= 1, "several rows selected in single-selection mode: \(selectedRows.sorted())")
+        }
+        for queue in reuseQueues.values {
+            for cell in queue {
+                precondition(!visibleCells.values.contains { $0 === cell }, "a queued cell is still visible")
+            }
+        }
+    }
+}

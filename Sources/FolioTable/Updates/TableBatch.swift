@@ -1,0 +1,84 @@
+/// One batch of table updates in UIKit's coordinate spaces (rule 1.3):
+/// deletes, reloads and move sources in the old layout; inserts and move
+/// destinations in the new one. Call order does not matter (rule 1.2).
+///
+/// ```swift
+/// var batch = TableBatch()
+/// batch.deletedRows = [IndexPath(row: 0, section: 0)]
+/// batch.insertedRows = [IndexPath(row: 4, section: 0)]
+/// try table.apply(batch)
+/// ```
+public struct TableBatch: Hashable, Sendable, CustomStringConvertible {
+    /// A section moved from an old index to a new one; its rows travel with it.
+    public struct SectionMove: Hashable, Sendable {
+        /// The section's index before the batch.
+        public var from: Int
+        /// The section's index after the batch.
+        public var to: Int
+        /// `SectionMove(from: 0, to: 2)`.
+        public init(from: Int, to: Int) {
+            self.from = from
+            self.to = to
+        }
+    }
+
+    /// A row moved from an old index path to a new one.
+    public struct RowMove: Hashable, Sendable {
+        /// The row's path before the batch.
+        public var from: IndexPath
+        /// The row's path after the batch.
+        public var to: IndexPath
+        /// `RowMove(from: IndexPath(row: 0, section: 0), to: IndexPath(row: 3, section: 1))`.
+        public init(from: IndexPath, to: IndexPath) {
+            self.from = from
+            self.to = to
+        }
+    }
+
+    /// Sections deleted (old indexes).
+    public var deletedSections: [Int] = []
+    /// Sections inserted (new indexes).
+    public var insertedSections: [Int] = []
+    /// Sections reloaded (old indexes): each is a delete plus an insert (rule 1.5).
+    public var reloadedSections: [Int] = []
+    /// Sections moved (old to new).
+    public var movedSections: [SectionMove] = []
+    /// Rows deleted (old paths).
+    public var deletedRows: [IndexPath] = []
+    /// Rows inserted (new paths).
+    public var insertedRows: [IndexPath] = []
+    /// Rows reloaded (old paths): each is a delete plus an insert (rule 1.5).
+    public var reloadedRows: [IndexPath] = []
+    /// Rows moved (old to new).
+    public var movedRows: [RowMove] = []
+
+    /// An empty batch: `TableBatch()`.
+    public init() {}
+
+    /// Whether the batch holds no operation.
+    ///
+    /// ```swift
+    /// if !batch.isEmpty { try table.apply(batch) }
+    /// ```
+    public var isEmpty: Bool { changeCount == 0 }
+
+    /// The number of operations in the batch.
+    public var changeCount: Int {
+        deletedSections.count + insertedSections.count + reloadedSections.count + movedSections.count
+            + deletedRows.count + insertedRows.count + reloadedRows.count + movedRows.count
+    }
+
+    /// A one-line summary in UIKit's "Updates = [...]" manner.
+    public var description: String {
+        var parts: [String] = []
+        parts += deletedSections.map { "Delete section \($0)" }
+        parts += insertedSections.map { "Insert section \($0)" }
+        parts += reloadedSections.map { "Reload section \($0)" }
+        parts += movedSections.map { "Move section \($0.from) -> \($0.to)" }
+        parts += deletedRows.map { "Delete row (\($0.section) - \($0.row))" }
+        parts += insertedRows.map { "Insert row (\($0.section) - \($0.row))" }
+        parts += reloadedRows.map { "Reload row (\($0.section) - \($0.row))" }
+        parts += movedRows.map { "Move row (\($0.from.section) - \($0.from.row)) -> (\($0.to.section) - \($0.to.row))" }
+        return "[ " + parts.joined(separator: ", ") + " ]"
+    }
+}

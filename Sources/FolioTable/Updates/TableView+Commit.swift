@@ -1,0 +1,71 @@
+extension TableView {
+    /// Moves the table's state through a validated batch: counts, cells,
+    /// selection (rule 5.7), highlight, swipe and the top row (rule 8.4).
+    ///
+    /// - Complexity: O(sections + (visible + selected rows) × changes per section).
+    func commit(_ plan: BatchPlan) {
+        let highlightWasVisible = highlightedIndexPath.map { visibleCells[$0] != nil } ?? false
+        cancelReordering()
+        let newTop = topItem.map { anchoredTop($0, plan) }
+        rowCounts = plan.newCounts
+
+        var cells: [IndexPath: TableViewCell] = [:]
+        for (path, cell) in visibleCells {
+            switch plan.fate(ofRow: path) {
+            case .kept(let new), .moved(let new): cells[new] = cell
+            case .reloaded, .deleted: recycle(cell, at: path)
+            }
+        }
+        visibleCells = cells
+
+        var selection: Set<IndexPath> = []
+        for path in selectedRows {
+            switch plan.fate(ofRow: path) {
+            case .kept(let new), .moved(let new): selection.insert(new)
+            case .reloaded, .deleted: break
+            }
+        }
+        selectedRows = selection
+
+        if let highlighted = highlightedIndexPath {
+            highlightedIndexPath = survivor(near: plan.approximatePosition(ofRow: highlighted))
+        }
+        if let confirming = deleteConfirmationIndexPath {
+            deleteConfirmationIndexPath = Self.newPath(plan.fate(ofRow: confirming))
+        }
+        if let swiped = swipedIndexPath {
+            if let new = Self.newPath(plan.fate(ofRow: swiped)) {
+                swipedIndexPath = new
+            } else {
+                swipedIndexPath = nil
+                endSwipe(reportedPath: .some(nil))
+            }
+        }
+        for (path, cell) in visibleCells { applyState(to: cell, at: path) }
+        topItem = newTop
+        needsLayout = true
+        if highlightWasVisible, let highlighted = highlightedIndexPath { reveal(highlighted, at: .none) }
+    }
+
+    private static func newPath(_ fate: BatchPlan.RowFate) -> IndexPath? {
+        switch fate {
+        case .kept(let new), .moved(let new): new
+        case .reloaded, .deleted: nil
+        }
+    }
+
+    /// The row at `position`, or the nearest existing one after (else before) it.
+    func survivor(near position: IndexPath) -> IndexPath? {
+        firstRow(atOrAfter: position) ?? lastRow()
+    }
+
+    private func anchoredTop(_ top: TableLayoutItem.Kind, _ plan: BatchPlan) -> TableLayoutItem.Kind {
+        // Without the anchor the top keeps its number and content slides (rule 8.2).
+        guard anchorsTopRowAcrossUpdates else { return top }
+        switch top {
+        case .header(let section): return .header(section: plan.approximateSection(forOld: section))
+        case .footer(let section): return .footer(section: plan.approximateSection(forOld: section))
+        case .row(let path): return .row(plan.approximatePosition(ofRow: path))
+        }
+    }
+}

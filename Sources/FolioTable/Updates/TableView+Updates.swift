@@ -1,0 +1,129 @@
+extension TableView {
+    /// UIKit's row animations; accepted for familiarity, ignored headless.
+    public enum RowAnimation: Sendable {
+        case fade, right, left, top, bottom, none, middle, automatic
+    }
+
+    /// Groups updates into one batch, processed when the outermost group
+    /// ends (rules 1.1, 1.2). A refused batch throws `TableUpdateError` and
+    /// leaves the table as it was; `completion(true)` runs after a batch is
+    /// applied (rule 1.13).
+    ///
+    /// ```swift
+    /// try table.performBatchUpdates {
+    ///     try table.deleteRows(at: [IndexPath(row: 0, section: 0)])
+    ///     try table.insertRows(at: [IndexPath(row: 3, section: 0)])
+    /// }
+    /// ```
+    public func performBatchUpdates(_ updates: () throws -> Void, completion: ((Bool) -> Void)? = nil) throws {
+        beginUpdates()
+        do {
+            try updates()
+        } catch {
+            batchDepth -= 1
+            if batchDepth == 0 { pendingBatch = TableBatch() }
+            throw error
+        }
+        try endUpdates()
+        completion?(true)
+    }
+
+    /// Opens a batch; calls may nest (rule 1.1).
+    ///
+    /// ```swift
+    /// table.beginUpdates(); try table.deleteSections([2]); try table.endUpdates()
+    /// ```
+    public func beginUpdates() {
+        batchDepth += 1
+    }
+
+    /// Closes a batch; the outermost close validates and applies it.
+    public func endUpdates() throws(TableUpdateError) {
+        precondition(batchDepth > 0, "endUpdates() called without a matching beginUpdates()")
+        batchDepth -= 1
+        guard batchDepth == 0 else { return }
+        let batch = pendingBatch
+        pendingBatch = TableBatch()
+        try apply(batch)
+    }
+
+    /// Whether a batch is open and holds changes not yet applied.
+    public var hasUncommittedUpdates: Bool { batchDepth > 0 && !pendingBatch.isEmpty }
+
+    /// Inserts rows at new paths; outside a batch this is a batch of its own.
+    ///
+    /// ```swift
+    /// try table.insertRows(at: [IndexPath(row: 0, section: 0)], with: .automatic)
+    /// ```
+    public func insertRows(at indexPaths: [IndexPath], with animation: RowAnimation = .automatic) throws(TableUpdateError) {
+        try record { $0.insertedRows += indexPaths }
+    }
+
+    /// Deletes rows at old paths.
+    public func deleteRows(at indexPaths: [IndexPath], with animation: RowAnimation = .automatic) throws(TableUpdateError) {
+        try record { $0.deletedRows += indexPaths }
+    }
+
+    /// Reloads rows at old paths: fresh cells, selection dropped (rules 1.5, 5.7).
+    public func reloadRows(at indexPaths: [IndexPath], with animation: RowAnimation = .automatic) throws(TableUpdateError) {
+        try record { $0.reloadedRows += indexPaths }
+    }
+
+    /// Moves a row from an old path to a new one.
+    public func moveRow(at indexPath: IndexPath, to newIndexPath: IndexPath) throws(TableUpdateError) {
+        try record { $0.movedRows.append(TableBatch.RowMove(from: indexPath, to: newIndexPath)) }
+    }
+
+    /// Inserts sections at new indexes.
+    public func insertSections(_ sections: some Sequence<Int>, with animation: RowAnimation = .automatic) throws(TableUpdateError) {
+        try record { $0.insertedSections += sections }
+    }
+
+    /// Deletes sections at old indexes.
+    public func deleteSections(_ sections: some Sequence<Int>, with animation: RowAnimation = .automatic) throws(TableUpdateError) {
+        try record { $0.deletedSections += sections }
+    }
+
+    /// Reloads sections at old indexes.
+    public func reloadSections(_ sections: some Sequence<Int>, with animation: RowAnimation = .automatic) throws(TableUpdateError) {
+        try record { $0.reloadedSections += sections }
+    }
+
+    /// Moves a section, rows and all, from an old index to a new one (rule 1.7).
+    public func moveSection(_ section: Int, toSection newSection: Int) throws(TableUpdateError) {
+        try record { $0.movedSections.append(TableBatch.SectionMove(from: section, to: newSection)) }
+    }
+
+    private func record(_ change: (inout TableBatch) -> Void) throws(TableUpdateError) {
+        if batchDepth > 0 {
+            change(&pendingBatch)
+        } else {
+            var batch = TableBatch()
+            change(&batch)
+            try apply(batch)
+        }
+    }
+
+    /// Validates a whole batch against the cached counts and the data
+    /// source's new counts, then applies it; a refusal changes nothing.
+    /// A table that never loaded simply loads.
+    ///
+    /// ```swift
+    /// try table.apply(batch)
+    /// ```
+    ///
+    /// - Complexity: O(changes × log changes + sections + visible rows), independent of the row count.
+    public func apply(_ batch: TableBatch) throws(TableUpdateError) {
+        guard hasLoadedData else { reloadData(); return }
+        let newCounts = Self.queryCounts(dataSource, self)
+        let plan: BatchPlan
+        do {
+            plan = try BatchPlan(batch, oldCounts: rowCounts, newCounts: newCounts)
+        } catch {
+            let context = TableUpdateError.Context(
+                tableDescription: tableDescription, countsBefore: rowCounts, countsAfter: newCounts, batch: batch)
+            throw TableUpdateError(error.failure, dialect: messageDialect, context: context)
+        }
+        commit(plan)
+    }
+}

@@ -1,0 +1,115 @@
+extension TableView {
+    /// Marks the layout stale; the next read recomputes it.
+    public func setNeedsLayout() { needsLayout = true }
+
+    /// Lays out the visible items and makes sure each visible row has a
+    /// cell: cells of rows that left the viewport go back to their queues,
+    /// rows that entered it get cells from the data source.
+    ///
+    /// - Complexity: O(visible rows + empty sections skipped).
+    public func layoutIfNeeded() {
+        guard needsLayout else { return }
+        loadIfNeeded()
+        needsLayout = false
+        normalizeTop()
+        var items: [TableLayoutItem] = []
+        var y = 0
+        var cursor = topItem
+        while let kind = cursor, y < viewportHeight {
+            let height = height(of: kind)
+            if height > 0 {
+                let title: String? = switch kind {
+                case .header(let section): headerTitle(forSection: section)
+                case .footer(let section): footerTitle(forSection: section)
+                case .row: nil
+                }
+                items.append(TableLayoutItem(kind: kind, y: y, height: height, title: title))
+                y += height
+            }
+            cursor = item(after: kind)
+        }
+        cachedLayout = items
+        let visible = Set(items.compactMap { item -> IndexPath? in
+            if case .row(let path) = item.kind { return path } else { return nil }
+        })
+        for (path, cell) in visibleCells where !visible.contains(path) {
+            visibleCells[path] = nil
+            recycle(cell, at: path)
+        }
+        for item in items {
+            if case .row(let path) = item.kind, visibleCells[path] == nil {
+                visibleCells[path] = makeCell(at: path)
+            }
+        }
+    }
+
+    /// The items in the viewport, top to bottom.
+    ///
+    /// ```swift
+    /// let lines = table.layoutItems().map(\.height).reduce(0, +)
+    /// ```
+    public func layoutItems() -> [TableLayoutItem] {
+        layoutIfNeeded()
+        return cachedLayout
+    }
+
+    /// The rows in the viewport, top to bottom (partly visible ones included).
+    public var indexPathsForVisibleRows: [IndexPath] {
+        layoutItems().compactMap { item in
+            if case .row(let path) = item.kind { return path } else { return nil }
+        }
+    }
+
+    /// The item at the top of the viewport, or nil for an empty table.
+    public var topVisibleItem: TableLayoutItem.Kind? {
+        layoutIfNeeded()
+        return topItem
+    }
+
+    /// Makes `topItem` name an existing item with height, no lower than the
+    /// last page allows (rule 8.4: keep the offset, clamped).
+    func normalizeTop() {
+        guard !rowCounts.isEmpty else { topItem = nil; return }
+        var candidate = topItem ?? .header(section: 0)
+        switch candidate {
+        case .header(let section) where section >= rowCounts.count,
+             .footer(let section) where section >= rowCounts.count:
+            candidate = .footer(section: rowCounts.count - 1)
+        case .row(let path) where path.section >= rowCounts.count:
+            candidate = .footer(section: rowCounts.count - 1)
+        case .row(let path) where path.row >= rowCounts[path.section]:
+            candidate = .footer(section: path.section)
+        default: break
+        }
+        var forward: TableLayoutItem.Kind? = candidate
+        while let kind = forward, height(of: kind) == 0 { forward = item(after: kind) }
+        if forward == nil {
+            var backward: TableLayoutItem.Kind? = candidate
+            while let kind = backward, height(of: kind) == 0 { backward = item(before: kind) }
+            forward = backward
+        }
+        guard let resolved = forward else { topItem = nil; return }
+        let lowest = maximumTop()
+        topItem = min(resolved, lowest ?? resolved)
+    }
+
+    /// The lowest top item that still fills the viewport.
+    ///
+    /// - Complexity: O(viewport lines + zero-height items at the end).
+    func maximumTop() -> TableLayoutItem.Kind? {
+        var cursor: TableLayoutItem.Kind? = .footer(section: rowCounts.count - 1)
+        var best: TableLayoutItem.Kind?
+        var filled = 0
+        while let kind = cursor {
+            let height = height(of: kind)
+            if height > 0 {
+                if best != nil, filled + height > viewportHeight { break }
+                filled += height
+                best = kind
+                if filled >= viewportHeight { break }
+            }
+            cursor = item(before: kind)
+        }
+        return best
+    }
+}

@@ -1,0 +1,111 @@
+extension TableView {
+    /// Where `scrollToRow` puts the row.
+    public enum ScrollPosition: Sendable {
+        /// As little scrolling as makes the row fully visible.
+        case none
+        /// The row at the top.
+        case top
+        /// The row in the middle.
+        case middle
+        /// The row at the bottom.
+        case bottom
+    }
+
+    /// Scrolls so that a row shows at `position`; hides swipe actions.
+    /// A missing row is refused with UIKit's M3 message.
+    ///
+    /// ```swift
+    /// try table.scrollToRow(at: IndexPath(row: 500, section: 0), at: .middle)
+    /// ```
+    ///
+    /// - Complexity: O(viewport lines).
+    public func scrollToRow(at indexPath: IndexPath, at position: ScrollPosition, animated: Bool = false) throws(TableViewError) {
+        try checkRowExists(indexPath)
+        endSwipe()
+        reveal(indexPath, at: position)
+    }
+
+    /// Scrolls by whole items covering at least `lines` lines (negative
+    /// scrolls up), clamped to the content; hides swipe actions.
+    ///
+    /// ```swift
+    /// table.scroll(byLines: 3)  // mouse wheel down
+    /// ```
+    ///
+    /// - Complexity: O(|lines|).
+    public func scroll(byLines lines: Int) {
+        layoutIfNeeded()
+        endSwipe()
+        guard var current = topItem else { return }
+        var moved = 0
+        while moved < abs(lines) {
+            guard let next = lines > 0 ? item(after: current) : item(before: current) else { break }
+            current = next
+            moved += height(of: next)
+        }
+        topItem = current
+        needsLayout = true
+    }
+
+    /// Whether a row lies wholly inside the viewport.
+    ///
+    /// - Complexity: O(viewport lines).
+    public func isRowFullyVisible(_ indexPath: IndexPath) -> Bool {
+        let items = layoutItems()
+        guard let item = items.first(where: { $0.kind == .row(indexPath) }) else { return false }
+        return item.y + item.height <= viewportHeight || item.y == 0
+    }
+
+    /// Moves the viewport so that a row shows at `position`.
+    func reveal(_ indexPath: IndexPath, at position: ScrollPosition) {
+        layoutIfNeeded()
+        let row = TableLayoutItem.Kind.row(indexPath)
+        switch position {
+        case .top:
+            topItem = row
+        case .bottom:
+            topItem = topItem(showing: row, linesBelowTop: viewportHeight - height(of: row))
+        case .middle:
+            topItem = topItem(showing: row, linesBelowTop: (viewportHeight - height(of: row)) / 2)
+        case .none:
+            if isRowFullyVisible(indexPath) { return }
+            if let top = topItem, row < top {
+                let header = TableLayoutItem.Kind.header(section: indexPath.section)
+                topItem = indexPath.row == 0 && height(of: header) > 0 ? header : row
+            } else {
+                topItem = topItem(showing: row, linesBelowTop: viewportHeight - height(of: row))
+            }
+        }
+        needsLayout = true
+    }
+
+    /// The item to put at the top so that about `lines` lines of items sit above `kind`.
+    private func topItem(showing kind: TableLayoutItem.Kind, linesBelowTop lines: Int) -> TableLayoutItem.Kind {
+        var top = kind
+        var above = 0
+        while let previous = item(before: top) {
+            let height = height(of: previous)
+            if above + height > lines { break }
+            above += height
+            top = previous
+        }
+        return top
+    }
+
+    /// Throws M3 unless the row exists.
+    func checkRowExists(_ indexPath: IndexPath) throws(TableViewError) {
+        loadIfNeeded()
+        guard indexPath.section >= 0, indexPath.section < rowCounts.count else {
+            throw .sectionOutOfBounds(section: indexPath.section, sectionCount: rowCounts.count, table: tableDescription)
+        }
+        guard indexPath.row >= 0, indexPath.row < rowCounts[indexPath.section] else {
+            throw .rowOutOfBounds(indexPath, rowCount: rowCounts[indexPath.section], table: tableDescription)
+        }
+    }
+
+    /// A short description in the manner of UIKit's `<UITableView: …>` suffix.
+    public var tableDescription: String {
+        let source = dataSource.map { String(describing: type(of: $0)) } ?? "nil"
+        return "<TableView: sections = \(rowCounts.count); dataSource: <\(source)>>"
+    }
+}
