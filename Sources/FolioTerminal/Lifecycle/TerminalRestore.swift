@@ -17,6 +17,7 @@ enum TerminalRestore {
     /// read by signal handlers.
     nonisolated(unsafe) static var armed: Int32 = 0
     nonisolated(unsafe) static var descriptor: Int32 = -1
+    nonisolated(unsafe) static var output: Int32 = -1
     nonisolated(unsafe) static var saved = termios()
     nonisolated(unsafe) static var exitBytes: UnsafeMutablePointer<UInt8>?
     nonisolated(unsafe) static var exitCount = 0
@@ -29,12 +30,13 @@ enum TerminalRestore {
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE]
 
     /// Prepares restoring `descriptor` to `saved` and writing `bytes`.
-    static func arm(descriptor: Int32, saved: termios, exitSequence bytes: [UInt8], captureStandardError: Bool) {
+    static func arm(descriptor: Int32, output: Int32, saved: termios, exitSequence bytes: [UInt8], captureStandardError: Bool) {
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
         buffer.initialize(from: bytes, count: bytes.count)
         exitBytes = buffer
         exitCount = bytes.count
         self.descriptor = descriptor
+        self.output = output
         self.saved = saved
         if captureStandardError {
             var template = Array("/tmp/folio-stderr-XXXXXX".utf8CString)
@@ -58,7 +60,7 @@ enum TerminalRestore {
         if let exitBytes {
             var written = 0
             while written < exitCount {
-                let result = write(descriptor, exitBytes + written, exitCount - written)
+                let result = write(output, exitBytes + written, exitCount - written)
                 if result <= 0 { break }
                 written += result
             }

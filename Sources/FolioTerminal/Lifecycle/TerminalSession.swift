@@ -17,8 +17,11 @@ import Darwin
 /// defer { session.restore() }
 /// ```
 public final class TerminalSession {
-    /// The terminal's file descriptor (input and output).
+    /// The terminal's input descriptor (its modes are set here).
     public let descriptor: Int32
+    /// Where frames are written: standard output when it is the terminal,
+    /// else the input descriptor.
+    public let outputDescriptor: Int32
     /// Colours and mouse.
     public let options: TerminalOptions
     private var saved = termios()
@@ -32,6 +35,7 @@ public final class TerminalSession {
     public init(options: TerminalOptions, descriptor: Int32 = STDIN_FILENO) throws(TerminalError) {
         guard isatty(descriptor) == 1 else { throw TerminalError.notATerminal(descriptor: descriptor) }
         self.descriptor = descriptor
+        self.outputDescriptor = isatty(STDOUT_FILENO) == 1 ? STDOUT_FILENO : descriptor
         self.options = options
     }
 
@@ -68,7 +72,7 @@ public final class TerminalSession {
             throw TerminalError.systemCall(name: "tcsetattr", errno: errno)
         }
         let exitBytes = Array(Self.exitSequence(mouse: options.mouse).utf8)
-        TerminalRestore.arm(descriptor: descriptor, saved: saved, exitSequence: exitBytes,
+        TerminalRestore.arm(descriptor: descriptor, output: outputDescriptor, saved: saved, exitSequence: exitBytes,
                             captureStandardError: isatty(STDERR_FILENO) == 1)
         active = true
         writeAll(Array(Self.enterSequence(mouse: options.mouse).utf8))
@@ -91,7 +95,7 @@ public final class TerminalSession {
     /// session.writeAll(Array("\u{1B}[H".utf8))
     /// ```
     public func writeAll(_ bytes: [UInt8]) {
-        TerminalSession.writeAll(bytes, to: descriptor)
+        TerminalSession.writeAll(bytes, to: outputDescriptor)
     }
 
     /// Writes bytes to a descriptor, retrying short and interrupted writes.

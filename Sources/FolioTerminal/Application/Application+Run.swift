@@ -1,0 +1,69 @@
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Application {
+    /// Runs `root` in the real terminal until the user quits, then restores
+    /// the terminal. Input is read on the main queue, so other main-queue work
+    /// (live store notifications, timers) runs while the user is idle.
+    ///
+    /// ```swift
+    /// let navigation = NavigationController(root: PlanetsListController(store: store))
+    /// try Application.run(navigation)
+    /// ```
+    public static func run(_ root: ViewController, options: TerminalOptions = .current) throws(TerminalError) {
+        let session = try TerminalSession(options: options)
+        try session.enter()
+        defer { session.restore() }
+        let application = Application(root: root, driver: ANSIDriver(session: session))
+        let sources = application.startReading(session)
+        application.render()
+        while application.isRunning {
+            _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.25))
+            application.renderIfNeeded()
+        }
+        for source in sources { source.cancel() }
+    }
+
+    /// Reads input and resize signals on the main queue.
+    private func startReading(_ session: TerminalSession) -> [any DispatchSourceProtocol] {
+        let descriptor = session.descriptor
+        let input = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: .main)
+        input.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let count = read(descriptor, &buffer, buffer.count)
+                guard count > 0 else {
+                    if count == 0 { self.quit() }  // the terminal went away
+                    return
+                }
+                self.receive(Array(buffer[..<count]))
+                if self.hasPendingInput { self.scheduleInputFlush() }
+            }
+        }
+        input.resume()
+        let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
+        resize.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.driver.invalidate()
+                self.render()
+            }
+        }
+        resize.resume()
+        return [input, resize]
+    }
+
+    /// A lone ESC becomes Esc when nothing follows within 30 ms.
+    private func scheduleInputFlush() {
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(30)) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.hasPendingInput else { return }
+                self.flushInput()
+            }
+        }
+    }
+}

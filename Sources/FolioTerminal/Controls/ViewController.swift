@@ -1,0 +1,178 @@
+/// The base of every screen: a title, a navigation item with bar buttons,
+/// drawing into a rectangle of the screen and handling events.
+///
+/// Subclasses override `draw(into:in:)`, `handle(_:)` and `keyHints`.
+/// Events arrive at the innermost screen first; one it does not handle goes
+/// to its container (navigation, tab bar), then to the application (`?`, `q`).
+/// ```swift
+/// final class AboutController: ViewController {
+///     override func draw(into screen: inout Screen, in rect: Rect) {
+///         screen.draw("Folio", at: rect.x, row: rect.y)
+///     }
+/// }
+/// let about = AboutController(title: "About")
+/// navigation.push(about)
+/// ```
+@MainActor
+open class ViewController {
+    /// The title shown in the navigation bar (and in the tab bar, unless the
+    /// controller has a `tabTitle`).
+    public var title: String
+    /// The buttons of the navigation bar when this screen is on top.
+    public var navigationItem = NavigationItem()
+    /// The title in a tab bar, when this controller is a tab.
+    public var tabTitle: String?
+    /// The container this controller is shown in (navigation or tab bar).
+    public internal(set) weak var parent: ViewController?
+    /// Whether the screen is in edit mode (see `setEditing(_:)`).
+    public private(set) var isEditing = false
+    /// The rectangle last drawn into, for mouse hit-testing.
+    public internal(set) var frame = Rect(x: 0, y: 0, width: 0, height: 0)
+    weak var attachedApplication: Application?
+
+    /// Creates a screen with a title.
+    ///
+    /// ```swift
+    /// let detail = ViewController(title: "Mercury")
+    /// ```
+    public init(title: String = "") {
+        self.title = title
+    }
+
+    /// The navigation controller whose stack holds this screen.
+    ///
+    /// ```swift
+    /// controller.navigationController?.push(detail)
+    /// ```
+    public var navigationController: NavigationController? {
+        var node = parent
+        while let current = node {
+            if let navigation = current as? NavigationController { return navigation }
+            node = current.parent
+        }
+        return nil
+    }
+
+    /// The tab bar controller this screen is inside.
+    ///
+    /// ```swift
+    /// controller.tabBarController?.selectedIndex = 1
+    /// ```
+    public var tabBarController: TabBarController? {
+        var node = parent
+        while let current = node {
+            if let tabs = current as? TabBarController { return tabs }
+            node = current.parent
+        }
+        return nil
+    }
+
+    /// The running application, once the screen is attached to one.
+    ///
+    /// ```swift
+    /// controller.application?.showHUD("Tagged")
+    /// ```
+    public var application: Application? {
+        var node: ViewController? = self
+        while let current = node {
+            if let application = current.attachedApplication { return application }
+            node = current.parent
+        }
+        return nil
+    }
+
+    /// A bar button that toggles edit mode: "Edit", or "Done" while editing; key `e`.
+    ///
+    /// ```swift
+    /// navigationItem.rightBarButtonItems = [editButtonItem]
+    /// ```
+    public var editButtonItem: BarButtonItem {
+        BarButtonItem(edit: self)
+    }
+
+    /// Enters or leaves edit mode; subclasses (tables) follow it.
+    ///
+    /// ```swift
+    /// controller.setEditing(true)
+    /// ```
+    open func setEditing(_ editing: Bool) {
+        isEditing = editing
+        setNeedsDisplay()
+    }
+
+    /// Called before the screen is shown (pushed, popped back to, tab selected).
+    ///
+    /// ```swift
+    /// override func viewWillAppear() { table.reloadData() }
+    /// ```
+    open func viewWillAppear() {}
+
+    /// Draws the screen's content into `rect` (below the navigation bar).
+    ///
+    /// ```swift
+    /// override func draw(into screen: inout Screen, in rect: Rect) { ... }
+    /// ```
+    open func draw(into screen: inout Screen, in rect: Rect) {}
+
+    /// Handles an event; returns `true` when it was used.
+    ///
+    /// ```swift
+    /// override func handle(_ event: InputEvent) -> Bool {
+    ///     if event == .key(Key(.character("r"))) { reload(); return true }
+    ///     return super.handle(event)
+    /// }
+    /// ```
+    open func handle(_ event: InputEvent) -> Bool { false }
+
+    /// The keys this screen understands, for the hint bar and help.
+    ///
+    /// ```swift
+    /// override var keyHints: [KeyHint] { [KeyHint("r", "reload")] }
+    /// ```
+    open var keyHints: [KeyHint] { [] }
+
+    /// Whether `q` may quit here: true on a root screen.
+    ///
+    /// ```swift
+    /// navigation.canQuit // true only at the root
+    /// ```
+    open var canQuit: Bool { true }
+
+    /// Whether a text field on this screen is taking keys (then `q`, `?`
+    /// and digits are typed, not commands).
+    ///
+    /// ```swift
+    /// if controller.isEditingText { ... }
+    /// ```
+    open var isEditingText: Bool { false }
+
+    /// Asks the application to draw a new frame soon.
+    ///
+    /// ```swift
+    /// model.onChange = { [weak self] in self?.setNeedsDisplay() }
+    /// ```
+    public func setNeedsDisplay() {
+        application?.setNeedsDisplay()
+    }
+
+    /// Presents an alert or action sheet over the application.
+    ///
+    /// ```swift
+    /// present(AlertController(title: "Race not selected", message: "Please select a race first", style: .alert))
+    /// ```
+    public func present(_ alert: AlertController) {
+        guard let application else {
+            preconditionFailure("present(_:) on '\(title)', which is not attached to an application")
+        }
+        application.present(alert)
+    }
+
+    /// Shows a short message that disappears by itself ("Tagged", "Updated").
+    ///
+    /// ```swift
+    /// showHUD("Updated")
+    /// ```
+    public func showHUD(_ text: String) {
+        application?.showHUD(text)
+    }
+}
