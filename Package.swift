@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "FolioStoreTests", dependencies: ["FolioStore", "FolioTestSupport", "CSQLite"]),
         .testTarget(name: "FolioResultsTests", dependencies: ["FolioResults", "FolioTestSupport"]),
         .testTarget(name: "FolioTableTests", dependencies: ["FolioTable", "FolioTestSupport"]),
-        .testTarget(name: "FolioTerminalTests", dependencies: ["FolioTerminal", "FolioTestSupport"]),
+        .testTarget(name: "FolioTerminalTests", dependencies: ["FolioTerminal", "FolioTestSupport"], exclude: ["Snapshots"]),
         .testTarget(
             name: "FolioAppsTests",
             dependencies: ["FolioAppSupport", "PlanetsApp", "ZootasticApp", "MyLocationsApp", "BuildGuideApp", "FolioTestSupport"]

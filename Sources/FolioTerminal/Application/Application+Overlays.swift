@@ -3,11 +3,17 @@ extension Application {
     func drawHintBar(into screen: inout Screen, row: Int) {
         let bar = Rect(x: 0, y: row, width: screen.width, height: 1)
         screen.fill(bar)
+        // "? help" always shows, at the right end.
+        let helpStart = bar.maxX - 7
+        if helpStart > 1 && presentedAlert == nil {
+            screen.draw("?", at: helpStart, row: row, style: Style(attributes: .bold))
+            screen.draw("help", at: helpStart + 2, row: row, style: theme.hintBar)
+        }
         var x = 1
-        for hint in keyHints where hint.inBar {
+        for hint in keyHints where hint.inBar && hint.keys != "?" {
             let text = hint.keys + " " + hint.action
             let width = DisplayWidth.of(text)
-            guard x + width <= bar.maxX - 1 else { break }
+            guard x + width <= helpStart - 1 else { break }
             screen.draw(hint.keys, at: x, row: row, style: Style(attributes: .bold))
             screen.draw(hint.action, at: x + DisplayWidth.of(hint.keys) + 1, row: row, style: theme.hintBar)
             x += width + 2

@@ -136,6 +136,6 @@ public final class AlertController {
 
     /// Keys for help.
     var keyHints: [KeyHint] {
-        [KeyHint("↑↓/Tab", "move between buttons"), KeyHint("Enter", "press the button"), KeyHint("Esc", "cancel")]
+        [KeyHint("↑↓/Tab", "move"), KeyHint("Enter", "press"), KeyHint("Esc", "cancel")]
     }
 }

@@ -1,0 +1,146 @@
+import FolioTable
+
+extension TableViewController {
+    /// Routes an event: the text field being edited first, then the mouse,
+    /// then the table's keys.
+    func handleTableEvent(_ event: InputEvent) -> Bool {
+        if textEditor != nil { return handleTextEditing(event) }
+        switch event {
+        case .key(let key): return handleTableKey(key)
+        case .mouse(let mouse): return handleTableMouse(mouse)
+        case .paste: return false
+        }
+    }
+
+    /// The table keys of DESIGN.md's interaction table.
+    func handleTableKey(_ key: Key) -> Bool {
+        let plain = key.modifiers.isEmpty
+        let character = key.character
+        let swiped = tableView.swipedIndexPath != nil
+        let confirming = tableView.deleteConfirmationIndexPath != nil
+        switch (key.code, character) {
+        case (.up, _) where key.modifiers == .shift, (_, "K"):
+            return reorderHighlighted(by: -1)
+        case (.down, _) where key.modifiers == .shift, (_, "J"):
+            return reorderHighlighted(by: 1)
+        case (.up, _) where plain, (_, "k"):
+            tableView.moveHighlight(by: -1)
+        case (.down, _) where plain, (_, "j"):
+            tableView.moveHighlight(by: 1)
+        case (.pageUp, _):
+            tableView.moveHighlight(by: -max(1, tableView.viewportHeight - 1))
+        case (.pageDown, _):
+            tableView.moveHighlight(by: max(1, tableView.viewportHeight - 1))
+        case (.home, _), (_, "g"):
+            if let first = tableView.firstRow(atOrAfter: IndexPath(row: 0, section: 0)) { tableView.highlightRow(at: first) }
+        case (.end, _), (_, "G"):
+            if let last = tableView.lastRow() { tableView.highlightRow(at: last) }
+        case (.enter, _):
+            activateHighlighted()
+        case (.left, _) where plain, (_, "h"):
+            guard let path = tableView.highlightedIndexPath else { return false }
+            if tableView.isEditing {
+                if !confirming, tableView.editingStyleForRow(at: path) == .delete {
+                    tableView.userDidTapEditingControl(forRowAt: path)
+                }
+            } else if swiped {
+                tableView.focusNextSwipeAction()
+            } else {
+                tableView.revealTrailingSwipeActions(forRowAt: path)
+            }
+        case (.right, _) where plain, (_, "l"):
+            if swiped {
+                if !tableView.focusPreviousSwipeAction() { tableView.hideSwipeActions() }
+            } else if confirming {
+                tableView.cancelDeleteConfirmation()
+            } else {
+                return false
+            }
+        case (.escape, _):
+            if swiped {
+                tableView.hideSwipeActions()
+            } else if confirming {
+                tableView.cancelDeleteConfirmation()
+            } else {
+                return false  // back: the navigation controller pops
+            }
+        case (.delete, _), (_, "d"):
+            deleteHighlighted()
+        default:
+            return false
+        }
+        setNeedsDisplay()
+        return true
+    }
+
+    /// Enter: the focused swipe action, the delete confirmation, a text
+    /// field (editing starts only here), or a tap on the row.
+    func activateHighlighted() {
+        if tableView.swipedIndexPath != nil {
+            tableView.performFocusedSwipeAction()
+            return
+        }
+        if tableView.deleteConfirmationIndexPath != nil {
+            tableView.userDidConfirmDeletion()
+            return
+        }
+        guard let path = tableView.highlightedIndexPath else { return }
+        if let field = tableView.cellForRow(at: path) as? TextFieldCell, !tableView.isEditing {
+            beginTextEditing(field, at: path)
+            return
+        }
+        _ = tableView.userDidTapRow(at: path)
+    }
+
+    /// `d` / Delete: the same path as the swipe's destructive action; in edit
+    /// mode, the row's delete control and its confirmation.
+    func deleteHighlighted() {
+        guard let path = tableView.highlightedIndexPath else { return }
+        if tableView.isEditing {
+            if tableView.deleteConfirmationIndexPath == path {
+                tableView.userDidConfirmDeletion()
+            } else if tableView.editingStyleForRow(at: path) == .delete {
+                tableView.userDidTapEditingControl(forRowAt: path)
+            }
+            return
+        }
+        guard tableView.revealTrailingSwipeActions(forRowAt: path) else { return }
+        guard let destructive = tableView.revealedSwipeActions.lastIndex(where: { $0.style == .destructive }) else {
+            tableView.hideSwipeActions()
+            return
+        }
+        while let focused = tableView.focusedSwipeActionIndex, focused > destructive, tableView.focusNextSwipeAction() {}
+        tableView.performFocusedSwipeAction()
+    }
+
+    /// Shift+Up/Down, K/J in edit mode: one reorder step.
+    func reorderHighlighted(by offset: Int) -> Bool {
+        guard tableView.isEditing, let path = tableView.highlightedIndexPath else { return false }
+        if let moved = tableView.userMoveRow(at: path, by: offset) {
+            tableView.highlightRow(at: moved)
+        }
+        setNeedsDisplay()
+        return true
+    }
+
+    /// The keys that work now, for the hint bar and help.
+    var tableKeyHints: [KeyHint] {
+        if textEditor != nil {
+            return [KeyHint("Enter", "done"), KeyHint("Esc", "cancel edit"), KeyHint("←→", "move cursor"),
+                    KeyHint("Backspace", "erase")]
+        }
+        if tableView.swipedIndexPath != nil {
+            return [KeyHint("←→", "choose action"), KeyHint("Enter", "do it"), KeyHint("Esc", "hide actions")]
+        }
+        var hints = [KeyHint("↑↓/jk", "move"), KeyHint("Enter", "select"),
+                     KeyHint("PgUp/PgDn", "page", inBar: false), KeyHint("Home/End g/G", "first / last row", inBar: false)]
+        if tableView.isEditing {
+            hints.append(KeyHint("d/Del", "delete"))
+            hints.append(KeyHint("Shift-↑↓/KJ", "reorder"))
+        } else {
+            hints.append(KeyHint("←/h", "swipe"))
+            hints.append(KeyHint("d/Del", "delete", inBar: false))
+        }
+        return hints
+    }
+}

@@ -1,0 +1,52 @@
+import FolioTable
+
+extension TableViewController {
+    /// Starts editing a text-field cell (only ever from a selection).
+    func beginTextEditing(_ cell: TextFieldCell, at path: IndexPath) {
+        var editor = TextField(text: cell.text, placeholder: cell.placeholder ?? "")
+        editor.beginEditing()
+        cell.beginEditingText()
+        textEditor = editor
+        textEditorPath = path
+        setNeedsDisplay()
+    }
+
+    /// Ends editing; the cell keeps the text (commit) or gets the old one back.
+    func endTextEditing(commit: Bool) {
+        guard let path = textEditorPath else { return }
+        let cell = tableView.cellForRow(at: path) as? TextFieldCell
+        if let editor = textEditor { cell?.text = editor.text }
+        cell?.endEditingText(commit: commit)
+        textEditor = nil
+        textEditorPath = nil
+        setNeedsDisplay()
+    }
+
+    /// Keys while a field is editing: everything goes to it, except that
+    /// Up/Down end editing (keeping the text) and move on.
+    func handleTextEditing(_ event: InputEvent) -> Bool {
+        guard var editor = textEditor else { return false }
+        let outcome = editor.handle(event)
+        textEditor = editor
+        switch outcome {
+        case .edited:
+            if let path = textEditorPath, let cell = tableView.cellForRow(at: path) as? TextFieldCell {
+                cell.text = editor.text
+            }
+        case .ended(let commit):
+            textEditor = editor
+            endTextEditing(commit: commit)
+        case .ignored:
+            if case .key(let key) = event, key.code == .up || key.code == .down {
+                endTextEditing(commit: true)
+                return handleTableKey(key)
+            }
+            if case .mouse = event {
+                endTextEditing(commit: true)
+                return false
+            }
+        }
+        setNeedsDisplay()
+        return true
+    }
+}

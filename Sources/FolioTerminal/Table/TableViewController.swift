@@ -1,0 +1,95 @@
+import FolioTable
+
+/// A screen showing a FolioTable `TableView`: section headers, cells in every
+/// style, the highlighted row, swipe actions, edit mode, reordering, text
+/// fields and an empty-state line. Keys and mouse follow DESIGN.md's
+/// "Terminal interaction" table.
+///
+/// Feed it like UIKit's `UITableViewController`: a subclass is its own data
+/// source and delegate, or any object is set on `tableView`.
+/// ```swift
+/// final class PlanetsController: TableViewController, TableViewEditingDataSource, TableViewDelegate {
+///     var planets = ["Mercury", "Venus", "Earth"]
+///     init() {
+///         super.init(title: "Planets")
+///         tableView.register(TableViewCell.self, forCellReuseIdentifier: "Planet")
+///         tableView.dataSource = self
+///         tableView.delegate = self
+///         navigationItem.rightBarButtonItems = [editButtonItem]
+///     }
+///     func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { planets.count }
+///     func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
+///         let cell = tableView.dequeueReusableCell(withIdentifier: "Planet", for: indexPath)
+///         cell.textLabel.text = planets[indexPath.row]
+///         cell.accessoryType = .disclosureIndicator
+///         return cell
+///     }
+///     func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath) {
+///         navigationController?.push(PlanetDetailController(name: planets[indexPath.row]))
+///     }
+///     func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
+///         planets.remove(at: indexPath.row)
+///         try? tableView.deleteRows(at: [indexPath])
+///     }
+/// }
+/// try Application.run(NavigationController(root: PlanetsController()))
+/// ```
+@MainActor
+open class TableViewController: ViewController {
+    /// The table drawn; its viewport follows the screen's height.
+    public let tableView: TableView
+    /// The line shown when the table has no rows.
+    public var emptyStateText = "No items"
+    /// The theme the table is drawn with.
+    public var theme = Theme.standard
+    /// The text field being edited and its row.
+    var textEditor: TextField?
+    var textEditorPath: IndexPath?
+    /// Where a mouse press started, for clicks and leftward drags.
+    var pressStart: (column: Int, row: Int, path: IndexPath?, swiped: Bool)?
+    /// Row rectangles and action buttons last drawn, for clicks.
+    var rowFrames: [(Rect, IndexPath)] = []
+    var actionFrames: [(Rect, Int)] = []
+    var confirmationFrame: Rect?
+
+    /// Creates a table screen.
+    ///
+    /// ```swift
+    /// let controller = TableViewController(title: "Zoos")
+    /// controller.tableView.dataSource = zoos
+    /// ```
+    public init(title: String = "", tableView: TableView = TableView()) {
+        self.tableView = tableView
+        super.init(title: title)
+    }
+
+    /// Edit mode for the controller and its table (the Edit/Done button).
+    override open func setEditing(_ editing: Bool) {
+        endTextEditing(commit: true)
+        tableView.setEditing(editing, animated: false)
+        super.setEditing(editing)
+    }
+
+    /// Whether a text-field cell is taking keys.
+    override open var isEditingText: Bool { textEditor != nil }
+
+    /// Draws the visible part of the table into `rect`.
+    ///
+    /// - Complexity: O(visible rows), independent of the table's size.
+    override open func draw(into screen: inout Screen, in rect: Rect) {
+        drawTable(into: &screen, in: rect)
+    }
+
+    /// Table keys and mouse gestures (see the type's documentation).
+    override open func handle(_ event: InputEvent) -> Bool {
+        handleTableEvent(event)
+    }
+
+    /// The keys that work on the table now.
+    override open var keyHints: [KeyHint] { tableKeyHints }
+
+    /// Loads the table the first time it appears.
+    override open func viewWillAppear() {
+        if !tableView.hasLoadedData { tableView.reloadData() }
+    }
+}
