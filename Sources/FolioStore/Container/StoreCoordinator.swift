@@ -1,0 +1,98 @@
+import Dispatch
+import Foundation
+
+/// Shared by all contexts of one container: the backend under a lock, the
+/// contexts' inboxes for merging, and the poller that turns other processes'
+/// commits into change sets.
+final class StoreCoordinator: @unchecked Sendable {
+    let schema: Schema
+    let author = UUID().uuidString
+    private let lock = NSLock()
+    private let backend: SQLiteBackend
+    private var inboxes: [Int: @Sendable (ChangeSet) -> Void] = [:]
+    private var nextInbox = 0
+    private var historyPosition: Int64 = 0
+    private var lastHeartbeat = Date.distantPast
+    private var timer: DispatchSourceTimer?
+    private let pollQueue = DispatchQueue(label: "folio.store.history")
+
+    init(schema: Schema, path: String?, busyTimeoutMilliseconds: Int32) throws {
+        self.schema = schema
+        backend = try SQLiteBackend(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        try backend.prepare(schema)
+        if path != nil {
+            historyPosition = try backend.latestHistoryPosition()
+            try backend.acknowledge(reader: author, position: historyPosition)
+            _ = try backend.dataVersionChanged()
+        }
+    }
+
+    deinit {
+        timer?.cancel()
+        try? backend.removeReader(author)
+    }
+
+    var path: String { backend.path }
+
+    /// Runs `body` with exclusive use of the backend.
+    func withBackend<T>(_ body: (StoreBackend) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(backend)
+    }
+
+    func addInbox(_ deliver: @escaping @Sendable (ChangeSet) -> Void) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        nextInbox += 1
+        inboxes[nextInbox] = deliver
+        return nextInbox
+    }
+
+    func removeInbox(_ id: Int) {
+        lock.lock()
+        inboxes[id] = nil
+        lock.unlock()
+    }
+
+    /// Delivers a change set to every inbox except `sender`'s.
+    func broadcast(_ changes: ChangeSet, except sender: Int?) {
+        lock.lock()
+        let targets = inboxes.filter { $0.key != sender }.map(\.value)
+        lock.unlock()
+        for deliver in targets { deliver(changes) }
+    }
+
+    /// Starts watching the file for other processes' commits every `interval` seconds.
+    func startPolling(interval: Double) {
+        guard !backend.isInMemory, timer == nil else { return }
+        let t = DispatchSource.makeTimerSource(queue: pollQueue)
+        t.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(5))
+        t.setEventHandler { [weak self] in self?.poll() }
+        timer = t
+        t.resume()
+    }
+
+    /// Reads history written by others since the last poll and broadcasts it.
+    func poll() {
+        let found: [ChangeSet]
+        do {
+            found = try withBackend { _ -> [ChangeSet] in
+                let changed = try backend.dataVersionChanged()
+                let now = Date()
+                guard changed || now.timeIntervalSince(lastHeartbeat) > 5 else { return [] }
+                let rows = changed ? try backend.history(after: historyPosition, excludingAuthor: author) : []
+                if let last = rows.last?.0 { historyPosition = last }
+                if !rows.isEmpty || now.timeIntervalSince(lastHeartbeat) > 5 {
+                    lastHeartbeat = now
+                    try backend.acknowledge(reader: author, position: historyPosition)
+                    _ = try backend.dataVersionChanged()
+                }
+                return rows.map(\.1).filter { !$0.isEmpty }
+            }
+        } catch {
+            return  // Busy or transient: the next tick retries.
+        }
+        for changes in found { broadcast(changes, except: nil) }
+    }
+}

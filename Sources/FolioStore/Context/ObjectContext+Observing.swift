@@ -1,0 +1,81 @@
+extension ObjectContext {
+    /// Calls `body` with each change set this context sees: after its own
+    /// saves (origin `.thisContext`), after merging another context's save
+    /// (`.otherContext`) and another process's (`.otherProcess`). Keep the
+    /// token; releasing it stops the calls.
+    ///
+    ///     let token = context.observeChanges { changes in print(changes.inserted) }
+    public func observeChanges(_ body: @escaping (ChangeSet) -> Void) -> ObservationToken {
+        nextObserver += 1
+        let key = nextObserver
+        observers[key] = body
+        return ObservationToken { [weak self] in self?.observers[key] = nil }
+    }
+
+    /// Calls `body` just before each save with the unsaved changes
+    /// (inserted objects still carry temporary IDs).
+    ///
+    ///     let token = context.observeWillSave { pending in print(pending.updated) }
+    public func observeWillSave(_ body: @escaping (ChangeSet) -> Void) -> ObservationToken {
+        nextObserver += 1
+        let key = nextObserver
+        willSaveObservers[key] = body
+        return ObservationToken { [weak self] in self?.willSaveObservers[key] = nil }
+    }
+
+    /// The change sets of ``observeChanges(_:)`` as an async sequence; the
+    /// observation ends when the iterating task stops.
+    ///
+    ///     for await changes in context.changes() { print(changes) }
+    public func changes() -> AsyncStream<ChangeSet> {
+        let (stream, continuation) = AsyncStream<ChangeSet>.makeStream(bufferingPolicy: .unbounded)
+        nextObserver += 1
+        let key = nextObserver
+        let finished = FinishFlag()
+        continuation.onTermination = { _ in finished.set() }
+        observers[key] = { [weak self] changes in
+            if finished.isSet { self?.observers[key] = nil; return }
+            continuation.yield(changes)
+        }
+        return stream
+    }
+
+    func notify(_ changes: ChangeSet) {
+        for key in observers.keys.sorted() { observers[key]?(changes) }
+    }
+
+    /// Brings another context's or process's saved changes into this context,
+    /// then tells observers. Unchanged objects become faults (re-read on
+    /// access); objects changed here keep their changes and adopt the rest.
+    func merge(_ changes: ChangeSet) {
+        for id in changes.deleted {
+            guard let o = registry[id]?.takeUnretainedValue() else { continue }
+            unregister(id)
+            untouch(o)
+            o.isDeletedFlag = true
+            o.managedContext = nil
+        }
+        for id in changes.updated.keys {
+            guard let o = registry[id]?.takeUnretainedValue() else { continue }
+            if o.hasChanges { reloadKeepingChanges(o) } else if !o.isFault { refresh(o, mergeChanges: false) }
+        }
+        if !changes.isEmpty {
+            // Stored to-many lists may have changed; reload the unchanged ones lazily.
+            for (_, ref) in registry {
+                let o = ref.takeUnretainedValue()
+                for p in o.meta.toManys where o.manys[p.slot] != nil && o.committed?.manys[p.slot] == nil {
+                    o.manys[p.slot] = nil
+                }
+            }
+        }
+        notify(changes)
+    }
+}
+
+/// Set once from any thread when an async stream's consumer goes away.
+final class FinishFlag: @unchecked Sendable {
+    private let lock = NSLockBox()
+    private var value = false
+    var isSet: Bool { lock.with { value } }
+    func set() { lock.with { value = true } }
+}

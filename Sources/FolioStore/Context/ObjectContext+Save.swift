@@ -1,0 +1,194 @@
+extension ObjectContext {
+    /// Validates every change, then writes all of them in one transaction.
+    /// On failure nothing is written and the changes stay in the context, so
+    /// they can be fixed and saved again. Observers then hear the change set
+    /// with permanent IDs; other contexts merge it.
+    ///
+    ///     do { try context.save() } catch let error as StoreError { print(error) }
+    public func save() throws {
+        let pending = touched.values.filter(\.hasChanges)
+        guard !pending.isEmpty else { return }
+        let preview = pendingChanges(pending)
+        for observer in willSaveObservers.values { observer(preview) }
+        try validate(pending)
+        let batch = makeBatch(pending)
+        let map = try coordinator.withBackend { try $0.commit(batch, author: coordinator.author) }
+        let saved = didCommit(pending, map: map)
+        undoManager?.removeAll()
+        notify(saved)
+        coordinator.broadcast(saved.with(origin: .otherContext), except: inbox)
+    }
+
+    /// The unsaved changes as a change set (temporary IDs for inserted objects).
+    ///
+    ///     context.pendingChanges().inserted.count
+    public func pendingChanges() -> ChangeSet { pendingChanges(touched.values.filter(\.hasChanges)) }
+
+    private func pendingChanges(_ objects: [ManagedObject]) -> ChangeSet {
+        var c = ChangeSet()
+        for o in objects {
+            if o.isInsertedFlag { if !o.isDeletedFlag { c.inserted.insert(o.objectID) } }
+            else if o.isDeletedFlag { c.deleted.insert(o.objectID) }
+            else { c.updated[o.objectID] = o.changedKeys }
+        }
+        return c
+    }
+
+    private func validate(_ objects: [ManagedObject]) throws {
+        for o in objects.sorted(by: { $0.objectID < $1.objectID }) {
+            let e = o.meta
+            if o.isDeletedFlag {
+                if o.isInsertedFlag { continue }
+                for p in e.properties where p.deleteRule == .deny && !p.isAttribute && !targets(o, p).isEmpty {
+                    throw StoreError.deleteDenied(entity: e.name, key: p.name)
+                }
+                continue
+            }
+            for p in e.attributes {
+                let v = o.attrs[p.slot]
+                if v.isNull {
+                    if !p.isOptional { throw StoreError.validation(entity: e.name, key: p.name, reason: "a value is required") }
+                    continue
+                }
+                if let reason = p.validate(v) { throw StoreError.validation(entity: e.name, key: p.name, reason: reason) }
+            }
+            for p in e.toOnes where !p.isOptional && o.ones[p.slot] == nil {
+                throw StoreError.validation(entity: e.name, key: p.name, reason: "a related object is required")
+            }
+        }
+    }
+
+    private func makeBatch(_ objects: [ManagedObject]) -> SaveBatch {
+        var batch = SaveBatch()
+        batch.changes = pendingChanges(objects)
+        for o in objects {
+            let e = o.meta
+            if o.isDeletedFlag {
+                if !o.isInsertedFlag { batch.deletes.append((e, o.objectID)) }
+                continue
+            }
+            if o.isInsertedFlag {
+                batch.inserts.append(.init(entity: e, id: o.objectID, attrs: o.attrs, ones: o.ones))
+            } else if let c = o.committed {
+                batch.updates.append(.init(
+                    entity: e, id: o.objectID,
+                    attrs: e.attributes.filter { o.attrs[$0.slot] != c.attrs[$0.slot] }.map { ($0, o.attrs[$0.slot]) },
+                    ones: e.toOnes.filter { o.ones[$0.slot] != c.ones[$0.slot] }.map { ($0, o.ones[$0.slot]) }))
+            }
+            for p in e.toManys {
+                guard let now = o.manys[p.slot] else { continue }
+                let before = o.isInsertedFlag ? [] : (o.committed?.manys[p.slot] ?? now)
+                if before == now && !o.isInsertedFlag { continue }
+                if case .joinTable = p.storage {
+                    let b = Set(before), n = Set(now)
+                    batch.joinRemoves += before.filter { !n.contains($0) }.map { .init(property: p, owner: o.objectID, member: $0) }
+                    batch.joinAdds += now.filter { !b.contains($0) }.map { .init(property: p, owner: o.objectID, member: $0) }
+                }
+                if p.isOrdered && !now.isEmpty { batch.orders.append(.init(property: p, owner: o.objectID, members: now)) }
+            }
+        }
+        // Inserts in creation order, so row IDs follow it.
+        batch.inserts.sort { $0.id.rowID > $1.id.rowID }
+        return batch
+    }
+
+    /// Applies permanent IDs, clears change tracking, and returns the saved change set.
+    private func didCommit(_ objects: [ManagedObject], map: [ObjectID: ObjectID]) -> ChangeSet {
+        var saved = ChangeSet(origin: .thisContext)
+        func fix(_ id: ObjectID) -> ObjectID { map[id] ?? id }
+        for o in objects {
+            if o.isDeletedFlag {
+                if !o.isInsertedFlag { saved.deleted.insert(o.objectID) }
+                unregister(o.objectID)
+                o.managedContext = nil
+                continue
+            }
+            if o.isInsertedFlag { saved.inserted.insert(fix(o.objectID)) } else { saved.updated[o.objectID] = o.changedKeys }
+        }
+        for o in touched.values {
+            if let permanent = map[o.objectID] {
+                unregister(o.objectID)
+                o.objectID = permanent
+                register(o)
+            }
+            if !map.isEmpty {
+                o.ones = o.ones.map { $0.map(fix) }
+                o.manys = o.manys.map { $0?.map(fix) }
+            }
+            o.isInsertedFlag = false
+            o.committed = nil
+            o.isTouched = false
+        }
+        touched.removeAll()
+        return saved
+    }
+
+    /// Discards every unsaved change: inserted objects leave the context,
+    /// deleted ones come back, changed values return to their committed ones.
+    ///
+    ///     context.rollback()
+    public func rollback() {
+        for o in touched.values {
+            if o.isInsertedFlag {
+                unregister(o.objectID)
+                o.isInsertedFlag = false
+                o.isDeletedFlag = false
+                o.managedContext = nil
+                continue
+            }
+            o.isDeletedFlag = false
+            if let c = o.committed {
+                o.attrs = c.attrs
+                o.ones = c.ones
+                for i in o.manys.indices { o.manys[i] = c.manys[i] ?? o.manys[i] }
+                o.committed = nil
+            }
+            o.isTouched = false
+        }
+        touched.removeAll()
+        // To-many lists may mention discarded objects; reload them lazily.
+        for (_, ref) in registry {
+            let o = ref.takeUnretainedValue()
+            for i in o.manys.indices { o.manys[i] = nil }
+        }
+        undoManager?.removeAll()
+    }
+
+    /// Turns an object back into a fault so its next access reads the store;
+    /// with `mergeChanges: false` its unsaved changes are discarded.
+    ///
+    ///     context.refresh(planet, mergeChanges: false)
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        precondition(!object.isInsertedFlag, "\(object.objectID) is not saved yet; it cannot be refreshed")
+        if mergeChanges && object.hasChanges {
+            reloadKeepingChanges(object)
+            return
+        }
+        untouch(object)
+        object.committed = nil
+        object.isDeletedFlag = false
+        object.isFault = true
+        object.attrs = []
+        object.ones = []
+        for i in object.manys.indices { object.manys[i] = nil }
+    }
+
+    /// Refreshes every registered object that has no unsaved changes.
+    ///
+    ///     context.refreshAllObjects()
+    public func refreshAllObjects() {
+        for (_, ref) in registry {
+            let o = ref.takeUnretainedValue()
+            if !o.hasChanges && !o.isInsertedFlag { refresh(o, mergeChanges: false) }
+        }
+    }
+
+    /// Reads the stored row and adopts its values for every key not changed here.
+    func reloadKeepingChanges(_ o: ManagedObject) {
+        guard let row = (try? coordinator.withBackend({ try $0.rows(of: o.meta, ids: [o.objectID.rowID]) }))?[o.objectID.rowID],
+              let c = o.committed else { return }
+        for p in o.meta.attributes where o.attrs[p.slot] == c.attrs[p.slot] { o.attrs[p.slot] = row.attributes[p.slot] }
+        for p in o.meta.toOnes where o.ones[p.slot] == c.ones[p.slot] { o.ones[p.slot] = row.toOnes[p.slot] }
+        o.committed = CommittedValues(attrs: row.attributes, ones: row.toOnes, manys: c.manys)
+    }
+}

@@ -1,0 +1,160 @@
+import Dispatch
+import Foundation
+
+/// A scratchpad of objects over the store: fetch, insert, change, delete,
+/// then `save()` writes everything in one transaction. One instance per row
+/// (uniquing); changes are tracked per property; undo, rollback and refresh
+/// work as in Core Data.
+///
+/// A context is not thread-safe: use the container's `viewContext` on the
+/// main actor, and a ``BackgroundContext`` inside its `perform`.
+///
+///     let context = container.viewContext
+///     let planets = try context.fetch(FetchRequest<Planet>(sortBy: [SortDescriptor(\.position)]))
+///     planets.first?.name = "Mercury"
+///     try context.save()
+public final class ObjectContext {
+    enum Delivery { case main, queue(DispatchQueue) }
+
+    let coordinator: StoreCoordinator
+    /// The store's schema.
+    public var schema: Schema { coordinator.schema }
+    /// A name for messages and debugging.
+    public var name: String?
+    /// Records changes for ``undo()`` and ``redo()``; nil turns undo off.
+    public var undoManager: UndoStack? = UndoStack()
+
+    var registry: [ObjectID: Unmanaged<ManagedObject>] = [:]
+    /// Objects with unsaved changes (inserted, deleted or changed), kept alive until saved.
+    var touched: [ObjectIdentifier: ManagedObject] = [:]
+    var materialising: (id: ObjectID, row: StoredRow?)?
+    var observers: [Int: (ChangeSet) -> Void] = [:]
+    var willSaveObservers: [Int: (ChangeSet) -> Void] = [:]
+    var nextObserver = 0
+    var inbox = 0
+
+    init(coordinator: StoreCoordinator, delivery: Delivery) {
+        self.coordinator = coordinator
+        let box = ContextBox(self)
+        let deliver: @Sendable (ChangeSet) -> Void
+        switch delivery {
+        case .main:
+            deliver = { changes in DispatchQueue.main.async { MainActor.assumeIsolated { box.context?.merge(changes) } } }
+        case .queue(let q):
+            deliver = { changes in q.async { box.context?.merge(changes) } }
+        }
+        inbox = coordinator.addInbox(deliver)
+    }
+
+    deinit {
+        coordinator.removeInbox(inbox)
+        for (_, ref) in registry { ref.takeUnretainedValue().managedContext = nil }
+    }
+
+    /// Whether any object has unsaved changes.
+    ///
+    ///     if context.hasChanges { try context.save() }
+    public var hasChanges: Bool { touched.values.contains { $0.hasChanges } }
+
+    /// Unsaved inserted objects.
+    public var insertedObjects: Set<ManagedObject> { Set(touched.values.filter(\.isInsertedFlag)) }
+    /// Unsaved deleted objects.
+    public var deletedObjects: Set<ManagedObject> { Set(touched.values.filter { $0.isDeletedFlag && !$0.isInsertedFlag }) }
+    /// Objects with unsaved value changes (not inserted or deleted).
+    public var updatedObjects: Set<ManagedObject> {
+        Set(touched.values.filter { !$0.isInsertedFlag && !$0.isDeletedFlag && !$0.changedKeys.isEmpty })
+    }
+    /// Every object the context currently holds.
+    public var registeredObjects: [ManagedObject] { registry.values.map { $0.takeUnretainedValue() } }
+
+    // MARK: Uniquing
+
+    /// The object for an ID, as a fault if it is not loaded yet. The row is
+    /// read on first access; use ``existingObject(with:)`` to check it exists.
+    ///
+    ///     let planet = context.object(with: id) as! Planet
+    public func object(with id: ObjectID) -> ManagedObject {
+        if let hit = registry[id] { return hit.takeUnretainedValue() }
+        guard let entity = schema.entity(named: id.entityName) else {
+            preconditionFailure("\(id): \(id.entityName) is not an entity of this store")
+        }
+        materialising = (id, nil)
+        return entity.objectType.init(context: self)
+    }
+
+    /// The object for an ID, loaded; throws ``StoreError/objectDeleted(entity:id:)`` if its row is gone.
+    ///
+    ///     let planet = try context.existingObject(with: id) as! Planet
+    public func existingObject(with id: ObjectID) throws -> ManagedObject {
+        let object = self.object(with: id)
+        if object.isFault {
+            let rows = try coordinator.withBackend { try $0.rows(of: object.meta, ids: [id.rowID]) }
+            guard let row = rows[id.rowID] else { throw StoreError.objectDeleted(entity: id.entityName, id: id.rowID) }
+            fill(object, row)
+        }
+        if object.isDeletedFlag && !object.isInsertedFlag { throw StoreError.objectDeleted(entity: id.entityName, id: id.rowID) }
+        return object
+    }
+
+    /// Typed form of ``object(with:)``.
+    ///
+    ///     let planet: Planet = context.object(with: id)
+    public func object<T: ManagedObject>(with id: ObjectID, as type: T.Type = T.self) -> T {
+        guard let t = object(with: id) as? T else { preconditionFailure("\(id) is not a \(T.self)") }
+        return t
+    }
+
+    func takeMaterialising() -> (id: ObjectID, row: StoredRow?)? {
+        defer { materialising = nil }
+        return materialising
+    }
+
+    func register(_ object: ManagedObject) { registry[object.objectID] = Unmanaged.passUnretained(object) }
+
+    func unregister(_ id: ObjectID) { registry[id] = nil }
+
+    /// The object for a fetched row: the registered one (filled in if it was a fault) or a new one.
+    func materialise(_ entity: EntityDescription, _ rowID: Int64, _ row: StoredRow) -> ManagedObject {
+        let id = ObjectID(entityName: entity.name, rowID: rowID)
+        if let hit = registry[id] {
+            let o = hit.takeUnretainedValue()
+            if o.isFault { fill(o, row) }
+            return o
+        }
+        materialising = (id, row)
+        return entity.objectType.init(context: self)
+    }
+
+    func fill(_ object: ManagedObject, _ row: StoredRow) {
+        object.attrs = row.attributes
+        object.ones = row.toOnes
+        object.isFault = false
+    }
+
+    /// Loads a fault's row. A row deleted elsewhere leaves default values.
+    func fulfill(_ object: ManagedObject) {
+        guard object.isFault else { return }
+        let id = object.objectID
+        let rows = (try? coordinator.withBackend { try $0.rows(of: object.meta, ids: [id.rowID]) }) ?? [:]
+        fill(object, rows[id.rowID] ?? StoredRow(attributes: object.meta.defaults,
+                                                 toOnes: Array(repeating: nil, count: object.meta.toOnes.count)))
+    }
+
+    func touch(_ object: ManagedObject) {
+        if !object.isTouched {
+            object.isTouched = true
+            touched[ObjectIdentifier(object)] = object
+        }
+    }
+
+    func untouch(_ object: ManagedObject) {
+        object.isTouched = false
+        touched[ObjectIdentifier(object)] = nil
+    }
+}
+
+/// A weak, sendable handle on a context for deliveries on its own queue.
+final class ContextBox: @unchecked Sendable {
+    weak var context: ObjectContext?
+    init(_ context: ObjectContext) { self.context = context }
+}

@@ -1,0 +1,58 @@
+/// Everything the store can fail with. Each case carries what is needed to
+/// understand the failure; `description` reads as a sentence.
+///
+///     do { try context.save() }
+///     catch StoreError.validation(let entity, let key, let reason) { print(entity, key, reason) }
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A value failed validation; nothing was written.
+    case validation(entity: String, key: String, reason: String)
+    /// The object could not be deleted: a relationship with the deny rule still has members.
+    case deleteDenied(entity: String, key: String)
+    /// A unique constraint would be broken.
+    case constraintViolation(entity: String, key: String, value: String)
+    /// The file exists but is not an SQLite database; it was left untouched.
+    case notADatabase(path: String)
+    /// The database file is damaged; it was left untouched.
+    case corrupt(path: String, message: String)
+    /// Another connection held the database locked longer than the busy timeout.
+    case busy(path: String)
+    /// The disk is full; the save was rolled back and nothing saved before was lost.
+    case diskFull(path: String)
+    /// The file could not be opened or created.
+    case cannotOpen(path: String, message: String)
+    /// The stored schema cannot be migrated to the current one automatically.
+    case migrationImpossible(entity: String, key: String, reason: String)
+    /// The store was written by a newer schema version than this program knows.
+    case newerSchema(stored: Int, current: Int)
+    /// A predicate uses a form the store cannot translate to SQL.
+    case unsupportedPredicate(String)
+    /// A key path does not name a stored property of the entity.
+    case unknownKeyPath(entity: String, keyPath: String)
+    /// A stored value does not have the type the attribute declares.
+    case typeMismatch(expected: String, found: String)
+    /// The object was deleted (here or by another context or process).
+    case objectDeleted(entity: String, id: Int64)
+    /// Any other SQLite failure, with its result code, message and statement.
+    case sqlite(code: Int32, message: String, sql: String)
+
+    /// A sentence describing the failure.
+    public var description: String {
+        switch self {
+        case let .validation(entity, key, reason): "\(entity).\(key): \(reason)"
+        case let .deleteDenied(entity, key): "cannot delete \(entity): its \(key) relationship is not empty (delete rule deny)"
+        case let .constraintViolation(entity, key, value): "\(entity).\(key) must be unique; \(value) is already stored"
+        case let .notADatabase(path): "\(path) is not a Folio store (not an SQLite database); it was left untouched"
+        case let .corrupt(path, message): "\(path) is damaged (\(message)); it was left untouched"
+        case let .busy(path): "\(path) is locked by another writer; gave up after the busy timeout"
+        case let .diskFull(path): "the disk holding \(path) is full; the save was rolled back, earlier saves are intact"
+        case let .cannotOpen(path, message): "cannot open \(path): \(message)"
+        case let .migrationImpossible(entity, key, reason): "cannot migrate \(entity).\(key) automatically: \(reason)"
+        case let .newerSchema(stored, current): "the store has schema version \(stored), newer than this program's \(current)"
+        case let .unsupportedPredicate(what): "predicate not supported by the store: \(what)"
+        case let .unknownKeyPath(entity, keyPath): "\(keyPath) is not a stored property of \(entity)"
+        case let .typeMismatch(expected, found): "expected a value of type \(expected), found \(found)"
+        case let .objectDeleted(entity, id): "\(entity) \(id) has been deleted"
+        case let .sqlite(code, message, sql): "SQLite error \(code): \(message)" + (sql.isEmpty ? "" : " [\(sql)]")
+        }
+    }
+}

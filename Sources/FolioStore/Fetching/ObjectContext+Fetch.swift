@@ -1,0 +1,191 @@
+import Foundation
+
+/// One fetched object's ID and the values of the requested key paths.
+///
+///     let keys = try context.fetchKeys(request, keyPaths: [\Animal.classification?.order, \Animal.commonName])
+///     keys[0].values   // [.text("Primates"), .text("Black-handed Spider Monkey")]
+public struct FetchedKeys: Sendable, Hashable {
+    /// The object's ID.
+    public let id: ObjectID
+    /// The values, in the order of the requested key paths (to-one relationships as row IDs).
+    public let values: [StoreValue]
+}
+
+extension ObjectContext {
+    /// Fetches the objects a request matches, sorted, including this
+    /// context's unsaved inserts, changes and deletes. With `fetchBatchSize`
+    /// above 0 the result keeps only IDs resident and loads objects a batch at a time.
+    ///
+    ///     let planets = try context.fetch(FetchRequest<Planet>(sortBy: [SortDescriptor(\.position)]))
+    ///
+    /// - Complexity: one query, O(n log n) when unsaved changes must be merged in.
+    public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> FetchResults<T> {
+        let e = schema.entity(for: T.self)
+        if request.fetchBatchSize > 0 {
+            return FetchResults(ids: try fetchIDs(request), context: self, batchSize: request.fetchBatchSize)
+        }
+        if pendingObjects(of: e, request).isEmpty {
+            let plan = try makePlan(request, keyPaths: [])
+            let rows = try coordinator.withBackend { try $0.fetchRows(plan) }
+            return FetchResults(objects: rows.map { materialise(e, $0.0, $0.1) as! T })
+        }
+        return FetchResults(objects: try objects(with: fetchIDs(request), as: T.self))
+    }
+
+    /// The IDs a request matches, in order, without loading objects.
+    ///
+    ///     let ids = try context.fetchIDs(FetchRequest<Planet>())
+    public func fetchIDs<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [ObjectID] {
+        try fetchKeys(request, keyPaths: []).map(\.id)
+    }
+
+    /// Each matching object's ID with the values of `keyPaths` (attributes,
+    /// to-one relationships, or attributes through to-ones), in the request's
+    /// order, without materialising objects. `restrictedTo` limits the fetch
+    /// to those IDs (to re-check a few changed objects against a predicate).
+    ///
+    ///     try context.fetchKeys(request, keyPaths: [\Animal.commonName], restrictedTo: changedIDs)
+    ///
+    /// - Complexity: one query; O(n log n) when unsaved changes must be merged in.
+    public func fetchKeys<T: ManagedObject>(_ request: FetchRequest<T>, keyPaths: [PartialKeyPath<T>],
+                                            restrictedTo ids: Set<ObjectID>? = nil) throws -> [FetchedKeys] {
+        let e = schema.entity(for: T.self)
+        var plan = try makePlan(request, keyPaths: keyPaths)
+        if let ids { plan.restrictToIDs = ids.filter { $0.entityName == e.name && !$0.isTemporary }.map(\.rowID).sorted() }
+        var pending = pendingObjects(of: e, request)
+        if let ids { pending = pending.filter { ids.contains($0.objectID) } }
+        let sortCount = request.sortDescriptors.count
+        if pending.isEmpty {
+            let rows = try coordinator.withBackend { try $0.fetchKeys(plan) }
+            return rows.map { FetchedKeys(id: ObjectID(entityName: e.name, rowID: $0.0), values: Array($0.1[sortCount...])) }
+        }
+        // Merge unsaved changes: stored rows minus changed objects, plus changed objects that match.
+        plan.limit = nil
+        plan.offset = nil
+        let excluded = Set(pending.map(\.objectID))
+        var all = try coordinator.withBackend { try $0.fetchKeys(plan) }
+            .map { (ObjectID(entityName: e.name, rowID: $0.0), $0.1) }
+            .filter { !excluded.contains($0.0) }
+        let chains = try (request.sortDescriptors.map { try sortKeyPath($0) } + keyPaths.map { $0 as AnyKeyPath })
+            .map { try e.resolve(keyPath: $0) }
+        for o in pending where !o.isDeletedFlag {
+            if let p = request.predicate, !(try p.evaluate(o as! T)) { continue }
+            if !request.stringFilters.allSatisfy({ matches($0, o) }) { continue }
+            all.append((o.objectID, chains.map { value(of: o, through: $0) }))
+        }
+        let ascending = request.ascending
+        all.sort { a, b in
+            let r = StoreValue.compare(Array(a.1.prefix(sortCount)), Array(b.1.prefix(sortCount)), ascending: ascending)
+            return r == .orderedSame ? a.0 < b.0 : r == .orderedAscending
+        }
+        let start = min(request.fetchOffset, all.count)
+        let end = request.fetchLimit > 0 ? min(all.count, start + request.fetchLimit) : all.count
+        return all[start..<end].map { FetchedKeys(id: $0.0, values: Array($0.1[sortCount...])) }
+    }
+
+    /// How many objects a request matches (unsaved changes included).
+    ///
+    ///     let n = try context.count(for: FetchRequest<Planet>())
+    public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
+        let e = schema.entity(for: T.self)
+        if pendingObjects(of: e, request).isEmpty {
+            let plan = try makePlan(request, keyPaths: [])
+            return try coordinator.withBackend { try $0.count(plan) }
+        }
+        return try fetchKeys(request, keyPaths: []).count
+    }
+
+    /// The objects for IDs, loading all missing ones of an entity in one
+    /// query; IDs whose rows are gone are skipped. Order is kept.
+    ///
+    ///     let animals = try context.objects(with: ids, as: Animal.self)
+    public func objects<T: ManagedObject>(with ids: [ObjectID], as type: T.Type = T.self) throws -> [T] {
+        var missing: [String: [Int64]] = [:]
+        for id in ids where !id.isTemporary {
+            if let o = registry[id]?.takeUnretainedValue(), !o.isFault { continue }
+            missing[id.entityName, default: []].append(id.rowID)
+        }
+        var keep: [ManagedObject] = []
+        for (name, rowIDs) in missing {
+            guard let e = schema.entity(named: name) else { continue }
+            let rows = try coordinator.withBackend { try $0.rows(of: e, ids: rowIDs) }
+            for (rowID, row) in rows { keep.append(materialise(e, rowID, row)) }
+        }
+        return withExtendedLifetime(keep) { ids.compactMap { id in
+            guard let o = registry[id]?.takeUnretainedValue(), !o.isFault, !o.isDeletedFlag else { return nil }
+            return o as? T
+        } }
+    }
+
+    /// The values of key paths for an object, as the store sorts them; use
+    /// with ``StoreValue/compare(_:_:ascending:)`` to order objects exactly as a fetch does.
+    ///
+    ///     let key = try context.keyValues(of: animal, keyPaths: [\Animal.classification?.order])
+    public func keyValues<T: ManagedObject>(of object: T, keyPaths: [PartialKeyPath<T>]) throws -> [StoreValue] {
+        try keyPaths.map { value(of: object, through: try object.meta.resolve(keyPath: $0)) }
+    }
+
+    func value(of object: ManagedObject, through chain: [PropertyDescription]) -> StoreValue {
+        var current = object
+        for p in chain.dropLast() {
+            if current.isFault { fulfill(current) }
+            guard let next = current.ones[p.slot] else { return .null }
+            current = self.object(with: next)
+        }
+        let last = chain.last!
+        if current.isFault { fulfill(current) }
+        if last.isAttribute { return current.attrs[last.slot] }
+        return current.ones[last.slot].map { .integer($0.rowID) } ?? .null
+    }
+
+    private func pendingObjects<T>(of e: EntityDescription, _ request: FetchRequest<T>) -> [ManagedObject] {
+        guard request.includesPendingChanges else { return [] }
+        return touched.values.filter { $0.meta === e }
+    }
+
+    private func matches<T>(_ filter: StringFilter<T>, _ o: ManagedObject) -> Bool {
+        guard let chain = try? o.meta.resolve(keyPath: filter.keyPath),
+              case .text(let s) = value(of: o, through: chain) else { return false }
+        return filter.matches(s)
+    }
+
+    private func sortKeyPath<T>(_ d: SortDescriptor<T>) throws -> AnyKeyPath {
+        guard let kp = d.keyPath else { throw StoreError.unsupportedPredicate("a sort descriptor without a key path") }
+        return kp
+    }
+
+    /// Translates a request (predicate, string filters, sorts, limit) and key columns into a plan.
+    func makePlan<T>(_ request: FetchRequest<T>, keyPaths: [PartialKeyPath<T>]) throws -> FetchPlan {
+        let e = schema.entity(for: T.self)
+        let b = SQLQueryBuilder(root: e)
+        var conditions: [String] = []
+        if let p = request.predicate { conditions.append(try PredicateSupport.condition(p, b)) }
+        for f in request.stringFilters { conditions.append(try filterSQL(f, b)) }
+        var plan = FetchPlan(entity: e)
+        plan.orderBy = try request.sortDescriptors.map { d in
+            (b.column(for: try e.resolve(keyPath: try sortKeyPath(d))), d.order == .forward)
+        }
+        plan.keyColumns = plan.orderBy.map(\.sql) + (try keyPaths.map { b.column(for: try e.resolve(keyPath: $0)) })
+        plan.joins = b.joins
+        plan.whereSQL = conditions.isEmpty ? nil : conditions.joined(separator: " AND ")
+        plan.bindings = b.bindings
+        plan.limit = request.fetchLimit > 0 ? request.fetchLimit : nil
+        plan.offset = request.fetchOffset > 0 ? request.fetchOffset : nil
+        return plan
+    }
+
+    private func filterSQL<T>(_ f: StringFilter<T>, _ b: SQLQueryBuilder) throws -> String {
+        let column = b.column(for: try b.root.resolve(keyPath: f.keyPath))
+        let c = f.caseInsensitive ? "lower(\(column))" : column
+        let v = f.caseInsensitive ? "lower(?)" : "?"
+        switch f.match {
+        case .equals(let s): b.bindings.append(.text(s)); return "(\(c) = \(v))"
+        case .contains(let s): b.bindings.append(.text(s)); return "(instr(\(c), \(v)) > 0)"
+        case .beginsWith(let s): b.bindings.append(.text(s)); return "(instr(\(c), \(v)) = 1)"
+        case .endsWith(let s):
+            if s.isEmpty { return "1" }
+            b.bindings += [.text(s), .text(s)]
+            return "(substr(\(c), -length(\(v))) = \(v))"
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+
+/// What a `#Predicate` given to a ``FetchRequest`` may contain. Each form
+/// becomes SQL with bound values; anything else throws
+/// ``StoreError/unsupportedPredicate(_:)`` naming it (never a silent full scan).
+///
+/// - Key paths to attributes, and through to-one relationships in either
+///   form: `$0.classification?.order`, `$0.classification!.order`
+///   (each step is a `LEFT JOIN`; a missing object compares as nil).
+/// - Constants of attribute types, objects (compared by ID), `nil`.
+/// - `==`, `!=` (null-safe: `IS`, `IS NOT`), `<`, `<=`, `>`, `>=`.
+/// - `&&`, `||`, `!`.
+/// - `[a, b].contains($0.key)` (`IN`), also with objects.
+/// - Strings: `contains(_:)`, `starts(with:)`, `isEmpty`, `count`
+///   (case-sensitive, by UTF-8 bytes).
+/// - A Bool attribute alone as a condition (`$0.isFavorite`).
+///
+/// Not available from `#Predicate` on Linux, so offered by
+/// ``StringFilter`` instead: case-insensitive matching and ends-with.
+/// Not supported: to-many key paths, arithmetic, conditionals, regexes.
+///
+///     #Predicate<Location> { $0.category == "Bar" && $0.latitude > 10.5 }
+///     // ((t0."category" IS ?) AND (t0."latitude" > ?))
+public enum PredicateSupport {
+    /// Translates a predicate's expression into a condition on `builder`'s tables.
+    static func condition<T>(_ predicate: Predicate<T>, _ builder: SQLQueryBuilder) throws -> String {
+        builder.variables[predicate.variable.key] = .entity(builder.root, alias: "t0", chain: [])
+        return try builder.condition(term(predicate.expression, builder))
+    }
+
+    static func term(_ expression: Any, _ builder: SQLQueryBuilder) throws -> SQLTerm {
+        guard let e = expression as? SQLTranslatable else {
+            throw StoreError.unsupportedPredicate(String(describing: type(of: expression)))
+        }
+        return try e.sqlTerm(builder)
+    }
+}
+
+/// An expression that can become SQL.
+protocol SQLTranslatable {
+    func sqlTerm(_ builder: SQLQueryBuilder) throws -> SQLTerm
+}
+
+extension PredicateExpressions.Variable: SQLTranslatable {
+    func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
+        guard let t = b.variables[key] else { throw StoreError.unsupportedPredicate("an unbound variable") }
+        return t
+    }
+}
+
+extension PredicateExpressions.KeyPath: SQLTranslatable {
+    func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
+        try b.navigate(PredicateSupport.term(root, b), keyPath)
+    }
+}
+
+extension PredicateExpressions.Value: SQLTranslatable {
+    func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm { .value(value) }
+}
+
+extension PredicateExpressions.NilLiteral: SQLTranslatable {
+    func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm { .nilLiteral }
+}
+
+extension PredicateExpressions.ForcedUnwrap: SQLTranslatable {
+    func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm { b.unwrap(try PredicateSupport.term(inner, b)) }
+}
+
+extension PredicateExpressions.OptionalFlatMap: SQLTranslatable {
+    func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
+        b.variables[variable.key] = b.unwrap(try PredicateSupport.term(wrapped, b))
+        return try PredicateSupport.term(transform, b)
+    }
+}
+
+extension PredicateExpressions.Equal: SQLTranslatable {
+    func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
+        try equality(PredicateSupport.term(lhs, b), PredicateSupport.term(rhs, b), "IS", b)
+    }
+}
+
+extension PredicateExpressions.NotEqual: SQLTranslatable {
+    func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
+        try equality(PredicateSupport.term(lhs, b), PredicateSupport.term(rhs, b), "IS NOT", b)
+    }
+}
+
+private func equality(_ l: SQLTerm, _ r: SQLTerm, _ op: String, _ b: SQLQueryBuilder) throws -> SQLTerm {
+    func operand(_ t: SQLTerm) throws -> String {
+        if case .condition(let c) = t { return c }
+        return try b.sql(t)
+    }
+    return .condition("(\(try operand(l)) \(op) \(try operand(r)))")
+}
+
+extension PredicateExpressions.Comparison: SQLTranslatable {
+    func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
+        let symbol = switch op {
+        case .lessThan: "<"
+        case .lessThanOrEqual: "<="
+        case .greaterThan: ">"
+        case .greaterThanOrEqual: ">="
+        }
+        let l = try b.sql(PredicateSupport.term(lhs, b)), r = try b.sql(PredicateSupport.term(rhs, b))
+        return .condition("(\(l) \(symbol) \(r))")
+    }
+}
+
+extension PredicateExpressions.Conjunction: SQLTranslatable {
+    func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
+        let l = try b.condition(PredicateSupport.term(lhs, b)), r = try b.condition(PredicateSupport.term(rhs, b))
+        return .condition("(\(l) AND \(r))")
+    }
+}
+
+extension PredicateExpressions.Disjunction: SQLTranslatable {
+    func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
+        let l = try b.condition(PredicateSupport.term(lhs, b)), r = try b.condition(PredicateSupport.term(rhs, b))
+        return .condition("(\(l) OR \(r))")
+    }
+}
+
+extension PredicateExpressions.Negation: SQLTranslatable {
+    func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
+        .condition("(NOT \(try b.condition(PredicateSupport.term(wrapped, b))))")
+    }
+}
+
+extension PredicateExpressions.SequenceContains: SQLTranslatable {
+    func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
+        guard case .value(let constant) = try PredicateSupport.term(sequence, b) else {
+            throw StoreError.unsupportedPredicate("contains() on a to-many relationship or a column")
+        }
+        let item = try b.sql(PredicateSupport.term(element, b))
+        let values = try SQLQueryBuilder.storeValues(constant)
+        if values.isEmpty { return .condition("0") }
+        b.bindings += values
+        return .condition("(\(item) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", "))))")
+    }
+}
+
+extension PredicateExpressions.CollectionContainsCollection: SQLTranslatable {
+    func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
+        let l = try b.sql(PredicateSupport.term(base, b)), r = try b.sql(PredicateSupport.term(other, b))
+        return .condition("(instr(\(l), \(r)) > 0)")
+    }
+}
+
+extension PredicateExpressions.SequenceStartsWith: SQLTranslatable {
+    func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
+        let l = try b.sql(PredicateSupport.term(base, b)), r = try b.sql(PredicateSupport.term(prefix, b))
+        return .condition("(instr(\(l), \(r)) = 1)")
+    }
+}

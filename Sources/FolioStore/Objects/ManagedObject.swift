@@ -1,0 +1,117 @@
+/// The base class of every entity. Subclass it, mark stored properties with
+/// `@Managed`, and describe them in `entity`. Objects live in one
+/// ``ObjectContext``; there is one instance per row per context.
+///
+///     let mars = Planet(context: context)
+///     mars.name = "Mars"
+///     try context.save()
+///
+/// Equality and hashing are by identity (one instance per row per context).
+open class ManagedObject: Hashable, ManagedValue {
+    /// The entity description of this class. Every subclass overrides it.
+    open class var entity: EntityDescription {
+        preconditionFailure("\(self) must override `class var entity`")
+    }
+
+    /// The object's ID: temporary until its first save, then permanent.
+    public internal(set) var objectID: ObjectID
+    let meta: EntityDescription
+    unowned(unsafe) var managedContext: ObjectContext?
+
+    var attrs: [StoreValue] = []
+    var ones: [ObjectID?] = []
+    var manys: [[ObjectID]?] = []
+    var isFault = true
+    /// Values as last saved or fetched; kept from the first change until save or rollback.
+    var committed: CommittedValues?
+    var isInsertedFlag = false
+    var isDeletedFlag = false
+    var isTouched = false
+
+    /// Creates a new object and inserts it into `context`; it is saved by the next `save()`.
+    ///
+    ///     let zoo = Zoo(context: context)
+    public required init(context: ObjectContext) {
+        let meta = context.schema.entity(for: Self.self)
+        self.meta = meta
+        managedContext = context
+        if let loaded = context.takeMaterialising() {
+            objectID = loaded.id
+            if let row = loaded.row {
+                attrs = row.attributes
+                ones = row.toOnes
+                isFault = false
+            }
+            manys = Array(repeating: nil, count: meta.toManys.count)
+            context.register(self)
+        } else {
+            objectID = .temporary(meta.name)
+            attrs = meta.defaults
+            ones = Array(repeating: nil, count: meta.toOnes.count)
+            manys = Array(repeating: [], count: meta.toManys.count)
+            isFault = false
+            context.register(self)
+            context.didInsert(self)
+        }
+    }
+
+    deinit { managedContext?.unregister(objectID) }
+
+    /// The context the object lives in; nil once that context is gone.
+    public var context: ObjectContext? { managedContext }
+    /// Whether the object was inserted and not yet saved.
+    public var isInserted: Bool { isInsertedFlag }
+    /// Whether the object was deleted and the deletion not yet saved.
+    public var isDeleted: Bool { isDeletedFlag }
+    /// Whether the object's values are not loaded yet.
+    public var isFaultObject: Bool { isFault }
+    /// Whether the object has unsaved changes (inserted, deleted, or changed values).
+    public var hasChanges: Bool { isInsertedFlag || isDeletedFlag || !changedKeys.isEmpty }
+
+    /// Identity.
+    public static func == (a: ManagedObject, b: ManagedObject) -> Bool { a === b }
+    /// Identity hash.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// A to-one relationship to this class.
+    public class var _managedKind: ManagedValueKind { ManagedValueKind(storage: .toOne(self), optional: false) }
+    /// The object for the slot's ID in `context`.
+    public class func _decode(_ slot: ManagedSlot, in context: ObjectContext?) -> Self {
+        guard case .one(let id?) = slot.storage, let context else {
+            preconditionFailure("a required relationship to \(self) is not set; set it before reading it")
+        }
+        return context.object(with: id) as! Self
+    }
+    /// This object's ID.
+    public var _slot: ManagedSlot { ManagedSlot(storage: .one(objectID)) }
+    /// No object.
+    public class var _nilSlot: ManagedSlot { ManagedSlot(storage: .one(nil)) }
+
+    func liveContext(for property: PropertyDescription) -> ObjectContext {
+        guard let c = managedContext else {
+            preconditionFailure("\(objectID).\(property.name): the object's context no longer exists")
+        }
+        return c
+    }
+
+    /// The current slot of a property, firing the fault or loading a to-many as needed.
+    func slot(_ p: PropertyDescription) -> ManagedSlot {
+        switch p.kind {
+        case .attribute:
+            if isFault { liveContext(for: p).fulfill(self) }
+            return ManagedSlot(storage: .value(attrs[p.slot]))
+        case .toOne:
+            if isFault { liveContext(for: p).fulfill(self) }
+            return ManagedSlot(storage: .one(ones[p.slot]))
+        case .toMany:
+            return ManagedSlot(storage: .many(liveContext(for: p).members(self, p)))
+        }
+    }
+}
+
+/// An object's values before its first unsaved change.
+struct CommittedValues {
+    var attrs: [StoreValue]
+    var ones: [ObjectID?]
+    var manys: [Int: [ObjectID]] = [:]
+}

@@ -1,0 +1,153 @@
+import CSQLite
+import Foundation
+
+extension SQLiteBackend {
+    /// Writes one save as a single transaction: allocates permanent IDs,
+    /// deletes, inserts, updates, relationship rows, positions, and the
+    /// history entry other processes read. On any failure nothing is written.
+    func commit(_ batch: SaveBatch, author: String) throws -> [ObjectID: ObjectID] {
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            let map = try allocateIDs(batch)
+            func row(_ id: ObjectID) -> StoreValue { .integer(map[id]?.rowID ?? id.rowID) }
+            func ref(_ id: ObjectID?) -> StoreValue { id.map(row) ?? .null }
+
+            for (entity, id) in batch.deletes {
+                try connection.run("DELETE FROM \(quote(entity.name)) WHERE id = ?", [row(id)])
+            }
+            for insert in batch.inserts {
+                let e = insert.entity
+                let names = ["id"] + (e.attributes + e.toOnes).map { quote($0.name) }
+                let sql = "INSERT INTO \(quote(e.name)) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+                let s = try connection.prepare(sql)
+                try s.bind(row(insert.id), at: 1)
+                var i: Int32 = 2
+                for v in insert.attrs { try s.bind(v, at: i); i += 1 }
+                for o in insert.ones { try s.bind(ref(o), at: i); i += 1 }
+                try step(s, entity: e, values: insert.attrs)
+            }
+            for update in batch.updates where !(update.attrs.isEmpty && update.ones.isEmpty) {
+                let e = update.entity
+                let sets = (update.attrs.map(\.0.name) + update.ones.map(\.0.name)).map { "\(quote($0)) = ?" }
+                let s = try connection.prepare("UPDATE \(quote(e.name)) SET \(sets.joined(separator: ", ")) WHERE id = ?")
+                try s.bind(update.attrs.map(\.1) + update.ones.map { ref($0.1) } + [row(update.id)])
+                try step(s, entity: e, values: update.attrs.map(\.1), keys: update.attrs.map(\.0.name))
+            }
+            for m in batch.joinRemoves {
+                guard case .joinTable(let table, let mine, let other, _) = m.property.storage else { continue }
+                try connection.run("DELETE FROM \(quote(table)) WHERE \(mine) = ? AND \(other) = ?", [row(m.owner), row(m.member)])
+            }
+            for m in batch.joinAdds {
+                guard case .joinTable(let table, let mine, let other, _) = m.property.storage else { continue }
+                try connection.run("INSERT OR IGNORE INTO \(quote(table)) (\(mine), \(other)) VALUES (?, ?)", [row(m.owner), row(m.member)])
+            }
+            for o in batch.orders {
+                for (position, member) in o.members.enumerated() {
+                    switch o.property.storage {
+                    case .inverseColumn(_, let order?):
+                        try connection.run("UPDATE \(quote(o.property.target.name)) SET \(quote(order)) = ? WHERE id = ?",
+                                           [.integer(Int64(position)), row(member)])
+                    case .joinTable(let table, let mine, let other, let order?):
+                        try connection.run("UPDATE \(quote(table)) SET \(order) = ? WHERE \(mine) = ? AND \(other) = ?",
+                                           [.integer(Int64(position)), row(o.owner), row(member)])
+                    default: break
+                    }
+                }
+            }
+            let changes = remap(batch.changes, map)
+            if !changes.isEmpty {
+                let json = String(decoding: try JSONEncoder().encode(changes), as: UTF8.self)
+                try connection.run("INSERT INTO folio_history (author, changes) VALUES (?, ?)", [.text(author), .text(json)])
+            }
+            try connection.execute("COMMIT")
+            return map
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Steps an insert or update, turning a UNIQUE failure into a constraint violation naming the value.
+    private func step(_ s: SQLiteStatement, entity: EntityDescription, values: [StoreValue], keys: [String]? = nil) throws {
+        do { while try s.step() {} } catch StoreError.sqlite(let code, let message, _) where code & 0xff == SQLITE_CONSTRAINT {
+            // "UNIQUE constraint failed: Planet.name" → the key and its value.
+            let key = message.components(separatedBy: ": ").last?.components(separatedBy: ", ").first?
+                .components(separatedBy: ".").last ?? "?"
+            let names = keys ?? entity.attributes.map(\.name)
+            let value = names.firstIndex(of: key).map { values[$0].description } ?? "?"
+            throw StoreError.constraintViolation(entity: entity.name, key: key, value: value)
+        }
+    }
+
+    /// Reserves consecutive permanent row IDs per entity from `folio_sequence`, so IDs are never reused.
+    private func allocateIDs(_ batch: SaveBatch) throws -> [ObjectID: ObjectID] {
+        var byEntity: [String: [ObjectID]] = [:]
+        for insert in batch.inserts { byEntity[insert.entity.name, default: []].append(insert.id) }
+        var map: [ObjectID: ObjectID] = [:]
+        map.reserveCapacity(batch.inserts.count)
+        for (name, ids) in byEntity {
+            var next: Int64
+            if case .integer(let n)? = try connection.rows("SELECT next FROM folio_sequence WHERE entity = ?", [.text(name)]).first?.first {
+                next = n
+            } else if case .integer(let m)? = try connection.rows("SELECT max(id) FROM \(quote(name))").first?.first {
+                next = m + 1
+            } else {
+                next = 1
+            }
+            for id in ids { map[id] = ObjectID(entityName: name, rowID: next); next += 1 }
+            try connection.run("INSERT OR REPLACE INTO folio_sequence (entity, next) VALUES (?, ?)", [.text(name), .integer(next)])
+        }
+        return map
+    }
+
+    private func remap(_ c: ChangeSet, _ map: [ObjectID: ObjectID]) -> ChangeSet {
+        ChangeSet(inserted: Set(c.inserted.map { map[$0] ?? $0 }),
+                  updated: Dictionary(uniqueKeysWithValues: c.updated.map { (map[$0.key] ?? $0.key, $0.value) }),
+                  deleted: c.deleted, origin: c.origin)
+    }
+
+    // MARK: History
+
+    func history(after position: Int64, excludingAuthor author: String) throws -> [(Int64, ChangeSet)] {
+        let rows = try connection.rows("SELECT position, author, changes FROM folio_history WHERE position > ? ORDER BY position",
+                                       [.integer(position)])
+        var result: [(Int64, ChangeSet)] = []
+        for row in rows {
+            guard case .integer(let p) = row[0], case .text(let who) = row[1], case .text(let json) = row[2] else { continue }
+            if who == author {
+                result.append((p, ChangeSet()))
+            } else if let c = try? JSONDecoder().decode(ChangeSet.self, from: Data(json.utf8)) {
+                result.append((p, c.with(origin: .otherProcess)))
+            }
+        }
+        return result
+    }
+
+    func latestHistoryPosition() throws -> Int64 {
+        if case .integer(let p)? = try connection.rows("SELECT max(position) FROM folio_history").first?.first { return p }
+        if case .integer(let p)? = try connection.rows("SELECT seq FROM sqlite_sequence WHERE name = 'folio_history'").first?.first {
+            return p
+        }
+        return 0
+    }
+
+    func acknowledge(reader: String, position: Int64) throws {
+        let now = Date().timeIntervalSince1970
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            try connection.run("INSERT OR REPLACE INTO folio_readers (reader, position, seen) VALUES (?, ?, ?)",
+                               [.text(reader), .integer(position), .real(now)])
+            // Readers silent for a minute are gone (crashed without saying goodbye).
+            try connection.run("DELETE FROM folio_readers WHERE seen < ?", [.real(now - 60)])
+            try connection.run("DELETE FROM folio_history WHERE position <= (SELECT min(position) FROM folio_readers)")
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    func removeReader(_ reader: String) throws {
+        try connection.run("DELETE FROM folio_readers WHERE reader = ?", [.text(reader)])
+    }
+}

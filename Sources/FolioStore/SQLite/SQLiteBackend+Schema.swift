@@ -1,0 +1,139 @@
+import Foundation
+
+/// The shape of the schema as recorded in the file, for migrations.
+struct StoredSchema: Codable {
+    var version: Int
+    /// Entity name → column name → column type.
+    var tables: [String: [String: String]]
+}
+
+extension SQLiteBackend {
+    /// Creates the store's tables, or migrates an existing store to `schema`
+    /// (lightweight: new entities, new columns, new relationships, new indexes).
+    func prepare(_ schema: Schema) throws {
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            try migrate(to: schema)
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func migrate(to schema: Schema) throws {
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS folio_metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS folio_sequence (entity TEXT PRIMARY KEY, next INTEGER NOT NULL);
+            CREATE TABLE IF NOT EXISTS folio_history (position INTEGER PRIMARY KEY AUTOINCREMENT, author TEXT NOT NULL, changes TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS folio_readers (reader TEXT PRIMARY KEY, position INTEGER NOT NULL, seen REAL NOT NULL);
+            """)
+        var stored: StoredSchema?
+        if case .text(let json)? = try connection.rows("SELECT value FROM folio_metadata WHERE key = 'schema'").first?.first {
+            stored = try JSONDecoder().decode(StoredSchema.self, from: Data(json.utf8))
+        }
+        if let stored, stored.version > schema.version {
+            throw StoreError.newerSchema(stored: stored.version, current: schema.version)
+        }
+        var tables: [String: [String: String]] = [:]
+        for entity in schema.entities {
+            let columns = Self.columns(of: entity)
+            tables[entity.name] = columns
+            if let existing = stored?.tables[entity.name] {
+                try addMissingColumns(entity, columns, existing)
+            } else {
+                let defs = ["id INTEGER PRIMARY KEY"] + columns.keys.sorted().map { name in
+                    columnDefinition(entity, name, columns[name]!)
+                }
+                try connection.execute("CREATE TABLE IF NOT EXISTS \(quote(entity.name)) (\(defs.joined(separator: ", ")))")
+            }
+            try createIndexes(entity)
+            try createJoinTables(entity)
+        }
+        let json = String(decoding: try JSONEncoder().encode(StoredSchema(version: schema.version, tables: tables)), as: UTF8.self)
+        try connection.run("INSERT OR REPLACE INTO folio_metadata (key, value) VALUES ('schema', ?)", [.text(json)])
+    }
+
+    /// Column name → type for an entity's table (without `id`).
+    static func columns(of entity: EntityDescription) -> [String: String] {
+        var columns: [String: String] = [:]
+        for p in entity.attributes { columns[p.name] = p.storeType.rawValue.uppercased() }
+        for p in entity.toOnes { columns[p.name] = "INTEGER" }
+        // Position columns of ordered to-manys whose inverse is a to-one live on this (the member's) table.
+        for p in entity.toOnes where p.inverse.isOrdered {
+            if case .inverseColumn(_, let order?) = p.inverse.storage { columns[order] = "INTEGER" }
+        }
+        return columns
+    }
+
+    private func columnDefinition(_ entity: EntityDescription, _ name: String, _ type: String) -> String {
+        var def = "\(quote(name)) \(type)"
+        if let p = entity.byName[name] {
+            if p.isToOne {
+                def += " REFERENCES \(quote(p.target.name))(id) DEFERRABLE INITIALLY DEFERRED"
+            } else if let d = p.defaultValue, !d.isNull {
+                def += " DEFAULT \(sqlLiteral(d))"
+            }
+        }
+        return def
+    }
+
+    private func addMissingColumns(_ entity: EntityDescription, _ columns: [String: String], _ existing: [String: String]) throws {
+        for name in columns.keys.sorted() {
+            let type = columns[name]!
+            if let old = existing[name] {
+                if old != type {
+                    throw StoreError.migrationImpossible(entity: entity.name, key: name,
+                                                         reason: "its type changed from \(old) to \(type)")
+                }
+                continue
+            }
+            if let p = entity.byName[name], p.isAttribute, !p.isOptional, p.defaultValue == nil {
+                throw StoreError.migrationImpossible(entity: entity.name, key: name,
+                                                     reason: "a new required attribute needs a default value for existing rows")
+            }
+            if let p = entity.byName[name], p.isToOne, !p.isOptional {
+                throw StoreError.migrationImpossible(entity: entity.name, key: name,
+                                                     reason: "a new required relationship cannot be filled in for existing rows")
+            }
+            // SQLite cannot add a REFERENCES column with a non-null default; ours have none.
+            try connection.execute("ALTER TABLE \(quote(entity.name)) ADD COLUMN \(columnDefinition(entity, name, type))")
+        }
+    }
+
+    private func createIndexes(_ entity: EntityDescription) throws {
+        let table = quote(entity.name)
+        for p in entity.attributes + entity.toOnes where p.isIndexed {
+            let unique = p.isUnique ? "UNIQUE " : ""
+            try connection.execute("CREATE \(unique)INDEX IF NOT EXISTS \(quote("\(entity.name)_\(p.name)")) ON \(table)(\(quote(p.name)))")
+        }
+        for group in entity.uniqueTogether {
+            let name = quote("\(entity.name)_" + group.joined(separator: "_"))
+            try connection.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(name) ON \(table)(\(group.map(quote).joined(separator: ", ")))")
+        }
+    }
+
+    private func createJoinTables(_ entity: EntityDescription) throws {
+        for p in entity.toManys {
+            guard case .joinTable(let table, "a", _, _) = p.storage else { continue }
+            try connection.execute("""
+                CREATE TABLE IF NOT EXISTS \(quote(table)) (
+                  a INTEGER NOT NULL REFERENCES \(quote(entity.name))(id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
+                  b INTEGER NOT NULL REFERENCES \(quote(p.target.name))(id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
+                  a_order INTEGER, b_order INTEGER, PRIMARY KEY (a, b)) WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS \(quote(table + "_b")) ON \(quote(table))(b);
+                """)
+        }
+    }
+
+    /// A literal for a column DEFAULT clause (schema values, not user input).
+    private func sqlLiteral(_ v: StoreValue) -> String {
+        switch v {
+        case .null: "NULL"
+        case .integer(let i): String(i)
+        case .real(let d): String(d)
+        case .text(let s): "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let d): "X'" + d.map { String(format: "%02X", $0) }.joined() + "'"
+        }
+    }
+}

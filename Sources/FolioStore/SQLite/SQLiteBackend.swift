@@ -1,0 +1,155 @@
+import CSQLite
+import Foundation
+
+/// The SQLite implementation of ``StoreBackend``: one connection in WAL mode
+/// with foreign keys on, used under the coordinator's lock.
+final class SQLiteBackend: StoreBackend {
+    let connection: SQLiteConnection
+    let path: String
+    let isInMemory: Bool
+    private var lastDataVersion: Int64 = -1
+
+    /// Opens (or creates) the file. A file that is not a database, or is
+    /// damaged, is reported and never written to.
+    init(path: String?, busyTimeoutMilliseconds: Int32 = 5000) throws {
+        isInMemory = path == nil
+        self.path = path ?? ":memory:"
+        if let path, FileManager.default.fileExists(atPath: path) {
+            try SQLiteBackend.checkHeader(path)
+        }
+        connection = try SQLiteConnection(path: self.path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        // Reading the schema first surfaces NOTADB / CORRUPT before anything is written.
+        _ = try connection.rows("SELECT count(*) FROM sqlite_master")
+        if !isInMemory {
+            let mode = try connection.rows("PRAGMA journal_mode=WAL")
+            guard case .text(let m)? = mode.first?.first, m.lowercased() == "wal" else {
+                throw StoreError.cannotOpen(path: self.path, message: "could not switch to WAL journal mode")
+            }
+            try connection.execute("PRAGMA synchronous=NORMAL")
+        }
+        try connection.execute("PRAGMA foreign_keys=ON")
+    }
+
+    /// A non-empty file must start with SQLite's magic header.
+    private static func checkHeader(_ path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 16)) ?? Data()
+        if head.isEmpty { return }
+        if head != Data("SQLite format 3\0".utf8) { throw StoreError.notADatabase(path: path) }
+    }
+
+    func dataVersionChanged() throws -> Bool {
+        guard case .integer(let v)? = try connection.rows("PRAGMA data_version").first?.first else { return false }
+        defer { lastDataVersion = v }
+        return lastDataVersion >= 0 && v != lastDataVersion
+    }
+
+    // MARK: Reading
+
+    private func selectSQL(_ plan: FetchPlan, columns: String) -> (String, [StoreValue]) {
+        var sql = "SELECT \(columns) FROM \(quote(plan.entity.name)) t0"
+        for j in plan.joins { sql += " " + j }
+        var conditions: [String] = []
+        var bindings = plan.bindings
+        if let w = plan.whereSQL { conditions.append(w) }
+        if let ids = plan.restrictToIDs {
+            conditions.append("t0.id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ",")))")
+            bindings += ids.map { .integer($0) }
+        }
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        if !plan.orderBy.isEmpty || plan.limit != nil {
+            let terms = plan.orderBy.map { "\($0.sql) \($0.ascending ? "ASC" : "DESC")" } + ["t0.id ASC"]
+            sql += " ORDER BY " + terms.joined(separator: ", ")
+        }
+        if plan.limit != nil || plan.offset != nil {
+            sql += " LIMIT ? OFFSET ?"
+            bindings += [.integer(Int64(plan.limit ?? -1)), .integer(Int64(plan.offset ?? 0))]
+        }
+        return (sql, bindings)
+    }
+
+    func rowColumns(_ entity: EntityDescription) -> String {
+        (["t0.id"] + entity.attributes.map { "t0." + quote($0.name) } + entity.toOnes.map { "t0." + quote($0.name) })
+            .joined(separator: ", ")
+    }
+
+    func readRow(_ s: SQLiteStatement, _ entity: EntityDescription) -> StoredRow {
+        let n = entity.attributes.count
+        var attrs: [StoreValue] = []
+        attrs.reserveCapacity(n)
+        for i in 0..<n { attrs.append(s.value(at: i + 1)) }
+        var ones: [ObjectID?] = []
+        for (j, p) in entity.toOnes.enumerated() {
+            let c = n + 1 + j
+            ones.append(s.value(at: c).isNull ? nil : ObjectID(entityName: p.target.name, rowID: s.int64(at: c)))
+        }
+        return StoredRow(attributes: attrs, toOnes: ones)
+    }
+
+    func fetchRows(_ plan: FetchPlan) throws -> [(Int64, StoredRow)] {
+        let (sql, bindings) = selectSQL(plan, columns: rowColumns(plan.entity))
+        let s = try connection.prepare(sql)
+        try s.bind(bindings)
+        var result: [(Int64, StoredRow)] = []
+        while try s.step() { result.append((s.int64(at: 0), readRow(s, plan.entity))) }
+        return result
+    }
+
+    func fetchKeys(_ plan: FetchPlan) throws -> [(Int64, [StoreValue])] {
+        let (sql, bindings) = selectSQL(plan, columns: (["t0.id"] + plan.keyColumns).joined(separator: ", "))
+        let s = try connection.prepare(sql)
+        try s.bind(bindings)
+        let n = plan.keyColumns.count
+        var result: [(Int64, [StoreValue])] = []
+        while try s.step() {
+            result.append((s.int64(at: 0), n == 0 ? [] : (1...n).map { s.value(at: $0) }))
+        }
+        return result
+    }
+
+    func count(_ plan: FetchPlan) throws -> Int {
+        var p = plan
+        p.orderBy = []
+        let (inner, bindings) = selectSQL(p, columns: "t0.id")
+        let sql = plan.limit == nil && plan.offset == nil ? inner.replacingOccurrences(
+            of: "SELECT t0.id FROM", with: "SELECT count(*) FROM", options: .anchored) : "SELECT count(*) FROM (\(inner))"
+        guard case .integer(let n)? = try connection.rows(sql, bindings).first?.first else { return 0 }
+        return Int(n)
+    }
+
+    func rows(of entity: EntityDescription, ids: [Int64]) throws -> [Int64: StoredRow] {
+        var result: [Int64: StoredRow] = [:]
+        var start = 0
+        while start < ids.count {
+            let chunk = Array(ids[start..<min(start + 500, ids.count)])
+            start += chunk.count
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let s = try connection.prepare("SELECT \(rowColumns(entity)) FROM \(quote(entity.name)) t0 WHERE t0.id IN (\(marks))")
+            try s.bind(chunk.map { .integer($0) })
+            while try s.step() { result[s.int64(at: 0)] = readRow(s, entity) }
+        }
+        return result
+    }
+
+    func members(of p: PropertyDescription, owner: Int64) throws -> [Int64] {
+        let sql: String
+        switch p.storage {
+        case .inverseColumn(let column, let order):
+            let by = order.map { "\(quote($0)), id" } ?? "id"
+            sql = "SELECT id FROM \(quote(p.target.name)) WHERE \(quote(column)) = ? ORDER BY \(by)"
+        case .joinTable(let table, let mine, let other, let order):
+            let by = order.map { "\($0), \(other)" } ?? other
+            sql = "SELECT \(other) FROM \(quote(table)) WHERE \(mine) = ? ORDER BY \(by)"
+        default: return []
+        }
+        let s = try connection.prepare(sql)
+        try s.bind(.integer(owner), at: 1)
+        var ids: [Int64] = []
+        while try s.step() { ids.append(s.int64(at: 0)) }
+        return ids
+    }
+}
+
+/// Quotes an identifier for SQL (names come from the schema, never from user values).
+func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }

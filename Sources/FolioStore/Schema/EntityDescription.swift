@@ -1,0 +1,93 @@
+/// An entity: a `ManagedObject` subclass, its table, and its properties.
+/// Each class returns one from its `entity` class property.
+///
+///     final class Planet: ManagedObject {
+///         @Managed var name: String
+///         @Managed var position: Int
+///         override class var entity: EntityDescription {
+///             EntityDescription(Planet.self, properties: [
+///                 .attribute(\Planet.name, "name", unique: true, rules: [.notEmpty]),
+///                 .attribute(\Planet.position, "position", defaultValue: 0, indexed: true),
+///             ])
+///         }
+///     }
+public final class EntityDescription: @unchecked Sendable {
+    /// The entity's name (its table), by default the class's name.
+    public let name: String
+    /// The properties in declaration order.
+    public let properties: [PropertyDescription]
+    /// Groups of attribute names whose combined values must be unique.
+    public let uniqueTogether: [[String]]
+    let objectType: ManagedObject.Type
+
+    // Filled in when the schema is built.
+    var index = -1
+    private(set) var attributes: [PropertyDescription] = []
+    private(set) var toOnes: [PropertyDescription] = []
+    private(set) var toManys: [PropertyDescription] = []
+    private(set) var byKeyPath: [AnyKeyPath: PropertyDescription] = [:]
+    private(set) var byName: [String: PropertyDescription] = [:]
+    private(set) var byToken: [String: PropertyDescription] = [:]
+    /// The attributes' default values, the initial state of a new object.
+    private(set) var defaults: [StoreValue] = []
+
+    /// Declares an entity for `type`.
+    ///
+    ///     EntityDescription(Zoo.self, properties: [.attribute(\Zoo.name, "name"), .toMany(\Zoo.animals, "animals", inverse: \Animal.zoos)])
+    public init<T: ManagedObject>(_ type: T.Type, name: String? = nil, properties: [PropertyDescription],
+                                  uniqueTogether: [[String]] = []) {
+        self.name = name ?? String(describing: type)
+        self.properties = properties
+        self.uniqueTogether = uniqueTogether
+        self.objectType = type
+        for (i, p) in properties.enumerated() {
+            precondition(byName[p.name] == nil, "\(self.name) declares the property '\(p.name)' twice")
+            p.entity = self
+            p.index = i
+            byName[p.name] = p
+            byKeyPath[p.keyPath] = p
+            byToken[KeyPathNames.token(of: p.keyPath)] = p
+            switch p.kind {
+            case .attribute: p.slot = attributes.count; attributes.append(p)
+            case .toOne: p.slot = toOnes.count; toOnes.append(p)
+            case .toMany: p.slot = toManys.count; toManys.append(p)
+            }
+        }
+        defaults = attributes.map { $0.defaultValue ?? .null }
+    }
+
+    /// The property behind a `@Managed` key path of this entity.
+    func property(_ keyPath: AnyKeyPath) -> PropertyDescription {
+        guard let p = byKeyPath[keyPath] else {
+            preconditionFailure("\(keyPath) is not declared in \(name).entity; add it to the properties list")
+        }
+        return p
+    }
+
+    /// Resolves a chain of key path tokens through to-one relationships;
+    /// nil when a token is unknown or a to-many is crossed.
+    func resolve(tokens: some Collection<String>) -> [PropertyDescription]? {
+        var entity = self
+        var chain: [PropertyDescription] = []
+        for (i, token) in tokens.enumerated() {
+            guard let p = entity.byToken[token] ?? entity.byName[token] else { return nil }
+            chain.append(p)
+            if i < tokens.count - 1 {
+                guard p.isToOne else { return nil }
+                entity = p.target
+            }
+        }
+        return chain.isEmpty ? nil : chain
+    }
+
+    /// Resolves any key path rooted at this entity (simple or through to-one
+    /// relationships) to its chain of properties.
+    func resolve(keyPath: AnyKeyPath) throws -> [PropertyDescription] {
+        if let p = byKeyPath[keyPath] { return [p] }
+        let parts = KeyPathNames.components(of: keyPath)
+        for start in 0..<parts.count {
+            if let chain = resolve(tokens: parts[start...]) { return chain }
+        }
+        throw StoreError.unknownKeyPath(entity: name, keyPath: String(describing: keyPath))
+    }
+}

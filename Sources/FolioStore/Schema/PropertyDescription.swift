@@ -1,0 +1,141 @@
+/// One stored property of an entity: an attribute or a relationship, declared
+/// with the type-safe key path of its `@Managed` property.
+///
+///     .attribute(\Animal.commonName, "commonName", indexed: true)
+///     .toOne(\Animal.classification, "classification", inverse: \Classification.animals)
+///     .toMany(\Classification.animals, "animals", inverse: \Animal.classification, deleteRule: .cascade)
+public final class PropertyDescription: @unchecked Sendable {
+    enum Kind {
+        case attribute(StoreType)
+        case toOne
+        case toMany(ordered: Bool)
+    }
+
+    /// The property's name: its column, and the key in change sets.
+    public let name: String
+    let keyPath: AnyKeyPath
+    let kind: Kind
+    let isOptional: Bool
+    let defaultValue: StoreValue?
+    let isIndexed: Bool
+    let isUnique: Bool
+    let validate: (StoreValue) -> String?
+    let targetType: ManagedObject.Type?
+    let inverseKeyPath: AnyKeyPath?
+    /// What deleting the owner does to the related objects.
+    public let deleteRule: DeleteRule
+
+    // Set once when the schema is built.
+    unowned(unsafe) var entity: EntityDescription!
+    var index = -1
+    var slot = -1
+    unowned(unsafe) var target: EntityDescription!
+    unowned(unsafe) var inverse: PropertyDescription!
+    var storage: RelationshipStorage = .none
+
+    init(name: String, keyPath: AnyKeyPath, kind: Kind, isOptional: Bool, defaultValue: StoreValue? = nil,
+         isIndexed: Bool = false, isUnique: Bool = false,
+         validate: @escaping (StoreValue) -> String? = { _ in nil },
+         targetType: ManagedObject.Type? = nil, inverseKeyPath: AnyKeyPath? = nil, deleteRule: DeleteRule = .nullify) {
+        self.name = name
+        self.keyPath = keyPath
+        self.kind = kind
+        self.isOptional = isOptional
+        self.defaultValue = defaultValue
+        self.isIndexed = isIndexed
+        self.isUnique = isUnique
+        self.validate = validate
+        self.targetType = targetType
+        self.inverseKeyPath = inverseKeyPath
+        self.deleteRule = deleteRule
+    }
+
+    var isAttribute: Bool { if case .attribute = kind { true } else { false } }
+    var isToOne: Bool { if case .toOne = kind { true } else { false } }
+    var isToMany: Bool { if case .toMany = kind { true } else { false } }
+    var isOrdered: Bool { if case .toMany(true) = kind { true } else { false } }
+    var storeType: StoreType { if case .attribute(let t) = kind { t } else { .integer } }
+
+    /// A stored attribute. `name` is its column and its key in change sets
+    /// (use the property's name); `defaultValue`
+    /// fills a new object's attribute and lets migrations add the column.
+    ///
+    ///     .attribute(\Location.latitude, "latitude", defaultValue: 0, rules: [.range(-90...90)])
+    public static func attribute<Root: ManagedObject, Value: ManagedValue>(
+        _ keyPath: ReferenceWritableKeyPath<Root, Value>, _ name: String, defaultValue: Value? = nil,
+        indexed: Bool = false, unique: Bool = false, rules: [ValidationRule<Value>] = []
+    ) -> PropertyDescription {
+        let kind = Value._managedKind
+        guard case .attribute(let type) = kind.storage else {
+            preconditionFailure("\(keyPath) is a relationship; declare it with .toOne or .toMany")
+        }
+        var defaultStored: StoreValue?
+        if let defaultValue, case .value(let v) = defaultValue._slot.storage { defaultStored = v }
+        let checks = rules.map(\.check)
+        let check: (StoreValue) -> String? = { stored in
+            if checks.isEmpty { return nil }
+            let value = Value._decode(ManagedSlot(storage: .value(stored)), in: nil)
+            for rule in checks { if let reason = rule(value) { return reason } }
+            return nil
+        }
+        return PropertyDescription(name: name, keyPath: keyPath, kind: .attribute(type), isOptional: kind.optional,
+                                   defaultValue: defaultStored, isIndexed: indexed || unique, isUnique: unique, validate: check)
+    }
+
+    /// An optional to-one relationship with its inverse on the target.
+    ///
+    ///     .toOne(\Animal.classification, "classification", inverse: \Classification.animals, deleteRule: .nullify)
+    public static func toOne<Root: ManagedObject, Target: ManagedObject>(
+        _ keyPath: ReferenceWritableKeyPath<Root, Target?>, _ name: String,
+        inverse: PartialKeyPath<Target>, deleteRule: DeleteRule = .nullify
+    ) -> PropertyDescription {
+        PropertyDescription(name: name, keyPath: keyPath, kind: .toOne, isOptional: true, isIndexed: true,
+                            targetType: Target.self, inverseKeyPath: inverse, deleteRule: deleteRule)
+    }
+
+    /// A required to-one relationship: a save fails validation while it is unset.
+    ///
+    ///     .toOne(\Unit.race, "race", inverse: \Race.units)
+    public static func toOne<Root: ManagedObject, Target: ManagedObject>(
+        _ keyPath: ReferenceWritableKeyPath<Root, Target>, _ name: String,
+        inverse: PartialKeyPath<Target>, deleteRule: DeleteRule = .nullify
+    ) -> PropertyDescription {
+        PropertyDescription(name: name, keyPath: keyPath, kind: .toOne, isOptional: false, isIndexed: true,
+                            targetType: Target.self, inverseKeyPath: inverse, deleteRule: deleteRule)
+    }
+
+    /// A to-many relationship (a set) with its inverse on the target.
+    ///
+    ///     .toMany(\Zoo.animals, "animals", inverse: \Animal.zoos)
+    public static func toMany<Root: ManagedObject, Target: ManagedObject>(
+        _ keyPath: ReferenceWritableKeyPath<Root, Set<Target>>, _ name: String,
+        inverse: PartialKeyPath<Target>, deleteRule: DeleteRule = .nullify
+    ) -> PropertyDescription {
+        PropertyDescription(name: name, keyPath: keyPath, kind: .toMany(ordered: false), isOptional: true,
+                            targetType: Target.self, inverseKeyPath: inverse, deleteRule: deleteRule)
+    }
+
+    /// An ordered to-many relationship (an array kept in order) with its inverse.
+    ///
+    ///     .toMany(\Guide.units, "units", inverse: \Unit.guides)
+    public static func toMany<Root: ManagedObject, Target: ManagedObject>(
+        _ keyPath: ReferenceWritableKeyPath<Root, [Target]>, _ name: String,
+        inverse: PartialKeyPath<Target>, deleteRule: DeleteRule = .nullify
+    ) -> PropertyDescription {
+        PropertyDescription(name: name, keyPath: keyPath, kind: .toMany(ordered: true), isOptional: true,
+                            targetType: Target.self, inverseKeyPath: inverse, deleteRule: deleteRule)
+    }
+}
+
+/// Where a relationship's membership lives in SQL.
+enum RelationshipStorage {
+    case none
+    /// A to-one: the foreign-key column on the owner's table.
+    case column(String)
+    /// A to-many whose inverse is a to-one: the target's foreign-key column,
+    /// and for ordered ones a position column on the target.
+    case inverseColumn(column: String, order: String?)
+    /// A many-to-many: a join table, this side's and the other side's columns,
+    /// and this side's position column when ordered.
+    case joinTable(table: String, mine: String, other: String, order: String?)
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// A value as the store keeps it: one of SQLite's storage classes.
+///
+/// Every attribute converts to and from a `StoreValue`; sort keys handed to
+/// the layers above are arrays of them, compared with
+/// ``StoreValue/compare(_:_:)`` exactly as SQL orders them.
+///
+///     let v: StoreValue = .text("Mars")
+///     StoreValue.compare(v, .null) == .orderedDescending   // true
+public enum StoreValue: Sendable, Hashable, CustomStringConvertible {
+    /// SQL `NULL`: a missing optional value or relationship.
+    case null
+    /// A 64-bit integer (also `Bool` as 0 or 1, and relationship row IDs).
+    case integer(Int64)
+    /// A double-precision float (also `Date` as seconds since 1970).
+    case real(Double)
+    /// UTF-8 text.
+    case text(String)
+    /// Raw bytes.
+    case blob(Data)
+
+    /// A short rendering for messages, e.g. `'Mars'` or `42`.
+    public var description: String {
+        switch self {
+        case .null: "nil"
+        case .integer(let v): String(v)
+        case .real(let v): String(v)
+        case .text(let v): "'\(v)'"
+        case .blob(let v): "<\(v.count) bytes>"
+        }
+    }
+
+    /// Whether this is `.null`.
+    ///
+    ///     StoreValue.null.isNull   // true
+    public var isNull: Bool { if case .null = self { true } else { false } }
+
+    /// Orders two values the way SQLite's `ORDER BY` does with the BINARY
+    /// collation: NULL first, then numbers (integers and reals compared by
+    /// value), then text by its UTF-8 bytes, then blobs by their bytes.
+    ///
+    ///     StoreValue.compare(.integer(2), .real(2.5)) == .orderedAscending   // true
+    ///
+    /// - Complexity: O(m) where m is the length of the shorter text or blob.
+    public static func compare(_ a: StoreValue, _ b: StoreValue) -> ComparisonResult {
+        switch (a, b) {
+        case (.null, .null): return .orderedSame
+        case (.null, _): return .orderedAscending
+        case (_, .null): return .orderedDescending
+        case (.integer(let x), .integer(let y)): return order(x, y)
+        case (.integer(let x), .real(let y)): return order(Double(x), y)
+        case (.real(let x), .integer(let y)): return order(x, Double(y))
+        case (.real(let x), .real(let y)): return order(x, y)
+        case (.integer, _), (.real, _): return .orderedAscending
+        case (_, .integer), (_, .real): return .orderedDescending
+        case (.text(let x), .text(let y)): return compareBytes(x.utf8, y.utf8)
+        case (.text, .blob): return .orderedAscending
+        case (.blob, .text): return .orderedDescending
+        case (.blob(let x), .blob(let y)): return compareBytes(x, y)
+        }
+    }
+
+    /// Compares two key tuples element by element; `ascending[i]` false
+    /// reverses element `i`, as `ORDER BY ... DESC` does.
+    ///
+    ///     StoreValue.compare([.text("a"), .integer(1)], [.text("a"), .integer(2)], ascending: [true, false])
+    ///     // .orderedDescending
+    ///
+    /// - Complexity: O(k) comparisons for k keys.
+    public static func compare(_ a: [StoreValue], _ b: [StoreValue], ascending: [Bool]) -> ComparisonResult {
+        for i in 0..<min(a.count, b.count) {
+            let r = compare(a[i], b[i])
+            if r != .orderedSame {
+                let up = i < ascending.count ? ascending[i] : true
+                return up ? r : (r == .orderedAscending ? .orderedDescending : .orderedAscending)
+            }
+        }
+        return order(a.count, b.count)
+    }
+
+    private static func order<T: Comparable>(_ x: T, _ y: T) -> ComparisonResult {
+        x < y ? .orderedAscending : (x == y ? .orderedSame : .orderedDescending)
+    }
+
+    private static func compareBytes<S: Sequence>(_ x: S, _ y: S) -> ComparisonResult where S.Element == UInt8 {
+        var i = x.makeIterator(), j = y.makeIterator()
+        while true {
+            switch (i.next(), j.next()) {
+            case (nil, nil): return .orderedSame
+            case (nil, _): return .orderedAscending
+            case (_, nil): return .orderedDescending
+            case (let p?, let q?): if p != q { return p < q ? .orderedAscending : .orderedDescending }
+            }
+        }
+    }
+}
