@@ -33,3 +33,174 @@ struct BatchUpdateTests {
         table.checkInvariants()
     }
 }
+
+extension BatchUpdateTests {
+    private func texts(_ table: TableView) -> [String?] {
+        table.indexPathsForVisibleRows.map { table.cellForRow(at: $0)?.textLabel.text }
+    }
+
+    @Test func rule_1_1_nestedBatchesApplyOnceAtTheOutermostEnd() throws {
+        let source = TableArrayDataSource([["a", "b"]])
+        let table = source.makeTable()
+        source.sections = [["b", "c"]]
+        var completions: [Bool] = []
+        try table.performBatchUpdates({
+            try table.deleteRows(at: [path(0, 0)])
+            try table.performBatchUpdates({ try table.insertRows(at: [path(0, 1)]) }, completion: { completions.append($0) })
+            #expect(table.numberOfRows(inSection: 0) == 2)
+            #expect(table.hasUncommittedUpdates)
+        }, completion: { completions.append($0) })
+        #expect(texts(table) == ["b", "c"])
+        #expect(completions == [true, true])  // rule 1.13
+    }
+
+    @Test func rule_1_2_callOrderDoesNotMatter() throws {
+        for reversed in [false, true] {
+            let source = TableArrayDataSource([["a", "b", "c"]])
+            let table = source.makeTable()
+            source.sections = [["x", "c", "b"]]
+            try table.performBatchUpdates {
+                let calls: [() throws -> Void] = [
+                    { try table.deleteRows(at: [self.path(0, 0)]) },
+                    { try table.moveRow(at: self.path(0, 1), to: self.path(0, 2)) },
+                    { try table.insertRows(at: [self.path(0, 0)]) },
+                ]
+                for call in reversed ? calls.reversed() : calls { try call() }
+            }
+            #expect(texts(table) == ["x", "c", "b"])
+        }
+    }
+
+    @Test func rule_1_5_reloadIsDeleteAndInsertAtTheShiftedPath() throws {
+        let source = TableArrayDataSource([["a", "b", "c"]])
+        let table = source.makeTable()
+        try table.selectRow(at: path(0, 2))
+        let oldCell = table.cellForRow(at: path(0, 2))
+        source.sections = [["new", "b", "c*"]]
+        try table.performBatchUpdates {
+            try table.reloadRows(at: [path(0, 2)])
+            try table.deleteRows(at: [path(0, 0)])
+            try table.insertRows(at: [path(0, 0)])
+        }
+        #expect(texts(table) == ["new", "b", "c*"])
+        #expect(table.cellForRow(at: path(0, 2)) !== oldCell || oldCell?.reuseCount == 1)
+        #expect(table.indexPathsForSelectedRows == nil)  // rule 1.5a
+    }
+
+    @Test func rule_1_6_rowChangesInsideDeletedOrInsertedSectionsAreDropped() throws {
+        let source = TableArrayDataSource([["a", "b"], ["c"]])
+        let table = source.makeTable()
+        source.sections = [["c"], ["x", "y"]]
+        try table.performBatchUpdates {
+            try table.deleteSections([0])
+            try table.deleteRows(at: [path(0, 1), path(0, 1)])
+            try table.insertSections([1])
+            try table.insertRows(at: [path(1, 0)])
+        }
+        #expect(texts(table) == ["c", "x", "y"])
+    }
+
+    @Test func rule_1_6_duplicateDeletesAndInsertsCollapse() throws {
+        let source = TableArrayDataSource([["a", "b"]])
+        let table = source.makeTable()
+        source.sections = [["b", "z"]]
+        try table.performBatchUpdates {
+            try table.deleteRows(at: [path(0, 0), path(0, 0)])
+            try table.insertRows(at: [path(0, 1), path(0, 1)])
+        }
+        #expect(texts(table) == ["b", "z"])
+    }
+
+    @Test func rule_1_7_sectionMoveCarriesItsRows() throws {
+        let source = TableArrayDataSource([["a", "b"], ["c"], ["d"]])
+        let table = source.makeTable()
+        try table.selectRow(at: path(0, 1))
+        source.sections = [["c"], ["d"], ["a", "b"]]
+        try table.moveSection(0, toSection: 2)
+        #expect(texts(table) == ["c", "d", "a", "b"])
+        #expect(table.indexPathsForSelectedRows == [path(2, 1)])  // rule 5.7
+    }
+
+    @Test func rule_1_8_moveWithinAMovedSectionChangesNoCounts() throws {
+        let source = TableArrayDataSource([["a", "b"], ["c"]])
+        let table = source.makeTable()
+        source.sections = [["c"], ["b", "a"]]
+        try table.performBatchUpdates {
+            try table.moveSection(0, toSection: 1)
+            try table.moveRow(at: path(0, 0), to: path(1, 1))
+        }
+        #expect(texts(table) == ["c", "b", "a"])
+    }
+
+    @Test func rule_1_9_moveOutOfDeletedSectionIsDeletePlusInsert() throws {
+        let source = TableArrayDataSource([["a", "b"], ["c"]])
+        let table = source.makeTable()
+        try table.selectRow(at: path(0, 1))
+        source.sections = [["b", "c"]]
+        try table.performBatchUpdates {
+            try table.deleteSections([0])
+            try table.moveRow(at: path(0, 1), to: path(0, 0))
+        }
+        #expect(texts(table) == ["b", "c"])
+        #expect(table.indexPathsForSelectedRows == nil)  // a new row, not the old one moved
+        table.checkInvariants()
+    }
+
+    @Test func rule_1_9_moveIntoInsertedSectionIsDeletePlusInsert() throws {
+        let source = TableArrayDataSource([["a", "b"]])
+        let table = source.makeTable()
+        source.sections = [["b"], ["a"]]
+        try table.performBatchUpdates {
+            try table.insertSections([1])
+            try table.moveRow(at: path(0, 0), to: path(1, 0))
+        }
+        #expect(texts(table) == ["b", "a"])
+    }
+
+    @Test func rule_1_10_sectionInvariant() throws {
+        let source = TableArrayDataSource([["a"], ["b"]])
+        let table = source.makeTable()
+        source.sections = [["b"], [], ["n"]]
+        try table.performBatchUpdates {
+            try table.deleteSections([0])
+            try table.insertSections([1, 2])
+        }
+        #expect(table.numberOfSections == 3)
+    }
+
+    @Test func rule_1_12_beforeCountsAreCachedSoUnannouncedChangesFail() throws {
+        let source = TableArrayDataSource([["a"]])
+        let table = source.makeTable()
+        source.sections = [["a", "b"]]  // not announced
+        source.sections = [["a", "b", "c"]]
+        #expect(throws: TableUpdateError.self) { try table.insertRows(at: [self.path(0, 2)]) }
+        let fresh = TableView()
+        fresh.dataSource = source
+        try fresh.insertRows(at: [path(0, 2)])  // never loaded: it simply loads
+        #expect(fresh.numberOfRows(inSection: 0) == 3)
+    }
+
+    @Test func rule_1_14_reloadDataInsideABatchDiscardsPendingChanges() throws {
+        let source = TableArrayDataSource([["a"]])
+        let table = source.makeTable()
+        source.sections = [["a", "b"]]
+        try table.performBatchUpdates {
+            try table.deleteRows(at: [path(0, 0)])
+            table.reloadData()
+            #expect(!table.hasUncommittedUpdates)
+        }
+        #expect(texts(table) == ["a", "b"])
+    }
+
+    @Test func rule_1_4_deletesThenMovesThenInsertsInOneBatch() throws {
+        let source = TableArrayDataSource([["a", "b", "c", "d", "e"]])
+        let table = source.makeTable()
+        source.sections = [["e", "x", "b", "d", "y"]]
+        try table.performBatchUpdates {
+            try table.insertRows(at: [path(0, 4), path(0, 1)])
+            try table.moveRow(at: path(0, 4), to: path(0, 0))
+            try table.deleteRows(at: [path(0, 2), path(0, 0)])
+        }
+        #expect(texts(table) == ["e", "x", "b", "d", "y"])
+    }
+}

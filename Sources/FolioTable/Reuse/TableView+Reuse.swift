@@ -102,8 +102,8 @@ extension TableView {
 
     /// Asks the data source for a row's cell and gives it the row's state.
     func makeCell(at indexPath: IndexPath) -> TableViewCell {
-        guard let dataSource else { preconditionFailure("no data source to supply the cell at \(indexPath)") }
-        let cell = dataSource.tableView(self, cellForRowAt: indexPath)
+        // A data source released while its rows are cached draws blank rows until the next reload.
+        let cell = dataSource?.tableView(self, cellForRowAt: indexPath) ?? TableViewCell(style: .default, reuseIdentifier: nil)
         applyState(to: cell, at: indexPath)
         delegate?.tableView(self, willDisplay: cell, forRowAt: indexPath)
         return cell

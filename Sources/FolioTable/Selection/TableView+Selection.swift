@@ -93,11 +93,10 @@ extension TableView {
         guard let start = highlightedIndexPath ?? firstRow(atOrAfter: IndexPath(row: 0, section: 0)) else { return nil }
         var target = highlightedIndexPath == nil ? start : (row(offset, from: start) ?? start)
         let step = offset >= 0 ? 1 : -1
-        while !(delegate?.tableView(self, shouldHighlightRowAt: target) ?? true) {
+        while !highlightRow(at: target) {
             guard let next = row(step, from: target), next != target else { break }
             target = next
         }
-        highlightRow(at: target)
         return highlightedIndexPath
     }
 
