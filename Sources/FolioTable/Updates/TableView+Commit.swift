@@ -4,7 +4,7 @@ extension TableView {
     ///
     /// - Complexity: O(sections + (visible + selected rows) × changes per section).
     func commit(_ plan: BatchPlan) {
-        let highlightWasVisible = highlightedIndexPath.map { visibleCells[$0] != nil } ?? false
+        let highlightWasVisible = highlightedIndexPath.map(isInViewport) ?? false
         cancelReordering()
         let newTop = topItem.map { anchoredTop($0, plan) }
         rowCounts = plan.newCounts

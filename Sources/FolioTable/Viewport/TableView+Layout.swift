@@ -66,6 +66,20 @@ extension TableView {
         return topItem
     }
 
+    /// Whether a row lies in the viewport as it stands, without making cells.
+    ///
+    /// - Complexity: O(viewport lines).
+    func isInViewport(_ indexPath: IndexPath) -> Bool {
+        var y = 0
+        var cursor = topItem
+        while let kind = cursor, y < viewportHeight {
+            if kind == .row(indexPath) { return true }
+            y += height(of: kind)
+            cursor = item(after: kind)
+        }
+        return false
+    }
+
     /// Makes `topItem` name an existing item with height, no lower than the
     /// last page allows (rule 8.4: keep the offset, clamped).
     func normalizeTop() {
