@@ -41,6 +41,9 @@ let package = Package(
             dependencies: ["CSQLite", "FolioStore", "FolioResults", "FolioTable", "FolioTerminal"]
         ),
 
+        // A tiny program the terminal tests run on a real pty (and a demo of the kit).
+        .executableTarget(name: "folio-terminal-probe", dependencies: ["FolioTerminal"]),
+
         // Test support shared by every test target.
         .target(name: "FolioTestSupport", dependencies: ["FolioStore", "FolioResults", "FolioTable", "FolioTerminal"]),
 

@@ -1,28 +1,28 @@
 import Dispatch
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
 extension Application {
     /// Runs `root` in the real terminal until the user quits, then restores
-    /// the terminal. Input is read on the main queue, so other main-queue work
-    /// (live store notifications, timers) runs while the user is idle.
+    /// the terminal and returns. While it waits, the main actor is free:
+    /// input, resize signals, timers and live store notifications are all
+    /// serviced on the main queue, and a frame is drawn after each of them.
     ///
     /// ```swift
+    /// // main.swift
     /// let navigation = NavigationController(root: PlanetsListController(store: store))
-    /// try Application.run(navigation)
+    /// try await Application.run(navigation)
     /// ```
-    public static func run(_ root: ViewController, options: TerminalOptions = .current) throws(TerminalError) {
+    public static func run(_ root: ViewController, options: TerminalOptions = .current) async throws(TerminalError) {
         let session = try TerminalSession(options: options)
         try session.enter()
         defer { session.restore() }
         let application = Application(root: root, driver: ANSIDriver(session: session))
         let sources = application.startReading(session)
         application.render()
-        while application.isRunning {
-            _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.25))
-            application.renderIfNeeded()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            application.quitHandler = { continuation.resume() }
         }
         for source in sources { source.cancel() }
     }
@@ -54,7 +54,16 @@ extension Application {
             }
         }
         resize.resume()
-        return [input, resize]
+        // Changes made outside an event (a store notification that updated a
+        // table) show within a tick even if nobody called setNeedsDisplay();
+        // an unchanged frame writes nothing.
+        let tick = DispatchSource.makeTimerSource(queue: .main)
+        tick.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
+        tick.setEventHandler { [weak self] in
+            MainActor.assumeIsolated { self?.render() }
+        }
+        tick.resume()
+        return [input, resize, tick]
     }
 
     /// A lone ESC becomes Esc when nothing follows within 30 ms.

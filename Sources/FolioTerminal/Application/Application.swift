@@ -10,7 +10,7 @@ import Dispatch
 /// ```swift
 /// let list = PlanetsListController()                  // a TableViewController
 /// let navigation = NavigationController(root: list)
-/// try Application.run(navigation)                     // returns when the user quits
+/// try await Application.run(navigation)               // returns when the user quits
 ///
 /// // In a test:
 /// let driver = TerminalRecordingDriver(columns: 60, rows: 20)
@@ -37,6 +37,8 @@ public final class Application {
     /// How long a HUD message stays, in seconds.
     public var hudDuration = 1.5
     var parser = InputParser()
+    /// Called once when the user quits (the run loop's continuation).
+    var quitHandler: (() -> Void)?
     var needsDisplay = true
     private var displayScheduled = false
     private var hudGeneration = 0
@@ -106,7 +108,11 @@ public final class Application {
     /// app.quit()
     /// ```
     public func quit() {
+        guard isRunning else { return }
         isRunning = false
+        let handler = quitHandler
+        quitHandler = nil
+        handler?()
     }
 
     /// Asks for a new frame: drawn soon on the main queue (coalesced), or at

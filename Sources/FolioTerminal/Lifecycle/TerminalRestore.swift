@@ -84,9 +84,14 @@ enum TerminalRestore {
     private static func installHandlers() {
         guard !handlersInstalled else { return }
         handlersInstalled = true
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
         for number in signals {
             signal(number, terminalSignalHandler)
+            sigaddset(&unblock, number)
         }
+        // A parent may have left these blocked; the terminal must still be restored.
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         atexit(terminalExitHandler)
     }
 }

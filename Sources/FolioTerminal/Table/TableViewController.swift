@@ -32,7 +32,7 @@ import FolioTable
 ///         try? tableView.deleteRows(at: [indexPath])
 ///     }
 /// }
-/// try Application.run(NavigationController(root: PlanetsController()))
+/// try await Application.run(NavigationController(root: PlanetsController()))
 /// ```
 @MainActor
 open class TableViewController: ViewController {

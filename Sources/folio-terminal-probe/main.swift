@@ -1,0 +1,40 @@
+// folio-terminal-probe: run by the terminal tests on a real pty.
+//   hold   enter raw mode and the alternate screen, print READY, wait for a signal
+//   quit   enter, print READY, then exit(0) normally
+//   crash  enter, print READY, then trap (a Swift runtime failure)
+//   demo   a small table app for trying the kit by hand
+import FolioTerminal
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let mode = CommandLine.arguments.dropFirst().first ?? "hold"
+if mode == "demo" {
+    do {
+        try await Application.run(DemoController.makeRoot())
+    } catch {
+        FileHandle.standardErrorWrite("folio-terminal-probe: \(error)\n")
+        exit(1)
+    }
+    exit(0)
+}
+
+let session: TerminalSession
+do {
+    session = try TerminalSession(options: TerminalOptions(colors: true, mouse: true))
+    try session.enter()
+} catch {
+    FileHandle.standardErrorWrite("folio-terminal-probe: \(error)\n")
+    exit(1)
+}
+session.writeAll(Array("READY".utf8))
+switch mode {
+case "quit":
+    exit(0)
+case "crash":
+    let values: [Int] = []
+    // A runtime failure: index out of range traps.
+    print(values[Int(getpid()) % 7 + 1])
+default:
+    while true { pause() }
+}

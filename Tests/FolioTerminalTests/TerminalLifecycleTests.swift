@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import FolioTerminal
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("Terminal lifecycle on a real pty", .serialized)
+struct TerminalLifecycleTests {
+    /// The probe program is built with the package, next to the test bundle.
+    var probe: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("folio-terminal-probe").path
+    }
+
+    func expectRestored(_ modes: termios, like original: termios, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(modes.c_lflag == original.c_lflag, sourceLocation: sourceLocation)
+        #expect(modes.c_iflag == original.c_iflag, sourceLocation: sourceLocation)
+        #expect(modes.c_oflag == original.c_oflag, sourceLocation: sourceLocation)
+        #expect(modes.c_cflag == original.c_cflag, sourceLocation: sourceLocation)
+    }
+
+    /// Runs the probe in a mode; returns what it wrote before READY, after, and how it ended.
+    func run(_ mode: String, signal: Int32? = nil) throws -> (before: String, raw: termios, original: termios, after: String, end: (code: Int32?, signal: Int32?)) {
+        try #require(FileManager.default.isExecutableFile(atPath: probe), "folio-terminal-probe not built at \(probe)")
+        let pty = try PseudoTerminal()
+        let original = pty.modes()
+        let pid = try pty.spawn(probe, [mode])
+        let before = pty.read(until: "READY", timeout: 20)
+        let raw = pty.modes()
+        if let signal { kill(pid, signal) }
+        let end = PseudoTerminal.wait(pid)
+        // What came after READY, whether it arrived with READY or later.
+        let all = before + pty.read(until: nil, timeout: 2)
+        let after = all.range(of: "READY").map { String(all[$0.upperBound...]) } ?? all
+        let restored = pty.modes()
+        expectRestored(restored, like: original)
+        return (before, raw, original, after, end)
+    }
+
+    @Test("SIGTERM: raw mode and the alternate screen are undone, then the process dies of SIGTERM")
+    func sigterm() throws {
+        let result = try run("hold", signal: SIGTERM)
+        #expect(result.before.contains("\u{1B}[?1049h"))
+        #expect(result.before.contains("\u{1B}[?1006h"))
+        #expect(result.raw.c_lflag & tcflag_t(ICANON) == 0, "raw mode while running")
+        #expect(result.raw.c_iflag & tcflag_t(ICRNL) == 0)
+        #expect(result.raw.c_lflag & tcflag_t(ECHO) == 0)
+        #expect(result.original.c_lflag & tcflag_t(ICANON) != 0)
+        #expect(result.end.signal == SIGTERM)
+        #expect(result.after == TerminalSession.exitSequence(mouse: true))
+    }
+
+    @Test("Ctrl-C's signal (SIGINT) and SIGHUP restore too")
+    func interrupt() throws {
+        for signal in [SIGINT, SIGHUP] {
+            let result = try run("hold", signal: signal)
+            #expect(result.end.signal == signal)
+            #expect(result.after.contains("\u{1B}[?1049l"))
+        }
+    }
+
+    @Test("A normal exit restores through atexit")
+    func normalExit() throws {
+        let result = try run("quit")
+        #expect(result.end.code == 0)
+        #expect(result.after.contains(TerminalSession.exitSequence(mouse: true)))
+    }
+
+    @Test("A crash restores the terminal before the crash message is printed")
+    func crash() throws {
+        let result = try run("crash")
+        #expect(result.end.signal == SIGILL || result.end.signal == SIGTRAP, "ended by \(String(describing: result.end))")
+        let output = result.after
+        let restore = try #require(output.range(of: "\u{1B}[?1049l"), "exit sequence in \(output.debugDescription)")
+        let message = try #require(output.range(of: "Index out of range"), "crash message in \(output.debugDescription)")
+        #expect(restore.lowerBound < message.lowerBound)
+    }
+
+    @Test("NO_COLOR, TERM=dumb and --no-mouse are read from the environment and arguments")
+    func options() {
+        #expect(TerminalOptions(environment: [:], arguments: []) == TerminalOptions(colors: true, mouse: true))
+        #expect(TerminalOptions(environment: ["NO_COLOR": "1"], arguments: []).colors == false)
+        #expect(TerminalOptions(environment: ["NO_COLOR": ""], arguments: []).colors == true)
+        #expect(TerminalOptions(environment: ["TERM": "dumb"], arguments: []).colors == false)
+        #expect(TerminalOptions(environment: [:], arguments: ["folio", "--no-mouse"]).mouse == false)
+        #expect(!TerminalSession.enterSequence(mouse: false).contains("1006"))
+    }
+
+    @Test("A descriptor that is not a terminal is refused with a clear error")
+    func notATerminal() throws {
+        let pipeEnds = UnsafeMutablePointer<Int32>.allocate(capacity: 2)
+        defer { pipeEnds.deallocate() }
+        #expect(pipe(pipeEnds) == 0)
+        defer { close(pipeEnds[0]); close(pipeEnds[1]) }
+        #expect(throws: TerminalError.notATerminal(descriptor: pipeEnds[0])) {
+            _ = try TerminalSession(options: TerminalOptions(), descriptor: pipeEnds[0])
+        }
+    }
+}
