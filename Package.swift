@@ -44,10 +44,13 @@ let package = Package(
         // A tiny program the terminal tests run on a real pty (and a demo of the kit).
         .executableTarget(name: "folio-terminal-probe", dependencies: ["FolioTerminal"]),
 
+        // A child process for the store's crash and two-process tests.
+        .executableTarget(name: "folio-store-worker", dependencies: ["FolioStore", "FolioTestSupport"]),
+
         // Test support shared by every test target.
         .target(name: "FolioTestSupport", dependencies: ["FolioStore", "FolioResults", "FolioTable", "FolioTerminal"]),
 
-        .testTarget(name: "FolioStoreTests", dependencies: ["FolioStore", "FolioTestSupport", "CSQLite"]),
+        .testTarget(name: "FolioStoreTests", dependencies: ["FolioStore", "FolioTestSupport", "CSQLite", "folio-store-worker"]),
         .testTarget(name: "FolioResultsTests", dependencies: ["FolioResults", "FolioTestSupport"]),
         .testTarget(name: "FolioTableTests", dependencies: ["FolioTable", "FolioTestSupport"]),
         .testTarget(name: "FolioTerminalTests", dependencies: ["FolioTerminal", "FolioTestSupport"], exclude: ["Snapshots"]),

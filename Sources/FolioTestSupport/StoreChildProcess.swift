@@ -1,0 +1,100 @@
+import Foundation
+
+/// A child process whose stdout lines are collected with their arrival
+/// times, for tests that need a real second process (crash and two-process tests).
+///
+///     let child = try StoreChildProcess(executable: StoreChildProcess.sibling("folio-store-worker"), arguments: ["watch", path])
+///     _ = child.waitForLine { $0 == "ready" }
+///     child.kill()
+public final class StoreChildProcess: @unchecked Sendable {
+    private let process = Process()
+    private let output = Pipe()
+    private let input = Pipe()
+    private let lock = NSLock()
+    private var collected: [(line: String, at: Date)] = []
+    private var buffer = Data()
+    private var ended = false
+
+    /// Starts `executable` with `arguments`.
+    public init(executable: URL, arguments: [String]) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardInput = input
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            self?.receive(data)
+        }
+        try process.run()
+    }
+
+    deinit {
+        output.fileHandleForReading.readabilityHandler = nil
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// An executable built beside the running test binary (for example `folio-store-worker`).
+    public static func sibling(_ name: String) -> URL {
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var dir = exe.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return exe.deletingLastPathComponent().appendingPathComponent(name)
+    }
+
+    private func receive(_ data: Data) {
+        let now = Date()
+        lock.lock()
+        defer { lock.unlock() }
+        if data.isEmpty { ended = true; return }
+        buffer.append(data)
+        while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+            buffer = Data(buffer[buffer.index(after: newline)...])
+            collected.append((line, now))
+        }
+    }
+
+    /// Every complete line so far with the time it arrived.
+    public var lines: [(line: String, at: Date)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return collected
+    }
+
+    /// Waits up to `timeout` seconds for a line matching `predicate`; returns it and its arrival time.
+    public func waitForLine(timeout: Double = 10, _ predicate: (String) -> Bool) -> (line: String, at: Date)? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let hit = lines.first(where: { predicate($0.line) }) { return hit }
+            usleep(1000)
+        }
+        return nil
+    }
+
+    /// Sends SIGKILL and waits for the process to end and its output to drain.
+    public func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let deadline = Date().addingTimeInterval(2)
+        while Date() < deadline {
+            lock.lock()
+            let done = ended
+            lock.unlock()
+            if done { break }
+            usleep(1000)
+        }
+    }
+
+    /// Closes the child's stdin (the worker's signal to exit) and waits for it.
+    public func finish() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    /// The exit status once ended.
+    public var terminationStatus: Int32 { process.terminationStatus }
+}

@@ -1,0 +1,64 @@
+// folio-store-worker: a child process for FolioStore's crash and two-process tests.
+//   folio-store-worker save-loop PATH   saves forever; prints "saved N" after each acknowledged save
+//   folio-store-worker insert PATH NAME... inserts animals one save each, prints "saved ID", then waits for stdin to close
+//   folio-store-worker watch PATH        prints "heard INSERTED-IDS" for each change set from other processes
+import Foundation
+import FolioStore
+import FolioTestSupport
+
+/// Writes a line straight to stdout (unbuffered), so the parent sees it before a kill.
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
+let args = CommandLine.arguments
+guard args.count >= 3 else {
+    FileHandle.standardError.write(Data("usage: folio-store-worker save-loop|insert|watch PATH [NAME...]\n".utf8))
+    exit(2)
+}
+let container: PersistentContainer
+do {
+    container = try PersistentContainer(schema: StoreTestSchema.make(), path: args[2])
+} catch {
+    FileHandle.standardError.write(Data("folio-store-worker: \(error)\n".utf8))
+    exit(1)
+}
+let context = container.viewContext
+
+switch args[1] {
+case "save-loop":
+    // Each save inserts an item numbered N and updates the previous one, so a
+    // torn save would show as a missing or half-written pair.
+    var n = try context.count(for: FetchRequest<TestItem>())
+    var previous: TestItem?
+    while true {
+        n += 1
+        let item = TestItem(context: context)
+        item.count = n
+        item.text = String(repeating: "x", count: n % 500)
+        previous?.flag = true
+        try context.save()
+        say("saved \(n)")
+        previous = item
+        if n % 50 == 0 { context.refreshAllObjects() }
+    }
+case "insert":
+    for name in args.dropFirst(3) {
+        let a = TestAnimal(context: context)
+        a.commonName = name
+        try context.save()
+        say("saved \(a.objectID)")
+    }
+    _ = FileHandle.standardInput.readDataToEndOfFile()
+case "watch":
+    let token = context.observeChanges { changes in
+        say("heard " + changes.inserted.sorted().map(\.description).joined(separator: ","))
+    }
+    say("ready")
+    DispatchQueue.global().async {
+        _ = FileHandle.standardInput.readDataToEndOfFile()
+        exit(0)
+    }
+    withExtendedLifetime(token) { dispatchMain() }
+default:
+    FileHandle.standardError.write(Data("folio-store-worker: unknown mode \(args[1])\n".utf8))
+    exit(2)
+}

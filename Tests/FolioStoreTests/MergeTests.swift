@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+import FolioStore
+import FolioTestSupport
+
+/// Waits on the main actor (letting merges arrive) until `condition` holds or `seconds` pass.
+@MainActor
+func waitUntil(_ seconds: Double = 3, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if Date() > deadline { return false }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return true
+}
+
+@MainActor
+@Suite struct MergeTests {
+    @Test func backgroundSaveMergesIntoViewContext() async throws {
+        let container = try PersistentContainer(schema: StoreTestSchema.make(), path: nil)
+        let c = container.viewContext
+        let a = TestAnimal(context: c)
+        a.commonName = "Ocelot"
+        try c.save()
+        var received: [ChangeSet] = []
+        let token = c.observeChanges { received.append($0) }
+        let id = a.objectID
+        let newID = try await container.performBackgroundTask { bg -> ObjectID in
+            let other: TestAnimal = bg.object(with: id)
+            other.commonName = "Jaguar"
+            let n = TestAnimal(context: bg)
+            n.commonName = "Tapir"
+            try bg.save()
+            return n.objectID
+        }
+        #expect(await waitUntil { received.count == 1 })
+        #expect(received.first?.origin == .otherContext)
+        #expect(received.first?.updated == [id: ["commonName"]])
+        #expect(received.first?.inserted == [newID])
+        #expect(a.commonName == "Jaguar")
+        #expect(try c.count(for: FetchRequest<TestAnimal>()) == 2)
+        token.cancel()
+    }
+
+    @Test func mergeKeepsLocalChangesAndAdoptsOthers() async throws {
+        let container = try PersistentContainer(schema: StoreTestSchema.make(), path: nil)
+        let c = container.viewContext
+        let a = TestAnimal(context: c)
+        a.commonName = "Ocelot"
+        try c.save()
+        a.habitat = "Local edit"
+        let id = a.objectID
+        var count = 0
+        let token = c.observeChanges { _ in count += 1 }
+        let bg = container.newBackgroundContext()
+        try await bg.perform { ctx in
+            let other: TestAnimal = ctx.object(with: id)
+            other.commonName = "Jaguar"
+            try ctx.save()
+        }
+        #expect(await waitUntil { count == 1 })
+        #expect(a.commonName == "Jaguar")
+        #expect(a.habitat == "Local edit")
+        #expect(a.changedKeys == ["habitat"])
+        try c.save()
+        token.cancel()
+    }
+
+    @Test func deletionsElsewhereLeaveTheContext() async throws {
+        let container = try PersistentContainer(schema: StoreTestSchema.make(), path: nil)
+        let c = container.viewContext
+        let a = TestAnimal(context: c)
+        a.commonName = "Ocelot"
+        try c.save()
+        let id = a.objectID
+        var deleted: Set<ObjectID> = []
+        let token = c.observeChanges { deleted.formUnion($0.deleted) }
+        try await container.performBackgroundTask { ctx in
+            ctx.delete(ctx.object(with: id))
+            try ctx.save()
+        }
+        #expect(await waitUntil { deleted == [id] })
+        #expect(a.isDeleted)
+        #expect(try c.count(for: FetchRequest<TestAnimal>()) == 0)
+        c.checkInvariants()
+        token.cancel()
+    }
+
+    @Test func asyncSequenceDeliversChangeSets() async throws {
+        let container = try PersistentContainer(schema: StoreTestSchema.make(), path: nil)
+        let c = container.viewContext
+        let stream = c.changes()
+        let a = TestAnimal(context: c)
+        a.commonName = "Ocelot"
+        try c.save()
+        var iterator = stream.makeAsyncIterator()
+        let first = await iterator.next()
+        #expect(first?.inserted == [a.objectID])
+    }
+
+    @Test func willSaveReportsPendingChanges() throws {
+        let container = try PersistentContainer(schema: StoreTestSchema.make(), path: nil)
+        let c = container.viewContext
+        var pending: [ChangeSet] = []
+        let token = c.observeWillSave { pending.append($0) }
+        let a = TestAnimal(context: c)
+        a.commonName = "Ocelot"
+        let temporary = a.objectID
+        try c.save()
+        #expect(pending.map(\.inserted) == [[temporary]])
+        token.cancel()
+    }
+
+    @Test func twoContainersOnOneFileSeeEachOthersSaves() async throws {
+        let dir = try StoreTemporaryDirectory()
+        let path = dir.path("shared.sqlite")
+        let first = try PersistentContainer(schema: StoreTestSchema.make(), path: path)
+        let second = try PersistentContainer(schema: StoreTestSchema.make(), path: path)
+        var heard: [ChangeSet] = []
+        let token = second.viewContext.observeChanges { heard.append($0) }
+        let a = TestAnimal(context: first.viewContext)
+        a.commonName = "Ocelot"
+        try first.viewContext.save()
+        #expect(await waitUntil { !heard.isEmpty })
+        #expect(heard.first?.origin == .otherProcess)
+        #expect(heard.first?.inserted == [a.objectID])
+        let seen = try second.viewContext.fetch(FetchRequest<TestAnimal>())
+        #expect(seen.map(\.commonName) == ["Ocelot"])
+        token.cancel()
+    }
+}

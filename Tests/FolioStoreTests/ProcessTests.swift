@@ -1,0 +1,89 @@
+import CSQLite
+import Foundation
+import Testing
+import FolioStore
+import FolioTestSupport
+
+/// `PRAGMA integrity_check` through the C API, independent of the store.
+func integrityCheck(_ path: String) -> String {
+    var db: OpaquePointer?
+    guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return "cannot open" }
+    defer { sqlite3_close(db) }
+    var stmt: OpaquePointer?
+    guard sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &stmt, nil) == SQLITE_OK else { return "cannot prepare" }
+    defer { sqlite3_finalize(stmt) }
+    var result: [String] = []
+    while sqlite3_step(stmt) == SQLITE_ROW { result.append(String(cString: sqlite3_column_text(stmt, 0))) }
+    return result.joined(separator: "; ")
+}
+
+@MainActor
+@Suite(.serialized) struct ProcessTests {
+    let worker = StoreChildProcess.sibling("folio-store-worker")
+
+    @Test func killedWriterNeverLosesAcknowledgedSaves() throws {
+        let seed = StoreSplitMix64.seedFromEnvironment()
+        print("seed:", seed)
+        var rng = StoreSplitMix64(seed: seed)
+        let dir = try StoreTemporaryDirectory()
+        let path = dir.path("crash.sqlite")
+        var acknowledged = 0
+        for round in 0..<25 {
+            let child = try StoreChildProcess(executable: worker, arguments: ["save-loop", path])
+            #expect(child.waitForLine { $0.hasPrefix("saved") } != nil, "round \(round): the worker never saved")
+            usleep(UInt32.random(in: 0...60_000, using: &rng))
+            child.kill()
+            let saves = child.lines.compactMap { Int($0.line.dropFirst("saved ".count)) }
+            acknowledged = max(acknowledged, saves.max() ?? 0)
+            #expect(integrityCheck(path) == "ok", "round \(round)")
+            let container = try PersistentContainer(schema: StoreTestSchema.make(), path: path)
+            let counts = try container.viewContext.fetchKeys(FetchRequest<TestItem>(sortBy: [SortDescriptor(\.count)]),
+                                                             keyPaths: [\TestItem.count]).map(\.values)
+            let numbers = counts.compactMap { if case .integer(let n)? = $0.first { Int(n) } else { nil } }
+            #expect(numbers.count >= acknowledged, "round \(round): \(numbers.count) stored, \(acknowledged) acknowledged")
+            #expect(Array(numbers.prefix(acknowledged)) == Array(1...max(acknowledged, 1)).prefix(acknowledged).map { $0 },
+                    "round \(round): an acknowledged save is missing")
+        }
+        #expect(acknowledged > 25)
+    }
+
+    @Test func anotherProcessSavesArriveWithinAHundredMilliseconds() async throws {
+        let dir = try StoreTemporaryDirectory()
+        let path = dir.path("shared.sqlite")
+        let container = try PersistentContainer(schema: StoreTestSchema.make(), path: path)
+        let context = container.viewContext
+        var heard: [(ChangeSet, Date)] = []
+        let token = context.observeChanges { heard.append(($0, Date())) }
+        let names = ["Ocelot", "Tapir", "Gorilla", "Manatee", "Okapi"]
+        let child = try StoreChildProcess(executable: worker, arguments: ["insert", path] + names)
+        #expect(await waitUntil(10) { heard.count == names.count })
+        child.finish()
+        let saved = child.lines.filter { $0.line.hasPrefix("saved ") }
+        #expect(saved.count == names.count)
+        var latencies: [Double] = []
+        for (i, (changes, at)) in heard.enumerated() where i < saved.count {
+            #expect(changes.origin == .otherProcess)
+            #expect(changes.inserted.map(\.description) == [String(saved[i].line.dropFirst("saved ".count))])
+            latencies.append(at.timeIntervalSince(saved[i].at))
+        }
+        let median = latencies.sorted()[latencies.count / 2]
+        print("cross-process latency (s):", latencies.map { String(format: "%.3f", $0) }, "median", median)
+        #expect(median < 0.1)
+        #expect(Set(try context.fetch(FetchRequest<TestAnimal>()).map(\.commonName)) == Set(names))
+        token.cancel()
+    }
+
+    @Test func anotherProcessHearsOurSaves() throws {
+        let dir = try StoreTemporaryDirectory()
+        let path = dir.path("shared.sqlite")
+        let container = try PersistentContainer(schema: StoreTestSchema.make(), path: path)
+        let child = try StoreChildProcess(executable: worker, arguments: ["watch", path])
+        #expect(child.waitForLine { $0 == "ready" } != nil)
+        let a = TestAnimal(context: container.viewContext)
+        a.commonName = "Okapi"
+        try container.viewContext.save()
+        let heard = child.waitForLine(timeout: 5) { $0.hasPrefix("heard") }
+        #expect(heard?.line == "heard \(a.objectID)")
+        child.finish()
+    }
+}
