@@ -20,8 +20,16 @@ import Dispatch
 /// ```
 @MainActor
 public final class Application {
-    /// The root screen (usually a navigation or tab bar controller).
-    public let root: ViewController
+    /// The root screen (usually a navigation or tab bar controller); setting
+    /// it shows another screen tree (a launcher opening an app).
+    public var root: ViewController {
+        didSet {
+            oldValue.attachedApplication = nil
+            root.attachedApplication = self
+            root.viewWillAppear()
+            setNeedsDisplay()
+        }
+    }
     /// Where frames go.
     public let driver: any TerminalDriver
     /// The theme the overlays are drawn with.

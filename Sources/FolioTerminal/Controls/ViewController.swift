@@ -26,8 +26,9 @@ open class ViewController {
     public internal(set) weak var parent: ViewController?
     /// Whether the screen is in edit mode (see `setEditing(_:)`).
     public private(set) var isEditing = false
-    /// The rectangle last drawn into, for mouse hit-testing.
-    public internal(set) var frame = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// The rectangle last drawn into, for mouse hit-testing; containers set
+    /// it on a child before drawing the child.
+    public var frame = Rect(x: 0, y: 0, width: 0, height: 0)
     weak var attachedApplication: Application?
 
     /// Creates a screen with a title.
@@ -79,6 +80,35 @@ open class ViewController {
             node = current.parent
         }
         return nil
+    }
+
+    /// Makes `child` part of this screen (a custom container): the child
+    /// then finds this screen's navigation controller and application.
+    ///
+    /// ```swift
+    /// final class LauncherController: ViewController {
+    ///     var current: ViewController?
+    ///     func open(_ app: ViewController) { addChild(app); current = app }
+    ///     override func draw(into screen: inout Screen, in rect: Rect) {
+    ///         current?.frame = rect
+    ///         current?.draw(into: &screen, in: rect)
+    ///     }
+    /// }
+    /// ```
+    public func addChild(_ child: ViewController) {
+        child.parent = self
+        child.viewWillAppear()
+        setNeedsDisplay()
+    }
+
+    /// Detaches this screen from its container.
+    ///
+    /// ```swift
+    /// current?.removeFromParent()
+    /// ```
+    public func removeFromParent() {
+        parent?.setNeedsDisplay()
+        parent = nil
     }
 
     /// A bar button that toggles edit mode: "Edit", or "Done" while editing; key `e`.

@@ -2,12 +2,14 @@ import FolioTable
 
 extension TableViewController {
     /// Draws the visible part of the table into `rect`.
-    func drawTable(into screen: inout Screen, in rect: Rect) {
-        frame = rect
+    func drawTable(into screen: inout Screen, in fullRect: Rect) {
+        frame = fullRect
         rowFrames = []
         actionFrames = []
         confirmationFrame = nil
-        guard rect.width > 0, rect.height > 0 else { return }
+        indexFrames = []
+        guard fullRect.width > 0, fullRect.height > 0 else { return }
+        let rect = drawSectionIndex(into: &screen, in: fullRect)
         if tableView.viewportHeight != rect.height { tableView.viewportHeight = rect.height }
         if !tableView.hasLoadedData { tableView.reloadData() }
         for item in tableView.layoutItems() {
@@ -40,8 +42,9 @@ extension TableViewController {
     /// One row: marker, editing control, content, accessory or actions.
     func drawRow(_ cell: TableViewCell, at path: IndexPath, in rect: Rect, into screen: inout Screen) {
         let highlighted = path == tableView.highlightedIndexPath
-        // A swiped row keeps its marker but not reverse video: the focused action has it.
-        let base = highlighted && tableView.swipedIndexPath != path ? theme.highlighted : Style.plain
+        // A swiped row, or one whose text is being edited, keeps its marker but
+        // not reverse video: the focused action or the text cursor has it.
+        let base = highlighted && tableView.swipedIndexPath != path && textEditorPath != path ? theme.highlighted : Style.plain
         screen.fill(rect, style: base)
         if highlighted { screen.draw(theme.highlightMarker, at: rect.x, row: rect.y, style: base) }
         var left = rect.x + 2
@@ -173,5 +176,24 @@ extension TableViewController {
             TextField(text: cell.text, placeholder: cell.placeholder ?? "")
                 .draw(into: &screen, in: fieldRect, style: base, placeholderStyle: base.adding(.dim))
         }
+    }
+}
+
+extension TableViewController {
+    /// The section index strip down the right edge, when the data source has
+    /// one; returns the rectangle left for the table.
+    func drawSectionIndex(into screen: inout Screen, in rect: Rect) -> Rect {
+        guard let titles = tableView.sectionIndexTitles, !titles.isEmpty else {
+            return rect
+        }
+        let shown = titles.map { $0 == TableView.indexSearch ? "⌕" : $0 }
+        let stripWidth = min(3, shown.map(DisplayWidth.of).max() ?? 1)
+        guard rect.width > stripWidth + 10 else { return rect }
+        let x = rect.maxX - stripWidth
+        for (index, title) in shown.prefix(rect.height).enumerated() {
+            screen.draw(title, in: Rect(x: x, y: rect.y + index, width: stripWidth, height: 1), style: theme.barButton, alignment: .center)
+            indexFrames.append((Rect(x: x, y: rect.y + index, width: stripWidth, height: 1), index))
+        }
+        return rect.inset(right: stripWidth + 1)
     }
 }

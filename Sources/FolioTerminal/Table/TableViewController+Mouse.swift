@@ -31,6 +31,13 @@ extension TableViewController {
 
     /// A click: a revealed action or confirmation button, else the row.
     private func click(column: Int, row: Int) {
+        if let (_, index) = indexFrames.first(where: { $0.0.contains(column: column, row: row) }) {
+            if let section = tableView.userDidTapSectionIndexTitle(at: index),
+               let first = tableView.firstRow(atOrAfter: IndexPath(row: 0, section: section)) {
+                tableView.highlightRow(at: first)
+            }
+            return
+        }
         if let (_, index) = actionFrames.first(where: { $0.0.contains(column: column, row: row) }) {
             while let focused = tableView.focusedSwipeActionIndex, focused > index, tableView.focusNextSwipeAction() {}
             while let focused = tableView.focusedSwipeActionIndex, focused < index, tableView.focusPreviousSwipeAction() {}

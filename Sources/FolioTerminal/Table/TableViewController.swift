@@ -51,6 +51,7 @@ open class TableViewController: ViewController {
     var rowFrames: [(Rect, IndexPath)] = []
     var actionFrames: [(Rect, Int)] = []
     var confirmationFrame: Rect?
+    var indexFrames: [(Rect, Int)] = []
 
     /// Creates a table screen.
     ///
