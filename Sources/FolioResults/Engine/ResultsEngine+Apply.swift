@@ -43,7 +43,7 @@ extension ResultsEngine {
             return store.oldIndex
         }
         func oldPath(_ location: Location) -> IndexPath {
-            IndexPath(row: location.store.rows.rank(of: location.store.rows[location.handle]), section: oldIndex(location.store))
+            IndexPath(row: storeOf(location).rows.rank(of: storeOf(location).rows[location.handle]), section: oldIndex(storeOf(location)))
         }
 
         // 1. Classify, and locate everything in the old results.
@@ -60,15 +60,15 @@ extension ResultsEngine {
                 precondition(fixedSection == nil || row.section == fixedSection, "ResultsEngine: row \(row.id) is outside the fixed section")
                 inserted.append(row)
             case let (location?, nil):
-                deleted.append((change.id, oldPath(location), location.store))
+                deleted.append((change.id, oldPath(location), storeOf(location)))
             case let (location?, row?):
                 precondition(fixedSection == nil || row.section == fixedSection, "ResultsEngine: row \(row.id) is outside the fixed section")
-                let oldKey = location.store.rows[location.handle].key
-                if oldKey == row.key && location.store.section == row.section {
+                let oldKey = storeOf(location).rows[location.handle].key
+                if oldKey == row.key && storeOf(location).section == row.section {
                     if change.objectChanged { inPlace.append((change.id, oldPath(location), location)) }
                 } else {
-                    relocated.append(Relocation(id: change.id, oldStore: location.store, oldPath: oldPath(location),
-                                                newStore: location.store, newEntry: Entry(key: row.key, id: row.id), newSection: row.section))
+                    relocated.append(Relocation(id: change.id, oldStore: storeOf(location), oldPath: oldPath(location),
+                                                newStore: storeOf(location), newEntry: Entry(key: row.key, id: row.id), newSection: row.section))
                 }
             }
         }
@@ -76,11 +76,11 @@ extension ResultsEngine {
         // 2. Take out what left or moved; 3. put in what arrived or moved.
         for item in deleted {
             let location = locations.removeValue(forKey: item.id)!
-            location.store.rows.remove(location.handle)
+            storeOf(location).rows.remove(location.handle)
         }
         for item in relocated {
             let location = locations[item.id]!
-            location.store.rows.remove(location.handle)
+            storeOf(location).rows.remove(location.handle)
         }
         var insertedStores: [SectionStore] = []
         func place(_ entry: Entry, in section: Section) -> SectionStore {
@@ -91,7 +91,7 @@ extension ResultsEngine {
                 insertedStores.append(store!)
             }
             let handle = store!.rows.insert(entry)
-            locations[entry.id] = Location(store: store!, handle: handle)
+            locations[entry.id] = Location(slot: store!.slot, handle: handle)
             return store!
         }
         for row in inserted { _ = place(Entry(key: row.key, id: row.id), in: row.section) }
@@ -103,8 +103,7 @@ extension ResultsEngine {
         var report = ResultsChangeSet<ID, Section>()
         for store in touched where store.rows.isEmpty && store.section != fixedSection {
             report.sectionChanges.append(SectionChange(type: .delete, index: store.oldIndex, section: store.section))
-            sectionOrder.remove(sectionOrder.handle(of: store.section)!)
-            stores[store.section] = nil
+            dropStore(store)
         }
         func newIndex(_ store: SectionStore) -> Int {
             if store.newIndex < 0 {
@@ -131,7 +130,7 @@ extension ResultsEngine {
         }
         var moves: [ObjectChange<ID>] = []
         var updates = inPlace.map { item in
-            ObjectChange(type: .update, id: item.id, indexPath: item.path, newIndexPath: newPath(of: item.location.store.rows[item.location.handle], in: item.location.store))
+            ObjectChange(type: .update, id: item.id, indexPath: item.path, newIndexPath: newPath(of: storeOf(item.location).rows[item.location.handle], in: storeOf(item.location)))
         }
         for i in relocated.indices {
             relocated[i].newPath = newPath(of: relocated[i].newEntry, in: relocated[i].newStore)

@@ -64,8 +64,8 @@ extension ResultsEngine {
     /// - Complexity: O(log n).
     public func indexPath(of id: ID) -> IndexPath? {
         guard let location = locations[id] else { return nil }
-        let rows = location.store.rows
-        return IndexPath(row: rows.rank(of: rows[location.handle]), section: sectionOrder.rank(of: location.store.section))
+        let rows = storeOf(location).rows
+        return IndexPath(row: rows.rank(of: rows[location.handle]), section: sectionOrder.rank(of: storeOf(location).section))
     }
 
     /// True when the identifier is in the results.
@@ -84,7 +84,7 @@ extension ResultsEngine {
     /// - Complexity: O(1).
     public func row(for id: ID) -> ResultsRow<ID, Key, Section>? {
         guard let location = locations[id] else { return nil }
-        return ResultsRow(id: id, key: location.store.rows[location.handle].key, section: location.store.section)
+        return ResultsRow(id: id, key: storeOf(location).rows[location.handle].key, section: storeOf(location).section)
     }
 
     /// The identifiers of one section, in order.
@@ -126,6 +126,7 @@ extension ResultsEngine {
     /// - Complexity: O(n).
     public func checkInvariants() {
         sectionOrder.checkInvariants()
+        precondition(slots.compactMap { $0 }.count == stores.count, "ResultsEngine: slots and sections disagree")
         precondition(sectionOrder.count == stores.count, "ResultsEngine: \(sectionOrder.count) ordered sections, \(stores.count) stored")
         var total = 0
         for (section, store) in stores {
@@ -136,7 +137,7 @@ extension ResultsEngine {
             store.rows.checkInvariants()
             store.rows.forEachInOrder { entry in
                 guard let location = self.locations[entry.id] else { preconditionFailure("ResultsEngine: id \(entry.id) not in the map") }
-                precondition(location.store === store && location.store.rows[location.handle] == entry, "ResultsEngine: id \(entry.id) mislocated")
+                precondition(location.slot == store.slot && storeOf(location).rows[location.handle] == entry, "ResultsEngine: id \(entry.id) mislocated")
             }
             total += store.rows.count
         }

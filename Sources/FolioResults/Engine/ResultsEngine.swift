@@ -23,20 +23,27 @@ public final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Comp
     /// One section's rows, with scratch fields used while a batch is applied.
     final class SectionStore {
         let section: Section
+        let slot: Int32
         var rows = OrderStatisticTree<Entry>()
         var oldIndex = -1
         var newIndex = -1
         var isNew = false
-        init(section: Section) { self.section = section }
+        init(section: Section, slot: Int32) {
+            self.section = section
+            self.slot = slot
+        }
     }
 
+    /// Where a row lives: its section's slot and its handle there (8 bytes).
     struct Location {
-        var store: SectionStore
+        var slot: Int32
         var handle: Int32
     }
 
     var sectionOrder = OrderStatisticTree<Section>()
     var stores: [Section: SectionStore] = [:]
+    var slots: [SectionStore?] = []
+    var freeSlots: [Int32] = []
     var locations: [ID: Location] = [:]
     /// The one section of unsectioned results; it exists even when empty.
     public let fixedSection: Section?
@@ -56,16 +63,29 @@ public final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Comp
     private func reset() {
         sectionOrder = OrderStatisticTree()
         stores = [:]
+        slots = []
+        freeSlots = []
         locations = [:]
         if let fixedSection { _ = store(for: fixedSection) }
     }
 
     func store(for section: Section) -> SectionStore {
         if let store = stores[section] { return store }
-        let store = SectionStore(section: section)
+        let slot = freeSlots.popLast() ?? Int32(slots.count)
+        let store = SectionStore(section: section, slot: slot)
+        if Int(slot) == slots.count { slots.append(store) } else { slots[Int(slot)] = store }
         stores[section] = store
         sectionOrder.insert(section)
         return store
+    }
+
+    @inline(__always) func storeOf(_ location: Location) -> SectionStore { slots[Int(location.slot)]! }
+
+    func dropStore(_ store: SectionStore) {
+        sectionOrder.remove(sectionOrder.handle(of: store.section)!)
+        stores[store.section] = nil
+        slots[Int(store.slot)] = nil
+        freeSlots.append(store.slot)
     }
 
     /// Replaces the contents with `rows` (identifiers must be unique).
@@ -87,7 +107,7 @@ public final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Comp
             let store = store(for: section)
             store.rows = OrderStatisticTree(sorted: entries)
             for (handle, entry) in entries.enumerated() {
-                let previous = locations.updateValue(Location(store: store, handle: Int32(handle)), forKey: entry.id)
+                let previous = locations.updateValue(Location(slot: store.slot, handle: Int32(handle)), forKey: entry.id)
                 precondition(previous == nil, "ResultsEngine: id \(entry.id) loaded twice")
             }
         }
