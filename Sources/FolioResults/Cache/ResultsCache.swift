@@ -1,0 +1,106 @@
+import Foundation
+import FolioStore
+import Synchronization
+
+/// The persistent section cache: a named file holding a fetch's rows in
+/// order (IDs and key values), valid only for the same request on the same
+/// store at the same history position. A relaunch with the same name then
+/// builds its sections without an ORDER BY over every row; any change seen
+/// by a controller deletes the file.
+///
+/// ```swift
+/// ResultsCache.directory = URL(fileURLWithPath: "/tmp/caches")
+/// ResultsCache.delete(name: "Animals")
+/// ```
+public enum ResultsCache {
+    private static let location = Mutex<URL?>(nil)
+
+    /// Where cache files live: `$XDG_CACHE_HOME/folio/results` (or
+    /// `~/.cache/folio/results`) unless set.
+    ///
+    /// ```swift
+    /// ResultsCache.directory = URL(fileURLWithPath: NSTemporaryDirectory())
+    /// ```
+    public static var directory: URL {
+        get {
+            if let url = location.withLock({ $0 }) { return url }
+            let environment = ProcessInfo.processInfo.environment
+            let base = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+                ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".cache")
+            return base.appendingPathComponent("folio/results")
+        }
+        set { location.withLock { $0 = newValue } }
+    }
+
+    static func file(_ name: String) -> URL {
+        let safe = String(name.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" })
+        return directory.appendingPathComponent(safe + ".frc")
+    }
+
+    /// Removes one cache, or all of them when `name` is nil.
+    ///
+    /// ```swift
+    /// ResultsCache.delete(name: nil)
+    /// ```
+    public static func delete(name: String?) {
+        if let name {
+            try? FileManager.default.removeItem(at: file(name))
+        } else {
+            for url in (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+            where url.pathExtension == "frc" {
+                try? FileManager.default.removeItem(at: url)
+            }
+        }
+    }
+
+    /// The header that must match for a cache to be used.
+    static func header<E>(_ plan: KeyPlan<E>, context: ObjectContext) -> String? {
+        guard let path = context.storePath, let generation = try? context.storeGeneration() else { return nil }
+        return "folio-results-cache 1\n\(path)\n\(generation)\n\(plan.fingerprint)\n"
+    }
+
+    /// The cached rows, or nil when there is no valid cache (an invalid one is removed).
+    static func load<E>(name: String, plan: KeyPlan<E>, context: ObjectContext) -> [ResultsRow<Int64, RowKey, SectionKey>]? {
+        guard let header = header(plan, context: context), let data = try? Data(contentsOf: file(name)) else { return nil }
+        let expected = Array(header.utf8)
+        guard data.count >= expected.count, data.prefix(expected.count).elementsEqual(expected) else {
+            delete(name: name)
+            return nil
+        }
+        var reader = CacheReader(bytes: [UInt8](data.dropFirst(expected.count)))
+        var rows: [ResultsRow<Int64, RowKey, SectionKey>] = []
+        let width = plan.sortCount
+        while !reader.atEnd {
+            guard let id = reader.int64() else { delete(name: name); return nil }
+            var values: [StoreValue] = []
+            values.reserveCapacity(width)
+            for _ in 0..<width {
+                guard let value = reader.value() else { delete(name: name); return nil }
+                values.append(value)
+            }
+            rows.append(plan.row(id: id, values: values))
+        }
+        return rows
+    }
+
+    /// Writes the rows in their current order; failures leave no cache.
+    static func store<E>(name: String, plan: KeyPlan<E>, engine: ResultsEngine<Int64, RowKey, SectionKey>, context: ObjectContext) {
+        guard let header = header(plan, context: context) else { return }
+        var writer = CacheWriter()
+        writer.bytes.append(contentsOf: Array(header.utf8))
+        for section in 0..<engine.numberOfSections {
+            for id in engine.ids(inSection: section) {
+                guard let row = engine.row(for: id) else { continue }
+                writer.int64(id)
+                if plan.sectioned { writer.value(row.section.value) }
+                for value in row.key.values { writer.value(value) }
+            }
+        }
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Data(writer.bytes).write(to: file(name), options: .atomic)
+        } catch {
+            delete(name: name)
+        }
+    }
+}

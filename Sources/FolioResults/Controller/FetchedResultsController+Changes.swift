@@ -1,0 +1,83 @@
+import FolioStore
+
+extension FetchedResultsController {
+    /// Turns one store change set into one batch for the engine and reports it.
+    /// - Complexity: O(k log n) for k changed objects.
+    func process(_ changes: ChangeSet) {
+        guard let plan else { return }
+        var candidates: [Int64: Bool] = [:]     // row → the object itself changed
+        for id in changes.inserted where id.entityName == plan.entityName { candidates[id.rowID] = true }
+        for id in changes.updated.keys where id.entityName == plan.entityName { candidates[id.rowID] = true }
+        for id in changes.deleted where id.entityName == plan.entityName { candidates[id.rowID] = true }
+        if !plan.related.isEmpty {
+            for (id, keys) in changes.updated where id.entityName != plan.entityName && !keys.isDisjoint(with: plan.relatedKeyNames) {
+                for row in dependents[id.rowID] ?? [] where candidates[row] == nil { candidates[row] = false }
+            }
+        }
+        guard !candidates.isEmpty else { return }
+        if let cacheName { ResultsCache.delete(name: cacheName) }
+        let deleted = Set(changes.deleted.filter { $0.entityName == plan.entityName }.map(\.rowID))
+        let keyed: [(Int64, [StoreValue])]
+        do {
+            keyed = try fetchKeyRows(plan, restrictedTo: candidates.keys.filter { !deleted.contains($0) })
+        } catch {
+            // The store could not be read: keep the results as they were rather than guess.
+            return
+        }
+        var rows: [Int64: ResultsRow<Int64, RowKey, SectionKey>] = [:]
+        for (id, values) in keyed { rows[id] = plan.row(id: id, values: values) }
+        updateRelated(plan, keyed, removed: candidates.keys.filter { rows[$0] == nil })
+        let report = engine.apply(candidates.map { ResultsRowChange(id: $0.key, row: rows[$0.key], objectChanged: $0.value) })
+        if fetchRequest.fetchBatchSize == 0 {
+            for (id, _) in rows where resident[id] == nil { resident[id] = managedObjectContext.object(with: objectID(id)) as? Entity }
+        }
+        deliver(report)
+        // Deleted objects were handed to the delegate as they last were; now let them go.
+        for (id, _) in candidates where rows[id] == nil { forget(id) }
+    }
+
+    func objectID(_ row: Int64) -> ObjectID { ObjectID(entityName: plan!.entityName, rowID: row) }
+
+    /// Tells the delegate, the snapshot handler and the change-set streams.
+    func deliver(_ report: ResultsChangeSet<Int64, SectionKey>) {
+        guard !report.isEmpty, suppression == 0 else { return }
+        if let delegate {
+            delegate.controllerWillChangeContent(self)
+            for change in report.sectionChanges {
+                let info = change.type == .insert ? sectionInfo(at: change.index)
+                    : FetchedResultsSection(name: sectionName(change.section), indexTitle: sectionIndexTitle(forSectionName: sectionName(change.section)),
+                                            numberOfObjects: 0, index: change.index, controller: nil)
+                delegate.controller(self, didChange: info, atSectionIndex: change.index, for: change.type)
+            }
+            for change in report.objectChanges {
+                let object = resident[change.id] ?? managedObjectContext.object(with: objectID(change.id)) as! Entity
+                delegate.controller(self, didChange: object, at: change.indexPath, for: change.type, newIndexPath: change.newIndexPath)
+            }
+            delegate.controllerDidChangeContent(self)
+        }
+        if let snapshotHandler {
+            let reconfigured = report.objectChanges.filter { $0.type == .update }.map { objectID($0.id) }
+            snapshotHandler(snapshot(reconfiguring: reconfigured))
+        }
+        if broadcaster.hasListeners { broadcaster.yield(publicChangeSet(report)) }
+    }
+
+    func publicChangeSet(_ report: ResultsChangeSet<Int64, SectionKey>) -> ResultsChangeSet<ObjectID, String> {
+        ResultsChangeSet(
+            sectionChanges: report.sectionChanges.map { SectionChange(type: $0.type, index: $0.index, section: sectionName($0.section)) },
+            objectChanges: report.objectChanges.map { ObjectChange(type: $0.type, id: objectID($0.id), indexPath: $0.indexPath, newIndexPath: $0.newIndexPath) })
+    }
+
+    /// The whole result set as identifiers.
+    ///
+    /// ```swift
+    /// let snapshot = controller.snapshot()
+    /// ```
+    /// - Complexity: O(n).
+    public func snapshot(reconfiguring reconfigured: [ObjectID] = []) -> ResultsSnapshot<ObjectID> {
+        let sections = engine.snapshot()
+        return ResultsSnapshot(sectionIdentifiers: sections.map { sectionName($0.section) },
+                               itemIdentifiers: sections.map { $0.ids.map(objectID) },
+                               reconfiguredItemIdentifiers: reconfigured)
+    }
+}

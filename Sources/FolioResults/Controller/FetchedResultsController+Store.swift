@@ -1,0 +1,53 @@
+import FolioStore
+
+extension FetchedResultsController {
+    /// Each matching row's ID and key values, optionally only among `ids`.
+    /// - Complexity: one query; O(k log n) for k restricted IDs.
+    func fetchKeyRows(_ plan: KeyPlan<Entity>, restrictedTo ids: [Int64]?) throws -> [(Int64, [StoreValue])] {
+        if let ids, ids.isEmpty { return [] }
+        var request = fetchRequest
+        request.fetchBatchSize = 0
+        let restriction = ids.map { Set($0.map { ObjectID(entityName: plan.entityName, rowID: $0) }) }
+        return try managedObjectContext.fetchKeys(request, keyPaths: plan.keyPaths, restrictedTo: restriction)
+            .map { ($0.id.rowID, $0.values) }
+    }
+
+    /// The request that materialises every object (no batching).
+    func fetchRequestForAll() -> FetchRequest<Entity> {
+        var request = fetchRequest
+        request.fetchBatchSize = 0
+        return request
+    }
+
+    /// Loads the objects for rows in one query.
+    func prefetch(_ rows: [Int64]) throws -> [Int64: Entity] {
+        let objects = try managedObjectContext.objects(with: rows.map(objectID), as: Entity.self)
+        return Dictionary(objects.map { ($0.objectID.rowID, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Rebuilds the related-object maps from a full fetch.
+    func rebuildRelated(_ plan: KeyPlan<Entity>, _ rows: [(Int64, [StoreValue])]) {
+        dependents = [:]
+        relatedOf = [:]
+        updateRelated(plan, rows, removed: [])
+    }
+
+    /// Points each row at its related objects (one map entry per relationship column).
+    func updateRelated(_ plan: KeyPlan<Entity>, _ rows: [(Int64, [StoreValue])], removed: [Int64]) {
+        guard !plan.related.isEmpty else { return }
+        func unlink(_ row: Int64) {
+            for related in relatedOf.removeValue(forKey: row) ?? [] { dependents[related]?.remove(row) }
+        }
+        for row in removed { unlink(row) }
+        for (row, values) in rows {
+            unlink(row)
+            var links: [Int64] = []
+            for related in plan.related {
+                guard case .integer(let target) = values[related.column] else { continue }
+                dependents[target, default: []].insert(row)
+                links.append(target)
+            }
+            if !links.isEmpty { relatedOf[row] = links }
+        }
+    }
+}

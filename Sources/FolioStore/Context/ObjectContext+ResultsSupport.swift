@@ -1,0 +1,39 @@
+// What FolioResults needs from the store beyond fetching: where the store
+// lives and how far its history has come (to validate a results cache), and
+// the key path a property was declared with (to follow to-one relationships).
+
+extension ObjectContext {
+    /// The store file's path, or nil for an in-memory store.
+    ///
+    ///     context.storePath   // "/home/me/.local/share/folio/zootastic.sqlite"
+    public var storePath: String? {
+        let path = coordinator.path
+        return path == ":memory:" ? nil : path
+    }
+
+    /// A number that grows with every save to the store, by any context or
+    /// process (the newest history position).
+    ///
+    ///     let before = try context.storeGeneration()
+    public func storeGeneration() throws -> Int64 {
+        try coordinator.withBackend { try $0.latestHistoryPosition() }
+    }
+}
+
+extension EntityDescription {
+    /// The properties a key path goes through, from this entity: one for an
+    /// attribute, the to-one relationships and then the attribute for a
+    /// composed key path (`\Animal.classification?.order`).
+    ///
+    ///     try animalEntity.properties(along: \Animal.classification?.order).map(\.name)   // ["classification", "order"]
+    public func properties(along keyPath: AnyKeyPath) throws -> [PropertyDescription] {
+        try resolve(keyPath: keyPath)
+    }
+}
+
+extension PropertyDescription {
+    /// The key path the property was declared with.
+    ///
+    ///     Animal.entity.properties.first { $0.name == "classification" }?.declaredKeyPath
+    public var declaredKeyPath: AnyKeyPath { keyPath }
+}

@@ -1,0 +1,224 @@
+import Testing
+import Foundation
+import FolioStore
+import FolioResults
+import FolioTestSupport
+
+/// Record-then-compare through a real store: each scenario saves and compares
+/// the delegate's calls with the expected sequence.
+@MainActor @Suite struct ControllerContractTests {
+    let directory: StoreTemporaryDirectory
+    let container: PersistentContainer
+    var context: ObjectContext { container.viewContext }
+
+    init() throws {
+        directory = try StoreTemporaryDirectory()
+        container = try PersistentContainer(schema: ResultsTestSchema.make(), path: directory.path("results.sqlite"))
+    }
+
+    @discardableResult
+    func item(_ name: String, group: Int = 0, score: Int = 0, visible: Bool = true, tag: ResultsTag? = nil) -> ResultsItem {
+        let item = ResultsItem(context: context)
+        item.name = name
+        item.group = group
+        item.score = score
+        item.visible = visible
+        item.tag = tag
+        return item
+    }
+
+    func grouped() -> FetchedResultsController<ResultsItem> {
+        let request = FetchRequest<ResultsItem>(predicate: #Predicate { $0.visible == true },
+                                                sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
+        return FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: \ResultsItem.group)
+    }
+
+    func names(_ controller: FetchedResultsController<ResultsItem>) -> [[String]] {
+        (controller.sections ?? []).map { $0.objects.map(\.name) }
+    }
+
+    @Test func fetchesSectionsInOrder() throws {
+        item("Zebra", group: 2); item("Ant", group: 1); item("Bee", group: 1); item("Hidden", group: 1, visible: false)
+        try context.save()
+        let controller = grouped()
+        #expect(controller.sections == nil)
+        try controller.performFetch()
+        #expect(names(controller) == [["Ant", "Bee"], ["Zebra"]])
+        #expect(controller.sections?.map(\.name) == ["1", "2"])
+        #expect(controller.sections?.map(\.numberOfObjects) == [2, 1])
+        #expect(controller.fetchedObjects?.map(\.name) == ["Ant", "Bee", "Zebra"])
+        let zebra = controller.object(at: IndexPath(row: 0, section: 1))
+        #expect(zebra.name == "Zebra")
+        #expect(controller.indexPath(forObject: zebra) == IndexPath(row: 0, section: 1))
+        controller.checkInvariants()
+    }
+
+    @Test func theFirstSortDescriptorMustBeTheSectionKey() throws {
+        let request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.name), SortDescriptor(\.group)])
+        let controller = FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: \ResultsItem.group)
+        #expect(throws: FetchedResultsError.sectionKeyNotFirstSortKey(sectionKeyPath: "group", firstSortKeyPath: "name")) {
+            try controller.performFetch()
+        }
+    }
+
+    @Test func reportsEachKindOfChangeInOneSave() throws {
+        let ant = item("Ant", group: 1), bee = item("Bee", group: 1), cat = item("Cat", group: 2)
+        let dog = item("Dog", group: 3)
+        try context.save()
+        let controller = grouped()
+        let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
+        controller.delegate = recorder
+        try controller.performFetch()
+
+        context.delete(ant)               // delete, old path
+        bee.score = 5                     // update in place
+        cat.group = 3                     // section 2 empties; cat goes to section 3
+        dog.name = "Aardvark"             // key change that keeps its place: an update
+        item("Eel", group: 4)             // new section
+        try context.save()
+        #expect(recorder.lines == [
+            "will",
+            "delete section 1 '2'",
+            "insert section 2 '4'",
+            "delete Ant [0, 0]",
+            "delete Cat [1, 0]",               // out of a deleted section: delete + insert
+            "insert Cat [1, 1]",
+            "insert Eel [2, 0]",
+            "update Bee [0, 1] -> [0, 0]",
+            "update Aardvark [2, 0] -> [1, 0]",
+            "did",
+        ])
+        #expect(names(controller) == [["Bee"], ["Aardvark", "Cat"], ["Eel"]])
+        controller.checkInvariants()
+    }
+
+    @Test func aMoveBetweenLivingSectionsIsOneMove() throws {
+        item("Ant", group: 1); let bee = item("Bee", group: 1); item("Cat", group: 2)
+        try context.save()
+        let controller = grouped()
+        let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
+        controller.delegate = recorder
+        try controller.performFetch()
+        bee.group = 2
+        try context.save()
+        #expect(recorder.lines == ["will", "move Bee [0, 1] -> [1, 0]", "did"])
+        #expect(recorder.batches.count == 1)
+    }
+
+    @Test func predicateMembershipChangesAreInsertsAndDeletes() throws {
+        let ant = item("Ant", group: 1), bee = item("Bee", group: 1, visible: false)
+        try context.save()
+        let controller = grouped()
+        let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
+        controller.delegate = recorder
+        try controller.performFetch()
+        ant.visible = false
+        bee.visible = true
+        try context.save()
+        #expect(recorder.lines == ["will", "delete Ant [0, 0]", "insert Bee [0, 0]", "did"])
+    }
+
+    @Test func aChangeToARelatedObjectMovesItsDependents() throws {
+        let low = ResultsTag(context: context), high = ResultsTag(context: context)
+        low.rank = 1
+        high.rank = 2
+        item("Ant", tag: low); item("Bee", tag: high); item("Cat", tag: high)
+        try context.save()
+        let request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.tag?.rank), SortDescriptor(\.name)])
+        let controller = FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: \ResultsItem.tag?.rank)
+        let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
+        controller.delegate = recorder
+        try controller.performFetch()
+        #expect(names(controller) == [["Ant"], ["Bee", "Cat"]])
+        high.rank = 0
+        try context.save()
+        #expect(recorder.lines == [
+            "will", "delete section 1 '2'", "insert section 0 '0'",
+            "delete Bee [1, 0]", "delete Cat [1, 1]", "insert Bee [0, 0]", "insert Cat [0, 1]", "did",
+        ])
+        #expect(names(controller) == [["Bee", "Cat"], ["Ant"]])
+        recorder.reset()
+        low.label = "renamed"           // not a key: nothing to report
+        try context.save()
+        #expect(recorder.lines.isEmpty)
+    }
+
+    @Test func userDrivenChangesAreNotEchoed() throws {
+        let ant = item("Ant", score: 1); item("Bee", score: 2)
+        try context.save()
+        let request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.score)])
+        let controller = FetchedResultsController(fetchRequest: request, context: context)
+        let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
+        controller.delegate = recorder
+        try controller.performFetch()
+        try controller.withUserDrivenChanges {
+            ant.score = 3
+            try context.save()
+        }
+        #expect(recorder.lines.isEmpty)
+        #expect(names(controller) == [["Bee", "Ant"]])
+        ant.score = 0
+        try context.save()
+        #expect(recorder.lines == ["will", "move Ant [0, 1] -> [0, 0]", "did"])
+    }
+
+    @Test func unsectionedResultsHaveOneSectionEvenWhenEmpty() throws {
+        let request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.name)])
+        let controller = FetchedResultsController(fetchRequest: request, context: context)
+        try controller.performFetch()
+        #expect(controller.sections?.count == 1)
+        #expect(controller.sections?.first?.numberOfObjects == 0)
+        let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
+        controller.delegate = recorder
+        item("Ant")
+        try context.save()
+        #expect(recorder.lines == ["will", "insert Ant [0, 0]", "did"])
+    }
+
+    @Test func sectionIndexTitlesComeFromNamesOrTheDelegate() throws {
+        item("Ant", group: 10); item("Bee", group: 20); item("Cat", group: 25)
+        try context.save()
+        let controller = grouped()
+        try controller.performFetch()
+        #expect(controller.sectionIndexTitles == ["1", "2"])
+        #expect(controller.section(forSectionIndexTitle: "2", at: 1) == 1)
+        let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
+        recorder.indexTitles = ["25": "X"]
+        controller.delegate = recorder
+        #expect(controller.sectionIndexTitles == ["1", "2", "X"])
+        #expect(controller.sections?.map(\.indexTitle) == ["1", "2", "X"])
+    }
+
+    @Test func aChangedRequestIsFetchedAgain() throws {
+        item("Ant", group: 1, score: 3); item("Bee", group: 2, score: 1)
+        try context.save()
+        let controller = grouped()
+        try controller.performFetch()
+        #expect(names(controller) == [["Ant"], ["Bee"]])
+        controller.fetchRequest.sortDescriptors = [SortDescriptor(\.group, order: .reverse), SortDescriptor(\.score)]
+        try controller.performFetch()
+        #expect(names(controller) == [["Bee"], ["Ant"]])
+        controller.fetchRequest.predicate = #Predicate { $0.score > 2 }
+        try controller.performFetch()
+        #expect(names(controller) == [["Ant"]])
+    }
+
+    @Test func snapshotsAndChangeSetStreamsFollowSaves() async throws {
+        item("Ant", group: 1)
+        try context.save()
+        let controller = grouped()
+        var snapshots: [ResultsSnapshot<ObjectID>] = []
+        controller.snapshotHandler = { snapshots.append($0) }
+        try controller.performFetch()
+        let stream = controller.changeSets()
+        let bee = item("Bee", group: 2)
+        try context.save()
+        #expect(snapshots.count == 1)
+        #expect(snapshots.first?.sectionIdentifiers == ["1", "2"])
+        #expect(snapshots.first?.itemIdentifiers.last == [bee.objectID])
+        var iterator = stream.makeAsyncIterator()
+        let changes = await iterator.next()
+        #expect(changes?.sectionChanges == [SectionChange(type: .insert, index: 1, section: "2")])
+        #expect(changes?.objectChanges == [ObjectChange(type: .insert, id: bee.objectID, indexPath: nil, newIndexPath: IndexPath(row: 0, section: 1))])
+    }
+}
