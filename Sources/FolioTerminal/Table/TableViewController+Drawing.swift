@@ -12,6 +12,7 @@ extension TableViewController {
         let rect = drawSectionIndex(into: &screen, in: fullRect)
         if tableView.viewportHeight != rect.height { tableView.viewportHeight = rect.height }
         if !tableView.hasLoadedData { tableView.reloadData() }
+        var drewRow = false
         for item in tableView.layoutItems() {
             let y = rect.y + item.y
             let height = min(item.height, rect.maxY - y)
@@ -27,13 +28,15 @@ extension TableViewController {
                     screen.draw(title, at: rect.x + 1, row: y, style: theme.secondary, maxWidth: rect.width - 2)
                 }
             case .row(let path):
+                drewRow = true
                 rowFrames.append((itemRect, path))
                 if let cell = tableView.cellForRow(at: path) {
                     drawRow(cell, at: path, in: itemRect, into: &screen)
                 }
             }
         }
-        if tableView.numberOfRowsInAllSections == 0 {
+        // No row in the viewport means no row at all (O(visible), not O(sections)).
+        if !drewRow {
             let middle = rect.y + min(rect.height - 1, max(0, rect.height / 2 - 1))
             screen.draw(emptyStateText, in: rect.row(middle - rect.y), style: theme.secondary, alignment: .center)
         }
