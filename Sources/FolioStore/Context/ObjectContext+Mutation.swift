@@ -9,7 +9,9 @@ extension ObjectContext {
     func set(_ object: ManagedObject, _ p: PropertyDescription, _ slot: ManagedSlot) {
         precondition(!object.isDeletedFlag, "\(object.objectID).\(p.name): the object was deleted; it cannot be changed")
         switch (p.kind, slot.storage) {
-        case (.attribute, .value):
+        case (.attribute, .value(let v)):
+            if object.isFault { fulfill(object) }
+            guard object.attrs[p.slot] != v else { return }
             setPrimitive(object, p, slot.storage)
         case (.toOne, .one(let new)):
             if object.isFault { fulfill(object) }
@@ -41,18 +43,47 @@ extension ObjectContext {
             old = .value(object.attrs[p.slot])
             object.attrs[p.slot] = v
         case (.toOne, .one(let id)):
-            old = .one(object.ones[p.slot])
+            let before = object.ones[p.slot]
+            old = .one(before)
             object.ones[p.slot] = id
+            touch(object)
+            undoManager?.record(.slot(object, p, old), in: self)
+            syncInverseLists(object, p, removed: before.map { [$0] } ?? [], added: id.map { [$0] } ?? [])
+            return
         case (.toMany, .many(let ids)):
             let current = members(object, p)
             old = .many(current)
             if object.committed?.manys[p.slot] == nil { object.committed?.manys[p.slot] = current }
             object.manys[p.slot] = ids
+            touch(object)
+            undoManager?.record(.slot(object, p, old), in: self)
+            if p.inverse.isToMany {
+                let now = Set(ids), was = Set(current)
+                syncInverseLists(object, p, removed: current.filter { !now.contains($0) }, added: ids.filter { !was.contains($0) })
+            }
+            return
         default:
             preconditionFailure("\(object.meta.name).\(p.name): value of the wrong kind")
         }
         touch(object)
         undoManager?.record(.slot(object, p, old), in: self)
+    }
+
+    /// Keeps loaded to-many lists on the other side in step with a change to
+    /// `p` (also when undo replays it, or the list was loaded after the change).
+    private func syncInverseLists(_ object: ManagedObject, _ p: PropertyDescription, removed: [ObjectID], added: [ObjectID]) {
+        guard let inverse = p.inverse, inverse.isToMany else { return }
+        let me = object.objectID
+        for id in removed {
+            guard let t = registry[id]?.takeUnretainedValue(), !t.isDeletedFlag, let list = t.manys[inverse.slot],
+                  list.contains(me) else { continue }
+            setPrimitive(t, inverse, .many(list.filter { $0 != me }))
+        }
+        for id in added {
+            guard let t = registry[id]?.takeUnretainedValue(), !t.isDeletedFlag, let list = t.manys[inverse.slot],
+                  !list.contains(me) else { continue }
+            setPrimitive(t, inverse, .many(list + [me]))
+        }
     }
 
     /// Removes `id` from `target`'s side `inverse` (the target no longer points back).
