@@ -35,10 +35,10 @@ struct ReferenceState: Equatable {
         func classifications() throws -> [TestClassification] {
             Array(try c.fetch(FetchRequest<TestClassification>(sortBy: [SortDescriptor(\.order)])))
         }
-        func change(_ body: () throws -> Void) rethrows {
+        func change(_ body: () -> Void) {
             undo.append(current)
             redo = []
-            try c.undoGroup(body)
+            c.undoGroup(body)
         }
 
         let zoos = ["Lowry Park Zoo", "San Diego Zoo"].map { name -> TestZoo in
@@ -55,7 +55,7 @@ struct ReferenceState: Equatable {
                 next += 1
                 let name = "A\(next)", legs = Int.random(in: 0...8, using: &rng)
                 let kind = Bool.random(using: &rng) ? kinds.randomElement(using: &rng) : nil
-                try change {
+                change {
                     let a = TestAnimal(context: c)
                     a.commonName = name
                     a.legs = legs
@@ -66,7 +66,7 @@ struct ReferenceState: Equatable {
                 let a = live.randomElement(using: &rng)!
                 let legs = Int.random(in: 0...8, using: &rng), habitat = ["", "Forest", "River"].randomElement(using: &rng)!
                 let kind = Bool.random(using: &rng) ? kinds.randomElement(using: &rng) : nil
-                try change {
+                change {
                     a.legs = legs
                     a.habitat = habitat
                     if Bool.random(using: &rng) { a.classification = kind; current.animals[a.commonName]!.order = kind?.order }
@@ -75,12 +75,12 @@ struct ReferenceState: Equatable {
                 current.animals[a.commonName]!.habitat = habitat
             case 35..<45:  // delete an animal
                 let a = live.randomElement(using: &rng)!
-                try change { c.delete(a) }
+                change { c.delete(a) }
                 current.animals[a.commonName] = nil
             case 45..<52:  // insert a classification
                 let order = ["Sirenia", "Primates", "Carnivora", "Rodentia", "Chiroptera"].randomElement(using: &rng)!
                 if current.orders.contains(order) { continue }
-                try change {
+                change {
                     let k = TestClassification(context: c)
                     k.order = order
                     k.family = order + "idae"
@@ -88,14 +88,14 @@ struct ReferenceState: Equatable {
                 current.orders.insert(order)
             case 52..<56:  // delete a classification: cascades to its animals
                 guard let k = kinds.randomElement(using: &rng) else { continue }
-                try change { c.delete(k) }
+                change { c.delete(k) }
                 current.orders.remove(k.order)
                 current.animals = current.animals.filter { $0.value.order != k.order }
             case 56..<62:  // join or leave a zoo, from either side
                 guard let a = live.randomElement(using: &rng) else { continue }
                 let z = zoos.randomElement(using: &rng)!
                 let joining = !a.zoos.contains(z)
-                try change {
+                change {
                     if Bool.random(using: &rng) {
                         if joining { a.zoos.insert(z) } else { a.zoos.remove(z) }
                     } else {
