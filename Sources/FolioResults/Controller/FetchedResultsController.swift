@@ -41,6 +41,12 @@ public final class FetchedResultsController<Entity: ManagedObject> {
     /// ```
     public var snapshotHandler: ((ResultsSnapshot<ObjectID>) -> Void)?
 
+    /// True when the last `performFetch()` built its sections from the cache.
+    ///
+    /// ```swift
+    /// try controller.performFetch(); controller.lastFetchUsedCache
+    /// ```
+    public private(set) var lastFetchUsedCache = false
     let engine: Engine
     var plan: KeyPlan<Entity>?
     var observation: ObservationToken?
@@ -81,6 +87,7 @@ public final class FetchedResultsController<Entity: ManagedObject> {
         var rows: [ResultsRow<Int64, RowKey, SectionKey>]? = nil
         if let cacheName { rows = ResultsCache.load(name: cacheName, plan: plan, context: managedObjectContext) }
         let cached = rows != nil
+        lastFetchUsedCache = cached
         if rows == nil {
             let keyed = try fetchKeyRows(plan, restrictedTo: nil)
             rows = keyed.map { plan.row(id: $0.0, values: $0.1) }
