@@ -1,14 +1,18 @@
 import Foundation
 import FolioResults
 
-/// The position of a row (section, row): FolioResults' `IndexPath`, named
-/// here so that a file importing both Foundation and FolioTable gets this
-/// type rather than Foundation's. (A module's own declaration shadows
-/// Foundation's for its users; a re-export alone would be ambiguous.)
+/// The position of a row (section, row): FolioResults' `IndexPath`, so that
+/// users of FolioTable have it without importing FolioResults.
+///
+/// Foundation declares an `IndexPath` too, so in a module whose files import
+/// Foundation, `IndexPath` as a type is ambiguous; declare once, in that
+/// module, `typealias IndexPath = FolioTable.IndexPath` (a module's own
+/// declarations shadow imported ones).
 ///
 /// ```swift
 /// import Foundation
 /// import FolioTable
-/// let path = IndexPath(row: 3, section: 0)   // FolioResults.IndexPath, prints [0, 3]
+/// typealias IndexPath = FolioTable.IndexPath
+/// let path: IndexPath = IndexPath(row: 3, section: 0)   // prints [0, 3]
 /// ```
 public typealias IndexPath = FolioResults.IndexPath
