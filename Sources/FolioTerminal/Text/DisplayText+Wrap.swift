@@ -33,7 +33,8 @@ extension DisplayText {
                     var rest = ""
                     var full = false
                     forEachGrapheme(in: piece) { grapheme, graphemeWidth in
-                        if !full && headWidth + graphemeWidth <= width {
+                        // A grapheme wider than the line still goes alone on one.
+                        if !full && (headWidth + graphemeWidth <= width || head.isEmpty) {
                             head += grapheme
                             headWidth += graphemeWidth
                         } else {
