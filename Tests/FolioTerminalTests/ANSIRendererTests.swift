@@ -44,7 +44,7 @@ struct ANSIRendererTests {
     @Test("Random frames: the bytes written turn the terminal into exactly the new frame")
     @MainActor
     func randomFrames() {
-        var random = SeededGenerator.fromEnvironment("renderer frames")
+        var random = ResultsRandom.printingSeed("renderer frames")
         let pieces = ["a", "b", "語", "👍🏽", "e\u{301}", " ", "xyz"]
         let styles = [Style.plain, Style(attributes: .reverse), Style(foreground: .red), Style(background: .blue, attributes: .bold)]
         let driver = TerminalRecordingDriver(columns: 17, rows: 5)

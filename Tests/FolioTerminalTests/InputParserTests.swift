@@ -1,4 +1,5 @@
 import Testing
+import FolioTestSupport
 @testable import FolioTerminal
 
 @Suite("Input parser: bytes to events")
@@ -117,7 +118,7 @@ struct InputParserTests {
 
     @Test("Random byte soup never traps and never loses the parser's place")
     func fuzz() {
-        var random = SeededGenerator.fromEnvironment("input fuzz")
+        var random = ResultsRandom.printingSeed("input fuzz")
         let alphabet: [UInt8] = [0x1B, 0x5B, 0x4F, 0x3C, 0x3B, 0x31, 0x32, 0x7E, 0x41, 0x4D, 0x6D, 0x61, 0xE8, 0xAA, 0x9E, 0x0D, 0x7F, 0x30]
         for _ in 0..<3_000 {
             let bytes = (0..<Int.random(in: 0...12, using: &random)).map { _ in alphabet.randomElement(using: &random)! }

@@ -51,7 +51,7 @@ struct ScreenTests {
 
     @Test("Random drawing keeps wide graphemes whole")
     func randomDrawing() {
-        var random = SeededGenerator.fromEnvironment("screen drawing")
+        var random = ResultsRandom.printingSeed("screen drawing")
         let pieces = ["a", "語", "👍🏽", "e\u{301}", "\u{1B}", "🇫🇷", " ", "…"]
         var screen = Screen(width: 13, height: 3)
         for _ in 0..<2_000 {

@@ -45,24 +45,20 @@ open class ViewController {
     /// ```swift
     /// controller.navigationController?.push(detail)
     /// ```
-    public var navigationController: NavigationController? {
-        var node = parent
-        while let current = node {
-            if let navigation = current as? NavigationController { return navigation }
-            node = current.parent
-        }
-        return nil
-    }
+    public var navigationController: NavigationController? { ancestor(of: NavigationController.self) }
 
     /// The tab bar controller this screen is inside.
     ///
     /// ```swift
     /// controller.tabBarController?.selectedIndex = 1
     /// ```
-    public var tabBarController: TabBarController? {
+    public var tabBarController: TabBarController? { ancestor(of: TabBarController.self) }
+
+    /// The nearest container of a type above this screen.
+    private func ancestor<Container: ViewController>(of type: Container.Type) -> Container? {
         var node = parent
         while let current = node {
-            if let tabs = current as? TabBarController { return tabs }
+            if let match = current as? Container { return match }
             node = current.parent
         }
         return nil
