@@ -1,0 +1,93 @@
+import Foundation
+
+/// Reads `folio`'s command line and runs what it asks, or says which
+/// interactive screen to open. Nothing here touches the terminal, so tests
+/// drive every subcommand in-process.
+///
+/// ```swift
+/// let console = Console.capturing()
+/// let outcome = FolioCommand(apps: [PlanetsApp.self], console: console, environment: [:])
+///     .run(["planets", "list", "--store", "/tmp/p.sqlite"])
+/// // outcome == .exit(.success); console.output holds the list
+/// ```
+@MainActor
+public struct FolioCommand {
+    /// What the command line asked for.
+    public enum Outcome: Equatable {
+        /// Done: exit with this status.
+        case exit(ExitStatus)
+        /// Open the launcher over the four apps.
+        case launcher
+        /// Open `app` on the store at `storeURL`.
+        case open(app: String, storeURL: URL)
+    }
+
+    /// The apps, in launcher order.
+    public let apps: [any FolioApp.Type]
+    /// Where output goes.
+    public let console: Console
+    /// The environment (for `XDG_DATA_HOME` and `HOME`).
+    public let environment: [String: String]
+
+    /// A command over `apps`.
+    public init(apps: [any FolioApp.Type], console: Console, environment: [String: String]) {
+        self.apps = apps
+        self.console = console
+        self.environment = environment
+    }
+
+    /// Runs `tokens` (without the program name); errors are printed on
+    /// stderr and turned into their exit status.
+    public func run(_ tokens: [String]) -> Outcome {
+        var appName: String?
+        do {
+            return try dispatch(tokens, appName: &appName)
+        } catch let error as AppError {
+            console.error("folio: \(error)")
+            if case .usage = error {
+                console.error("Run 'folio\(appName.map { " " + $0 } ?? "") --help' for usage.")
+            }
+            return .exit(error.exitStatus)
+        } catch {
+            console.error("folio: \(error)")
+            return .exit(.failure)
+        }
+    }
+
+    private func dispatch(_ tokens: [String], appName: inout String?) throws -> Outcome {
+        var valueOptions: Set<String> = ["--store"]
+        for app in apps { valueOptions.formUnion(app.valueOptions) }
+        var arguments = Arguments(tokens, valueOptions: valueOptions)
+        if arguments.flag("--version") {
+            console.out("folio \(FolioVersion.current)")
+            return .exit(.success)
+        }
+        guard let name = arguments.nextPositional() else {
+            if arguments.wantsHelp {
+                console.out(HelpText.launcher(apps: apps))
+                return .exit(.success)
+            }
+            try arguments.finish()
+            return .launcher
+        }
+        guard let app = apps.first(where: { $0.command == name }) else {
+            throw AppError.usage(message: "unknown app '\(name)' (expected one of: \(apps.map { $0.command }.joined(separator: ", ")))")
+        }
+        appName = name
+        if arguments.wantsHelp {
+            console.out(HelpText.app(app))
+            return .exit(.success)
+        }
+        let storeURL = try StoreLocation.resolve(
+            app: app.command, explicitPath: try arguments.option("--store"), environment: environment)
+        guard let subcommand = arguments.nextPositional() else {
+            try arguments.finish()
+            return .open(app: app.command, storeURL: storeURL)
+        }
+        guard app.subcommands.contains(where: { $0.usage.split(separator: " ").first.map(String.init) == subcommand }) else {
+            throw AppError.usage(message: "unknown subcommand '\(subcommand)' for \(app.command)")
+        }
+        try app.runSubcommand(subcommand, arguments: &arguments, context: AppContext(storeURL: storeURL, console: console))
+        return .exit(.success)
+    }
+}

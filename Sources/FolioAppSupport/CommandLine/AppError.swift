@@ -1,0 +1,46 @@
+import Foundation
+
+/// Why a command did not do what it was asked; each case maps to an exit status.
+///
+/// ```swift
+/// throw AppError.notFound(kind: "planet", name: "Vulcan")   // "no planet named 'Vulcan'", exit 1
+/// throw AppError.usage(message: "missing NAME")             // exit 2
+/// ```
+public enum AppError: Error, Equatable, CustomStringConvertible {
+    /// The command line is malformed: unknown option, missing argument (exit 2).
+    case usage(message: String)
+    /// A named thing does not exist in the store (exit 1).
+    case notFound(kind: String, name: String)
+    /// A value is well-formed on the command line but not acceptable (exit 1).
+    case invalidValue(option: String, value: String, reason: String)
+    /// A thing with that name already exists where names must be unique (exit 1).
+    case alreadyExists(kind: String, name: String)
+    /// The store could not be opened, read or written (exit 1).
+    case store(path: String, message: String)
+
+    /// The process exit status this error ends with.
+    ///
+    /// `AppError.usage(message: "x").exitStatus == .usage`
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .usage: .usage
+        default: .failure
+        }
+    }
+
+    /// The message printed on stderr, naming the problem.
+    public var description: String {
+        switch self {
+        case .usage(let message):
+            message
+        case .notFound(let kind, let name):
+            "no \(kind) named '\(name)'"
+        case .invalidValue(let option, let value, let reason):
+            "invalid value '\(value)' for \(option): \(reason)"
+        case .alreadyExists(let kind, let name):
+            "a \(kind) named '\(name)' already exists"
+        case .store(let path, let message):
+            "cannot use the store at \(path): \(message)"
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+extension Arguments {
+    /// Removes option `name` and reads it as a number within `range`.
+    ///
+    /// A value that is not a number, or outside the range, is an
+    /// ``AppError/invalidValue(option:value:reason:)`` (exit 1).
+    ///
+    /// ```swift
+    /// var args = Arguments(["--latitude", "95"])
+    /// try args.doubleOption("--latitude", in: -90...90)   // throws: must be between -90 and 90
+    /// ```
+    public mutating func doubleOption(_ name: String, in range: ClosedRange<Double>) throws -> Double? {
+        guard let text = try option(name) else { return nil }
+        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+            throw AppError.invalidValue(option: name, value: text, reason: "not a number")
+        }
+        guard range.contains(value) else {
+            let low = Self.plain(range.lowerBound), high = Self.plain(range.upperBound)
+            throw AppError.invalidValue(option: name, value: text, reason: "must be between \(low) and \(high)")
+        }
+        return value
+    }
+
+    /// Removes option `name` and reads it as an ISO 8601 date
+    /// (`2025-03-14T10:20:00Z`, with or without seconds' fraction, or a bare `2025-03-14`).
+    ///
+    /// ```swift
+    /// var args = Arguments(["--date", "2025-03-14"])
+    /// let date = try args.dateOption("--date")   // 2025-03-14 00:00:00 UTC
+    /// ```
+    public mutating func dateOption(_ name: String) throws -> Date? {
+        guard let text = try option(name) else { return nil }
+        guard let date = Self.parseDate(text) else {
+            throw AppError.invalidValue(option: name, value: text, reason: "not an ISO 8601 date such as 2025-03-14T10:20:00Z")
+        }
+        return date
+    }
+
+    /// Parses an ISO 8601 date or date-time; nil when it is neither.
+    ///
+    /// `Arguments.parseDate("2025-03-14T10:20:00Z")` is March 14th 2025, 10:20 UTC.
+    public static func parseDate(_ text: String) -> Date? {
+        let styles: [Date.ISO8601FormatStyle] = [
+            .iso8601,
+            Date.ISO8601FormatStyle(includingFractionalSeconds: true),
+            Date.ISO8601FormatStyle().year().month().day(),
+        ]
+        for style in styles {
+            if let date = try? Date(text, strategy: style) { return date }
+        }
+        return nil
+    }
+
+    private static func plain(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}

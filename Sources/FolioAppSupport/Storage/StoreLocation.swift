@@ -1,0 +1,45 @@
+import Foundation
+
+/// Where an app keeps its store: `--store PATH`, else
+/// `$XDG_DATA_HOME/folio/<app>.sqlite`, else `~/.local/share/folio/<app>.sqlite`.
+///
+/// ```swift
+/// let url = try StoreLocation.resolve(app: "planets", explicitPath: nil,
+///                                     environment: ["HOME": "/home/ann"])
+/// // /home/ann/.local/share/folio/planets.sqlite
+/// ```
+public enum StoreLocation {
+    /// The store file for `app`; creates the folder that holds it.
+    ///
+    /// Throws ``AppError/store(path:message:)`` when the folder cannot be made.
+    public static func resolve(app: String, explicitPath: String?, environment: [String: String]) throws -> URL {
+        let url = path(app: app, explicitPath: explicitPath, environment: environment)
+        let folder = url.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw AppError.store(path: url.path, message: "cannot create the folder \(folder.path)")
+        }
+        return url
+    }
+
+    /// The store file for `app` without touching the file system.
+    ///
+    /// `StoreLocation.path(app: "zoo", explicitPath: "z.sqlite", environment: [:])` is `./z.sqlite`.
+    public static func path(app: String, explicitPath: String?, environment: [String: String]) -> URL {
+        if let explicitPath, !explicitPath.isEmpty {
+            let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+            return URL(fileURLWithPath: explicitPath, relativeTo: cwd).standardizedFileURL
+        }
+        return dataHome(environment).appendingPathComponent("folio/\(app).sqlite")
+    }
+
+    /// `$XDG_DATA_HOME` when set to an absolute path (as the XDG spec asks), else `~/.local/share`.
+    public static func dataHome(_ environment: [String: String]) -> URL {
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg, isDirectory: true)
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share", isDirectory: true)
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// Runs a real executable to completion and keeps its exit status and output.
+///
+/// ```swift
+/// let result = try AppProcess.run(AppProcess.folioBinary(), ["planets", "list", "--store", path])
+/// #expect(result.status == 0)
+/// print(result.stdout)
+/// ```
+public enum AppProcess {
+    /// What a finished process left.
+    public struct Result: Sendable, CustomStringConvertible {
+        /// The exit status (128 + signal when killed by one).
+        public let status: Int32
+        /// Everything written to standard output.
+        public let stdout: String
+        /// Everything written to standard error.
+        public let stderr: String
+
+        /// Status and both streams, for failure messages.
+        public var description: String {
+            "status \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
+        }
+    }
+
+    /// Why a process could not be run.
+    public enum Failure: Error, CustomStringConvertible {
+        /// The executable is not where it was looked for.
+        case binaryMissing(path: String)
+        /// posix_spawn refused, with its error number.
+        case spawnFailed(path: String, code: Int32)
+
+        /// A message naming the path.
+        public var description: String {
+            switch self {
+            case .binaryMissing(let path): "no executable at \(path): run `swift build` first"
+            case .spawnFailed(let path, let code): "cannot start \(path): \(String(cString: strerror(code)))"
+            }
+        }
+    }
+
+    /// Runs `executable` with `arguments`, stdin from /dev/null, in `environment`
+    /// (the current one when nil), and waits for it.
+    ///
+    /// The child starts with no signals blocked and default handlers: test
+    /// runners block signals on their threads, and a child (a tmux server, the
+    /// app) inheriting that mask would never hear SIGCHLD, SIGTERM or SIGWINCH.
+    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws -> Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outPath = folder.appendingPathComponent("out").path, errPath = folder.appendingPathComponent("err").path
+        let env = environment ?? ProcessInfo.processInfo.environment
+        let pid = try spawn(executable.path, arguments, environment: env, stdout: outPath, stderr: errPath)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let exited = (status & 0x7F) == 0
+        return Result(
+            status: exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F),
+            stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        )
+    }
+
+    private static func spawn(_ path: String, _ arguments: [String], environment: [String: String],
+                              stdout: String, stderr: String) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let code = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        guard code == 0 else { throw Failure.spawnFailed(path: path, code: code) }
+        return pid
+    }
+
+    /// The `folio` executable built beside the tests (`$FOLIO_BINARY` overrides).
+    ///
+    /// Throws ``Failure/binaryMissing(path:)`` when it has not been built.
+    public static func folioBinary(file: StaticString = #filePath) throws -> URL {
+        if let override = ProcessInfo.processInfo.environment["FOLIO_BINARY"] {
+            return URL(fileURLWithPath: override)
+        }
+        var candidates: [URL] = []
+        if let runner = Bundle.main.executableURL {
+            candidates.append(runner.deletingLastPathComponent().appendingPathComponent("folio"))
+        }
+        for bundle in Bundle.allBundles {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("folio"))
+        }
+        let root = URL(fileURLWithPath: "\(file)").deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(root.appendingPathComponent(".build/debug/folio"))
+        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) {
+            return found
+        }
+        throw Failure.binaryMissing(path: candidates.first?.path ?? "folio")
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+/// A real program running in a real terminal: a detached tmux session on a
+/// private server socket. Send keys, read the screen, wait for text.
+///
+/// ```swift
+/// let term = try AppTerminal(["/path/to/folio", "planets", "--store", store])
+/// try term.waitFor("Mercury")
+/// term.press("Down", "Left", "Enter")          // swipe, Delete
+/// try term.waitFor("Delete Planet")
+/// term.close()
+/// ```
+public final class AppTerminal: @unchecked Sendable {
+    /// Why a wait failed: the text never showed, with the last screen.
+    public struct Timeout: Error, CustomStringConvertible {
+        /// What was waited for.
+        public let expected: String
+        /// The screen when the wait gave up.
+        public let screen: String
+
+        /// The expectation and the screen.
+        public var description: String {
+            "timed out waiting for \(expected); the screen was:\n\(screen)"
+        }
+    }
+
+    private let socket: String
+    private let target = "folio"
+    private let config: URL
+    private var closed = false
+
+    /// Starts `command` in a `width`×`height` terminal with `environment`
+    /// added to a minimal one (`TERM=xterm-256color`, `HOME`, `PATH`, `LANG`).
+    public init(_ command: [String], width: Int = 100, height: Int = 30, environment: [String: String] = [:]) throws {
+        socket = "folio-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
+        config = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).conf")
+        try "set -g remain-on-exit on\nset -g history-limit 0\nset -sg escape-time 0\n".write(to: config, atomically: true, encoding: .utf8)
+        let base = ProcessInfo.processInfo.environment
+        var env = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"]
+        for key in ["HOME", "PATH"] { env[key] = base[key] }
+        env.merge(environment) { $1 }
+        let envArgs = env.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        try tmux(["new-session", "-d", "-s", target, "-x", "\(width)", "-y", "\(height)", "--", "/usr/bin/env", "-i"] + envArgs + command)
+    }
+
+    /// Sends tmux key names (`Enter`, `Escape`, `Up`, `S-Up`, `Left`, `BSpace`, `q`…), one key each.
+    public func press(_ keys: String...) {
+        for key in keys {
+            _ = try? tmux(["send-keys", "-t", target, key])
+        }
+    }
+
+    /// Types `text` literally.
+    public func type(_ text: String) {
+        _ = try? tmux(["send-keys", "-t", target, "-l", text])
+    }
+
+    /// The screen as text, one line per row, trailing spaces dropped.
+    public func screen() -> String {
+        let text = (try? tmux(["capture-pane", "-p", "-t", target])) ?? ""
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }
+            .joined(separator: "\n")
+    }
+
+    /// Waits until the screen contains `text`; returns that screen.
+    @discardableResult
+    public func waitFor(_ text: String, timeout: Double = 10) throws -> String {
+        try waitUntil("'\(text)'", timeout: timeout) { $0.contains(text) }
+    }
+
+    /// Waits until the screen no longer contains `text`; returns that screen.
+    @discardableResult
+    public func waitForAbsence(of text: String, timeout: Double = 10) throws -> String {
+        try waitUntil("'\(text)' to go", timeout: timeout) { !$0.contains(text) }
+    }
+
+    /// Waits until `condition` holds for the screen (polled every 50 ms).
+    @discardableResult
+    public func waitUntil(_ what: String, timeout: Double = 10, _ condition: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = screen()
+        while !condition(last) {
+            if Date() > deadline { throw Timeout(expected: what, screen: last) }
+            Thread.sleep(forTimeInterval: 0.05)
+            last = screen()
+        }
+        return last
+    }
+
+    /// The program's exit status once it has ended, else nil.
+    public func exitStatus() -> Int32? {
+        let info = (try? tmux(["display-message", "-p", "-t", target, "#{pane_dead} #{pane_dead_status}"])) ?? ""
+        let parts = info.split(separator: " ")
+        guard parts.count == 2, parts[0] == "1" else { return nil }
+        return Int32(parts[1].trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Waits for the program to end and returns its exit status.
+    public func waitForExit(timeout: Double = 10) throws -> Int32 {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let status = exitStatus() { return status }
+            if Date() > deadline { throw Timeout(expected: "the program to exit", screen: screen()) }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    /// Ends the tmux server (and the program, if still running).
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        _ = try? tmux(["kill-server"])
+        try? FileManager.default.removeItem(at: config)
+    }
+
+    deinit {
+        close()
+    }
+
+    @discardableResult
+    private func tmux(_ arguments: [String]) throws -> String {
+        let result = try AppProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["tmux", "-L", socket, "-f", config.path] + arguments)
+        return result.stdout
+    }
+}
