@@ -1,0 +1,158 @@
+import FolioResults
+import FolioStore
+import FolioTable
+import FolioTerminal
+
+/// A table screen fed by a `FetchedResultsController`: sections and rows
+/// come from the results, every change the results report reaches the table
+/// as a batch update (through `FetchedResultsTableAdapter`), and the
+/// highlighted row stays on its object when other rows come and go —
+/// including saves made by other processes.
+///
+/// Subclass it and override ``configure(_:with:)`` (and
+/// ``didSelect(_:at:)`` to open a detail).
+/// ```swift
+/// final class PlanetsController: ResultsTableController<Planet> {
+///     override func configure(_ cell: TableViewCell, with planet: Planet) {
+///         cell.textLabel.text = planet.name
+///     }
+/// }
+/// let controller = try PlanetsController(title: "Planets", results: results)
+/// ```
+@MainActor
+open class ResultsTableController<Entity: ManagedObject>: TableViewController, TableViewDataSource, TableViewDelegate {
+    /// The live results the table shows.
+    public let results: FetchedResultsController<Entity>
+    /// The glue turning change reports into batch updates.
+    public let adapter: FetchedResultsTableAdapter
+    /// Whether the section index strip is offered (sectioned results only).
+    public var showsSectionIndex = false
+    /// The style of the cells made for rows.
+    public let cellStyle: TableViewCell.Style
+    /// The object under the highlight, followed across changes.
+    public private(set) var highlightedObject: Entity?
+    private let reuseIdentifier: String
+
+    /// A screen over `results` (fetched here), with cells of `cellType` in `cellStyle`.
+    public init(title: String, results: FetchedResultsController<Entity>, cellStyle: TableViewCell.Style = .default,
+                cellType: TableViewCell.Type = TableViewCell.self) throws {
+        self.results = results
+        self.cellStyle = cellStyle
+        reuseIdentifier = "\(Entity.self)Cell"
+        let table = TableView()
+        adapter = FetchedResultsTableAdapter(tableView: table)
+        super.init(title: title, tableView: table)
+        table.register(forCellReuseIdentifier: reuseIdentifier) { identifier in
+            cellType.init(style: cellStyle, reuseIdentifier: identifier)
+        }
+        table.dataSource = self
+        table.delegate = self
+        results.delegate = self
+        try results.performFetch()
+    }
+
+    /// Fills a cell for `object`. Override it; the default shows nothing.
+    open func configure(_ cell: TableViewCell, with object: Entity) {}
+
+    /// The user selected the row of `object` (Enter or a click).
+    open func didSelect(_ object: Entity, at indexPath: IndexPath) {}
+
+    /// The section's header; the section name by default, none when unsectioned.
+    open func headerTitle(forSectionNamed name: String) -> String? {
+        results.sectionNameKeyPath == nil ? nil : name
+    }
+
+    /// Records the highlighted object after every event, so that a later
+    /// change report can put the highlight back on it.
+    override open func handle(_ event: InputEvent) -> Bool {
+        let handled = super.handle(event)
+        rememberHighlight()
+        return handled
+    }
+
+    override open func viewWillAppear() {
+        super.viewWillAppear()
+        rememberHighlight()
+    }
+
+    /// Puts the highlight on `object`'s row, if it is in the results.
+    public func highlight(_ object: Entity) {
+        guard let path = results.indexPath(forObject: object) else { return }
+        tableView.highlightRow(at: path)
+        highlightedObject = object
+        setNeedsDisplay()
+    }
+
+    func rememberHighlight() {
+        guard let path = tableView.highlightedIndexPath, path.section < (results.sections?.count ?? 0),
+              path.row < results.sections![path.section].numberOfObjects else {
+            highlightedObject = nil
+            return
+        }
+        highlightedObject = results.object(at: path)
+    }
+
+    func restoreHighlight() {
+        if let object = highlightedObject, let path = results.indexPath(forObject: object) {
+            if tableView.highlightedIndexPath != path { tableView.highlightRow(at: path) }
+        }
+        rememberHighlight()
+    }
+
+    // MARK: Data source
+
+    public func numberOfSections(in tableView: TableView) -> Int {
+        results.sections?.count ?? 0
+    }
+
+    public func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
+        results.sections?[section].numberOfObjects ?? 0
+    }
+
+    public func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
+        let cell = tableView.dequeueReusableCell(withIdentifier: reuseIdentifier, for: indexPath)
+        configure(cell, with: results.object(at: indexPath))
+        return cell
+    }
+
+    public func tableView(_ tableView: TableView, titleForHeaderInSection section: Int) -> String? {
+        guard let sections = results.sections, section < sections.count else { return nil }
+        return headerTitle(forSectionNamed: sections[section].name)
+    }
+
+    public func sectionIndexTitles(for tableView: TableView) -> [String]? {
+        showsSectionIndex ? results.sectionIndexTitles : nil
+    }
+
+    public func tableView(_ tableView: TableView, sectionForSectionIndexTitle title: String, at index: Int) -> Int {
+        results.section(forSectionIndexTitle: title, at: index)
+    }
+
+    // MARK: Delegate
+
+    public func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath) {
+        didSelect(results.object(at: indexPath), at: indexPath)
+    }
+}
+
+extension ResultsTableController: @MainActor FetchedResultsControllerDelegate {
+    public func controllerWillChangeContent(_ controller: FetchedResultsController<Entity>) {
+        adapter.willChangeContent()
+    }
+
+    public func controller(_ controller: FetchedResultsController<Entity>, didChange section: FetchedResultsSection<Entity>,
+                           atSectionIndex sectionIndex: Int, for type: ResultsChangeType) {
+        adapter.didChange(section: SectionChange(type: type, index: sectionIndex, section: section.name))
+    }
+
+    public func controller(_ controller: FetchedResultsController<Entity>, didChange object: Entity, at indexPath: IndexPath?,
+                           for type: ResultsChangeType, newIndexPath: IndexPath?) {
+        adapter.didChange(object: ObjectChange(type: type, id: object.objectID, indexPath: indexPath, newIndexPath: newIndexPath))
+    }
+
+    public func controllerDidChangeContent(_ controller: FetchedResultsController<Entity>) {
+        adapter.didChangeContent()
+        restoreHighlight()
+        setNeedsDisplay()
+    }
+}

@@ -1,0 +1,55 @@
+import FolioStore
+import Foundation
+
+/// Opens an app's store file, seeding it when the file is new, and turns
+/// store failures into ``AppError/store(path:message:)`` (exit 1).
+///
+/// ```swift
+/// let container = try AppStore.open(schema: Schema([Planet.self]), at: url) { context in
+///     for (i, name) in SampleData.planets.enumerated() { Planet.insert(name, at: i, into: context) }
+/// }
+/// ```
+@MainActor
+public enum AppStore {
+    /// Opens (creating when absent) the store at `url`; `seed` fills a new
+    /// file and is saved at once. A file that is not a Folio store is left
+    /// untouched and reported.
+    public static func open(schema: Schema, at url: URL, seed: (ObjectContext) throws -> Void) throws -> PersistentContainer {
+        let isNew = !FileManager.default.fileExists(atPath: url.path)
+        let container: PersistentContainer
+        do {
+            container = try PersistentContainer(schema: schema, path: url.path)
+        } catch {
+            throw AppError.store(path: url.path, message: "\(error)")
+        }
+        if isNew {
+            let context = container.viewContext
+            try save(context, at: url) {
+                try seed(context)
+            }
+        }
+        return container
+    }
+
+    /// Runs `changes` and saves them; on any failure rolls back (nothing is
+    /// written) and rethrows, store errors as ``AppError/store(path:message:)``.
+    ///
+    /// ```swift
+    /// try AppStore.save(context, at: url) { Planet(context: context).name = "Vulcan" }
+    /// ```
+    public static func save(_ context: ObjectContext, at url: URL, _ changes: () throws -> Void) throws {
+        do {
+            try changes()
+            try context.save()
+        } catch let error as AppError {
+            context.rollback()
+            throw error
+        } catch let error as StoreError {
+            context.rollback()
+            throw AppError.store(path: url.path, message: error.description)
+        } catch {
+            context.rollback()
+            throw AppError.store(path: url.path, message: "\(error)")
+        }
+    }
+}
