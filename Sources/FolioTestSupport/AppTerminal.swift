@@ -75,17 +75,24 @@ public final class AppTerminal: @unchecked Sendable {
         try waitUntil("'\(text)' to go", timeout: timeout) { !$0.contains(text) }
     }
 
-    /// Waits until `condition` holds for the screen (polled every 50 ms).
+    /// Waits until `condition` holds for the screen (polled every 50 ms) on
+    /// two captures in a row, so that a frame caught half-written never counts.
     @discardableResult
     public func waitUntil(_ what: String, timeout: Double = 10, _ condition: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = screen()
-        while !condition(last) {
-            if Date() > deadline { throw Timeout(expected: what, screen: last) }
+        var held = false
+        while true {
+            if condition(last) {
+                if held { return last }
+                held = true
+            } else {
+                held = false
+                if Date() > deadline { throw Timeout(expected: what, screen: last) }
+            }
             Thread.sleep(forTimeInterval: 0.05)
             last = screen()
         }
-        return last
     }
 
     /// The program's exit status once it has ended, else nil.

@@ -1,3 +1,35 @@
+import BuildGuideApp
 import FolioAppSupport
+import FolioTerminal
+import Foundation
+import MyLocationsApp
+import PlanetsApp
+import ZootasticApp
 
-print("folio: the apps are not built yet")
+// folio: the launcher, the four apps, and their subcommands.
+let apps: [any FolioApp.Type] = [PlanetsApp.self]
+let environment = ProcessInfo.processInfo.environment
+let console = Console.standard()
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+let screen: ViewController
+switch FolioCommand(apps: apps, console: console, environment: environment).run(arguments) {
+case .exit(let status):
+    exit(status.rawValue)
+case .launcher:
+    screen = LauncherController(apps: apps, environment: environment)
+case .open(let name, let storeURL):
+    do {
+        let app = apps.first { $0.command == name }!
+        screen = try app.makeScreen(storeURL: storeURL)
+    } catch {
+        console.error("folio: \(error)")
+        exit(ExitStatus.failure.rawValue)
+    }
+}
+do {
+    try await Application.run(screen)
+} catch {
+    console.error("folio: \(error)")
+    exit(ExitStatus.failure.rawValue)
+}

@@ -1,3 +1,4 @@
+import FolioTerminal
 import Foundation
 
 /// One app of the `folio` executable: its names, its help, its
@@ -30,6 +31,8 @@ public protocol FolioApp {
     /// Runs subcommand `name`, reading and then finishing `arguments`.
     /// Writes nothing to the store when it throws.
     static func runSubcommand(_ name: String, arguments: inout Arguments, context: AppContext) throws
+    /// The app's root screen on the store at `storeURL` (opened, and seeded when new).
+    static func makeScreen(storeURL: URL) throws -> ViewController
 }
 
 /// A line of help: what to type, and what it does.

@@ -58,6 +58,7 @@ public struct FolioCommand {
         var valueOptions: Set<String> = ["--store"]
         for app in apps { valueOptions.formUnion(app.valueOptions) }
         var arguments = Arguments(tokens, valueOptions: valueOptions)
+        _ = arguments.flag("--no-mouse")  // read by the terminal layer
         if arguments.flag("--version") {
             console.out("folio \(FolioVersion.current)")
             return .exit(.success)

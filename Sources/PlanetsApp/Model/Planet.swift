@@ -1,4 +1,5 @@
 import FolioAppSupport
+import Foundation
 import FolioStore
 
 /// A planet of the Planets app: its name and its place in the saved order.

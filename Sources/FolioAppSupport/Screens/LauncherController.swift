@@ -1,0 +1,109 @@
+import FolioTable
+import FolioTerminal
+import Foundation
+
+/// `folio` with no arguments: a table of the four apps. Enter opens one on
+/// its default store, Esc (on the app's first screen) returns here, q quits.
+///
+/// ```swift
+/// let launcher = LauncherController(apps: [PlanetsApp.self, ZootasticApp.self], environment: env)
+/// try await Application.run(launcher)
+/// ```
+@MainActor
+public final class LauncherController: ViewController {
+    private let apps: [any FolioApp.Type]
+    private let environment: [String: String]
+    private let list: NavigationController
+    private let menu: AppMenuController
+    /// The app open now, if any.
+    public private(set) var openApp: ViewController?
+
+    /// A launcher over `apps`, whose stores follow `environment`'s `XDG_DATA_HOME` / `HOME`.
+    public init(apps: [any FolioApp.Type], environment: [String: String]) {
+        self.apps = apps
+        self.environment = environment
+        menu = AppMenuController(apps: apps)
+        list = NavigationController(root: menu)
+        super.init(title: "Folio")
+        addChild(list)
+        menu.onOpen = { [weak self] index in self?.open(index) }
+    }
+
+    private var current: ViewController { openApp ?? list }
+
+    /// Opens the app at `index` in the launcher's list.
+    public func open(_ index: Int) {
+        let app = apps[index]
+        do {
+            let url = try StoreLocation.resolve(app: app.command, explicitPath: nil, environment: environment)
+            let screen = try app.makeScreen(storeURL: url)
+            openApp = screen
+            addChild(screen)
+        } catch {
+            showHUD("\(app.title): \(error)")
+        }
+        setNeedsDisplay()
+    }
+
+    /// Back to the list of apps.
+    public func closeApp() {
+        openApp?.removeFromParent()
+        openApp = nil
+        addChild(list)
+        list.viewWillAppear()
+        setNeedsDisplay()
+    }
+
+    override public func draw(into screen: inout Screen, in rect: Rect) {
+        current.frame = rect
+        current.draw(into: &screen, in: rect)
+    }
+
+    /// The app first; Esc that the app leaves unused (on its first screen) returns here.
+    override public func handle(_ event: InputEvent) -> Bool {
+        if current.handle(event) { return true }
+        if openApp != nil, case .key(let key) = event, key == Key(.escape) {
+            closeApp()
+            return true
+        }
+        return false
+    }
+
+    override public var keyHints: [KeyHint] {
+        openApp == nil ? current.keyHints : current.keyHints + (current.canQuit ? [KeyHint("Esc", "apps")] : [])
+    }
+
+    override public var canQuit: Bool { current.canQuit }
+    override public var isEditingText: Bool { current.isEditingText }
+    override public func viewWillAppear() { current.viewWillAppear() }
+}
+
+/// The launcher's table: one subtitle row per app (title, summary).
+@MainActor
+final class AppMenuController: TableViewController, TableViewDataSource, TableViewDelegate {
+    private let apps: [any FolioApp.Type]
+    var onOpen: ((Int) -> Void)?
+
+    init(apps: [any FolioApp.Type]) {
+        self.apps = apps
+        super.init(title: "Folio")
+        tableView.register(forCellReuseIdentifier: "App") { TableViewCell(style: .subtitle, reuseIdentifier: $0) }
+        tableView.dataSource = self
+        tableView.delegate = self
+    }
+
+    func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { apps.count }
+
+    func tableView(_ tableView: TableView, cellForRowAt indexPath: FolioTable.IndexPath) -> TableViewCell {
+        let cell = tableView.dequeueReusableCell(withIdentifier: "App", for: indexPath)
+        cell.textLabel.text = apps[indexPath.row].title
+        cell.detailTextLabel?.text = apps[indexPath.row].summary
+        cell.accessoryType = .disclosureIndicator
+        return cell
+    }
+
+    func tableView(_ tableView: TableView, didSelectRowAt indexPath: FolioTable.IndexPath) {
+        tableView.deselectRow(at: indexPath)
+        onOpen?(indexPath.row)
+    }
+}

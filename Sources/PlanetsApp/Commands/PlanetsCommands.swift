@@ -1,0 +1,46 @@
+import FolioAppSupport
+import FolioResults
+import FolioStore
+import Foundation
+
+/// `folio planets list|add|delete`, run against a store and printing to a console.
+///
+/// ```swift
+/// try PlanetsCommands.run("add", arguments: &args, context: context)
+/// ```
+@MainActor
+enum PlanetsCommands {
+    static func run(_ name: String, arguments: inout Arguments, context: AppContext) throws {
+        switch name {
+        case "list":
+            let json = arguments.flag("--json")
+            try arguments.finish()
+            let container = try PlanetsStore.open(at: context.storeURL)
+            let table = try listedTable(container.viewContext)
+            context.console.out(json ? table.json.text : String(table.plainText.dropLast()))
+        case "add":
+            let planet = try arguments.positional("NAME")
+            try arguments.finish()
+            let container = try PlanetsStore.open(at: context.storeURL)
+            try PlanetsStore.add(planet, to: container.viewContext, at: context.storeURL)
+        case "delete":
+            let planet = try arguments.positional("NAME")
+            try arguments.finish()
+            let container = try PlanetsStore.open(at: context.storeURL)
+            try PlanetsStore.delete(named: planet, from: container.viewContext, at: context.storeURL)
+        default:
+            throw AppError.usage(message: "unknown subcommand '\(name)' for planets")
+        }
+    }
+
+    /// The Planets table as the app shows it, from the same results controller.
+    static func listedTable(_ context: ObjectContext) throws -> ListedTable {
+        let results = FetchedResultsController(fetchRequest: Planet.listRequest, context: context)
+        try results.performFetch()
+        return ListedTable(results: results) { planet in
+            ListedTable.Row(id: "\(planet.objectID.rowID)", text: planet.name, fields: [
+                ("name", .string(planet.name)), ("position", .integer(Int64(planet.position))),
+            ])
+        }
+    }
+}

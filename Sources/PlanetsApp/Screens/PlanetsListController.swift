@@ -1,0 +1,72 @@
+import FolioAppSupport
+import FolioResults
+import FolioStore
+import FolioTable
+import FolioTerminal
+import Foundation
+
+/// The Planets screen: the saved list of planets; swipe (or `d`) to delete
+/// through the "Delete Planet" action sheet; Edit to delete and reorder.
+///
+/// ```swift
+/// let screen = try PlanetsListController(container: try PlanetsStore.open(at: url), storeURL: url)
+/// try await Application.run(NavigationController(root: screen))
+/// ```
+@MainActor
+final class PlanetsListController: ResultsTableController<Planet>, TableViewEditingDataSource, TableViewReorderingDataSource {
+    private let container: PersistentContainer
+    private let storeURL: URL
+
+    init(container: PersistentContainer, storeURL: URL) throws {
+        self.container = container
+        self.storeURL = storeURL
+        let results = FetchedResultsController(fetchRequest: Planet.listRequest, context: container.viewContext)
+        try super.init(title: "Planets", results: results)
+        emptyStateText = "No planets"
+        navigationItem.rightBarButtonItems = [editButtonItem]
+    }
+
+    override func configure(_ cell: TableViewCell, with planet: Planet) {
+        cell.textLabel.text = planet.name
+    }
+
+    /// Swipe's Delete and edit mode's Delete both ask first, as the seed does.
+    func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
+        guard editingStyle == .delete else { return }
+        let planet = results.object(at: indexPath)
+        let name = planet.name
+        let sheet = AlertController(title: "Delete Planet",
+                                    message: "Are you sure you want to permanently delete \(name)?",
+                                    style: .actionSheet)
+        sheet.addAction(AlertAction(title: "Delete", style: .destructive) { [weak self] in
+            self?.delete(planet)
+        })
+        sheet.addAction(AlertAction(title: "Cancel", style: .cancel))
+        present(sheet)
+    }
+
+    /// Reordering saves the new order without the results echoing the move.
+    func tableView(_ tableView: TableView, moveRowAt sourceIndexPath: IndexPath, to destinationIndexPath: IndexPath) {
+        let context = container.viewContext
+        results.withUserDrivenChanges {
+            PlanetsStore.move(results.fetchedObjects ?? [], from: sourceIndexPath.row, to: destinationIndexPath.row)
+            do {
+                try context.save()
+            } catch {
+                context.rollback()
+                showHUD("Not saved: \(error)")
+            }
+        }
+    }
+
+    private func delete(_ planet: Planet) {
+        let context = container.viewContext
+        context.delete(planet)
+        do {
+            try context.save()
+        } catch {
+            context.rollback()
+            showHUD("Not deleted: \(error)")
+        }
+    }
+}
