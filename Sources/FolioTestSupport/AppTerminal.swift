@@ -24,6 +24,17 @@ public final class AppTerminal: @unchecked Sendable {
         }
     }
 
+    /// A tmux command that failed, with its output.
+    public struct Failure: Error, CustomStringConvertible {
+        /// The tmux command, e.g. "capture-pane".
+        public let command: String
+        /// What tmux said.
+        public let result: AppProcess.Result
+
+        /// The command and tmux's answer.
+        public var description: String { "tmux \(command) failed: \(result)" }
+    }
+
     private let socket: String
     private let target = "folio"
     private let config: URL
@@ -45,19 +56,24 @@ public final class AppTerminal: @unchecked Sendable {
 
     /// Sends tmux key names (`Enter`, `Escape`, `Up`, `S-Up`, `Left`, `BSpace`, `q`…), one key each.
     public func press(_ keys: String...) {
-        for key in keys {
-            _ = try? tmux(["send-keys", "-t", target, key])
-        }
+        for key in keys { send(["send-keys", "-t", target, key]) }
     }
 
     /// Types `text` literally.
     public func type(_ text: String) {
-        _ = try? tmux(["send-keys", "-t", target, "-l", text])
+        send(["send-keys", "-t", target, "-l", text])
     }
 
-    /// The screen as text, one line per row, trailing spaces dropped.
+    /// The screen as text, one line per row, trailing spaces dropped
+    /// ("" when tmux could not be asked).
     public func screen() -> String {
-        let text = (try? tmux(["capture-pane", "-p", "-t", target])) ?? ""
+        capture() ?? ""
+    }
+
+    /// The screen, or nil when tmux did not answer (a busy machine): waits
+    /// never take a failed capture for an empty screen.
+    private func capture() -> String? {
+        guard let text = try? tmux(["capture-pane", "-p", "-t", target]) else { return nil }
         return text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }
             .joined(separator: "\n")
@@ -80,18 +96,18 @@ public final class AppTerminal: @unchecked Sendable {
     @discardableResult
     public func waitUntil(_ what: String, timeout: Double = 10, _ condition: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
-        var last = screen()
+        var last = capture()
         var held = false
         while true {
-            if condition(last) {
+            if let last, condition(last) {
                 if held { return last }
                 held = true
             } else {
                 held = false
-                if Date() > deadline { throw Timeout(expected: what, screen: last) }
+                if Date() > deadline { throw Timeout(expected: what, screen: last ?? "(tmux did not answer)") }
             }
             Thread.sleep(forTimeInterval: 0.05)
-            last = screen()
+            last = capture()
         }
     }
 
@@ -104,7 +120,7 @@ public final class AppTerminal: @unchecked Sendable {
     }
 
     /// Waits for the program to end and returns its exit status.
-    public func waitForExit(timeout: Double = 10) throws -> Int32 {
+    public func waitForExit(timeout: Double = 20) throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let status = exitStatus() { return status }
@@ -125,10 +141,19 @@ public final class AppTerminal: @unchecked Sendable {
         close()
     }
 
+    /// Sends keys, retrying while tmux is too busy to answer, so a key is never lost.
+    private func send(_ arguments: [String]) {
+        for attempt in 0..<20 {
+            if (try? tmux(arguments)) != nil { return }
+            Thread.sleep(forTimeInterval: 0.05 * Double(attempt + 1))
+        }
+    }
+
     @discardableResult
     private func tmux(_ arguments: [String]) throws -> String {
         let result = try AppProcess.run(
             URL(fileURLWithPath: "/usr/bin/env"), ["tmux", "-L", socket, "-f", config.path] + arguments)
+        guard result.status == 0 else { throw Failure(command: arguments.first ?? "", result: result) }
         return result.stdout
     }
 }
