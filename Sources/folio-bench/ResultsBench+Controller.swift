@@ -1,0 +1,138 @@
+import Foundation
+import FolioStore
+import FolioResults
+
+/// A row of the results benchmark: about 100 sections by `group`, sorted by `name`.
+final class ResultsBenchRow: ManagedObject {
+    @Managed var name: String
+    @Managed var group: Int
+
+    override class var entity: EntityDescription {
+        EntityDescription(ResultsBenchRow.self, properties: [
+            .attribute(\ResultsBenchRow.name, "name", defaultValue: ""),
+            .attribute(\ResultsBenchRow.group, "group", defaultValue: 0, indexed: true),
+        ])
+    }
+}
+
+/// Notes when each batch of changes finishes.
+final class ResultsBenchDelegate: FetchedResultsControllerDelegate {
+    var finished: UInt64 = 0
+    func controllerDidChangeContent(_ controller: FetchedResultsController<ResultsBenchRow>) { finished = ResultsBench.now() }
+}
+
+extension ResultsBench {
+    static func name(_ random: inout Random) -> String { "n\(1_000_000 + random.below(9_000_000))" }
+
+    /// The controller over a real SQLite store (WAL): fetch, single-object saves
+    /// to the end of `didChangeContent`, 1% and 10% saves, resident bytes per
+    /// row with `fetchBatchSize` 20, and the naive way on the same kind of saves.
+    @MainActor
+    static func controller(_ settings: Settings, _ random: inout Random) throws -> [String: Double] {
+        let n = settings.rows
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-results-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let container = try PersistentContainer(schema: Schema([ResultsBenchRow.self]), path: directory.appendingPathComponent("bench.sqlite").path)
+        let context = container.viewContext
+        context.undoManager = nil
+        var inserted = 0
+        while inserted < n {
+            let chunk = min(50_000, n - inserted)
+            for _ in 0..<chunk {
+                let row = ResultsBenchRow(context: context)
+                row.name = name(&random)
+                row.group = random.below(settings.sections)
+            }
+            try context.save()
+            inserted += chunk
+        }
+
+        var request = FetchRequest<ResultsBenchRow>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
+        request.fetchBatchSize = 20
+        let before = residentBytes()
+        var controller: FetchedResultsController<ResultsBenchRow>? = FetchedResultsController(
+            fetchRequest: request, context: context, sectionNameKeyPath: \ResultsBenchRow.group)
+        let delegate = ResultsBenchDelegate()
+        controller!.delegate = delegate
+        let fetchMS = try measureMS { try controller!.performFetch() }
+        let bytesPerRow = Double(residentBytes() - before) / Double(n)
+
+        // One object per save: keep its section, change it, insert, delete, in turn.
+        func randomRow() -> ResultsBenchRow {
+            let sections = controller!.sections!
+            let section = random.below(sections.count)
+            return controller!.object(at: IndexPath(row: random.below(sections[section].numberOfObjects), section: section))
+        }
+        func change(_ kind: Int, pick: () -> ResultsBenchRow) {
+            switch kind % 4 {
+            case 0: pick().name = name(&random)
+            case 1:
+                let row = pick()
+                row.group = (row.group + 1 + random.below(settings.sections - 1)) % settings.sections
+            case 2:
+                let row = ResultsBenchRow(context: context)
+                row.name = name(&random)
+                row.group = random.below(settings.sections)
+            default: context.delete(pick())
+            }
+        }
+        var singles: [Double] = []
+        for round in 0..<400 {
+            change(round, pick: randomRow)
+            let start = now()
+            try context.save()
+            guard delegate.finished > start else { fail("save \(round) (kind \(round % 4)) was not reported") }
+            singles.append(Double(delegate.finished - start) / 1000)
+        }
+
+        func batch(_ fraction: Double) throws -> Double {
+            let ids = controller!.snapshot().itemIdentifiers.flatMap { $0 }
+            let picked = (0..<max(1, Int(Double(n) * fraction))).map { _ in ids[random.below(ids.count)] }
+            let rows = try context.objects(with: Array(Set(picked)), as: ResultsBenchRow.self)
+            for (i, row) in rows.enumerated() {
+                if i % 2 == 0 { row.name = name(&random) } else { row.group = random.below(settings.sections) }
+            }
+            let start = now()
+            try context.save()
+            guard delegate.finished > start else { fail("the \(fraction * 100)% save was not reported") }
+            return Double(delegate.finished - start) / 1_000_000
+        }
+        let batch1 = try batch(0.01), batch10 = try batch(0.10)
+        controller = nil
+
+        // The store alone (no controller), for the share of the commit in the figures above.
+        var ids = try context.fetchIDs(request)
+        var storeOnly: [Double] = []
+        for round in 0..<400 {
+            change(round, pick: { context.object(with: ids[random.below(ids.count)], as: ResultsBenchRow.self) })
+            storeOnly.append(try measureMS { try context.save() } * 1000)
+            if round % 4 == 3 { ids = try context.fetchIDs(request) }
+        }
+
+        // The naive way: save, fetch every ID again in order, diff with the old list.
+        ids = try context.fetchIDs(request)
+        var naive: [Double] = []
+        let rounds = max(10, min(200, 2_000_000 / n))
+        for round in 0..<rounds {
+            change(round, pick: { context.object(with: ids[random.below(ids.count)], as: ResultsBenchRow.self) })
+            naive.append(try measureMS {
+                try context.save()
+                let fresh = try context.fetchIDs(request)
+                let difference = fresh.difference(from: ids).inferringMoves()
+                precondition(!difference.isEmpty || round % 4 == 0, "the naive diff found no change")
+                ids = fresh
+            })
+        }
+        let p50 = percentile(singles, 0.5), p99 = percentile(singles, 0.99), naiveMS = percentile(naive, 0.5)
+        print("controller  rows \(n): performFetch \(format(fetchMS)) ms; save to didChangeContent p50 \(format(p50)) us, p99 \(format(p99)) us "
+              + "(\(singles.count) saves); 1% save \(format(batch1)) ms, 10% save \(format(batch10)) ms; "
+              + "\(format(bytesPerRow)) resident bytes/row (fetchBatchSize 20)")
+        print("store alone rows \(n): save p50 \(format(percentile(storeOnly, 0.5))) us, p99 \(format(percentile(storeOnly, 0.99))) us (\(storeOnly.count) saves, no controller)")
+        print("naive       rows \(n): save + re-fetch + diff median \(format(naiveMS)) ms (\(naive.count) saves); "
+              + "controller is \(format(naiveMS * 1000 / p50))x faster at p50, \(format(naiveMS * 1000 / p99))x at p99")
+        return ["fetch_ms": fetchMS, "single_p50_us": p50, "single_p99_us": p99, "batch_1pct_ms": batch1, "batch_10pct_ms": batch10,
+                "bytes_per_row": bytesPerRow, "naive_single_ms": naiveMS,
+                "store_save_p50_us": percentile(storeOnly, 0.5), "store_save_p99_us": percentile(storeOnly, 0.99)]
+    }
+}
