@@ -17,8 +17,11 @@ import FolioResults
 ///
 /// ```swift
 /// let adapter = FetchedResultsTableAdapter(tableView: table)
-/// // in the controller's delegate:
-/// func controllerDidChange(_ changes: ResultsChangeSet<ObjectID, String>) { adapter.apply(changes) }
+/// // in the controller's delegate (the view context reports on the main actor):
+/// func controllerWillChangeContent(_ c: FetchedResultsController<Animal>) {
+///     MainActor.assumeIsolated { adapter.willChangeContent() }
+/// }
+/// // ... didChangeSection(at:for:), didChangeObject(at:for:newIndexPath:), didChangeContent()
 /// ```
 @MainActor
 public final class FetchedResultsTableAdapter {

@@ -4,7 +4,9 @@ extension TableSnapshot {
     /// longest increasing subsequence) stay; the rest move. Items that
     /// change section, or whose section appears or goes, move or are
     /// deleted and inserted. Reloaded items that stay become reloads;
-    /// reloaded items that move become a delete plus an insert.
+    /// reloaded items that move become a delete plus an insert. Moved items
+    /// are always reconfigured: an item moves because its data changed, and
+    /// a snapshot of fetched results marks only the items that stayed.
     ///
     /// - Complexity: O(n log n) for n items and sections.
     func batch(from old: TableSnapshot) -> (batch: TableBatch, reconfigure: [IndexPath]) {
@@ -37,7 +39,7 @@ extension TableSnapshot {
                     batch.insertedRows.append(newPath)
                 } else if from.section != oldSection {
                     batch.movedRows.append(TableBatch.RowMove(from: from, to: newPath))
-                    if reconfiguredItemIdentifiers.contains(item) { reconfigure.append(newPath) }
+                    reconfigure.append(newPath)
                 } else {
                     sameSection.append((from.row, row, item))
                 }
@@ -57,7 +59,7 @@ extension TableSnapshot {
                     batch.insertedRows.append(to)
                 } else {
                     batch.movedRows.append(TableBatch.RowMove(from: from, to: to))
-                    if reconfiguredItemIdentifiers.contains(entry.item) { reconfigure.append(to) }
+                    reconfigure.append(to)
                 }
             }
         }

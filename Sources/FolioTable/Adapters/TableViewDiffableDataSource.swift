@@ -1,3 +1,5 @@
+import FolioResults
+
 /// A data source that holds a `TableSnapshot` and updates its table by
 /// diffing each new snapshot against the current one. Cells come from a
 /// closure given the item identifier. Subclass it to add headers,
@@ -62,6 +64,22 @@ open class TableViewDiffableDataSource<SectionID: Hashable & Sendable, ItemID: H
             lastRefusal = error
             tableView.reloadData()
         }
+    }
+
+    /// Shows a fetched results controller's snapshot (section names as
+    /// section identifiers), then asks again for every visible cell: the
+    /// snapshot marks only changed items that stayed in place, and the
+    /// controller may have reported as moved an item the difference keeps.
+    ///
+    /// ```swift
+    /// controller.snapshotHandler = { snapshot in MainActor.assumeIsolated { dataSource.apply(results: snapshot) } }
+    /// ```
+    ///
+    /// - Complexity: as `apply(_:)`, plus O(visible rows).
+    public func apply(results: ResultsSnapshot<ItemID>) where SectionID == String {
+        apply(TableSnapshot(results))
+        guard let tableView else { return }
+        tableView.reconfigureRows(at: tableView.indexPathsForVisibleRows)
     }
 
     /// The item shown at a path, or nil.
