@@ -1,0 +1,135 @@
+import FolioTable
+import FolioTerminal
+
+/// A form built from table cells, as the seeds build theirs: text-field rows
+/// (editing starts when the row is selected) and value1 rows with a
+/// disclosure that run an action (push a picker). "Done" (key `e`) calls
+/// ``onDone``.
+///
+/// ```swift
+/// let form = FormController(title: "Add Animal", sections: [
+///     .init(title: nil, fields: [.text("name", "Common Name"), .text("habitat", "Habitat")]),
+/// ])
+/// form.onDone = { form in save(form.value("name"), form.value("habitat")) }
+/// navigation.push(form)
+/// ```
+@MainActor
+public final class FormController: TableViewController, TableViewDataSource, TableViewDelegate {
+    /// One row of the form.
+    public struct Field {
+        /// What the row does when selected.
+        public enum Kind {
+            /// An editable line of text with a placeholder.
+            case text(placeholder: String)
+            /// A value1 row with a disclosure; the action runs on selection.
+            case choice(action: @MainActor (FormController) -> Void)
+        }
+
+        /// The key its value is read and written by.
+        public let key: String
+        /// The row's label.
+        public let label: String
+        /// Text field or choice.
+        public let kind: Kind
+
+        /// A text-field row: `.text("name", "Common Name")`.
+        public static func text(_ key: String, _ label: String, placeholder: String = "") -> Field {
+            Field(key: key, label: label, kind: .text(placeholder: placeholder))
+        }
+
+        /// A value1 row that runs `action` when selected: `.choice("category", "Category") { form in ... }`.
+        public static func choice(_ key: String, _ label: String, action: @escaping @MainActor (FormController) -> Void) -> Field {
+            Field(key: key, label: label, kind: .choice(action: action))
+        }
+    }
+
+    /// A titled group of rows.
+    public struct Section {
+        /// The header, if any.
+        public let title: String?
+        /// The rows.
+        public let fields: [Field]
+
+        /// A section: `.init(title: "Location", fields: [...])`.
+        public init(title: String?, fields: [Field]) {
+            self.title = title
+            self.fields = fields
+        }
+    }
+
+    /// The form's sections.
+    public let sections: [Section]
+    /// The current values by field key.
+    public private(set) var values: [String: String] = [:]
+    /// Called when Done is pressed.
+    public var onDone: ((FormController) -> Void)?
+
+    /// A form titled `title` with `sections` and optional starting values.
+    public init(title: String, sections: [Section], values: [String: String] = [:]) {
+        self.sections = sections
+        self.values = values
+        super.init(title: title)
+        tableView.register(forCellReuseIdentifier: "Text") { TextFieldCell(style: .default, reuseIdentifier: $0) }
+        tableView.register(forCellReuseIdentifier: "Choice") { TableViewCell(style: .value1, reuseIdentifier: $0) }
+        tableView.dataSource = self
+        tableView.delegate = self
+        navigationItem.rightBarButtonItems = [BarButtonItem(system: .done) { [weak self] in
+            guard let self else { return }
+            self.onDone?(self)
+        }]
+    }
+
+    /// The value of the field `key` ("" when unset).
+    public func value(_ key: String) -> String { values[key] ?? "" }
+
+    /// Sets a field's value and redraws its row.
+    public func setValue(_ value: String, for key: String) {
+        values[key] = value
+        tableView.reloadData()
+        setNeedsDisplay()
+    }
+
+    /// Sets several values at once (a reset after saving).
+    public func setValues(_ newValues: [String: String]) {
+        values = newValues
+        tableView.reloadData()
+        setNeedsDisplay()
+    }
+
+    public func numberOfSections(in tableView: TableView) -> Int { sections.count }
+
+    public func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
+        sections[section].fields.count
+    }
+
+    public func tableView(_ tableView: TableView, titleForHeaderInSection section: Int) -> String? {
+        sections[section].title
+    }
+
+    public func tableView(_ tableView: TableView, cellForRowAt indexPath: FolioTable.IndexPath) -> TableViewCell {
+        let field = sections[indexPath.section].fields[indexPath.row]
+        switch field.kind {
+        case .text(let placeholder):
+            let cell = tableView.dequeueReusableCell(withIdentifier: "Text", for: indexPath)
+            guard let textCell = cell as? TextFieldCell else { return cell }
+            textCell.textLabel.text = field.label
+            textCell.placeholder = placeholder
+            if !textCell.isEditingText { textCell.text = value(field.key) }
+            textCell.onCommit = { [weak self] text in self?.values[field.key] = text }
+            return textCell
+        case .choice:
+            let cell = tableView.dequeueReusableCell(withIdentifier: "Choice", for: indexPath)
+            cell.textLabel.text = field.label
+            cell.detailTextLabel?.text = value(field.key)
+            cell.accessoryType = .disclosureIndicator
+            return cell
+        }
+    }
+
+    public func tableView(_ tableView: TableView, didSelectRowAt indexPath: FolioTable.IndexPath) {
+        tableView.deselectRow(at: indexPath)
+        if case .choice(let action) = sections[indexPath.section].fields[indexPath.row].kind {
+            action(self)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import FolioTable
+import FolioTerminal
+
+/// A list to choose one item from (a category, a race, a unit): the current
+/// choice has a checkmark; Enter chooses and calls ``onChoose``.
+///
+/// ```swift
+/// let picker = PickerController(title: "Choose Category", items: categories, selected: "Bar")
+/// picker.onChoose = { name in form.setValue(name, for: "category"); navigation.pop() }
+/// navigation.push(picker)
+/// ```
+@MainActor
+public final class PickerController: TableViewController, TableViewDataSource, TableViewDelegate {
+    /// The items, in order.
+    public let items: [String]
+    /// Secondary text per item (e.g. a unit's type), if any.
+    public let details: [String]?
+    /// The current choice.
+    public private(set) var selected: String?
+    /// Called with the chosen item.
+    public var onChoose: ((String) -> Void)?
+
+    /// A picker over `items`, with `selected` checked and highlighted.
+    public init(title: String, items: [String], details: [String]? = nil, selected: String? = nil) {
+        self.items = items
+        self.details = details
+        self.selected = selected
+        super.init(title: title)
+        let style: TableViewCell.Style = details == nil ? .default : .value1
+        tableView.register(forCellReuseIdentifier: "Item") { TableViewCell(style: style, reuseIdentifier: $0) }
+        tableView.dataSource = self
+        tableView.delegate = self
+    }
+
+    override public func viewWillAppear() {
+        super.viewWillAppear()
+        if let selected, let row = items.firstIndex(of: selected) {
+            tableView.highlightRow(at: FolioTable.IndexPath(row: row, section: 0))
+        }
+    }
+
+    public func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { items.count }
+
+    public func tableView(_ tableView: TableView, cellForRowAt indexPath: FolioTable.IndexPath) -> TableViewCell {
+        let cell = tableView.dequeueReusableCell(withIdentifier: "Item", for: indexPath)
+        cell.textLabel.text = items[indexPath.row]
+        cell.detailTextLabel?.text = details?[indexPath.row]
+        cell.accessoryType = items[indexPath.row] == selected ? .checkmark : .none
+        return cell
+    }
+
+    public func tableView(_ tableView: TableView, didSelectRowAt indexPath: FolioTable.IndexPath) {
+        tableView.deselectRow(at: indexPath)
+        selected = items[indexPath.row]
+        onChoose?(items[indexPath.row])
+    }
+}

@@ -1,0 +1,53 @@
+import FolioAppSupport
+import FolioResults
+import FolioStore
+
+/// `folio zoo list|add|delete|rename-order`.
+@MainActor
+enum ZooCommands {
+    static func run(_ name: String, arguments: inout Arguments, context: AppContext) throws {
+        switch name {
+        case "list":
+            let json = arguments.flag("--json")
+            try arguments.finish()
+            let container = try ZooStore.open(at: context.storeURL)
+            let table = try listedTable(container.viewContext)
+            context.console.out(json ? table.json.text : String(table.plainText.dropLast()))
+        case "add":
+            let animal = try arguments.requiredOption("--name")
+            let habitat = try arguments.requiredOption("--habitat")
+            let order = try arguments.requiredOption("--order")
+            try arguments.finish()
+            let container = try ZooStore.open(at: context.storeURL)
+            try ZooStore.addAnimal(name: animal, habitat: habitat, order: order, to: container.viewContext, at: context.storeURL)
+        case "delete":
+            let animal = try arguments.requiredOption("--name")
+            try arguments.finish()
+            let container = try ZooStore.open(at: context.storeURL)
+            try ZooStore.deleteAnimal(named: animal, from: container.viewContext, at: context.storeURL)
+        case "rename-order":
+            let old = try arguments.positional("OLD")
+            let new = try arguments.positional("NEW")
+            try arguments.finish()
+            let container = try ZooStore.open(at: context.storeURL)
+            try ZooStore.renameOrder(old, to: new, in: container.viewContext, at: context.storeURL)
+        default:
+            throw AppError.usage(message: "unknown subcommand '\(name)' for zoo")
+        }
+    }
+
+    /// The animals table as Zootastic shows it, from the same results controller.
+    static func listedTable(_ context: ObjectContext) throws -> ListedTable {
+        let results = FetchedResultsController(fetchRequest: Animal.listRequest, context: context,
+                                               sectionNameKeyPath: Animal.sectionKeyPath)
+        try results.performFetch()
+        return ListedTable(results: results) { animal in
+            let order = animal.classification?.order ?? ""
+            return ListedTable.Row(id: "\(animal.objectID.rowID)", text: "\(animal.commonName) — \(animal.habitat)", fields: [
+                ("commonName", .string(animal.commonName)), ("habitat", .string(animal.habitat)),
+                ("order", .string(order)), ("family", .string(animal.classification?.family ?? "")),
+                ("zoos", .array(animal.zoos.map(\.name).sorted().map { .string($0) })),
+            ])
+        }
+    }
+}

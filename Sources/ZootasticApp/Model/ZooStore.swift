@@ -1,0 +1,85 @@
+import FolioAppSupport
+import FolioStore
+import Foundation
+
+/// Opening, seeding and changing a Zootastic store.
+///
+/// ```swift
+/// let container = try ZooStore.open(at: url)
+/// try ZooStore.addAnimal(name: "Okapi", habitat: "Forest", order: "Artiodactyla", to: container.viewContext, at: url)
+/// ```
+@MainActor
+public enum ZooStore {
+    /// Opens the store, seeding a new one with the seed's zoos, classifications and animals.
+    public static func open(at url: URL) throws -> PersistentContainer {
+        try AppStore.open(schema: Animal.schema, at: url) { context in
+            var zoos: [String: Zoo] = [:]
+            for record in SampleData.zoos {
+                let zoo = Zoo(context: context)
+                zoo.name = record.name
+                zoo.location = record.location
+                zoos[record.name] = zoo
+            }
+            var families: [String: Classification] = [:]
+            for record in SampleData.classifications {
+                let classification = Classification(context: context)
+                classification.scientificClassification = record.scientificClassification
+                classification.order = record.order
+                classification.family = record.family
+                families[record.family] = classification
+            }
+            for record in SampleData.animals {
+                let animal = Animal(context: context)
+                animal.commonName = record.commonName
+                animal.habitat = record.habitat
+                animal.classification = families[record.family]
+                animal.zoos = Set(record.zoos.compactMap { zoos[$0] })
+            }
+        }
+    }
+
+    /// The first classification whose order is `order`, or nil.
+    public static func classification(order: String, in context: ObjectContext) throws -> Classification? {
+        try context.fetch(FetchRequest<Classification>(predicate: #Predicate { $0.order == order },
+                                                       sortBy: [SortDescriptor(\Classification.family)])).first
+    }
+
+    /// Adds an animal in the classification of `order` (created when new) and saves.
+    @discardableResult
+    public static func addAnimal(name: String, habitat: String, order: String, to context: ObjectContext, at url: URL) throws -> Animal {
+        let name = name.trimmingCharacters(in: .whitespaces), order = order.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { throw AppError.invalidValue(option: "--name", value: name, reason: "must not be empty") }
+        guard !order.isEmpty else { throw AppError.invalidValue(option: "--order", value: order, reason: "must not be empty") }
+        let existing = try classification(order: order, in: context)
+        var animal: Animal!
+        try AppStore.save(context, at: url) {
+            let classification = existing ?? Classification(context: context)
+            if existing == nil { classification.order = order }
+            animal = Animal(context: context)
+            animal.commonName = name
+            animal.habitat = habitat
+            animal.classification = classification
+        }
+        return animal
+    }
+
+    /// Deletes every animal named `name`; ``AppError/notFound(kind:name:)`` when there is none.
+    public static func deleteAnimal(named name: String, from context: ObjectContext, at url: URL) throws {
+        let animals = try context.fetch(FetchRequest<Animal>(predicate: #Predicate { $0.commonName == name }))
+        guard !animals.isEmpty else { throw AppError.notFound(kind: "animal", name: name) }
+        try AppStore.save(context, at: url) {
+            for animal in animals { context.delete(animal) }
+        }
+    }
+
+    /// Renames an order in every classification that has it: their animals move section.
+    public static func renameOrder(_ old: String, to new: String, in context: ObjectContext, at url: URL) throws {
+        let new = new.trimmingCharacters(in: .whitespaces)
+        guard !new.isEmpty else { throw AppError.invalidValue(option: "NEW", value: new, reason: "must not be empty") }
+        let classifications = try context.fetch(FetchRequest<Classification>(predicate: #Predicate { $0.order == old }))
+        guard !classifications.isEmpty else { throw AppError.notFound(kind: "order", name: old) }
+        try AppStore.save(context, at: url) {
+            for classification in classifications { classification.order = new }
+        }
+    }
+}

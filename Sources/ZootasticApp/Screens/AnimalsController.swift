@@ -1,0 +1,68 @@
+import FolioAppSupport
+import FolioResults
+import FolioStore
+import FolioTable
+import FolioTerminal
+import Foundation
+
+/// Zootastic's main screen: animals sectioned by classification order,
+/// sorted by common name, in subtitle cells, with the section index; `+`
+/// adds an animal through a form; swipe deletes. Every save — here or in
+/// another process — reaches the table as a batch update.
+@MainActor
+final class AnimalsController: ResultsTableController<Animal>, TableViewEditingDataSource {
+    private let container: PersistentContainer
+    private let storeURL: URL
+
+    init(container: PersistentContainer, storeURL: URL) throws {
+        self.container = container
+        self.storeURL = storeURL
+        let results = FetchedResultsController(fetchRequest: Animal.listRequest, context: container.viewContext,
+                                               sectionNameKeyPath: Animal.sectionKeyPath)
+        try super.init(title: "Zootastic", results: results, cellStyle: .subtitle)
+        showsSectionIndex = true
+        emptyStateText = "No animals"
+        tableView.rowHeight = 2
+        navigationItem.rightBarButtonItems = [BarButtonItem(system: .add) { [weak self] in self?.showAddForm() }]
+    }
+
+    override func configure(_ cell: TableViewCell, with animal: Animal) {
+        cell.textLabel.text = animal.commonName
+        cell.detailTextLabel?.text = animal.habitat
+    }
+
+    func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
+        guard editingStyle == .delete else { return }
+        let context = container.viewContext
+        context.delete(results.object(at: indexPath))
+        do {
+            try context.save()
+        } catch {
+            context.rollback()
+            showHUD("Not deleted: \(error)")
+        }
+    }
+
+    private func showAddForm() {
+        let form = FormController(title: "Add Animal", sections: [
+            .init(title: "Animal", fields: [
+                .text("name", "Common Name", placeholder: "e.g. Okapi"),
+                .text("habitat", "Habitat", placeholder: "e.g. Forest Exhibit"),
+                .text("order", "Order", placeholder: "e.g. Primates"),
+            ]),
+        ])
+        form.onDone = { [weak self] form in self?.add(from: form) }
+        navigationController?.push(form)
+    }
+
+    private func add(from form: FormController) {
+        do {
+            let animal = try ZooStore.addAnimal(name: form.value("name"), habitat: form.value("habitat"),
+                                                order: form.value("order"), to: container.viewContext, at: storeURL)
+            navigationController?.pop()
+            highlight(animal)
+        } catch {
+            showHUD("\(error)")
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import FolioAppSupport
+import FolioTerminal
+import Foundation
+
+/// Zootastic: animals sectioned by classification order, following every
+/// change to the store live.
+///
+/// ```swift
+/// let screen = try ZootasticApp.makeScreen(storeURL: url)
+/// ```
+public enum ZootasticApp: FolioApp {
+    public static let command = "zoo"
+    public static let title = "Zootastic"
+    public static let summary = "animals by classification order, live from the store"
+    public static let subcommands = [
+        HelpEntry("list [--json]", "print the animals as the app shows them"),
+        HelpEntry("add --name NAME --habitat TEXT --order ORDER", "add an animal (a new order makes a classification)"),
+        HelpEntry("delete --name NAME", "delete the animal named NAME"),
+        HelpEntry("rename-order OLD NEW", "rename a classification's order: its animals change section"),
+    ]
+    public static let keys = [
+        HelpEntry("+ or a", "add an animal through a form (Enter edits a field, e saves)"),
+        HelpEntry("Left, then Enter", "delete the animal"),
+    ]
+    public static let valueOptions: Set<String> = ["--name", "--habitat", "--order"]
+
+    public static func runSubcommand(_ name: String, arguments: inout Arguments, context: AppContext) throws {
+        try ZooCommands.run(name, arguments: &arguments, context: context)
+    }
+
+    public static func makeScreen(storeURL: URL) throws -> ViewController {
+        let container = try ZooStore.open(at: storeURL)
+        return NavigationController(root: try AnimalsController(container: container, storeURL: storeURL))
+    }
+}
