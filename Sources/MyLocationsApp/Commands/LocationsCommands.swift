@@ -1,0 +1,54 @@
+import FolioAppSupport
+import FolioResults
+import FolioStore
+import Foundation
+
+/// `folio locations list|add|delete`.
+@MainActor
+enum LocationsCommands {
+    static func run(_ name: String, arguments: inout Arguments, context: AppContext) throws {
+        switch name {
+        case "list":
+            let json = arguments.flag("--json")
+            try arguments.finish()
+            let container = try LocationsStore.open(at: context.storeURL)
+            let table = try listedTable(container.viewContext)
+            context.console.out(json ? table.json.text : String(table.plainText.dropLast()))
+        case "add":
+            let description = try arguments.requiredOption("--description")
+            let category = try arguments.requiredOption("--category")
+            let latitude = try arguments.requiredOption("--latitude")
+            let longitude = try arguments.requiredOption("--longitude")
+            let address = try arguments.option("--address") ?? ""
+            let date = try arguments.option("--date") ?? ""
+            try arguments.finish()
+            let input = try LocationInput(description: description, category: category, latitude: latitude,
+                                          longitude: longitude, address: address, date: date)
+            let container = try LocationsStore.open(at: context.storeURL)
+            let location = try LocationsStore.add(input, to: container.viewContext, at: context.storeURL)
+            context.console.out("\(location.objectID.rowID)")
+        case "delete":
+            let id = try arguments.positional("ID")
+            try arguments.finish()
+            let container = try LocationsStore.open(at: context.storeURL)
+            try LocationsStore.delete(id: id, from: container.viewContext, at: context.storeURL)
+        default:
+            throw AppError.usage(message: "unknown subcommand '\(name)' for locations")
+        }
+    }
+
+    /// The Locations tab's table, from the same results controller.
+    static func listedTable(_ context: ObjectContext) throws -> ListedTable {
+        let results = FetchedResultsController(fetchRequest: Location.listRequest, context: context,
+                                               sectionNameKeyPath: Location.sectionKeyPath)
+        try results.performFetch()
+        return ListedTable(results: results) { location in
+            ListedTable.Row(id: "\(location.objectID.rowID)", text: "\(location.titleLine) — \(location.detailLine)", fields: [
+                ("description", .string(location.locationDescription)), ("category", .string(location.category)),
+                ("latitude", .number(location.latitude)), ("longitude", .number(location.longitude)),
+                ("address", .string(location.address)),
+                ("date", .string(location.date.formatted(.iso8601))),
+            ])
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import FolioAppSupport
+import FolioTerminal
+import Foundation
+
+/// MyLocations: a "Tag" tab (a form that saves a location and shows
+/// "Tagged") and a "Locations" tab (sectioned by category, edit, delete).
+///
+/// ```swift
+/// let screen = try MyLocationsApp.makeScreen(storeURL: url)
+/// ```
+public enum MyLocationsApp: FolioApp {
+    public static let command = "locations"
+    public static let title = "MyLocations"
+    public static let summary = "tag places and browse them by category"
+    public static let subcommands = [
+        HelpEntry("list [--json]", "print the Locations tab as the app shows it"),
+        HelpEntry("add --description TEXT --category NAME --latitude X --longitude Y [--address TEXT] [--date ISO8601]",
+                  "tag a location; prints its id"),
+        HelpEntry("delete ID", "delete the location with id ID (ids from list --json)"),
+    ]
+    public static let keys = [
+        HelpEntry("Tab, 1-2", "switch between Tag and Locations"),
+        HelpEntry("Enter on a field", "edit it; Enter ends, Esc restores"),
+        HelpEntry("e on a form", "Done: save (\"Tagged\", \"Updated\")"),
+    ]
+    public static let valueOptions: Set<String> = ["--description", "--category", "--latitude", "--longitude", "--address", "--date"]
+
+    public static func runSubcommand(_ name: String, arguments: inout Arguments, context: AppContext) throws {
+        try LocationsCommands.run(name, arguments: &arguments, context: context)
+    }
+
+    public static func makeScreen(storeURL: URL) throws -> ViewController {
+        let container = try LocationsStore.open(at: storeURL)
+        let tag = LocationForm.make(title: "Tag Location", values: LocationForm.blankValues())
+        tag.tabTitle = "Tag"
+        tag.onDone = { [weak tag] _ in
+            guard let tag else { return }
+            do {
+                let input = try LocationForm.input(from: tag)
+                try LocationsStore.add(input, to: container.viewContext, at: storeURL)
+                tag.setValues(LocationForm.blankValues())
+                tag.showHUD("Tagged")
+            } catch {
+                tag.showHUD("\(error)")
+            }
+        }
+        let locations = try LocationsController(container: container, storeURL: storeURL)
+        locations.tabTitle = "Locations"
+        return TabBarController(tabs: [NavigationController(root: tag), NavigationController(root: locations)])
+    }
+}

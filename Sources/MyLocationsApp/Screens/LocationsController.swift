@@ -1,0 +1,66 @@
+import FolioAppSupport
+import FolioResults
+import FolioStore
+import FolioTable
+import FolioTerminal
+import Foundation
+
+/// The Locations tab: locations sectioned by category in the custom cell;
+/// Enter opens "Edit Location" (Done saves and shows "Updated"); swipe
+/// deletes; Edit for mass editing.
+@MainActor
+final class LocationsController: ResultsTableController<Location>, TableViewEditingDataSource {
+    private let container: PersistentContainer
+    private let storeURL: URL
+
+    init(container: PersistentContainer, storeURL: URL) throws {
+        self.container = container
+        self.storeURL = storeURL
+        let results = FetchedResultsController(fetchRequest: Location.listRequest, context: container.viewContext,
+                                               sectionNameKeyPath: Location.sectionKeyPath)
+        try super.init(title: "Locations", results: results, cellType: LocationCell.self)
+        emptyStateText = "No locations"
+        tableView.rowHeight = 2
+        navigationItem.rightBarButtonItems = [editButtonItem]
+    }
+
+    override func configure(_ cell: TableViewCell, with location: Location) {
+        guard let cell = cell as? LocationCell else { return }
+        cell.title = location.titleLine
+        cell.detail = location.detailLine
+    }
+
+    override func didSelect(_ location: Location, at indexPath: IndexPath) {
+        tableView.deselectRow(at: indexPath)
+        let form = LocationForm.make(title: "Edit Location", values: LocationForm.values(of: location))
+        form.onDone = { [weak self, weak form] _ in
+            guard let self, let form else { return }
+            self.update(location, from: form)
+        }
+        navigationController?.push(form)
+    }
+
+    func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
+        guard editingStyle == .delete else { return }
+        let context = container.viewContext
+        context.delete(results.object(at: indexPath))
+        do {
+            try context.save()
+        } catch {
+            context.rollback()
+            showHUD("Not deleted: \(error)")
+        }
+    }
+
+    private func update(_ location: Location, from form: FormController) {
+        do {
+            let input = try LocationForm.input(from: form)
+            try AppStore.save(container.viewContext, at: storeURL) { input.apply(to: location) }
+            navigationController?.pop()
+            highlight(location)
+            showHUD("Updated")
+        } catch {
+            showHUD("\(error)")
+        }
+    }
+}
