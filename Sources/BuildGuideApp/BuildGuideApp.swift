@@ -1,0 +1,37 @@
+import FolioAppSupport
+import FolioTerminal
+import Foundation
+
+/// BuildGuide: a list of Starcraft build guides and an editor mixing
+/// static and dynamic sections.
+///
+/// ```swift
+/// let screen = try BuildGuideApp.makeScreen(storeURL: url)
+/// ```
+public enum BuildGuideApp: FolioApp {
+    public static let command = "guides"
+    public static let title = "BuildGuide"
+    public static let summary = "build guides: a name, a race and an ordered build"
+    public static let subcommands = [
+        HelpEntry("list [--json]", "print the guides as the app shows them"),
+        HelpEntry("add NAME [--race RACE]", "add a guide (race Protoss, Terran or Zerg)"),
+        HelpEntry("add-unit NAME UNIT", "append a unit of the guide's race to its build order"),
+        HelpEntry("delete NAME", "delete the guide named NAME"),
+    ]
+    public static let keys = [
+        HelpEntry("+ or a", "add a guide and open it"),
+        HelpEntry("Enter on Name / Race", "edit the name / choose the race"),
+        HelpEntry("Enter on Add a Unit", "choose a unit of the guide's race"),
+        HelpEntry("K/J in Build Order", "reorder (kept within the build order)"),
+    ]
+    public static let valueOptions: Set<String> = ["--race"]
+
+    public static func runSubcommand(_ name: String, arguments: inout Arguments, context: AppContext) throws {
+        try GuidesCommands.run(name, arguments: &arguments, context: context)
+    }
+
+    public static func makeScreen(storeURL: URL) throws -> ViewController {
+        let container = try BuildGuideStore.open(at: storeURL)
+        return NavigationController(root: try GuidesController(container: container, storeURL: storeURL))
+    }
+}

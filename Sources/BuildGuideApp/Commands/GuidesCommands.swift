@@ -1,0 +1,51 @@
+import FolioAppSupport
+import FolioResults
+import FolioStore
+
+/// `folio guides list|add|add-unit|delete`.
+@MainActor
+enum GuidesCommands {
+    static func run(_ name: String, arguments: inout Arguments, context: AppContext) throws {
+        switch name {
+        case "list":
+            let json = arguments.flag("--json")
+            try arguments.finish()
+            let container = try BuildGuideStore.open(at: context.storeURL)
+            let table = try listedTable(container.viewContext)
+            context.console.out(json ? table.json.text : String(table.plainText.dropLast()))
+        case "add":
+            let race = try arguments.option("--race")
+            let guide = try arguments.positional("NAME")
+            try arguments.finish()
+            let container = try BuildGuideStore.open(at: context.storeURL)
+            try BuildGuideStore.addGuide(named: guide, race: race, to: container.viewContext, at: context.storeURL)
+        case "add-unit":
+            let guideName = try arguments.positional("NAME")
+            let unit = try arguments.positional("UNIT")
+            try arguments.finish()
+            let container = try BuildGuideStore.open(at: context.storeURL)
+            let guide = try BuildGuideStore.guide(named: guideName, in: container.viewContext)
+            try BuildGuideStore.addUnit(unit, to: guide, in: container.viewContext, at: context.storeURL)
+        case "delete":
+            let guide = try arguments.positional("NAME")
+            try arguments.finish()
+            let container = try BuildGuideStore.open(at: context.storeURL)
+            try BuildGuideStore.deleteGuide(named: guide, from: container.viewContext, at: context.storeURL)
+        default:
+            throw AppError.usage(message: "unknown subcommand '\(name)' for guides")
+        }
+    }
+
+    /// The guide list as the app shows it, from the same results controller.
+    static func listedTable(_ context: ObjectContext) throws -> ListedTable {
+        let results = FetchedResultsController(fetchRequest: Guide.listRequest, context: context)
+        try results.performFetch()
+        return ListedTable(results: results) { guide in
+            let race = guide.race?.name ?? ""
+            return ListedTable.Row(id: "\(guide.objectID.rowID)", text: race.isEmpty ? guide.name : "\(guide.name) — \(race)", fields: [
+                ("name", .string(guide.name)), ("race", race.isEmpty ? .null : .string(race)),
+                ("units", .array(guide.units.map { .string($0.name) })),
+            ])
+        }
+    }
+}

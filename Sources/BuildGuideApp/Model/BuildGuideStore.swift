@@ -1,0 +1,87 @@
+import FolioAppSupport
+import FolioStore
+import Foundation
+
+/// Opening, seeding and changing a BuildGuide store.
+///
+/// ```swift
+/// let container = try BuildGuideStore.open(at: url)
+/// try BuildGuideStore.addUnit("Pylon", toGuideNamed: "Cannon Rush", in: container.viewContext, at: url)
+/// ```
+@MainActor
+public enum BuildGuideStore {
+    /// Opens the store, seeding a new one with the races and the sample guides.
+    public static func open(at url: URL) throws -> PersistentContainer {
+        try AppStore.open(schema: Guide.schema, at: url) { context in
+            var races: [String: Race] = [:]
+            for record in SampleData.races {
+                let race = Race(context: context)
+                race.name = record.name
+                races[record.name] = race
+            }
+            for record in SampleData.guides {
+                let guide = Guide(context: context)
+                guide.name = record.name
+                guide.race = races[record.race]
+            }
+        }
+    }
+
+    /// The race named `name`; ``AppError/notFound(kind:name:)`` otherwise.
+    public static func race(named name: String, in context: ObjectContext) throws -> Race {
+        guard let race = try context.fetch(FetchRequest<Race>(predicate: #Predicate { $0.name == name })).first else {
+            throw AppError.notFound(kind: "race", name: name)
+        }
+        return race
+    }
+
+    /// The first guide (by name order) named `name`; ``AppError/notFound(kind:name:)`` otherwise.
+    public static func guide(named name: String, in context: ObjectContext) throws -> Guide {
+        var request = Guide.listRequest
+        request.predicate = #Predicate { $0.name == name }
+        guard let guide = try context.fetch(request).first else { throw AppError.notFound(kind: "guide", name: name) }
+        return guide
+    }
+
+    /// The catalogue entry named `unit` for `race`, or nil.
+    public static func catalogueUnit(_ unit: String, race: String) -> SampleData.UnitRecord? {
+        SampleData.races.first { $0.name == race }?.units.first { $0.name == unit }
+    }
+
+    /// Adds a guide and saves.
+    @discardableResult
+    public static func addGuide(named name: String, race raceName: String?, to context: ObjectContext, at url: URL) throws -> Guide {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw AppError.invalidValue(option: "NAME", value: name, reason: "must not be empty") }
+        let race = try raceName.map { try self.race(named: $0, in: context) }
+        var guide: Guide!
+        try AppStore.save(context, at: url) {
+            guide = Guide(context: context)
+            guide.name = trimmed
+            guide.race = race
+        }
+        return guide
+    }
+
+    /// Appends `unit` (from the guide's race's catalogue) to a guide's build order and saves.
+    public static func addUnit(_ unit: String, to guide: Guide, in context: ObjectContext, at url: URL) throws {
+        guard let race = guide.race?.name else {
+            throw AppError.invalidValue(option: "NAME", value: guide.name, reason: "the guide has no race; choose one first")
+        }
+        guard let record = catalogueUnit(unit, race: race) else {
+            throw AppError.notFound(kind: "\(race) unit", name: unit)
+        }
+        try AppStore.save(context, at: url) {
+            let step = Unit(context: context)
+            step.name = record.name
+            step.type = record.type
+            guide.units.append(step)
+        }
+    }
+
+    /// Deletes the first guide named `name` (and its build order) and saves.
+    public static func deleteGuide(named name: String, from context: ObjectContext, at url: URL) throws {
+        let guide = try guide(named: name, in: context)
+        try AppStore.save(context, at: url) { context.delete(guide) }
+    }
+}

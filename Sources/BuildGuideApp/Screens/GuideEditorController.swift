@@ -1,0 +1,232 @@
+import FolioAppSupport
+import FolioStore
+import FolioTable
+import FolioTerminal
+import Foundation
+
+/// The guide editor: static and dynamic sections in one table, always in
+/// editing mode with selection allowed. "Guide Details" (name field, race
+/// picker), "Build Order" (deletable, reorderable only within itself) and
+/// "Actions" ("Add a Unit"). Every change is saved at once.
+@MainActor
+final class GuideEditorController: TableViewController, TableViewEditingDataSource, TableViewReorderingDataSource,
+    TableViewDelegate {
+    enum Section: Int, CaseIterable {
+        case details, buildOrder, actions
+
+        var title: String? {
+            switch self {
+            case .details: "Guide Details"
+            case .buildOrder: "Build Order"
+            case .actions: "Actions"
+            }
+        }
+    }
+
+    let guide: Guide
+    private let container: PersistentContainer
+    private let storeURL: URL
+    private var observation: ObservationToken?
+
+    init(guide: Guide, container: PersistentContainer, storeURL: URL) {
+        self.guide = guide
+        self.container = container
+        self.storeURL = storeURL
+        super.init(title: guide.name)
+        tableView.register(forCellReuseIdentifier: "Name") { TextFieldCell(style: .default, reuseIdentifier: $0) }
+        tableView.register(forCellReuseIdentifier: "Race") { TableViewCell(style: .value1, reuseIdentifier: $0) }
+        tableView.register(forCellReuseIdentifier: "Unit") { TableViewCell(style: .value1, reuseIdentifier: $0) }
+        tableView.register(forCellReuseIdentifier: "Action") { TableViewCell(style: .default, reuseIdentifier: $0) }
+        tableView.dataSource = self
+        tableView.delegate = self
+        tableView.allowsSelectionDuringEditing = true
+        setEditing(true)
+        observation = container.viewContext.observeChanges { [weak self] changes in
+            guard let self, changes.origin != .thisContext else { return }
+            self.followExternalChange(changes)
+        }
+    }
+
+    /// Another process (or context) changed the store: show the guide as it is now.
+    private func followExternalChange(_ changes: ChangeSet) {
+        if changes.deleted.contains(guide.objectID) {
+            navigationController?.pop()
+            return
+        }
+        title = guide.name
+        tableView.reloadData()
+        setNeedsDisplay()
+    }
+
+    /// The name field edits only outside editing mode, so the table leaves it
+    /// while the field takes keys and comes back when editing ends.
+    override func handle(_ event: InputEvent) -> Bool {
+        let handled = super.handle(event)
+        if !isEditing && !isEditingText { setEditing(true) }
+        return handled
+    }
+
+    override var keyHints: [KeyHint] {
+        super.keyHints + [KeyHint("Enter", "edit / choose")]
+    }
+
+    // MARK: Data source
+
+    func numberOfSections(in tableView: TableView) -> Int { Section.allCases.count }
+
+    func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
+        switch Section(rawValue: section)! {
+        case .details: 2
+        case .buildOrder: guide.units.count
+        case .actions: 1
+        }
+    }
+
+    func tableView(_ tableView: TableView, titleForHeaderInSection section: Int) -> String? {
+        Section(rawValue: section)?.title
+    }
+
+    func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
+        switch (Section(rawValue: indexPath.section)!, indexPath.row) {
+        case (.details, 0):
+            let cell = tableView.dequeueReusableCell(withIdentifier: "Name", for: indexPath)
+            guard let field = cell as? TextFieldCell else { return cell }
+            field.textLabel.text = "Name"
+            field.placeholder = "Guide name"
+            if !field.isEditingText { field.text = guide.name }
+            field.onCommit = { [weak self] text in self?.rename(to: text) }
+            return field
+        case (.details, _):
+            let cell = tableView.dequeueReusableCell(withIdentifier: "Race", for: indexPath)
+            cell.textLabel.text = "Race"
+            cell.detailTextLabel?.text = guide.race?.name ?? ""
+            cell.accessoryType = .disclosureIndicator
+            cell.editingAccessoryType = .disclosureIndicator
+            return cell
+        case (.buildOrder, let row):
+            let cell = tableView.dequeueReusableCell(withIdentifier: "Unit", for: indexPath)
+            let unit = guide.units[row]
+            cell.textLabel.text = unit.name
+            cell.detailTextLabel?.text = unit.type
+            return cell
+        case (.actions, _):
+            let cell = tableView.dequeueReusableCell(withIdentifier: "Action", for: indexPath)
+            cell.textLabel.text = "Add a Unit"
+            return cell
+        }
+    }
+
+    func tableView(_ tableView: TableView, canEditRowAt indexPath: IndexPath) -> Bool {
+        indexPath.section == Section.buildOrder.rawValue
+    }
+
+    func tableView(_ tableView: TableView, canMoveRowAt indexPath: IndexPath) -> Bool {
+        indexPath.section == Section.buildOrder.rawValue
+    }
+
+    func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
+        guard editingStyle == .delete, indexPath.section == Section.buildOrder.rawValue else { return }
+        let unit = guide.units[indexPath.row]
+        save { self.container.viewContext.delete(unit) }
+        try? tableView.deleteRows(at: [indexPath])
+    }
+
+    func tableView(_ tableView: TableView, moveRowAt sourceIndexPath: IndexPath, to destinationIndexPath: IndexPath) {
+        var units = guide.units
+        units.insert(units.remove(at: sourceIndexPath.row), at: destinationIndexPath.row)
+        save { self.guide.units = units }
+    }
+
+    // MARK: Delegate
+
+    func tableView(_ tableView: TableView, editingStyleForRowAt indexPath: IndexPath) -> TableViewCell.EditingStyle {
+        indexPath.section == Section.buildOrder.rawValue ? .delete : .none
+    }
+
+    /// A unit dragged out of "Build Order" stays in it: at its first row when
+    /// dragged above, at its last when dragged below.
+    func tableView(_ tableView: TableView, targetIndexPathForMoveFromRowAt sourceIndexPath: IndexPath,
+                   toProposedIndexPath proposedDestinationIndexPath: IndexPath) -> IndexPath {
+        if proposedDestinationIndexPath.section < sourceIndexPath.section {
+            return IndexPath(row: 0, section: sourceIndexPath.section)
+        }
+        if proposedDestinationIndexPath.section > sourceIndexPath.section {
+            let last = self.tableView(tableView, numberOfRowsInSection: sourceIndexPath.section) - 1
+            return IndexPath(row: last, section: sourceIndexPath.section)
+        }
+        return proposedDestinationIndexPath
+    }
+
+    func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath) {
+        tableView.deselectRow(at: indexPath)
+        switch (Section(rawValue: indexPath.section)!, indexPath.row) {
+        case (.details, 0):
+            // Leave editing mode so that the field takes the keys (see `handle`).
+            setEditing(false)
+            _ = super.handle(.key(Key(.enter)))
+        case (.details, _):
+            pickRace()
+        case (.actions, _):
+            addUnit()
+        case (.buildOrder, _):
+            break
+        }
+    }
+
+    // MARK: Actions
+
+    private func rename(to text: String) {
+        let name = text.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, name != guide.name else {
+            tableView.reloadData()
+            return
+        }
+        save { self.guide.name = name }
+        title = guide.name
+    }
+
+    private func pickRace() {
+        let picker = PickerController(title: "Select Race", items: SampleData.races.map(\.name), selected: guide.race?.name)
+        picker.onChoose = { [weak self] name in
+            guard let self else { return }
+            if let race = try? BuildGuideStore.race(named: name, in: self.container.viewContext) {
+                self.save { self.guide.race = race }
+            }
+            self.tableView.reloadData()
+            self.navigationController?.pop()
+        }
+        navigationController?.push(picker)
+    }
+
+    private func addUnit() {
+        guard let race = guide.race?.name, let catalogue = SampleData.races.first(where: { $0.name == race }) else {
+            let alert = AlertController(title: "Race not selected", message: "Please select a race first", style: .alert)
+            alert.addAction(AlertAction(title: "OK", style: .cancel))
+            present(alert)
+            return
+        }
+        let picker = PickerController(title: "Select Unit", items: catalogue.units.map(\.name), details: catalogue.units.map(\.type))
+        picker.onChoose = { [weak self] name in
+            guard let self else { return }
+            do {
+                try BuildGuideStore.addUnit(name, to: self.guide, in: self.container.viewContext, at: self.storeURL)
+                let row = self.guide.units.count - 1
+                let path = IndexPath(row: row, section: Section.buildOrder.rawValue)
+                try? self.tableView.insertRows(at: [path])
+                self.tableView.highlightRow(at: path)
+            } catch {
+                self.showHUD("\(error)")
+            }
+            self.navigationController?.pop()
+        }
+        navigationController?.push(picker)
+    }
+
+    private func save(_ change: () -> Void) {
+        do {
+            try AppStore.save(container.viewContext, at: storeURL, change)
+        } catch {
+            showHUD("Not saved: \(error)")
+        }
+    }
+}
