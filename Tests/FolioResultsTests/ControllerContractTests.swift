@@ -143,6 +143,37 @@ import FolioTestSupport
         #expect(recorder.lines.isEmpty)
     }
 
+    @Test func aLimitedRequestPushesRowsOutOfItsWindow() throws {
+        item("Ant", score: 1); item("Bee", score: 2); item("Cat", score: 3)
+        try context.save()
+        var request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.score)])
+        request.fetchLimit = 2
+        let controller = FetchedResultsController(fetchRequest: request, context: context)
+        let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
+        controller.delegate = recorder
+        try controller.performFetch()
+        item("Aardvark", score: 0)
+        try context.save()
+        #expect(recorder.lines == ["will", "delete Bee [0, 1]", "insert Aardvark [0, 0]", "did"])
+        #expect(names(controller) == [["Aardvark", "Ant"]])
+    }
+
+    @Test func unsavedInsertsAppearWhenSaved() throws {
+        item("Ant")
+        try context.save()
+        let request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.name)])
+        let controller = FetchedResultsController(fetchRequest: request, context: context)
+        let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
+        controller.delegate = recorder
+        item("Bee")                                   // not saved yet
+        try controller.performFetch()
+        #expect(names(controller) == [["Ant"]])
+        try context.save()
+        #expect(recorder.lines == ["will", "insert Bee [0, 1]", "did"])
+        #expect(names(controller) == [["Ant", "Bee"]])
+        controller.checkInvariants()
+    }
+
     @Test func userDrivenChangesAreNotEchoed() throws {
         let ant = item("Ant", score: 1); item("Bee", score: 2)
         try context.save()

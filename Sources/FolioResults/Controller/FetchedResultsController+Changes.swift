@@ -19,9 +19,18 @@ extension FetchedResultsController {
         let deleted = Set(changes.deleted.filter { $0.entityName == plan.entityName }.map(\.rowID))
         let keyed: [(Int64, [StoreValue])]
         do {
-            keyed = try fetchKeyRows(plan, restrictedTo: candidates.keys.filter { !deleted.contains($0) })
+            if plan.isWindowed {
+                // With a limit or offset, membership depends on rank: re-read the window.
+                keyed = try fetchKeyRows(plan, restrictedTo: nil)
+                for id in engine.allIDs() where candidates[id] == nil { candidates[id] = false }
+                for (id, _) in keyed where candidates[id] == nil { candidates[id] = false }
+            } else {
+                keyed = try fetchKeyRows(plan, restrictedTo: candidates.keys.filter { !deleted.contains($0) })
+            }
         } catch {
-            // The store could not be read: keep the results as they were rather than guess.
+            // The store could not be read: keep the results as they were and say why;
+            // `performFetch()` starts afresh.
+            lastError = error
             return
         }
         var rows: [Int64: ResultsRow<Int64, RowKey, SectionKey>] = [:]

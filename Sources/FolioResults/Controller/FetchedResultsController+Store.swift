@@ -5,17 +5,19 @@ extension FetchedResultsController {
     /// - Complexity: one query; O(k log n) for k restricted IDs.
     func fetchKeyRows(_ plan: KeyPlan<Entity>, restrictedTo ids: [Int64]?) throws -> [(Int64, [StoreValue])] {
         if let ids, ids.isEmpty { return [] }
-        var request = fetchRequest
-        request.fetchBatchSize = 0
+        let request = fetchRequestForAll()
         let restriction = ids.map { Set($0.map { ObjectID(entityName: plan.entityName, rowID: $0) }) }
         return try managedObjectContext.fetchKeys(request, keyPaths: plan.keyPaths, restrictedTo: restriction)
             .map { ($0.id.rowID, $0.values) }
     }
 
-    /// The request that materialises every object (no batching).
+    /// The request as the controller runs it: no batching, and saved state
+    /// only, since the controller follows saves (an unsaved insert would
+    /// otherwise appear under a temporary ID that its save replaces).
     func fetchRequestForAll() -> FetchRequest<Entity> {
         var request = fetchRequest
         request.fetchBatchSize = 0
+        request.includesPendingChanges = false
         return request
     }
 

@@ -47,6 +47,13 @@ public final class FetchedResultsController<Entity: ManagedObject> {
     /// try controller.performFetch(); controller.lastFetchUsedCache
     /// ```
     public private(set) var lastFetchUsedCache = false
+    /// The last error met while following a save (the results were left as
+    /// they were); nil after a successful `performFetch()`.
+    ///
+    /// ```swift
+    /// if let error = controller.lastError { print(error); try controller.performFetch() }
+    /// ```
+    public internal(set) var lastError: (any Error)?
     let engine: Engine
     var plan: KeyPlan<Entity>?
     var observation: ObservationToken?
@@ -84,6 +91,7 @@ public final class FetchedResultsController<Entity: ManagedObject> {
     public func performFetch() throws {
         let plan = try KeyPlan(request: fetchRequest, sectionKeyPath: sectionNameKeyPath, schema: managedObjectContext.schema)
         self.plan = plan
+        lastError = nil
         var rows: [ResultsRow<Int64, RowKey, SectionKey>]? = nil
         if let cacheName { rows = ResultsCache.load(name: cacheName, plan: plan, context: managedObjectContext) }
         let cached = rows != nil

@@ -108,6 +108,14 @@ extension ResultsEngine {
         return range.map { rows.element(at: $0).id }
     }
 
+    /// Every identifier, in no particular order.
+    ///
+    /// ```swift
+    /// let ids = engine.allIDs()
+    /// ```
+    /// - Complexity: O(n).
+    public func allIDs() -> [ID] { Array(locations.keys) }
+
     /// Every section key with its identifiers, in order.
     ///
     /// ```swift

@@ -18,6 +18,8 @@ struct KeyPlan<Entity: ManagedObject> {
     let ascending: [Bool]
     let sortCount: Int
     let sectioned: Bool
+    /// A limit or offset makes membership depend on rank.
+    let isWindowed: Bool
     let related: [Related]
     let relatedKeyNames: Set<String>
     /// Identifies the request for the cache.
@@ -43,6 +45,7 @@ struct KeyPlan<Entity: ManagedObject> {
                 firstSortKeyPath: sortPaths.first.map { names($0).joined(separator: ".") })
         }
         sectioned = sectionKeyPath != nil
+        isWindowed = request.fetchLimit > 0 || request.fetchOffset > 0
         ascending = request.ascending
         sortCount = sortPaths.count
         var extra: [PartialKeyPath<Entity>] = []
