@@ -44,10 +44,13 @@ public final class TableArrayDataSource: TableViewEditingDataSource, TableViewRe
     /// The model's text at a path.
     public subscript(_ path: IndexPath) -> String { sections[path.section][path.row] }
 
+    /// Answered from `sections` (data-source requirement).
     public func numberOfSections(in tableView: TableView) -> Int { sections.count }
 
+    /// Answered from `sections` (data-source requirement).
     public func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { sections[section].count }
 
+    /// Answered from `sections` (data-source requirement).
     public func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         cellRequests += 1
         let cell = tableView.dequeueReusableCell(withIdentifier: "Cell", for: indexPath)
@@ -55,20 +58,25 @@ public final class TableArrayDataSource: TableViewEditingDataSource, TableViewRe
         return cell
     }
 
+    /// Answered from `sections` (data-source requirement).
     public func tableView(_ tableView: TableView, titleForHeaderInSection section: Int) -> String? {
         section < headers.count ? headers[section] : nil
     }
 
+    /// Answered from `sections` (data-source requirement).
     public func tableView(_ tableView: TableView, titleForFooterInSection section: Int) -> String? {
         section < footers.count ? footers[section] : nil
     }
 
+    /// Answered from `sections` (data-source requirement).
     public func tableView(_ tableView: TableView, canEditRowAt indexPath: IndexPath) -> Bool {
         !uneditable.contains(indexPath)
     }
 
+    /// Answered from `sections` (data-source requirement).
     public func sectionIndexTitles(for tableView: TableView) -> [String]? { indexTitles }
 
+    /// Answered from `sections` (data-source requirement).
     public func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
         log.append("commit \(editingStyle) \(indexPath)")
         switch editingStyle {
@@ -83,10 +91,12 @@ public final class TableArrayDataSource: TableViewEditingDataSource, TableViewRe
         }
     }
 
+    /// Answered from `sections` (data-source requirement).
     public func tableView(_ tableView: TableView, canMoveRowAt indexPath: IndexPath) -> Bool {
         !unmovable.contains(indexPath)
     }
 
+    /// Answered from `sections` (data-source requirement).
     public func tableView(_ tableView: TableView, moveRowAt sourceIndexPath: IndexPath, to destinationIndexPath: IndexPath) {
         log.append("move \(sourceIndexPath) -> \(destinationIndexPath)")
         let item = sections[sourceIndexPath.section].remove(at: sourceIndexPath.row)

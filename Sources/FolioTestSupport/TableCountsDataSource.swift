@@ -28,10 +28,13 @@ public final class TableCountsDataSource: TableViewDataSource {
         return table
     }
 
+    /// Answered from `counts` (data-source requirement).
     public func numberOfSections(in tableView: TableView) -> Int { counts.count }
 
+    /// Answered from `counts` (data-source requirement).
     public func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { counts[section] }
 
+    /// Answered from `counts` (data-source requirement).
     public func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         cellRequests += 1
         let cell = tableView.dequeueReusableCell(withIdentifier: "Cell", for: indexPath)

@@ -33,67 +33,82 @@ public final class TableRecordingDelegate: TableViewDelegate {
     /// Creates an empty recorder.
     public init() {}
 
+    /// Recorded in `events`, answered as configured (delegate requirement).
     public func tableView(_ tableView: TableView, heightForRowAt indexPath: IndexPath) -> Int? { rowHeights[indexPath] }
 
+    /// Recorded in `events`, answered as configured (delegate requirement).
     public func tableView(_ tableView: TableView, shouldHighlightRowAt indexPath: IndexPath) -> Bool {
         events.append("shouldHighlight \(indexPath)")
         return !unhighlightable.contains(indexPath)
     }
 
+    /// Recorded in `events`, answered as configured (delegate requirement).
     public func tableView(_ tableView: TableView, didHighlightRowAt indexPath: IndexPath) {
         events.append("didHighlight \(indexPath)")
     }
 
+    /// Recorded in `events`, answered as configured (delegate requirement).
     public func tableView(_ tableView: TableView, didUnhighlightRowAt indexPath: IndexPath) {
         events.append("didUnhighlight \(indexPath)")
     }
 
+    /// Recorded in `events`, answered as configured (delegate requirement).
     public func tableView(_ tableView: TableView, willSelectRowAt indexPath: IndexPath) -> IndexPath? {
         events.append("willSelect \(indexPath)")
         if let redirect = selectRedirects[indexPath] { return redirect }
         return indexPath
     }
 
+    /// Recorded in `events`, answered as configured (delegate requirement).
     public func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath) {
         events.append("didSelect \(indexPath)")
     }
 
+    /// Recorded in `events`, answered as configured (delegate requirement).
     public func tableView(_ tableView: TableView, willDeselectRowAt indexPath: IndexPath) -> IndexPath? {
         events.append("willDeselect \(indexPath)")
         return indexPath
     }
 
+    /// Recorded in `events`, answered as configured (delegate requirement).
     public func tableView(_ tableView: TableView, didDeselectRowAt indexPath: IndexPath) {
         events.append("didDeselect \(indexPath)")
     }
 
+    /// Recorded in `events`, answered as configured (delegate requirement).
     public func tableView(_ tableView: TableView, accessoryButtonTappedForRowWith indexPath: IndexPath) {
         events.append("accessoryTapped \(indexPath)")
     }
 
+    /// Recorded in `events`, answered as configured (delegate requirement).
     public func tableView(_ tableView: TableView, editingStyleForRowAt indexPath: IndexPath) -> TableViewCell.EditingStyle {
         events.append("editingStyle \(indexPath)")
         return editingStyles[indexPath] ?? .delete
     }
 
+    /// Recorded in `events`, answered as configured (delegate requirement).
     public func tableView(_ tableView: TableView, titleForDeleteConfirmationButtonForRowAt indexPath: IndexPath) -> String? {
         deleteTitle
     }
 
+    /// Recorded in `events`, answered as configured (delegate requirement).
     public func tableView(
         _ tableView: TableView, trailingSwipeActionsConfigurationForRowAt indexPath: IndexPath
     ) -> SwipeActionsConfiguration? {
         swipeConfigurations[indexPath]
     }
 
+    /// Recorded in `events`, answered as configured (delegate requirement).
     public func tableView(_ tableView: TableView, willBeginEditingRowAt indexPath: IndexPath) {
         events.append("willBeginEditing \(indexPath)")
     }
 
+    /// Recorded in `events`, answered as configured (delegate requirement).
     public func tableView(_ tableView: TableView, didEndEditingRowAt indexPath: IndexPath?) {
         events.append("didEndEditing \(indexPath.map(\.description) ?? "nil")")
     }
 
+    /// Recorded in `events`, answered as configured (delegate requirement).
     public func tableView(
         _ tableView: TableView, targetIndexPathForMoveFromRowAt sourceIndexPath: IndexPath,
         toProposedIndexPath proposedDestinationIndexPath: IndexPath
@@ -102,10 +117,12 @@ public final class TableRecordingDelegate: TableViewDelegate {
         return moveTarget?(sourceIndexPath, proposedDestinationIndexPath) ?? proposedDestinationIndexPath
     }
 
+    /// Recorded in `events`, answered as configured (delegate requirement).
     public func tableView(_ tableView: TableView, willDisplay cell: TableViewCell, forRowAt indexPath: IndexPath) {
         if recordsDisplay { events.append("willDisplay \(indexPath)") }
     }
 
+    /// Recorded in `events`, answered as configured (delegate requirement).
     public func tableView(_ tableView: TableView, didEndDisplaying cell: TableViewCell, forRowAt indexPath: IndexPath) {
         if recordsDisplay { events.append("didEndDisplaying \(indexPath)") }
     }

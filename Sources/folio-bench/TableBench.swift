@@ -70,7 +70,7 @@ enum TableBench {
 
     /// A random valid batch and the counts after it.
     static func makeBatch(counts: [Int], seed: UInt64) -> (TableBatch, [Int]) {
-        var random = SplitMix(seed: seed)
+        var random = ResultsBench.Random(seed: seed)
         func randomOldPath() -> TablePath {
             let section = Int.random(in: 0..<counts.count, using: &random)
             return TablePath(row: Int.random(in: 0..<counts[section], using: &random), section: section)
@@ -156,17 +156,7 @@ enum TableBench {
         let sorted = values.sorted()
         return sorted[sorted.count / 2]
     }
-
-    /// A small seeded generator so every run measures the same batch.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 }
+
+// The results suite's SplitMix64, as a generator for `Int.random(in:using:)`.
+extension ResultsBench.Random: RandomNumberGenerator {}

@@ -58,48 +58,55 @@ struct AdapterTests {
         }
     }
 
-    @Test func classicGlue_randomSavesNeverDesynchronise() {
+    /// 800 random saves: each is applied by `apply`, the table scrolls now
+    /// and then, and every visible cell must show `text` of its row.
+    private func runRandomSaves(
+        _ model: Model, _ table: TableView,
+        apply: ([ResultsRowChange<Int, Int, Int>], Int) -> Void, text: (IndexPath) -> String
+    ) {
         var random = ResultsRandom.fromEnvironment()
         print("seed:", random.seed)
-        let model = Model()
         var nextID = 0
+        for save in 0..<800 {
+            apply(model.randomSave(using: &random, nextID: &nextID), save)
+            if Int.random(in: 0..<4, using: &random) == 0 { table.scroll(byLines: .random(in: -8...8, using: &random)) }
+            checkCells(table, text, "save \(save)")
+        }
+    }
+
+    private func makeTable() -> TableView {
         let table = TableView(viewportHeight: 12)
         table.register(TableViewCell.self, forCellReuseIdentifier: "Cell")
+        return table
+    }
+
+    @Test func classicGlue_randomSavesNeverDesynchronise() {
+        let model = Model()
+        let table = makeTable()
         table.dataSource = model
         table.reloadData()
         let adapter = FetchedResultsTableAdapter(tableView: table)
-        for save in 0..<800 {
-            let changes = model.randomSave(using: &random, nextID: &nextID)
-            adapter.apply(model.engine.apply(changes))
-            if Int.random(in: 0..<4, using: &random) == 0 { table.scroll(byLines: .random(in: -8...8, using: &random)) }
-            checkCells(table, { model.text(model.engine.id(at: $0)) }, "save \(save)")
-        }
+        runRandomSaves(model, table, apply: { changes, _ in adapter.apply(model.engine.apply(changes)) },
+                       text: { model.text(model.engine.id(at: $0)) })
         #expect(adapter.refusals == 0, "\(adapter.lastRefusal?.message ?? "")")
     }
 
     @Test func diffable_randomSnapshotsNeverDesynchronise() {
-        var random = ResultsRandom.fromEnvironment()
-        print("seed:", random.seed)
         let model = Model()
-        var nextID = 0
-        let table = TableView(viewportHeight: 12)
-        table.register(TableViewCell.self, forCellReuseIdentifier: "Cell")
+        let table = makeTable()
         let dataSource = TableViewDiffableDataSource<Int, Int>(tableView: table) { table, path, id in
             let cell = table.dequeueReusableCell(withIdentifier: "Cell", for: path)
             cell.textLabel.text = model.text(id)
             return cell
         }
-        for save in 0..<800 {
-            let changes = model.randomSave(using: &random, nextID: &nextID)
+        runRandomSaves(model, table, apply: { changes, save in
             _ = model.engine.apply(changes)
             var snapshot = TableSnapshot<Int, Int>(model.engine.snapshot().map { ($0.section, $0.ids) })
             let touched = changes.map(\.id)
             if save % 2 == 0 { snapshot.reconfigureItems(touched) } else { snapshot.reloadItems(touched) }
             dataSource.apply(snapshot)
-            if Int.random(in: 0..<4, using: &random) == 0 { table.scroll(byLines: .random(in: -8...8, using: &random)) }
-            checkCells(table, { model.text(dataSource.itemIdentifier(for: $0)!) }, "save \(save)")
             #expect(dataSource.snapshot() == snapshot.contentOnlyForTests, "save \(save)")
-        }
+        }, text: { model.text(dataSource.itemIdentifier(for: $0)!) })
         #expect(dataSource.refusals == 0, "\(dataSource.lastRefusal?.message ?? "")")
     }
 

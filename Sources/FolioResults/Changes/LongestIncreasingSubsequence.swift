@@ -7,7 +7,7 @@
 /// longestIncreasingSubsequence([3, 1, 2, 5, 4])   // [1, 2, 3]  (values 1, 2, 5)
 /// ```
 /// - Complexity: O(n log n).
-func longestIncreasingSubsequence(_ values: [Int]) -> [Int] {
+public func longestIncreasingSubsequence(_ values: [Int]) -> [Int] {
     guard !values.isEmpty else { return [] }
     var tails: [Int] = []          // positions in `values`, by subsequence length
     var previous = [Int](repeating: -1, count: values.count)

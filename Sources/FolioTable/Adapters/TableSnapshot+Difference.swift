@@ -1,3 +1,5 @@
+import FolioResults
+
 extension TableSnapshot {
     /// The batch that turns `old` into this snapshot under UIKit's rules:
     /// sections and items that kept their order relative to each other (a
@@ -18,7 +20,7 @@ extension TableSnapshot {
             if let new = newSectionIndex[section] { survivors.append((index, new)) } else { batch.deletedSections.append(index) }
         }
         batch.insertedSections = sectionIdentifiers.indices.filter { oldSectionIndex[sectionIdentifiers[$0]] == nil }
-        let staying = Set(Self.longestIncreasing(survivors.map(\.new)).map { survivors[$0].old })
+        let staying = Set(longestIncreasingSubsequence(survivors.map(\.new)).map { survivors[$0].old })
         batch.movedSections = survivors.filter { !staying.contains($0.old) }.map { TableBatch.SectionMove(from: $0.old, to: $0.new) }
 
         var reconfigure: [IndexPath] = []
@@ -44,7 +46,7 @@ extension TableSnapshot {
                     sameSection.append((from.row, row, item))
                 }
             }
-            let kept = Set(Self.longestIncreasing(sameSection.map(\.old)).map { sameSection[$0].old })
+            let kept = Set(longestIncreasingSubsequence(sameSection.map(\.old)).map { sameSection[$0].old })
             for entry in sameSection {
                 let from = IndexPath(row: entry.old, section: oldSection!)
                 let to = IndexPath(row: entry.new, section: newSection)
@@ -83,30 +85,5 @@ extension TableSnapshot {
             }
         }
         return paths
-    }
-
-    /// Positions (into `values`) of one longest strictly increasing subsequence.
-    ///
-    /// - Complexity: O(n log n).
-    static func longestIncreasing(_ values: [Int]) -> [Int] {
-        var tails: [Int] = []  // positions of the smallest tail of each length
-        var previous = [Int](repeating: -1, count: values.count)
-        for (position, value) in values.enumerated() {
-            var low = 0
-            var high = tails.count
-            while low < high {
-                let mid = (low + high) / 2
-                if values[tails[mid]] < value { low = mid + 1 } else { high = mid }
-            }
-            if low > 0 { previous[position] = tails[low - 1] }
-            if low == tails.count { tails.append(position) } else { tails[low] = position }
-        }
-        var result: [Int] = []
-        var cursor = tails.last ?? -1
-        while cursor >= 0 {
-            result.append(cursor)
-            cursor = previous[cursor]
-        }
-        return result.reversed()
     }
 }

@@ -97,12 +97,15 @@ open class TableViewDiffableDataSource<SectionID: Hashable & Sendable, ItemID: H
         current.sectionIdentifiers.indices.contains(index) ? current.sectionIdentifiers[index] : nil
     }
 
+    /// The snapshot's section count.
     public func numberOfSections(in tableView: TableView) -> Int { current.numberOfSections }
 
+    /// The snapshot's item count in a section.
     public func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
         current.itemIdentifiers(inSection: current.sectionIdentifiers[section]).count
     }
 
+    /// The cell provider's cell for the item at the path.
     public func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         guard let item = itemIdentifier(for: indexPath) else {
             preconditionFailure("no item at \(indexPath) in the snapshot")
@@ -110,6 +113,7 @@ open class TableViewDiffableDataSource<SectionID: Hashable & Sendable, ItemID: H
         return cellProvider(tableView, indexPath, item)
     }
 
+    /// `headerTitle` of the section's identifier; override for more.
     open func tableView(_ tableView: TableView, titleForHeaderInSection section: Int) -> String? {
         sectionIdentifier(for: section).flatMap { headerTitle?($0) }
     }

@@ -1,6 +1,11 @@
 extension TableView {
     /// UIKit's row animations; accepted for familiarity, ignored headless.
+    ///
+    /// ```swift
+    /// try table.deleteRows(at: [path], with: .fade)
+    /// ```
     public enum RowAnimation: Sendable {
+        /// UIKit's animation styles, by name.
         case fade, right, left, top, bottom, none, middle, automatic
     }
 
