@@ -71,7 +71,8 @@ extension TableView {
             if isRowFullyVisible(indexPath) { return }
             if let top = topItem, row < top {
                 let header = TableLayoutItem.Kind.header(section: indexPath.section)
-                topItem = indexPath.row == 0 && height(of: header) > 0 ? header : row
+                let headerFits = height(of: header) > 0 && height(of: header) + height(of: row) <= viewportHeight
+                topItem = indexPath.row == 0 && headerFits ? header : row
             } else {
                 topItem = topItem(showing: row, linesBelowTop: viewportHeight - height(of: row))
             }
