@@ -27,17 +27,20 @@ public final class ResultsRecordingDelegate<Entity: ManagedObject>: FetchedResul
         batches = []
     }
 
+    /// Records `will`.
     public func controllerWillChangeContent(_ controller: FetchedResultsController<Entity>) {
         lines.append("will")
         current = ResultsChangeSet()
     }
 
+    /// Records `insert section 1 'Mammals'` and the change.
     public func controller(_ controller: FetchedResultsController<Entity>, didChange section: FetchedResultsSection<Entity>,
                            atSectionIndex sectionIndex: Int, for type: ResultsChangeType) {
         lines.append("\(type) section \(sectionIndex) '\(section.name)'")
         current.sectionChanges.append(SectionChange(type: type, index: sectionIndex, section: section.name))
     }
 
+    /// Records `move Ant [0, 0] -> [1, 2]` and the change.
     public func controller(_ controller: FetchedResultsController<Entity>, didChange object: Entity, at indexPath: IndexPath?,
                            for type: ResultsChangeType, newIndexPath: IndexPath?) {
         let change = ObjectChange(type: type, id: object.objectID, indexPath: indexPath, newIndexPath: newIndexPath)
@@ -46,11 +49,13 @@ public final class ResultsRecordingDelegate<Entity: ManagedObject>: FetchedResul
         current.objectChanges.append(change)
     }
 
+    /// Records `did` and closes the batch.
     public func controllerDidChangeContent(_ controller: FetchedResultsController<Entity>) {
         lines.append("did")
         batches.append(current)
     }
 
+    /// Answers from `indexTitles`.
     public func controller(_ controller: FetchedResultsController<Entity>, sectionIndexTitleForSectionName sectionName: String) -> String? {
         indexTitles[sectionName]
     }

@@ -11,6 +11,7 @@ import FolioTable
 ///     let harness = ResultsTableHarness(controller: controller)
 ///     try context.save()
 ///     #expect(harness.tableErrors.isEmpty)
+
 @MainActor
 public final class ResultsTableHarness<Entity: ManagedObject>: TableViewDataSource {
     /// The controller feeding the table.
@@ -39,12 +40,15 @@ public final class ResultsTableHarness<Entity: ManagedObject>: TableViewDataSour
     /// Forgets recorded batches.
     public func reset() { batches = [] }
 
+    /// The controller's section count.
     public func numberOfSections(in tableView: TableView) -> Int { controller.sections?.count ?? 0 }
 
+    /// The controller's row count for a section.
     public func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
         controller.sections?[section].numberOfObjects ?? 0
     }
 
+    /// A cell showing the object's ID.
     public func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         let cell = tableView.dequeueReusableCell(withIdentifier: "Cell", for: indexPath)
         cell.textLabel.text = controller.object(at: indexPath).objectID.description

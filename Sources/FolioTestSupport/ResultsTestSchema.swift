@@ -10,6 +10,7 @@ public final class ResultsItem: ManagedObject {
     @Managed public var visible: Bool
     @Managed public var tag: ResultsTag?
 
+    /// The item's properties: name, group, score, visible, tag.
     public override class var entity: EntityDescription {
         EntityDescription(ResultsItem.self, properties: [
             .attribute(\ResultsItem.name, "name", defaultValue: ""),
@@ -27,6 +28,7 @@ public final class ResultsTag: ManagedObject {
     @Managed public var label: String
     @Managed public var items: Set<ResultsItem>
 
+    /// The tag's properties: rank, label, items.
     public override class var entity: EntityDescription {
         EntityDescription(ResultsTag.self, properties: [
             .attribute(\ResultsTag.rank, "rank", defaultValue: 0),

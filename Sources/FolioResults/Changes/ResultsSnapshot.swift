@@ -12,7 +12,7 @@ public struct ResultsSnapshot<ID: Hashable & Sendable>: Hashable, Sendable {
     public var sectionIdentifiers: [String]
     /// Item identifiers of each section, in order.
     public var itemIdentifiers: [[ID]]
-    /// Items that stayed but changed: reconfigure their cells.
+    /// Items that changed and were not inserted (updated or moved): reconfigure their cells.
     public var reconfiguredItemIdentifiers: [ID]
 
     /// Creates a snapshot.

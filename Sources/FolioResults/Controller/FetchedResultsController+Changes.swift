@@ -65,7 +65,8 @@ extension FetchedResultsController {
             delegate.controllerDidChangeContent(self)
         }
         if let snapshotHandler {
-            let reconfigured = report.objectChanges.filter { $0.type == .update }.map { objectID($0.id) }
+            // Moved rows may have changed too; inserted ones get fresh cells anyway.
+            let reconfigured = report.objectChanges.filter { $0.type == .update || $0.type == .move }.map { objectID($0.id) }
             snapshotHandler(snapshot(reconfiguring: reconfigured))
         }
         if broadcaster.hasListeners { broadcaster.yield(publicChangeSet(report)) }

@@ -59,6 +59,14 @@ public protocol FetchedResultsControllerDelegate<Object>: AnyObject {
     func controller(_ controller: FetchedResultsController<Object>, sectionIndexTitleForSectionName sectionName: String) -> String?
 }
 
+/// Defaults, so a delegate implements only what it needs:
+///
+/// ```swift
+/// final class Counter: FetchedResultsControllerDelegate {
+///     var batches = 0
+///     func controllerDidChangeContent(_ c: FetchedResultsController<Animal>) { batches += 1 }
+/// }
+/// ```
 extension FetchedResultsControllerDelegate {
     /// Does nothing.
     public func controllerWillChangeContent(_ controller: FetchedResultsController<Object>) {}
