@@ -47,11 +47,18 @@ enum ResultsBench {
         }
     }
 
-    /// The table suite's SplitMix64, so runs are repeatable.
+    /// SplitMix64, so runs are repeatable (the table suite uses it too).
     struct Random {
-        var base: TableBench.SplitMix
-        init(seed: UInt64) { base = TableBench.SplitMix(seed: seed) }
-        mutating func below(_ n: Int) -> Int { Int(base.next() % UInt64(n)) }
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     }
 
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
