@@ -15,6 +15,8 @@ public struct TerminalEmulator: Sendable {
     private var row = 0
     private var column = 0
     private var style = Style.plain
+    private var regionTop = 0
+    private var regionBottom: Int?
     /// Control sequences it did not understand (a test failure waiting to happen).
     public private(set) var unknownSequences: [String] = []
 
@@ -73,6 +75,25 @@ public struct TerminalEmulator: Sendable {
             column = max(1, numbers.count > 1 ? numbers[1] : 1) - 1
         case "J" where parameters == "2":
             screen = Screen(width: screen.width, height: screen.height)
+        case "r":
+            regionTop = parameters.isEmpty ? 0 : max(1, numbers[0]) - 1
+            regionBottom = parameters.isEmpty ? nil : min(screen.height, numbers.count > 1 ? numbers[1] : screen.height) - 1
+            row = 0
+            column = 0
+        case "S", "T":
+            let amount = max(1, numbers.first ?? 1) * (final == "S" ? 1 : -1)
+            let bottom = regionBottom ?? screen.height - 1
+            var scrolled = Screen(width: screen.width, height: screen.height)
+            for target in 0..<screen.height {
+                let source = target + amount
+                let inRegion = target >= regionTop && target <= bottom
+                let from = inRegion ? source : target
+                guard from >= 0, from < screen.height, !inRegion || (source >= regionTop && source <= bottom) else {
+                    continue  // a blank row scrolled in
+                }
+                for x in 0..<screen.width { scrolled[x, target] = screen[x, from] }
+            }
+            screen = scrolled
         case "m":
             style = .plain
             for code in numbers {

@@ -63,3 +63,43 @@ struct ANSIRendererTests {
         }
     }
 }
+
+@Suite("ANSI renderer: scrolled bands")
+struct ANSIRendererScrollTests {
+    static func rows(_ first: Int, width: Int = 30, height: Int = 12) -> Screen {
+        var screen = Screen(width: width, height: height)
+        screen.draw("Title", at: 0, row: 0, style: Style(attributes: .bold))
+        for row in 1..<(height - 1) { screen.draw("Row \(first + row) 語", at: 2, row: row) }
+        screen.draw("hint bar", at: 0, row: height - 1, style: Style(attributes: .dim))
+        return screen
+    }
+
+    @Test("A table scrolled by 1 to 3 rows is scrolled in the terminal, and the result is exact", arguments: [1, 2, 3, -1, -2, -3])
+    @MainActor
+    func scrolled(by amount: Int) {
+        let driver = TerminalRecordingDriver(columns: 30, rows: 12)
+        driver.present(Self.rows(100))
+        var next = Self.rows(100 + amount)
+        next.draw("▸", at: 0, row: 5, style: Style(attributes: .reverse))
+        driver.present(next)
+        let bytes = String(decoding: driver.writes.last!, as: UTF8.self)
+        #expect(bytes.contains(amount > 0 ? "\u{1B}[\(amount)S" : "\u{1B}[\(-amount)T"))
+        #expect(bytes.contains("\u{1B}[r"))
+        #expect(driver.emulator.screen == next)
+        #expect(driver.writes.last!.count < driver.writes.first!.count / 2)
+    }
+
+    @Test("Scroll detection finds the moved band and ignores unrelated changes")
+    func band() {
+        let old = Self.rows(0)
+        let new = Self.rows(1)
+        let band = ANSIRenderer.scrollBand(from: old, to: new)
+        #expect(band?.amount == 1)
+        #expect(band?.top == 1)
+        #expect(band?.bottom == 10)
+        #expect(ANSIRenderer.scrollBand(from: old, to: old) == nil)
+        var unrelated = old
+        unrelated.draw("changed", at: 0, row: 4)
+        #expect(ANSIRenderer.scrollBand(from: old, to: unrelated) == nil)
+    }
+}
