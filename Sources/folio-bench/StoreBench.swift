@@ -1,6 +1,271 @@
+import CSQLite
 import Foundation
+import FolioStore
 
+/// `folio-bench store --rows N [--json]`: the store's work against the same
+/// work written directly on SQLite's C API with prepared statements, in one run.
+@MainActor
 func runStoreBench(_ options: [String]) {
-    FileHandle.standardError.write(Data("folio-bench: the store suite is not written yet\n".utf8))
+    var rows = 100_000, json = false, repeats = 3
+    var batchedChild: String?
+    var iterator = options.makeIterator()
+    while let option = iterator.next() {
+        switch option {
+        case "--rows": rows = Int(iterator.next()?.replacingOccurrences(of: "_", with: "") ?? "") ?? -1
+        case "--json": json = true
+        case "--repeat": repeats = Int(iterator.next() ?? "") ?? -1
+        case "--batched-child": batchedChild = iterator.next()
+        default: storeBenchFail("unknown option '\(option)' (usage: folio-bench store --rows N [--json] [--repeat R])")
+        }
+    }
+    guard rows > 0, repeats > 0 else { storeBenchFail("--rows and --repeat need positive numbers") }
+    do {
+        if let path = batchedChild {
+            let ms = try storeBatched(path)
+            print("{\"fetch_batched_ms\": \(ms), \"peak_rss_mb\": \(storePeakRSSMB())}")
+            return
+        }
+        try StoreBench(rows: rows, repeats: repeats).run(json: json)
+    } catch {
+        storeBenchFail("\(error)")
+    }
+}
+
+/// The entity the benchmark stores.
+final class BenchItem: ManagedObject {
+    @Managed var name: String
+    @Managed var score: Int
+    @Managed var value: Double
+
+    override class var entity: EntityDescription {
+        EntityDescription(BenchItem.self, properties: [
+            .attribute(\BenchItem.name, "name"),
+            .attribute(\BenchItem.score, "score", indexed: true),
+            .attribute(\BenchItem.value, "value"),
+        ])
+    }
+}
+
+/// What a raw fetch builds per row, the counterpart of a materialised object.
+struct RawItem {
+    var id: Int64
+    var name: String
+    var score: Int
+    var value: Double
+}
+
+@MainActor
+struct StoreBench {
+    let rows: Int
+    let repeats: Int
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-\(UUID().uuidString)")
+
+    func score(_ i: Int) -> Int { (i &* 7919) % rows }
+
+    func run(json: Bool) throws {
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let storePath = dir.appendingPathComponent("store.sqlite").path
+        let rawPath = dir.appendingPathComponent("raw.sqlite").path
+        var results: [(String, Double, Double)] = []
+
+        let insert = try storeMS { try insertStore(storePath) }
+        let rawInsert = try storeMS { try insertRaw(rawPath) }
+        results.append(("insert", insert, rawInsert))
+
+        let container = try PersistentContainer(schema: Schema([BenchItem.self]), path: storePath)
+        let context = container.viewContext
+        let sorted = FetchRequest<BenchItem>(sortBy: [SortDescriptor(\.score)])
+        let raw = try RawSQLite(rawPath)
+
+        results.append(("fetch_ids", try median { let n = try context.fetchIDs(sorted).count; precondition(n == rows) },
+                        try median { let n = try raw.fetchIDs().count; precondition(n == rows) }))
+        results.append(("fetch_objects", try median { let n = try context.fetch(sorted).count; precondition(n == rows) },
+                        try median { let n = try raw.fetchItems().count; precondition(n == rows) }))
+        let half = rows / 2
+        let counted = FetchRequest<BenchItem>(predicate: #Predicate { $0.score < half })
+        results.append(("count", try median { let n = try context.count(for: counted); precondition(n == half) },
+                        try median { let n = try raw.count(below: half); precondition(n == half) }))
+        let child = try batchedInChild(storePath)
+        results.append(("fetch_batched", child.ms, try median { try raw.batched() }))
+
+        if json {
+            var fields = ["\"rows\": \(rows)", String(format: "\"peak_rss_mb\": %.1f", child.peakMB)]
+            for (name, ours, base) in results {
+                fields.append(String(format: "\"%@_ms\": %.2f", name, ours))
+                fields.append(String(format: "\"raw_%@_ms\": %.2f", name, base))
+            }
+            print("{" + fields.joined(separator: ", ") + "}")
+        } else {
+            print("store benchmark, \(rows) rows (median of \(repeats) for fetches and count; insert once)")
+            for (name, ours, base) in results {
+                let label = name.padding(toLength: 14, withPad: " ", startingAt: 0)
+                print(label + String(format: " folio %10.1f ms   raw SQLite %10.1f ms   ratio %5.2fx", ours, base, ours / base))
+            }
+            print(String(format: "  peak RSS during batched iteration: %.1f MB", child.peakMB))
+        }
+    }
+
+    func median(_ body: () throws -> Void) throws -> Double {
+        var times: [Double] = []
+        for _ in 0..<repeats { times.append(try storeMS(body)) }
+        return times.sorted()[times.count / 2]
+    }
+
+    func insertStore(_ path: String) throws {
+        let container = try PersistentContainer(schema: Schema([BenchItem.self]), path: path)
+        let context = container.viewContext
+        context.undoManager = nil
+        for i in 0..<rows {
+            let item = BenchItem(context: context)
+            item.name = "item \(i)"
+            item.score = score(i)
+            item.value = Double(i) * 0.5
+        }
+        try context.save()
+    }
+
+    func insertRaw(_ path: String) throws {
+        let raw = try RawSQLite(path)
+        try raw.exec("CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, score INTEGER, value REAL); CREATE INDEX item_score ON item(score)")
+        try raw.exec("BEGIN IMMEDIATE")
+        let s = try raw.prepare("INSERT INTO item (id, name, score, value) VALUES (?, ?, ?, ?)")
+        defer { sqlite3_finalize(s) }
+        for i in 0..<rows {
+            sqlite3_bind_int64(s, 1, Int64(i + 1))
+            sqlite3_bind_text(s, 2, "item \(i)", -1, storeTransient)
+            sqlite3_bind_int64(s, 3, Int64(score(i)))
+            sqlite3_bind_double(s, 4, Double(i) * 0.5)
+            guard sqlite3_step(s) == SQLITE_DONE else { throw raw.error() }
+            sqlite3_reset(s)
+        }
+        try raw.exec("COMMIT")
+    }
+
+    /// Runs the batched iteration in a fresh process so its peak memory is its own.
+    func batchedInChild(_ path: String) throws -> (ms: Double, peakMB: Double) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["store", "--batched-child", path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Double],
+              let ms = object["fetch_batched_ms"], let mb = object["peak_rss_mb"] else {
+            throw StoreError.sqlite(code: 0, message: "the batched child printed \(String(decoding: data, as: UTF8.self))", sql: "")
+        }
+        return (ms, mb)
+    }
+}
+
+/// Fetches every item with batch size 20 and touches each one.
+@MainActor
+func storeBatched(_ path: String) throws -> Double {
+    let container = try PersistentContainer(schema: Schema([BenchItem.self]), path: path)
+    var request = FetchRequest<BenchItem>(sortBy: [SortDescriptor(\.score)])
+    request.fetchBatchSize = 20
+    var sum = 0.0
+    let ms = try storeMS {
+        for item in try container.viewContext.fetch(request) { sum += item.value }
+    }
+    precondition(sum >= 0)
+    return ms
+}
+
+/// The raw baseline: SQLite's C API with prepared statements.
+final class RawSQLite {
+    let db: OpaquePointer
+
+    init(_ path: String) throws {
+        var handle: OpaquePointer?
+        guard sqlite3_open(path, &handle) == SQLITE_OK, let handle else { throw StoreError.cannotOpen(path: path, message: "raw open") }
+        db = handle
+        try exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")
+    }
+
+    deinit { sqlite3_close(db) }
+
+    func error() -> StoreError { .sqlite(code: sqlite3_errcode(db), message: String(cString: sqlite3_errmsg(db)), sql: "") }
+
+    func exec(_ sql: String) throws { guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw error() } }
+
+    func prepare(_ sql: String) throws -> OpaquePointer {
+        var s: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &s, nil) == SQLITE_OK, let s else { throw error() }
+        return s
+    }
+
+    func fetchIDs() throws -> [Int64] {
+        let s = try prepare("SELECT id FROM item ORDER BY score, id")
+        defer { sqlite3_finalize(s) }
+        var ids: [Int64] = []
+        while sqlite3_step(s) == SQLITE_ROW { ids.append(sqlite3_column_int64(s, 0)) }
+        return ids
+    }
+
+    func item(_ s: OpaquePointer) -> RawItem {
+        let text = UnsafeBufferPointer(start: sqlite3_column_text(s, 1), count: Int(sqlite3_column_bytes(s, 1)))
+        return RawItem(id: sqlite3_column_int64(s, 0), name: String(decoding: text, as: UTF8.self),
+                score: Int(sqlite3_column_int64(s, 2)), value: sqlite3_column_double(s, 3))
+    }
+
+    func fetchItems() throws -> [RawItem] {
+        let s = try prepare("SELECT id, name, score, value FROM item ORDER BY score, id")
+        defer { sqlite3_finalize(s) }
+        var items: [RawItem] = []
+        while sqlite3_step(s) == SQLITE_ROW { items.append(item(s)) }
+        return items
+    }
+
+    func count(below limit: Int) throws -> Int {
+        let s = try prepare("SELECT count(*) FROM item WHERE score < ?")
+        defer { sqlite3_finalize(s) }
+        sqlite3_bind_int64(s, 1, Int64(limit))
+        guard sqlite3_step(s) == SQLITE_ROW else { throw error() }
+        return Int(sqlite3_column_int64(s, 0))
+    }
+
+    /// IDs first, then rows 20 at a time by ID, touching each.
+    func batched() throws {
+        let ids = try fetchIDs()
+        let marks = Array(repeating: "?", count: 20).joined(separator: ",")
+        let s = try prepare("SELECT id, name, score, value FROM item WHERE id IN (\(marks))")
+        defer { sqlite3_finalize(s) }
+        var sum = 0.0
+        var start = 0
+        while start < ids.count {
+            for k in 0..<20 { sqlite3_bind_int64(s, Int32(k + 1), start + k < ids.count ? ids[start + k] : -1) }
+            var batch: [RawItem] = []
+            while sqlite3_step(s) == SQLITE_ROW { batch.append(item(s)) }
+            for i in batch { sum += i.value }
+            sqlite3_reset(s)
+            start += 20
+        }
+        precondition(sum >= 0)
+    }
+}
+
+let storeTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+func storeMS(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+}
+
+/// VmHWM (peak resident set) of this process, in MB.
+func storePeakRSSMB() -> Double {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let kb = Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+        return kb / 1024
+    }
+    return 0
+}
+
+func storeBenchFail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("folio-bench store: \(message)\n".utf8))
     exit(1)
 }

@@ -5,7 +5,7 @@ import FolioTestSupport
 
 /// Waits on the main actor (letting merges arrive) until `condition` holds or `seconds` pass.
 @MainActor
-func waitUntil(_ seconds: Double = 3, _ condition: () -> Bool) async -> Bool {
+func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while !condition() {
         if Date() > deadline { return false }

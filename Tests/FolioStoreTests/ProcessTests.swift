@@ -17,11 +17,19 @@ func integrityCheck(_ path: String) -> String {
     return result.joined(separator: "; ")
 }
 
+/// The numbers of the stored items, in order (read on the main actor, where the container lives).
 @MainActor
+func storedItemNumbers(_ path: String) throws -> [Int] {
+    let container = try PersistentContainer(schema: StoreTestSchema.make(), path: path)
+    let keys = try container.viewContext.fetchKeys(FetchRequest<TestItem>(sortBy: [SortDescriptor(\.count)]), keyPaths: [\TestItem.count])
+    return keys.compactMap { if case .integer(let n)? = $0.values.first { Int(n) } else { nil } }
+}
+
 @Suite(.serialized) struct ProcessTests {
     let worker = StoreChildProcess.sibling("folio-store-worker")
 
-    @Test func killedWriterNeverLosesAcknowledgedSaves() throws {
+    /// Runs off the main actor: it waits on child processes, and other suites' merges must keep flowing.
+    @Test func killedWriterNeverLosesAcknowledgedSaves() async throws {
         let seed = StoreSplitMix64.seedFromEnvironment()
         print("seed:", seed)
         var rng = StoreSplitMix64(seed: seed)
@@ -36,10 +44,7 @@ func integrityCheck(_ path: String) -> String {
             let saves = child.lines.compactMap { Int($0.line.dropFirst("saved ".count)) }
             acknowledged = max(acknowledged, saves.max() ?? 0)
             #expect(integrityCheck(path) == "ok", "round \(round)")
-            let container = try PersistentContainer(schema: StoreTestSchema.make(), path: path)
-            let counts = try container.viewContext.fetchKeys(FetchRequest<TestItem>(sortBy: [SortDescriptor(\.count)]),
-                                                             keyPaths: [\TestItem.count]).map(\.values)
-            let numbers = counts.compactMap { if case .integer(let n)? = $0.first { Int(n) } else { nil } }
+            let numbers = try await storedItemNumbers(path)
             #expect(numbers.count >= acknowledged, "round \(round): \(numbers.count) stored, \(acknowledged) acknowledged")
             #expect(Array(numbers.prefix(acknowledged)) == Array(1...max(acknowledged, 1)).prefix(acknowledged).map { $0 },
                     "round \(round): an acknowledged save is missing")
@@ -47,6 +52,7 @@ func integrityCheck(_ path: String) -> String {
         #expect(acknowledged > 25)
     }
 
+    @MainActor
     @Test func anotherProcessSavesArriveWithinAHundredMilliseconds() async throws {
         let dir = try StoreTemporaryDirectory()
         let path = dir.path("shared.sqlite")
@@ -73,6 +79,7 @@ func integrityCheck(_ path: String) -> String {
         token.cancel()
     }
 
+    @MainActor
     @Test func anotherProcessHearsOurSaves() throws {
         let dir = try StoreTemporaryDirectory()
         let path = dir.path("shared.sqlite")

@@ -16,8 +16,8 @@ protocol StoreBackend: AnyObject {
     func rows(of entity: EntityDescription, ids: [Int64]) throws -> [Int64: StoredRow]
     /// The stored members of a to-many relationship, in order.
     func members(of property: PropertyDescription, owner: Int64) throws -> [Int64]
-    /// Writes a save in one transaction and returns permanent IDs for inserted objects.
-    func commit(_ batch: SaveBatch, author: String) throws -> [ObjectID: ObjectID]
+    /// Writes a save in one transaction and returns the inserted objects' permanent IDs, in insert order.
+    func commit(_ batch: SaveBatch, author: String) throws -> [ObjectID]
     /// History written by others after `position`: (position, changes).
     func history(after position: Int64, excludingAuthor author: String) throws -> [(Int64, ChangeSet)]
     /// The newest history position.
@@ -64,5 +64,14 @@ struct SaveBatch {
     var joinAdds: [Membership] = []
     var joinRemoves: [Membership] = []
     var orders: [Order] = []
+    /// Updated and deleted objects for the history (inserted ones come from the inserts).
     var changes = ChangeSet()
+
+    /// Whether any written value refers to an object inserted by this save.
+    var refersToNewObjects: Bool {
+        inserts.contains { $0.ones.contains { $0?.isTemporary == true } }
+            || updates.contains { $0.ones.contains { $0.1?.isTemporary == true } }
+            || joinAdds.contains { $0.owner.isTemporary || $0.member.isTemporary }
+            || orders.contains { $0.owner.isTemporary || $0.members.contains(where: \.isTemporary) }
+    }
 }

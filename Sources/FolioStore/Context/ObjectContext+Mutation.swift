@@ -36,7 +36,10 @@ extension ObjectContext {
     /// Writes one slot, recording the committed value, the undo action and the change.
     func setPrimitive(_ object: ManagedObject, _ p: PropertyDescription, _ value: ManagedSlot.Storage) {
         if object.isFault { fulfill(object) }
-        if object.committed == nil { object.committed = CommittedValues(attrs: object.attrs, ones: object.ones) }
+        // A new object has no committed values to keep.
+        if object.committed == nil && !object.isInsertedFlag {
+            object.committed = CommittedValues(attrs: object.attrs, ones: object.ones)
+        }
         let old: ManagedSlot.Storage
         switch (p.kind, value) {
         case (.attribute, .value(let v)):

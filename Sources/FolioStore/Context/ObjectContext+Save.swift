@@ -8,12 +8,14 @@ extension ObjectContext {
     public func save() throws {
         let pending = touched.values.filter(\.hasChanges)
         guard !pending.isEmpty else { return }
-        let preview = pendingChanges(pending)
-        for observer in willSaveObservers.values { observer(preview) }
+        if !willSaveObservers.isEmpty {
+            let preview = pendingChanges(pending)
+            for observer in willSaveObservers.values { observer(preview) }
+        }
         try validate(pending)
-        let batch = makeBatch(pending)
-        let map = try coordinator.withBackend { try $0.commit(batch, author: coordinator.author) }
-        let saved = didCommit(pending, map: map)
+        let (batch, inserted) = makeBatch(pending)
+        let permanent = try coordinator.withBackend { try $0.commit(batch, author: coordinator.author) }
+        let saved = didCommit(batch, inserted: inserted, permanent: permanent)
         undoManager?.removeAll()
         notify(saved)
         coordinator.broadcast(saved.with(origin: .otherContext), except: inbox)
@@ -34,42 +36,56 @@ extension ObjectContext {
         return c
     }
 
+    /// Throws the failure of the object with the smallest ID, so the error does not depend on hashing order.
     private func validate(_ objects: [ManagedObject]) throws {
-        for o in objects.sorted(by: { $0.objectID < $1.objectID }) {
-            let e = o.meta
-            if o.isDeletedFlag {
-                if o.isInsertedFlag { continue }
-                for p in e.properties where p.deleteRule == .deny && !p.isAttribute && !targets(o, p).isEmpty {
-                    throw StoreError.deleteDenied(entity: e.name, key: p.name)
-                }
+        var first: (ObjectID, StoreError)?
+        for o in objects {
+            do { try validate(o) } catch let error as StoreError {
+                if first == nil || o.objectID < first!.0 { first = (o.objectID, error) }
+            }
+        }
+        if let first { throw first.1 }
+    }
+
+    private func validate(_ o: ManagedObject) throws {
+        let e = o.meta
+        if o.isDeletedFlag {
+            if o.isInsertedFlag { return }
+            for p in e.properties where p.deleteRule == .deny && !p.isAttribute && !targets(o, p).isEmpty {
+                throw StoreError.deleteDenied(entity: e.name, key: p.name)
+            }
+            return
+        }
+        for p in e.attributes {
+            let v = o.attrs[p.slot]
+            if v.isNull {
+                if !p.isOptional { throw StoreError.validation(entity: e.name, key: p.name, reason: "a value is required") }
                 continue
             }
-            for p in e.attributes {
-                let v = o.attrs[p.slot]
-                if v.isNull {
-                    if !p.isOptional { throw StoreError.validation(entity: e.name, key: p.name, reason: "a value is required") }
-                    continue
-                }
-                if let reason = p.validate(v) { throw StoreError.validation(entity: e.name, key: p.name, reason: reason) }
-            }
-            for p in e.toOnes where !p.isOptional && o.ones[p.slot] == nil {
-                throw StoreError.validation(entity: e.name, key: p.name, reason: "a related object is required")
-            }
+            if p.hasRules, let reason = p.validate(v) { throw StoreError.validation(entity: e.name, key: p.name, reason: reason) }
+        }
+        for p in e.toOnes where !p.isOptional && o.ones[p.slot] == nil {
+            throw StoreError.validation(entity: e.name, key: p.name, reason: "a related object is required")
         }
     }
 
-    private func makeBatch(_ objects: [ManagedObject]) -> SaveBatch {
+    /// The writes for a save, and the inserted objects in the order of `batch.inserts`.
+    private func makeBatch(_ objects: [ManagedObject]) -> (SaveBatch, [ManagedObject]) {
         var batch = SaveBatch()
-        batch.changes = pendingChanges(objects)
+        var inserted: [ManagedObject] = []
         for o in objects {
             let e = o.meta
             if o.isDeletedFlag {
-                if !o.isInsertedFlag { batch.deletes.append((e, o.objectID)) }
+                if !o.isInsertedFlag {
+                    batch.deletes.append((e, o.objectID))
+                    batch.changes.deleted.insert(o.objectID)
+                }
                 continue
             }
             if o.isInsertedFlag {
-                batch.inserts.append(.init(entity: e, id: o.objectID, attrs: o.attrs, ones: o.ones))
+                inserted.append(o)
             } else if let c = o.committed {
+                batch.changes.updated[o.objectID] = o.changedKeys
                 batch.updates.append(.init(
                     entity: e, id: o.objectID,
                     attrs: e.attributes.filter { o.attrs[$0.slot] != c.attrs[$0.slot] }.map { ($0, o.attrs[$0.slot]) },
@@ -88,28 +104,36 @@ extension ObjectContext {
             }
         }
         // Inserts in creation order, so row IDs follow it.
-        batch.inserts.sort { $0.id.rowID > $1.id.rowID }
-        return batch
+        let keys = inserted.map(\.objectID.rowID)
+        inserted = keys.indices.sorted { keys[$0] > keys[$1] }.map { inserted[$0] }
+        batch.inserts = inserted.map { .init(entity: $0.meta, id: $0.objectID, attrs: $0.attrs, ones: $0.ones) }
+        return (batch, inserted)
     }
 
     /// Applies permanent IDs, clears change tracking, and returns the saved change set.
-    private func didCommit(_ objects: [ManagedObject], map: [ObjectID: ObjectID]) -> ChangeSet {
-        var saved = ChangeSet(origin: .thisContext)
-        func fix(_ id: ObjectID) -> ObjectID { map[id] ?? id }
-        for o in objects {
-            if o.isDeletedFlag {
-                if !o.isInsertedFlag { saved.deleted.insert(o.objectID) }
+    private func didCommit(_ batch: SaveBatch, inserted: [ManagedObject], permanent: [ObjectID]) -> ChangeSet {
+        var saved = ChangeSet(updated: batch.changes.updated, deleted: batch.changes.deleted, origin: .thisContext)
+        saved.inserted.reserveCapacity(permanent.count)
+        var map: [ObjectID: ObjectID] = [:]
+        if batch.refersToNewObjects || touched.count > inserted.count {
+            for (o, id) in zip(inserted, permanent) { map[o.objectID] = id }
+        }
+        for (o, id) in zip(inserted, permanent) {
+            unregister(o.objectID)
+            o.objectID = id
+            register(o)
+            saved.inserted.insert(id)
+        }
+        for id in batch.changes.deleted {
+            guard let o = registry[id]?.takeUnretainedValue() else { continue }
+            unregister(id)
+            o.managedContext = nil
+        }
+        func fix(_ id: ObjectID) -> ObjectID { id.isTemporary ? map[id] ?? id : id }
+        for o in touched.values {
+            if o.isDeletedFlag && o.isInsertedFlag {
                 unregister(o.objectID)
                 o.managedContext = nil
-                continue
-            }
-            if o.isInsertedFlag { saved.inserted.insert(fix(o.objectID)) } else { saved.updated[o.objectID] = o.changedKeys }
-        }
-        for o in touched.values {
-            if let permanent = map[o.objectID] {
-                unregister(o.objectID)
-                o.objectID = permanent
-                register(o)
             }
             if !map.isEmpty {
                 o.ones = o.ones.map { $0.map(fix) }

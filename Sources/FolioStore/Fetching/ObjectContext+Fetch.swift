@@ -36,7 +36,11 @@ extension ObjectContext {
     ///
     ///     let ids = try context.fetchIDs(FetchRequest<Planet>())
     public func fetchIDs<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [ObjectID] {
-        try fetchKeys(request, keyPaths: []).map(\.id)
+        let e = schema.entity(for: T.self)
+        guard pendingObjects(of: e, request).isEmpty else { return try fetchKeys(request, keyPaths: []).map(\.id) }
+        let plan = try makePlan(request, keyPaths: [], withSortKeys: false)
+        let name = e.name
+        return try coordinator.withBackend { try $0.fetchKeys(plan) }.map { ObjectID(entityName: name, rowID: $0.0) }
     }
 
     /// Each matching object's ID with the values of `keyPaths` (attributes,
@@ -50,14 +54,15 @@ extension ObjectContext {
     public func fetchKeys<T: ManagedObject>(_ request: FetchRequest<T>, keyPaths: [PartialKeyPath<T>],
                                             restrictedTo ids: Set<ObjectID>? = nil) throws -> [FetchedKeys] {
         let e = schema.entity(for: T.self)
-        var plan = try makePlan(request, keyPaths: keyPaths)
+        var plan = try makePlan(request, keyPaths: keyPaths, withSortKeys: true)
         if let ids { plan.restrictToIDs = ids.filter { $0.entityName == e.name && !$0.isTemporary }.map(\.rowID).sorted() }
         var pending = pendingObjects(of: e, request)
         if let ids { pending = pending.filter { ids.contains($0.objectID) } }
         let sortCount = request.sortDescriptors.count
         if pending.isEmpty {
+            plan.keyColumns.removeFirst(sortCount)
             let rows = try coordinator.withBackend { try $0.fetchKeys(plan) }
-            return rows.map { FetchedKeys(id: ObjectID(entityName: e.name, rowID: $0.0), values: Array($0.1[sortCount...])) }
+            return rows.map { FetchedKeys(id: ObjectID(entityName: e.name, rowID: $0.0), values: $0.1) }
         }
         // Merge unsaved changes: stored rows minus changed objects, plus changed objects that match.
         plan.limit = nil
@@ -155,7 +160,7 @@ extension ObjectContext {
     }
 
     /// Translates a request (predicate, string filters, sorts, limit) and key columns into a plan.
-    func makePlan<T>(_ request: FetchRequest<T>, keyPaths: [PartialKeyPath<T>]) throws -> FetchPlan {
+    func makePlan<T>(_ request: FetchRequest<T>, keyPaths: [PartialKeyPath<T>], withSortKeys: Bool = false) throws -> FetchPlan {
         let e = schema.entity(for: T.self)
         let b = SQLQueryBuilder(root: e)
         var conditions: [String] = []
@@ -165,7 +170,7 @@ extension ObjectContext {
         plan.orderBy = try request.sortDescriptors.map { d in
             (b.column(for: try e.resolve(keyPath: try sortKeyPath(d))), d.order == .forward)
         }
-        plan.keyColumns = plan.orderBy.map(\.sql) + (try keyPaths.map { b.column(for: try e.resolve(keyPath: $0)) })
+        plan.keyColumns = (withSortKeys ? plan.orderBy.map(\.sql) : []) + (try keyPaths.map { b.column(for: try e.resolve(keyPath: $0)) })
         plan.joins = b.joins
         plan.whereSQL = conditions.isEmpty ? nil : conditions.joined(separator: " AND ")
         plan.bindings = b.bindings

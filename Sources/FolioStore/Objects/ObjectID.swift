@@ -28,6 +28,12 @@ public struct ObjectID: Hashable, Comparable, Sendable, CustomStringConvertible,
     /// `Entity/rowID`, with a `t` before temporary numbers: `Planet/t4`.
     public var description: String { isTemporary ? "\(entityName)/t\(-rowID)" : "\(entityName)/\(rowID)" }
 
+    /// Hashes the row ID only: entities are few, and hashing the name on every lookup is measurable.
+    public func hash(into hasher: inout Hasher) { hasher.combine(rowID) }
+
+    /// Same entity and row.
+    public static func == (a: ObjectID, b: ObjectID) -> Bool { a.rowID == b.rowID && a.entityName == b.entityName }
+
     /// Orders by entity name, then row ID; the store's tie-breaker for equal sort keys.
     ///
     ///     ObjectID(entityName: "A", rowID: 1) < ObjectID(entityName: "A", rowID: 2)   // true

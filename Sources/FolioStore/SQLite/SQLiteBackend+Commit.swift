@@ -5,22 +5,33 @@ extension SQLiteBackend {
     /// Writes one save as a single transaction: allocates permanent IDs,
     /// deletes, inserts, updates, relationship rows, positions, and the
     /// history entry other processes read. On any failure nothing is written.
-    func commit(_ batch: SaveBatch, author: String) throws -> [ObjectID: ObjectID] {
+    func commit(_ batch: SaveBatch, author: String) throws -> [ObjectID] {
         try connection.execute("BEGIN IMMEDIATE")
         do {
-            let map = try allocateIDs(batch)
-            func row(_ id: ObjectID) -> StoreValue { .integer(map[id]?.rowID ?? id.rowID) }
+            let permanent = try allocateIDs(batch)
+            // Temporary → permanent, needed only where something refers to a new object.
+            var map: [ObjectID: ObjectID] = [:]
+            if batch.refersToNewObjects {
+                map.reserveCapacity(permanent.count)
+                for (insert, id) in zip(batch.inserts, permanent) { map[insert.id] = id }
+            }
+            func row(_ id: ObjectID) -> StoreValue { .integer(id.isTemporary ? map[id]?.rowID ?? id.rowID : id.rowID) }
             func ref(_ id: ObjectID?) -> StoreValue { id.map(row) ?? .null }
 
             for (entity, id) in batch.deletes {
                 try connection.run("DELETE FROM \(quote(entity.name)) WHERE id = ?", [row(id)])
             }
-            for insert in batch.inserts {
+            var insertStatements: [String: SQLiteStatement] = [:]
+            for (index, insert) in batch.inserts.enumerated() {
                 let e = insert.entity
-                let names = ["id"] + (e.attributes + e.toOnes).map { quote($0.name) }
-                let sql = "INSERT INTO \(quote(e.name)) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
-                let s = try connection.prepare(sql)
-                try s.bind(row(insert.id), at: 1)
+                let s: SQLiteStatement
+                if let cached = insertStatements[e.name] { s = cached; s.reset() } else {
+                    let names = ["id"] + (e.attributes + e.toOnes).map { quote($0.name) }
+                    let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
+                    s = try connection.prepare("INSERT INTO \(quote(e.name)) (\(names.joined(separator: ", "))) VALUES (\(marks))")
+                    insertStatements[e.name] = s
+                }
+                try s.bind(.integer(permanent[index].rowID), at: 1)
                 var i: Int32 = 2
                 for v in insert.attrs { try s.bind(v, at: i); i += 1 }
                 for o in insert.ones { try s.bind(ref(o), at: i); i += 1 }
@@ -54,13 +65,12 @@ extension SQLiteBackend {
                     }
                 }
             }
-            let changes = remap(batch.changes, map)
-            if !changes.isEmpty {
-                let json = String(decoding: try JSONEncoder().encode(changes), as: UTF8.self)
-                try connection.run("INSERT INTO folio_history (author, changes) VALUES (?, ?)", [.text(author), .text(json)])
+            let history = batch.changes.historyText(inserted: permanent)
+            if !history.isEmpty {
+                try connection.run("INSERT INTO folio_history (author, changes) VALUES (?, ?)", [.text(author), .text(history)])
             }
             try connection.execute("COMMIT")
-            return map
+            return permanent
         } catch {
             try? connection.execute("ROLLBACK")
             throw error
@@ -79,46 +89,43 @@ extension SQLiteBackend {
         }
     }
 
-    /// Reserves consecutive permanent row IDs per entity from `folio_sequence`, so IDs are never reused.
-    private func allocateIDs(_ batch: SaveBatch) throws -> [ObjectID: ObjectID] {
-        var byEntity: [String: [ObjectID]] = [:]
-        for insert in batch.inserts { byEntity[insert.entity.name, default: []].append(insert.id) }
-        var map: [ObjectID: ObjectID] = [:]
-        map.reserveCapacity(batch.inserts.count)
-        for (name, ids) in byEntity {
-            var next: Int64
-            if case .integer(let n)? = try connection.rows("SELECT next FROM folio_sequence WHERE entity = ?", [.text(name)]).first?.first {
-                next = n
+    /// Reserves consecutive permanent row IDs per entity from `folio_sequence`,
+    /// so IDs are never reused; returns them in the order of the inserts.
+    private func allocateIDs(_ batch: SaveBatch) throws -> [ObjectID] {
+        var next: [String: Int64] = [:]
+        var result: [ObjectID] = []
+        result.reserveCapacity(batch.inserts.count)
+        for insert in batch.inserts {
+            let name = insert.entity.name
+            var n: Int64
+            if let known = next[name] { n = known } else if
+                case .integer(let stored)? = try connection.rows("SELECT next FROM folio_sequence WHERE entity = ?", [.text(name)]).first?.first {
+                n = stored
             } else if case .integer(let m)? = try connection.rows("SELECT max(id) FROM \(quote(name))").first?.first {
-                next = m + 1
+                n = m + 1
             } else {
-                next = 1
+                n = 1
             }
-            for id in ids { map[id] = ObjectID(entityName: name, rowID: next); next += 1 }
-            try connection.run("INSERT OR REPLACE INTO folio_sequence (entity, next) VALUES (?, ?)", [.text(name), .integer(next)])
+            result.append(ObjectID(entityName: name, rowID: n))
+            next[name] = n + 1
         }
-        return map
-    }
-
-    private func remap(_ c: ChangeSet, _ map: [ObjectID: ObjectID]) -> ChangeSet {
-        ChangeSet(inserted: Set(c.inserted.map { map[$0] ?? $0 }),
-                  updated: Dictionary(uniqueKeysWithValues: c.updated.map { (map[$0.key] ?? $0.key, $0.value) }),
-                  deleted: c.deleted, origin: c.origin)
+        for (name, n) in next {
+            try connection.run("INSERT OR REPLACE INTO folio_sequence (entity, next) VALUES (?, ?)", [.text(name), .integer(n)])
+        }
+        return result
     }
 
     // MARK: History
 
     func history(after position: Int64, excludingAuthor author: String) throws -> [(Int64, ChangeSet)] {
-        let rows = try connection.rows("SELECT position, author, changes FROM folio_history WHERE position > ? ORDER BY position",
-                                       [.integer(position)])
+        let rows = try connection.rows("""
+            SELECT position, author, CASE WHEN author = ? THEN '' ELSE changes END
+            FROM folio_history WHERE position > ? ORDER BY position
+            """, [.text(author), .integer(position)])
         var result: [(Int64, ChangeSet)] = []
         for row in rows {
             guard case .integer(let p) = row[0], case .text(let who) = row[1], case .text(let json) = row[2] else { continue }
-            if who == author {
-                result.append((p, ChangeSet()))
-            } else if let c = try? JSONDecoder().decode(ChangeSet.self, from: Data(json.utf8)) {
-                result.append((p, c.with(origin: .otherProcess)))
-            }
+            result.append((p, who == author ? ChangeSet() : ChangeSet(historyText: json, origin: .otherProcess)))
         }
         return result
     }

@@ -20,6 +20,7 @@ public final class PropertyDescription: @unchecked Sendable {
     let isIndexed: Bool
     let isUnique: Bool
     let validate: (StoreValue) -> String?
+    let hasRules: Bool
     let targetType: ManagedObject.Type?
     let inverseKeyPath: AnyKeyPath?
     /// What deleting the owner does to the related objects.
@@ -35,7 +36,7 @@ public final class PropertyDescription: @unchecked Sendable {
 
     init(name: String, keyPath: AnyKeyPath, kind: Kind, isOptional: Bool, defaultValue: StoreValue? = nil,
          isIndexed: Bool = false, isUnique: Bool = false,
-         validate: @escaping (StoreValue) -> String? = { _ in nil },
+         hasRules: Bool = false, validate: @escaping (StoreValue) -> String? = { _ in nil },
          targetType: ManagedObject.Type? = nil, inverseKeyPath: AnyKeyPath? = nil, deleteRule: DeleteRule = .nullify) {
         self.name = name
         self.keyPath = keyPath
@@ -45,6 +46,7 @@ public final class PropertyDescription: @unchecked Sendable {
         self.isIndexed = isIndexed
         self.isUnique = isUnique
         self.validate = validate
+        self.hasRules = hasRules
         self.targetType = targetType
         self.inverseKeyPath = inverseKeyPath
         self.deleteRule = deleteRule
@@ -79,7 +81,8 @@ public final class PropertyDescription: @unchecked Sendable {
             return nil
         }
         return PropertyDescription(name: name, keyPath: keyPath, kind: .attribute(type), isOptional: kind.optional,
-                                   defaultValue: defaultStored, isIndexed: indexed || unique, isUnique: unique, validate: check)
+                                   defaultValue: defaultStored, isIndexed: indexed || unique, isUnique: unique,
+                                   hasRules: !rules.isEmpty, validate: check)
     }
 
     /// An optional to-one relationship with its inverse on the target.
