@@ -20,19 +20,35 @@ import Foundation
 @MainActor
 public final class TableView {
     /// Supplies sections, rows and cells. Held weakly, as in UIKit.
+    ///
+    /// ```swift
+    /// table.dataSource = planets
+    /// ```
     public weak var dataSource: (any TableViewDataSource)? {
         didSet { hasLoadedData = false; needsLayout = true }
     }
     /// Customises and observes the table. Held weakly, as in UIKit.
+    ///
+    /// ```swift
+    /// table.delegate = controller
+    /// ```
     public weak var delegate: (any TableViewDelegate)? {
         didSet { needsLayout = true }
     }
     /// The iOS wording of refusal messages; iOS 12's by default.
+    ///
+    /// ```swift
+    /// table.messageDialect = .iOS13
+    /// ```
     public var messageDialect: UpdateMessageDialect = .iOS12
 
     // Counts: the cached "before" counts of rule 1.12, never per-row arrays.
     var rowCounts: [Int] = []
     /// Whether the counts have been loaded from the data source.
+    ///
+    /// ```swift
+    /// if !table.hasLoadedData { table.reloadData() }
+    /// ```
     public internal(set) var hasLoadedData = false
 
     // Reuse.
@@ -40,6 +56,10 @@ public final class TableView {
     var reuseQueues: [String: [TableViewCell]] = [:]
     var visibleCells: [IndexPath: TableViewCell] = [:]
     /// How many cells the table has created so far (reuse keeps this near the visible count).
+    ///
+    /// ```swift
+    /// assert(table.createdCellCount <= table.viewportHeight + 2)
+    /// ```
     public internal(set) var createdCellCount = 0
 
     // Batch updates.
@@ -48,53 +68,125 @@ public final class TableView {
 
     // Selection.
     /// Whether rows can be selected outside edit mode; true by default (rule 5.1).
+    ///
+    /// ```swift
+    /// table.allowsSelection = false
+    /// ```
     public var allowsSelection = true
     /// Whether rows can be selected in edit mode; false by default (rule 5.1).
+    ///
+    /// ```swift
+    /// table.allowsSelectionDuringEditing = true
+    /// ```
     public var allowsSelectionDuringEditing = false
     /// Whether several rows can be selected outside edit mode; false by default.
+    ///
+    /// ```swift
+    /// table.allowsMultipleSelection = true
+    /// ```
     public var allowsMultipleSelection = false
     /// Whether several rows can be selected in edit mode, which then shows
     /// checkmarks instead of editing controls (rule 3.6); false by default.
+    ///
+    /// ```swift
+    /// table.allowsMultipleSelectionDuringEditing = true
+    /// ```
     public var allowsMultipleSelectionDuringEditing = false
     var selectedRows: Set<IndexPath> = []
     /// The highlighted row: the cursor a terminal user moves.
+    ///
+    /// ```swift
+    /// if let path = table.highlightedIndexPath { table.userDidTapRow(at: path) }
+    /// ```
     public internal(set) var highlightedIndexPath: IndexPath?
     /// Whether loading data highlights the first row, as a terminal table opens; true by default.
+    ///
+    /// ```swift
+    /// table.highlightsFirstRowOnLoad = false
+    /// ```
     public var highlightsFirstRowOnLoad = true
 
     // Editing.
     /// Whether the table is in edit mode (rule 3.1). A swipe does not set it;
     /// see `swipedIndexPath` (rule 3.7).
+    ///
+    /// ```swift
+    /// editButton.title = table.isEditing ? "Done" : "Edit"
+    /// ```
     public internal(set) var isEditing = false
     /// The row whose delete confirmation is showing in edit mode (rule 3.4).
+    ///
+    /// ```swift
+    /// if table.deleteConfirmationIndexPath == path { drawDeleteButton() }
+    /// ```
     public internal(set) var deleteConfirmationIndexPath: IndexPath?
     /// The row whose swipe actions are revealed; at most one (rule 3.7).
+    ///
+    /// ```swift
+    /// if table.swipedIndexPath == path { draw(table.revealedSwipeActions) }
+    /// ```
     public internal(set) var swipedIndexPath: IndexPath?
     /// The revealed actions, outermost first (rule 3.10).
+    ///
+    /// ```swift
+    /// let titles = table.revealedSwipeActions.map(\.title)
+    /// ```
     public internal(set) var revealedSwipeActions: [ContextualAction] = []
     /// The index in `revealedSwipeActions` of the focused action.
+    ///
+    /// ```swift
+    /// let focused = table.focusedSwipeActionIndex.map { table.revealedSwipeActions[$0] }
+    /// ```
     public internal(set) var focusedSwipeActionIndex: Int?
     var swipeConfiguration: SwipeActionsConfiguration?
 
     // Reordering.
     /// The original path of the row being reordered by hand, if any.
+    ///
+    /// ```swift
+    /// if table.reorderingSourceIndexPath != nil { drawDragging() }
+    /// ```
     public internal(set) var reorderingSourceIndexPath: IndexPath?
     /// Where the row being reordered would land now (after-removal coordinates).
+    ///
+    /// ```swift
+    /// let target = table.reorderingDestinationIndexPath
+    /// ```
     public internal(set) var reorderingDestinationIndexPath: IndexPath?
 
     // Viewport.
     /// The viewport's height in lines.
+    ///
+    /// ```swift
+    /// table.viewportHeight = terminalRows - 2
+    /// ```
     public var viewportHeight: Int = 24 {
         didSet { precondition(viewportHeight >= 0, "viewportHeight \(viewportHeight) is negative"); needsLayout = true }
     }
     /// The height of a row in lines when the delegate gives none; 1 by default.
+    ///
+    /// ```swift
+    /// table.rowHeight = 2   // subtitle cells on two lines
+    /// ```
     public var rowHeight: Int = 1 { didSet { needsLayout = true } }
     /// The height of a titled header when the delegate gives none; 1 by default.
+    ///
+    /// ```swift
+    /// table.sectionHeaderHeight = 2
+    /// ```
     public var sectionHeaderHeight: Int = 1 { didSet { needsLayout = true } }
     /// The height of a titled footer when the delegate gives none; 1 by default.
+    ///
+    /// ```swift
+    /// table.sectionFooterHeight = 1
+    /// ```
     public var sectionFooterHeight: Int = 1 { didSet { needsLayout = true } }
     /// Whether the top row stays in place when rows are inserted or deleted
     /// above it (rule 8.4's opt-in anchor); true by default.
+    ///
+    /// ```swift
+    /// table.anchorsTopRowAcrossUpdates = false   // UIKit's sliding content
+    /// ```
     public var anchorsTopRowAcrossUpdates = true
     var topItem: TableLayoutItem.Kind?
     var needsLayout = true
@@ -110,6 +202,10 @@ public final class TableView {
     }
 
     /// The number of sections, as last loaded (loads first if needed).
+    ///
+    /// ```swift
+    /// for section in 0..<table.numberOfSections { print(table.numberOfRows(inSection: section)) }
+    /// ```
     public var numberOfSections: Int {
         loadIfNeeded()
         return rowCounts.count
@@ -128,6 +224,10 @@ public final class TableView {
     }
 
     /// Whether an index path names an existing row.
+    ///
+    /// ```swift
+    /// if table.containsRow(at: path) { table.highlightRow(at: path) }
+    /// ```
     public func containsRow(at indexPath: IndexPath) -> Bool {
         loadIfNeeded()
         return indexPath.section >= 0 && indexPath.section < rowCounts.count
@@ -139,6 +239,10 @@ public final class TableView {
     /// viewport keeps its top row, clamped if the content shrank (rule 8.1).
     ///
     /// - Complexity: O(sections + visible rows).
+    ///
+    /// ```swift
+    /// table.reloadData()
+    /// ```
     public func reloadData() {
         if batchDepth > 0 { pendingBatch = TableBatch() }
         endSwipe()
@@ -167,35 +271,5 @@ public final class TableView {
         let sections = dataSource.numberOfSections(in: table)
         precondition(sections >= 0, "numberOfSections returned \(sections)")
         return (0..<sections).map { dataSource.tableView(table, numberOfRowsInSection: $0) }
-    }
-
-    /// Checks the table's own invariants; tests call it after each mutation.
-    ///
-    /// ```swift
-    /// table.checkInvariants()
-    /// ```
-    public func checkInvariants() {
-        precondition(rowCounts.allSatisfy { $0 >= 0 }, "negative cached row count in \(rowCounts)")
-        for path in selectedRows {
-            precondition(containsRow(at: path), "selected row \(path) does not exist")
-        }
-        for (path, cell) in visibleCells {
-            precondition(containsRow(at: path), "visible cell for missing row \(path)")
-            precondition(cell.isSelected == selectedRows.contains(path), "cell at \(path) disagrees on selection")
-        }
-        if let highlighted = highlightedIndexPath {
-            precondition(containsRow(at: highlighted), "highlighted row \(highlighted) does not exist")
-        }
-        if let swiped = swipedIndexPath {
-            precondition(containsRow(at: swiped), "swiped row \(swiped) does not exist")
-        }
-        if !selectedRows.isEmpty, !(isEditing ? allowsMultipleSelectionDuringEditing : allowsMultipleSelection) {
-            precondition(selectedRows.count <= 1, "several rows selected in single-selection mode: \(selectedRows.sorted())")
-        }
-        for queue in reuseQueues.values {
-            for cell in queue {
-                precondition(!visibleCells.values.contains { $0 === cell }, "a queued cell is still visible")
-            }
-        }
     }
 }

@@ -26,20 +26,40 @@ import FolioResults
 @MainActor
 public final class FetchedResultsTableAdapter {
     /// The table it updates (held weakly).
+    ///
+    /// ```swift
+    /// adapter.tableView?.reloadData()
+    /// ```
     public private(set) weak var tableView: TableView?
     /// How many batches the table refused.
+    ///
+    /// ```swift
+    /// assert(adapter.refusals == 0)
+    /// ```
     public private(set) var refusals = 0
     /// The last refusal, if any.
+    ///
+    /// ```swift
+    /// if let error = adapter.lastRefusal { print(error.message) }
+    /// ```
     public private(set) var lastRefusal: TableUpdateError?
     private var movedTo: [IndexPath] = []
     private var isChanging = false
 
     /// Creates the glue for a table.
+    ///
+    /// ```swift
+    /// let adapter = FetchedResultsTableAdapter(tableView: table)
+    /// ```
     public init(tableView: TableView) {
         self.tableView = tableView
     }
 
     /// The controller is about to report changes: opens a batch.
+    ///
+    /// ```swift
+    /// adapter.willChangeContent()
+    /// ```
     public func willChangeContent() {
         guard let tableView, !isChanging else { return }
         isChanging = true
@@ -48,6 +68,10 @@ public final class FetchedResultsTableAdapter {
     }
 
     /// A section was inserted (new index) or deleted (old index).
+    ///
+    /// ```swift
+    /// adapter.didChange(section: SectionChange(type: .insert, index: 2, section: "Birds"))
+    /// ```
     public func didChange<Section>(section change: SectionChange<Section>) {
         guard let tableView else { return }
         switch change.type {
@@ -58,6 +82,10 @@ public final class FetchedResultsTableAdapter {
     }
 
     /// An object was inserted, deleted, moved or updated.
+    ///
+    /// ```swift
+    /// adapter.didChange(object: ObjectChange(type: .delete, id: 7, indexPath: IndexPath(row: 0, section: 0), newIndexPath: nil))
+    /// ```
     public func didChange<ID>(object change: ObjectChange<ID>) {
         guard let tableView else { return }
         switch (change.type, change.indexPath, change.newIndexPath) {
@@ -76,6 +104,10 @@ public final class FetchedResultsTableAdapter {
     }
 
     /// The report is complete: applies the batch, then refreshes moved rows.
+    ///
+    /// ```swift
+    /// adapter.didChangeContent()
+    /// ```
     public func didChangeContent() {
         guard let tableView, isChanging else { return }
         isChanging = false

@@ -16,21 +16,45 @@ import FolioResults
 @MainActor
 open class TableViewDiffableDataSource<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>: TableViewDataSource {
     /// Makes the cell for an item.
+    ///
+    /// ```swift
+    /// let provider: TableViewDiffableDataSource<String, Int>.CellProvider = { table, path, id in table.dequeueReusableCell(withIdentifier: "Cell", for: path) }
+    /// ```
     public typealias CellProvider = @MainActor (TableView, IndexPath, ItemID) -> TableViewCell
 
     /// The table it feeds (held weakly; the table holds this weakly too, so keep a reference).
+    ///
+    /// ```swift
+    /// dataSource.tableView?.setEditing(true)
+    /// ```
     public private(set) weak var tableView: TableView?
     private let cellProvider: CellProvider
     private var current = TableSnapshot<SectionID, ItemID>()
     private var paths: [ItemID: IndexPath] = [:]
     /// Header titles by section identifier; nil shows none.
+    ///
+    /// ```swift
+    /// dataSource.headerTitle = { section in section }
+    /// ```
     public var headerTitle: (@MainActor (SectionID) -> String?)?
     /// How many applied snapshots the table refused (zero unless the table was changed behind its back).
+    ///
+    /// ```swift
+    /// assert(dataSource.refusals == 0)
+    /// ```
     public private(set) var refusals = 0
     /// The last refusal, if any; the table was reloaded after it.
+    ///
+    /// ```swift
+    /// if let error = dataSource.lastRefusal { print(error.message) }
+    /// ```
     public private(set) var lastRefusal: TableUpdateError?
 
     /// Becomes the table's data source.
+    ///
+    /// ```swift
+    /// let dataSource = TableViewDiffableDataSource<String, Int>(tableView: table) { t, p, id in t.dequeueReusableCell(withIdentifier: "Cell", for: p) }
+    /// ```
     public init(tableView: TableView, cellProvider: @escaping CellProvider) {
         self.tableView = tableView
         self.cellProvider = cellProvider
@@ -38,6 +62,10 @@ open class TableViewDiffableDataSource<SectionID: Hashable & Sendable, ItemID: H
     }
 
     /// The current content.
+    ///
+    /// ```swift
+    /// var next = dataSource.snapshot()
+    /// ```
     public func snapshot() -> TableSnapshot<SectionID, ItemID> { current.contentOnly }
 
     /// Shows a new snapshot: the difference becomes one batch; reconfigured
@@ -83,6 +111,10 @@ open class TableViewDiffableDataSource<SectionID: Hashable & Sendable, ItemID: H
     }
 
     /// The item shown at a path, or nil.
+    ///
+    /// ```swift
+    /// let id = dataSource.itemIdentifier(for: IndexPath(row: 0, section: 0))
+    /// ```
     public func itemIdentifier(for indexPath: IndexPath) -> ItemID? {
         guard indexPath.section >= 0, indexPath.section < current.numberOfSections else { return nil }
         let items = current.itemIdentifiers(inSection: current.sectionIdentifiers[indexPath.section])
@@ -90,9 +122,17 @@ open class TableViewDiffableDataSource<SectionID: Hashable & Sendable, ItemID: H
     }
 
     /// The path of an item, or nil.
+    ///
+    /// ```swift
+    /// let path = dataSource.indexPath(for: id)
+    /// ```
     public func indexPath(for itemIdentifier: ItemID) -> IndexPath? { paths[itemIdentifier] }
 
     /// The section identifier at an index, or nil.
+    ///
+    /// ```swift
+    /// dataSource.sectionIdentifier(for: 0)
+    /// ```
     public func sectionIdentifier(for index: Int) -> SectionID? {
         current.sectionIdentifiers.indices.contains(index) ? current.sectionIdentifiers[index] : nil
     }

@@ -6,9 +6,17 @@
 /// ```
 public struct CellLabel: Hashable, Sendable {
     /// The label's text; nil draws nothing.
+    ///
+    /// ```swift
+    /// cell.textLabel.text = "Venus"
+    /// ```
     public var text: String?
 
     /// Creates a label: `CellLabel(text: "Mars")`.
+    ///
+    /// ```swift
+    /// let label = CellLabel(text: "Earth")
+    /// ```
     public init(text: String? = nil) {
         self.text = text
     }

@@ -33,6 +33,10 @@ extension TableViewCell {
         case detailButton = 4
 
         /// Whether the accessory is a tappable detail button (rule 6.8).
+        ///
+        /// ```swift
+        /// if cell.accessoryType.hasDetailButton { drawInfoButton() }
+        /// ```
         public var hasDetailButton: Bool {
             self == .detailDisclosureButton || self == .detailButton
         }

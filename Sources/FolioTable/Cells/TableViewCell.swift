@@ -15,30 +15,82 @@
 @MainActor
 open class TableViewCell {
     /// The layout chosen at creation.
+    ///
+    /// ```swift
+    /// if cell.style == .subtitle { drawTwoLines() }
+    /// ```
     public let style: Style
     /// The identifier under which the table reuses this cell.
+    ///
+    /// ```swift
+    /// cell.reuseIdentifier   // "Planet"
+    /// ```
     public let reuseIdentifier: String?
     /// The main text.
+    ///
+    /// ```swift
+    /// cell.textLabel.text = "Mars"
+    /// ```
     public var textLabel = CellLabel()
     /// The secondary text; nil for the `.default` style (rule 6.4).
+    ///
+    /// ```swift
+    /// cell.detailTextLabel?.text = "1.52 AU"
+    /// ```
     public var detailTextLabel: CellLabel?
     /// The trailing decoration outside edit mode.
+    ///
+    /// ```swift
+    /// cell.accessoryType = .checkmark
+    /// ```
     public var accessoryType: AccessoryType = .none
     /// The trailing decoration in edit mode.
+    ///
+    /// ```swift
+    /// cell.editingAccessoryType = .disclosureIndicator
+    /// ```
     public var editingAccessoryType: AccessoryType = .none
     /// Whether the row is selected.
+    ///
+    /// ```swift
+    /// if cell.isSelected { drawReversed() }
+    /// ```
     public internal(set) var isSelected = false
     /// Whether the row is highlighted (the cursor row in a terminal).
+    ///
+    /// ```swift
+    /// if cell.isHighlighted { drawCursor() }
+    /// ```
     public internal(set) var isHighlighted = false
     /// Whether the cell shows its editing controls (rule 3.1).
+    ///
+    /// ```swift
+    /// if cell.isEditing { drawEditingControl(cell.editingStyle) }
+    /// ```
     public private(set) var isEditing = false
     /// The editing control the table assigned (rule 3.3: `.none` by default).
+    ///
+    /// ```swift
+    /// if cell.editingStyle == .delete { drawDeleteMarker() }
+    /// ```
     public internal(set) var editingStyle: EditingStyle = .none
     /// Whether a reorder handle is shown (rule 4.1).
+    ///
+    /// ```swift
+    /// if cell.showsReorderControl { drawHandle() }
+    /// ```
     public internal(set) var showsReorderControl = false
     /// Whether the delete confirmation button is showing (rule 3.4).
+    ///
+    /// ```swift
+    /// if cell.showingDeleteConfirmation { drawDeleteButton() }
+    /// ```
     public internal(set) var showingDeleteConfirmation = false
     /// How many times this cell was handed out again after reuse (for tests).
+    ///
+    /// ```swift
+    /// assert(cell.reuseCount == 0)   // a new cell
+    /// ```
     public internal(set) var reuseCount = 0
 
     /// Creates a cell with a style; subclasses must keep this initializer.

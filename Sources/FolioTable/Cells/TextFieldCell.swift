@@ -12,16 +12,36 @@
 @MainActor
 open class TextFieldCell: TableViewCell {
     /// The field's current text.
+    ///
+    /// ```swift
+    /// cell.text = guide.name
+    /// ```
     public var text = ""
     /// Shown greyed while the text is empty.
+    ///
+    /// ```swift
+    /// cell.placeholder = "Guide name"
+    /// ```
     public var placeholder: String?
     /// Whether the field is being edited.
+    ///
+    /// ```swift
+    /// if cell.isEditingText { drawCursor() }
+    /// ```
     public private(set) var isEditingText = false
     /// Called with the final text when editing ends with commit.
+    ///
+    /// ```swift
+    /// cell.onCommit = { guide.name = $0 }
+    /// ```
     public var onCommit: ((String) -> Void)?
     private var textBeforeEditing = ""
 
     /// Creates a text-field cell; the style is ignored beyond `textLabel`.
+    ///
+    /// ```swift
+    /// let cell = TextFieldCell(style: .default, reuseIdentifier: "Name")
+    /// ```
     public required init(style: Style, reuseIdentifier: String?) {
         super.init(style: style, reuseIdentifier: reuseIdentifier)
     }

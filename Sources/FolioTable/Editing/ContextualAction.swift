@@ -13,6 +13,10 @@
 @MainActor
 public final class ContextualAction {
     /// How the button looks.
+    ///
+    /// ```swift
+    /// ContextualAction(style: .destructive, title: "Delete") { _, done in done(true) }
+    /// ```
     public enum Style: Int, Sendable {
         /// An ordinary button.
         case normal = 0
@@ -21,15 +25,31 @@ public final class ContextualAction {
     }
 
     /// The work the button does; call `completion` when finished.
+    ///
+    /// ```swift
+    /// let handler: ContextualAction.Handler = { action, done in done(true) }
+    /// ```
     public typealias Handler = @MainActor (
         _ action: ContextualAction, _ completion: @escaping @MainActor (Bool) -> Void
     ) -> Void
 
     /// The button's style.
+    ///
+    /// ```swift
+    /// if action.style == .destructive { drawRed() }
+    /// ```
     public let style: Style
     /// The button's title.
+    ///
+    /// ```swift
+    /// action.title = "Remove"
+    /// ```
     public var title: String?
     /// The button's work.
+    ///
+    /// ```swift
+    /// action.handler(action) { _ in }
+    /// ```
     public let handler: Handler
 
     /// Creates an action: `ContextualAction(style: .normal, title: "Flag") { _, done in done(true) }`.
@@ -49,11 +69,23 @@ public final class ContextualAction {
 @MainActor
 public final class SwipeActionsConfiguration {
     /// The buttons, outermost first.
+    ///
+    /// ```swift
+    /// configuration.actions.first?.title
+    /// ```
     public let actions: [ContextualAction]
     /// Whether a full swipe performs `actions[0]`; true by default.
+    ///
+    /// ```swift
+    /// configuration.performsFirstActionWithFullSwipe = false
+    /// ```
     public var performsFirstActionWithFullSwipe = true
 
     /// Creates a configuration; an empty one shows nothing (rule 3.9).
+    ///
+    /// ```swift
+    /// let configuration = SwipeActionsConfiguration(actions: [delete])
+    /// ```
     public init(actions: [ContextualAction]) {
         self.actions = actions
     }

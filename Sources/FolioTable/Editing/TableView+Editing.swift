@@ -18,6 +18,10 @@ extension TableView {
     }
 
     /// Whether a row is editable: `canEditRowAt`, true when unanswered (rule 3.2).
+    ///
+    /// ```swift
+    /// table.canEditRow(at: path)
+    /// ```
     public func canEditRow(at indexPath: IndexPath) -> Bool {
         dataSource?.tableView(self, canEditRowAt: indexPath) ?? false
     }
@@ -36,6 +40,10 @@ extension TableView {
     }
 
     /// The title of a row's delete confirmation: the delegate's, or "Delete" (rule 3.5).
+    ///
+    /// ```swift
+    /// let title = table.deleteConfirmationTitle(forRowAt: path)   // "Delete"
+    /// ```
     public func deleteConfirmationTitle(forRowAt indexPath: IndexPath) -> String {
         delegate?.tableView(self, titleForDeleteConfirmationButtonForRowAt: indexPath) ?? "Delete"
     }
@@ -68,6 +76,10 @@ extension TableView {
 
     /// A tap on the revealed delete confirmation button: commits `.delete`
     /// for that row (rule 3.4); the data source updates its model and the table.
+    ///
+    /// ```swift
+    /// table.userDidConfirmDeletion()
+    /// ```
     public func userDidConfirmDeletion() {
         guard let path = deleteConfirmationIndexPath, let editing = dataSource as? any TableViewEditingDataSource else {
             return
@@ -78,6 +90,10 @@ extension TableView {
     }
 
     /// Hides a revealed delete confirmation without deleting.
+    ///
+    /// ```swift
+    /// table.cancelDeleteConfirmation()   // Esc
+    /// ```
     public func cancelDeleteConfirmation() {
         guard let path = deleteConfirmationIndexPath else { return }
         deleteConfirmationIndexPath = nil

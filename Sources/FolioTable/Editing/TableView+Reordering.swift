@@ -1,6 +1,10 @@
 extension TableView {
     /// Whether a row shows a reorder handle: in edit mode, with a data
     /// source that reorders, and `canMoveRowAt` not false (rule 4.1).
+    ///
+    /// ```swift
+    /// if table.canMoveRow(at: path) { drawHandle() }
+    /// ```
     public func canMoveRow(at indexPath: IndexPath) -> Bool {
         guard isEditing, let reordering = dataSource as? any TableViewReorderingDataSource else { return false }
         return reordering.tableView(self, canMoveRowAt: indexPath)
@@ -23,6 +27,10 @@ extension TableView {
     /// The drag reached a proposed destination (after-removal coordinates):
     /// the delegate's `targetIndexPathForMoveFromRowAt` decides where the row
     /// really goes, always given the original source (rule 4.2). Returns it.
+    ///
+    /// ```swift
+    /// table.proposeReorderDestination(IndexPath(row: 0, section: 1))
+    /// ```
     @discardableResult
     public func proposeReorderDestination(_ proposed: IndexPath) -> IndexPath? {
         guard let source = reorderingSourceIndexPath else { return nil }
@@ -36,6 +44,10 @@ extension TableView {
     /// Proposes the destination `offset` rows away from the current one
     /// (Shift+Up/Down): past a section's end the row enters the next
     /// section's top, past its start the previous section's end.
+    ///
+    /// ```swift
+    /// table.moveReorderingRow(by: -1)   // Shift+Up
+    /// ```
     @discardableResult
     public func moveReorderingRow(by offset: Int) -> IndexPath? {
         guard let source = reorderingSourceIndexPath, var proposal = reorderingDestinationIndexPath else { return nil }
@@ -49,6 +61,10 @@ extension TableView {
     /// source's `moveRowAt` updates the model (rule 4.3). Nothing is called
     /// for a drop back where the row started (rule 4.4 left open by UIKit).
     /// Returns the destination.
+    ///
+    /// ```swift
+    /// let landed = table.endReordering()
+    /// ```
     @discardableResult
     public func endReordering() -> IndexPath? {
         guard let source = reorderingSourceIndexPath, let destination = reorderingDestinationIndexPath else { return nil }
@@ -71,6 +87,10 @@ extension TableView {
     }
 
     /// Abandons a drag; the row stays where it was.
+    ///
+    /// ```swift
+    /// table.cancelReordering()
+    /// ```
     public func cancelReordering() {
         reorderingSourceIndexPath = nil
         reorderingDestinationIndexPath = nil

@@ -1,12 +1,20 @@
 extension TableView {
     /// Whether a row's swipe actions are showing (UIKit's separate
     /// "editing for swipe" state, rule 3.7; `isEditing` stays false).
+    ///
+    /// ```swift
+    /// if table.isSwipeEditing { table.hideSwipeActions() }
+    /// ```
     public var isSwipeEditing: Bool { swipedIndexPath != nil }
 
     /// The actions a leftward swipe on a row would reveal: the delegate's
     /// configuration, or else a "Delete" action that commits `.delete`
     /// when the data source commits edits and the row can be edited
     /// (rules 3.8, 3.9). Empty when there is nothing to show.
+    ///
+    /// ```swift
+    /// let titles = table.trailingSwipeActions(forRowAt: path)?.actions.map(\.title)
+    /// ```
     public func trailingSwipeActions(forRowAt indexPath: IndexPath) -> SwipeActionsConfiguration? {
         if let configuration = delegate?.tableView(self, trailingSwipeActionsConfigurationForRowAt: indexPath) {
             return configuration
@@ -48,6 +56,10 @@ extension TableView {
 
     /// Focuses the next action outward (towards `actions[0]`); false when
     /// the outermost is already focused.
+    ///
+    /// ```swift
+    /// table.focusNextSwipeAction()   // Left again
+    /// ```
     @discardableResult
     public func focusNextSwipeAction() -> Bool {
         guard let index = focusedSwipeActionIndex, index > 0 else { return false }
@@ -56,6 +68,10 @@ extension TableView {
     }
 
     /// Focuses the next action inward; false when the innermost is focused.
+    ///
+    /// ```swift
+    /// if !table.focusPreviousSwipeAction() { table.hideSwipeActions() }   // Right
+    /// ```
     @discardableResult
     public func focusPreviousSwipeAction() -> Bool {
         guard let index = focusedSwipeActionIndex, index + 1 < revealedSwipeActions.count else { return false }
@@ -75,6 +91,10 @@ extension TableView {
     }
 
     /// A full swipe: performs `actions[0]` when the configuration allows it (rule 3.10).
+    ///
+    /// ```swift
+    /// table.performFullSwipe(onRowAt: path)
+    /// ```
     @discardableResult
     public func performFullSwipe(onRowAt indexPath: IndexPath) -> Bool {
         guard revealTrailingSwipeActions(forRowAt: indexPath), let configuration = swipeConfiguration,
@@ -95,6 +115,10 @@ extension TableView {
 
     /// Hides revealed swipe actions (Esc, a scroll, another interaction),
     /// calling `didEndEditingRowAt` (rule 3.7).
+    ///
+    /// ```swift
+    /// table.hideSwipeActions()   // Esc
+    /// ```
     public func hideSwipeActions() {
         endSwipe()
     }

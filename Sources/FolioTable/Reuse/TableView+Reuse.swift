@@ -67,6 +67,10 @@ extension TableView {
     }
 
     /// A typed dequeue: `table.dequeueReusableCell(TextFieldCell.self, withIdentifier: "Name", for: path)`.
+    ///
+    /// ```swift
+    /// let cell = table.dequeueReusableCell(TextFieldCell.self, withIdentifier: "Name", for: path)
+    /// ```
     public func dequeueReusableCell<Cell: TableViewCell>(
         _ type: Cell.Type, withIdentifier identifier: String, for indexPath: IndexPath
     ) -> Cell {
@@ -88,6 +92,10 @@ extension TableView {
     }
 
     /// The visible cells, top to bottom.
+    ///
+    /// ```swift
+    /// for cell in table.visibleCellsInOrder { print(cell.textLabel.text ?? "") }
+    /// ```
     public var visibleCellsInOrder: [TableViewCell] {
         indexPathsForVisibleRows.compactMap { visibleCells[$0] }
     }

@@ -1,8 +1,16 @@
 extension TableView {
     /// The selected row, or the first of several (rule 5.1).
+    ///
+    /// ```swift
+    /// if let path = table.indexPathForSelectedRow { show(path) }
+    /// ```
     public var indexPathForSelectedRow: IndexPath? { selectedRows.min() }
 
     /// The selected rows in order, or nil when none is selected (as UIKit).
+    ///
+    /// ```swift
+    /// let paths = table.indexPathsForSelectedRows ?? []
+    /// ```
     public var indexPathsForSelectedRows: [IndexPath]? {
         selectedRows.isEmpty ? nil : selectedRows.sorted()
     }

@@ -10,12 +10,28 @@
 /// ```
 public struct TableBatch: Hashable, Sendable, CustomStringConvertible {
     /// A section moved from an old index to a new one; its rows travel with it.
+    ///
+    /// ```swift
+    /// batch.movedSections.append(TableBatch.SectionMove(from: 0, to: 2))
+    /// ```
     public struct SectionMove: Hashable, Sendable {
         /// The section's index before the batch.
+        ///
+        /// ```swift
+        /// move.from
+        /// ```
         public var from: Int
         /// The section's index after the batch.
+        ///
+        /// ```swift
+        /// move.to
+        /// ```
         public var to: Int
         /// `SectionMove(from: 0, to: 2)`.
+        ///
+        /// ```swift
+        /// TableBatch.SectionMove(from: 1, to: 0)
+        /// ```
         public init(from: Int, to: Int) {
             self.from = from
             self.to = to
@@ -23,12 +39,28 @@ public struct TableBatch: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A row moved from an old index path to a new one.
+    ///
+    /// ```swift
+    /// batch.movedRows.append(TableBatch.RowMove(from: IndexPath(row: 0, section: 0), to: IndexPath(row: 2, section: 0)))
+    /// ```
     public struct RowMove: Hashable, Sendable {
         /// The row's path before the batch.
+        ///
+        /// ```swift
+        /// move.from.row
+        /// ```
         public var from: IndexPath
         /// The row's path after the batch.
+        ///
+        /// ```swift
+        /// move.to.section
+        /// ```
         public var to: IndexPath
         /// `RowMove(from: IndexPath(row: 0, section: 0), to: IndexPath(row: 3, section: 1))`.
+        ///
+        /// ```swift
+        /// TableBatch.RowMove(from: IndexPath(row: 3, section: 0), to: IndexPath(row: 0, section: 1))
+        /// ```
         public init(from: IndexPath, to: IndexPath) {
             self.from = from
             self.to = to
@@ -36,23 +68,59 @@ public struct TableBatch: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Sections deleted (old indexes).
+    ///
+    /// ```swift
+    /// batch.deletedSections = [2]
+    /// ```
     public var deletedSections: [Int] = []
     /// Sections inserted (new indexes).
+    ///
+    /// ```swift
+    /// batch.insertedSections = [0]
+    /// ```
     public var insertedSections: [Int] = []
     /// Sections reloaded (old indexes): each is a delete plus an insert (rule 1.5).
+    ///
+    /// ```swift
+    /// batch.reloadedSections = [1]
+    /// ```
     public var reloadedSections: [Int] = []
     /// Sections moved (old to new).
+    ///
+    /// ```swift
+    /// batch.movedSections = [.init(from: 0, to: 1)]
+    /// ```
     public var movedSections: [SectionMove] = []
     /// Rows deleted (old paths).
+    ///
+    /// ```swift
+    /// batch.deletedRows = [IndexPath(row: 4, section: 0)]
+    /// ```
     public var deletedRows: [IndexPath] = []
     /// Rows inserted (new paths).
+    ///
+    /// ```swift
+    /// batch.insertedRows = [IndexPath(row: 0, section: 0)]
+    /// ```
     public var insertedRows: [IndexPath] = []
     /// Rows reloaded (old paths): each is a delete plus an insert (rule 1.5).
+    ///
+    /// ```swift
+    /// batch.reloadedRows = [IndexPath(row: 1, section: 0)]
+    /// ```
     public var reloadedRows: [IndexPath] = []
     /// Rows moved (old to new).
+    ///
+    /// ```swift
+    /// batch.movedRows = [.init(from: IndexPath(row: 0, section: 0), to: IndexPath(row: 1, section: 0))]
+    /// ```
     public var movedRows: [RowMove] = []
 
     /// An empty batch: `TableBatch()`.
+    ///
+    /// ```swift
+    /// var batch = TableBatch()
+    /// ```
     public init() {}
 
     /// Whether the batch holds no operation.
@@ -63,12 +131,20 @@ public struct TableBatch: Hashable, Sendable, CustomStringConvertible {
     public var isEmpty: Bool { changeCount == 0 }
 
     /// The number of operations in the batch.
+    ///
+    /// ```swift
+    /// print(batch.changeCount)
+    /// ```
     public var changeCount: Int {
         deletedSections.count + insertedSections.count + reloadedSections.count + movedSections.count
             + deletedRows.count + insertedRows.count + reloadedRows.count + movedRows.count
     }
 
     /// A one-line summary in UIKit's "Updates = [...]" manner.
+    ///
+    /// ```swift
+    /// print(batch)   // [ Delete row (0 - 4), Insert row (0 - 0) ]
+    /// ```
     public var description: String {
         var parts: [String] = []
         parts += deletedSections.map { "Delete section \($0)" }

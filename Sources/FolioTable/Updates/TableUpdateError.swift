@@ -9,6 +9,10 @@
 /// ```
 public struct TableUpdateError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What failed, with the numbers UIKit's message reports.
+    ///
+    /// ```swift
+    /// if case .invalidSectionCount = error.failure { table.reloadData() }
+    /// ```
     public enum Failure: Hashable, Sendable {
         /// E1: a path both deleted and reloaded.
         case deleteAndReloadRow(IndexPath)
@@ -64,6 +68,10 @@ public struct TableUpdateError: Error, Hashable, Sendable, CustomStringConvertib
         case negativeRowCount(section: Int)
 
         /// UIKit's rule number: "E1" … "E14".
+        ///
+        /// ```swift
+        /// error.failure.code   // "E13"
+        /// ```
         public var code: String {
             switch self {
             case .deleteAndReloadRow, .deleteAndReloadSection: "E1"
@@ -86,10 +94,22 @@ public struct TableUpdateError: Error, Hashable, Sendable, CustomStringConvertib
     }
 
     /// What failed.
+    ///
+    /// ```swift
+    /// switch error.failure { case .deleteAndReloadRow(let path): print(path); default: break }
+    /// ```
     public let failure: Failure
     /// The message, in the table's dialect at the time of the refusal.
+    ///
+    /// ```swift
+    /// print(error.message)
+    /// ```
     public let message: String
 
     /// The message.
+    ///
+    /// ```swift
+    /// print(error)
+    /// ```
     public var description: String { message }
 }

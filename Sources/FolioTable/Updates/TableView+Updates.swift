@@ -43,6 +43,10 @@ extension TableView {
     }
 
     /// Closes a batch; the outermost close validates and applies it.
+    ///
+    /// ```swift
+    /// table.beginUpdates(); try table.insertRows(at: [path]); try table.endUpdates()
+    /// ```
     public func endUpdates() throws(TableUpdateError) {
         precondition(batchDepth > 0, "endUpdates() called without a matching beginUpdates()")
         batchDepth -= 1
@@ -53,6 +57,10 @@ extension TableView {
     }
 
     /// Whether a batch is open and holds changes not yet applied.
+    ///
+    /// ```swift
+    /// if table.hasUncommittedUpdates { try table.endUpdates() }
+    /// ```
     public var hasUncommittedUpdates: Bool { batchDepth > 0 && !pendingBatch.isEmpty }
 
     /// Inserts rows at new paths; outside a batch this is a batch of its own.
@@ -65,36 +73,64 @@ extension TableView {
     }
 
     /// Deletes rows at old paths.
+    ///
+    /// ```swift
+    /// try table.deleteRows(at: [IndexPath(row: 2, section: 0)], with: .fade)
+    /// ```
     public func deleteRows(at indexPaths: [IndexPath], with animation: RowAnimation = .automatic) throws(TableUpdateError) {
         try record { $0.deletedRows += indexPaths }
     }
 
     /// Reloads rows at old paths: fresh cells, selection dropped (rules 1.5, 5.7).
+    ///
+    /// ```swift
+    /// try table.reloadRows(at: [IndexPath(row: 2, section: 0)])
+    /// ```
     public func reloadRows(at indexPaths: [IndexPath], with animation: RowAnimation = .automatic) throws(TableUpdateError) {
         try record { $0.reloadedRows += indexPaths }
     }
 
     /// Moves a row from an old path to a new one.
+    ///
+    /// ```swift
+    /// try table.moveRow(at: IndexPath(row: 0, section: 0), to: IndexPath(row: 3, section: 0))
+    /// ```
     public func moveRow(at indexPath: IndexPath, to newIndexPath: IndexPath) throws(TableUpdateError) {
         try record { $0.movedRows.append(TableBatch.RowMove(from: indexPath, to: newIndexPath)) }
     }
 
     /// Inserts sections at new indexes.
+    ///
+    /// ```swift
+    /// try table.insertSections([1])
+    /// ```
     public func insertSections(_ sections: some Sequence<Int>, with animation: RowAnimation = .automatic) throws(TableUpdateError) {
         try record { $0.insertedSections += sections }
     }
 
     /// Deletes sections at old indexes.
+    ///
+    /// ```swift
+    /// try table.deleteSections([0])
+    /// ```
     public func deleteSections(_ sections: some Sequence<Int>, with animation: RowAnimation = .automatic) throws(TableUpdateError) {
         try record { $0.deletedSections += sections }
     }
 
     /// Reloads sections at old indexes.
+    ///
+    /// ```swift
+    /// try table.reloadSections([0])
+    /// ```
     public func reloadSections(_ sections: some Sequence<Int>, with animation: RowAnimation = .automatic) throws(TableUpdateError) {
         try record { $0.reloadedSections += sections }
     }
 
     /// Moves a section, rows and all, from an old index to a new one (rule 1.7).
+    ///
+    /// ```swift
+    /// try table.moveSection(0, toSection: 2)
+    /// ```
     public func moveSection(_ section: Int, toSection newSection: Int) throws(TableUpdateError) {
         try record { $0.movedSections.append(TableBatch.SectionMove(from: section, to: newSection)) }
     }

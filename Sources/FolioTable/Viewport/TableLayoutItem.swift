@@ -12,6 +12,10 @@
 /// ```
 public struct TableLayoutItem: Hashable, Sendable {
     /// What the item shows; ordered as the table lays them out.
+    ///
+    /// ```swift
+    /// if case .row(let path) = item.kind { draw(table.cellForRow(at: path)) }
+    /// ```
     public enum Kind: Hashable, Comparable, Sendable {
         /// A section's header.
         case header(section: Int)
@@ -21,6 +25,10 @@ public struct TableLayoutItem: Hashable, Sendable {
         case footer(section: Int)
 
         /// The section the item belongs to.
+        ///
+        /// ```swift
+        /// item.kind.section
+        /// ```
         public var section: Int {
             switch self {
             case .header(let section), .footer(let section): section
@@ -37,16 +45,36 @@ public struct TableLayoutItem: Hashable, Sendable {
         }
 
         /// Header before rows before footer, section by section.
+        ///
+        /// ```swift
+        /// TableLayoutItem.Kind.header(section: 1) < .row(IndexPath(row: 0, section: 1))   // true
+        /// ```
         public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.sortKey < rhs.sortKey }
     }
 
     /// What the item shows.
+    ///
+    /// ```swift
+    /// item.kind
+    /// ```
     public let kind: Kind
     /// The viewport line where it starts (0 is the top line).
+    ///
+    /// ```swift
+    /// screen.move(toLine: top + item.y)
+    /// ```
     public let y: Int
     /// Its height in lines; the last item may reach past the viewport.
+    ///
+    /// ```swift
+    /// for line in 0..<item.height { print(line) }
+    /// ```
     public let height: Int
     /// The header or footer title; nil for rows.
+    ///
+    /// ```swift
+    /// print(item.title ?? "")
+    /// ```
     public let title: String?
 
     /// Creates an item: `TableLayoutItem(kind: .header(section: 0), y: 0, height: 1, title: "Mammals")`.

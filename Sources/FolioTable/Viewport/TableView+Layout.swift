@@ -1,5 +1,9 @@
 extension TableView {
     /// Marks the layout stale; the next read recomputes it.
+    ///
+    /// ```swift
+    /// table.setNeedsLayout()
+    /// ```
     public func setNeedsLayout() { needsLayout = true }
 
     /// Lays out the visible items and makes sure each visible row has a
@@ -7,6 +11,10 @@ extension TableView {
     /// rows that entered it get cells from the data source.
     ///
     /// - Complexity: O(visible rows + empty sections skipped).
+    ///
+    /// ```swift
+    /// table.layoutIfNeeded()
+    /// ```
     public func layoutIfNeeded() {
         guard needsLayout else { return }
         loadIfNeeded()
@@ -54,6 +62,10 @@ extension TableView {
     }
 
     /// The rows in the viewport, top to bottom (partly visible ones included).
+    ///
+    /// ```swift
+    /// let visible = table.indexPathsForVisibleRows
+    /// ```
     public var indexPathsForVisibleRows: [IndexPath] {
         layoutItems().compactMap { item in
             if case .row(let path) = item.kind { return path } else { return nil }
@@ -61,6 +73,10 @@ extension TableView {
     }
 
     /// The item at the top of the viewport, or nil for an empty table.
+    ///
+    /// ```swift
+    /// if case .row(let path) = table.topVisibleItem { print(path) }
+    /// ```
     public var topVisibleItem: TableLayoutItem.Kind? {
         layoutIfNeeded()
         return topItem

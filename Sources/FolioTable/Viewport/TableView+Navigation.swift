@@ -49,6 +49,10 @@ extension TableView {
     }
 
     /// A section's footer title, from the data source (rule 7.1).
+    ///
+    /// ```swift
+    /// let footer = table.footerTitle(forSection: 0)
+    /// ```
     public func footerTitle(forSection section: Int) -> String? {
         dataSource?.tableView(self, titleForFooterInSection: section)
     }
@@ -56,6 +60,10 @@ extension TableView {
     /// The first row at or after `path` in layout order, or nil.
     ///
     /// - Complexity: O(empty sections skipped).
+    ///
+    /// ```swift
+    /// table.highlightRow(at: table.firstRow(atOrAfter: IndexPath(row: 0, section: 0)))   // Home
+    /// ```
     public func firstRow(atOrAfter path: IndexPath) -> IndexPath? {
         loadIfNeeded()
         var section = max(0, path.section)
@@ -71,6 +79,10 @@ extension TableView {
     /// The last row at or before `path` in layout order, or nil.
     ///
     /// - Complexity: O(empty sections skipped).
+    ///
+    /// ```swift
+    /// table.lastRow(atOrBefore: IndexPath(row: 0, section: 3))
+    /// ```
     public func lastRow(atOrBefore path: IndexPath) -> IndexPath? {
         loadIfNeeded()
         guard path.section >= 0, path.row >= 0 || path.section > 0 else { return nil }
@@ -85,6 +97,10 @@ extension TableView {
     }
 
     /// The table's last row, or nil when it has none.
+    ///
+    /// ```swift
+    /// table.highlightRow(at: table.lastRow())   // End
+    /// ```
     public func lastRow() -> IndexPath? {
         loadIfNeeded()
         return lastRow(atOrBefore: IndexPath(row: Int.max, section: rowCounts.count - 1))
@@ -94,6 +110,10 @@ extension TableView {
     /// last rows; nil when the table has no rows.
     ///
     /// - Complexity: O(|offset| + empty sections skipped).
+    ///
+    /// ```swift
+    /// table.row(5, from: IndexPath(row: 0, section: 0))
+    /// ```
     public func row(_ offset: Int, from path: IndexPath) -> IndexPath? {
         guard var current = firstRow(atOrAfter: path) ?? lastRow() else { return nil }
         var remaining = offset
@@ -111,6 +131,10 @@ extension TableView {
     /// The total number of rows.
     ///
     /// - Complexity: O(sections).
+    ///
+    /// ```swift
+    /// print(table.numberOfRowsInAllSections)
+    /// ```
     public var numberOfRowsInAllSections: Int {
         loadIfNeeded()
         return rowCounts.reduce(0, +)
@@ -119,6 +143,10 @@ extension TableView {
     /// A row's position among all rows (for a scroll indicator).
     ///
     /// - Complexity: O(sections).
+    ///
+    /// ```swift
+    /// let fraction = Double(table.globalRowIndex(of: path)) / Double(table.numberOfRowsInAllSections)
+    /// ```
     public func globalRowIndex(of path: IndexPath) -> Int {
         loadIfNeeded()
         return rowCounts.prefix(max(0, min(path.section, rowCounts.count))).reduce(0, +) + path.row

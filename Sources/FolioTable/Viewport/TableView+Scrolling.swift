@@ -1,5 +1,9 @@
 extension TableView {
     /// Where `scrollToRow` puts the row.
+    ///
+    /// ```swift
+    /// try table.scrollToRow(at: path, at: .top)
+    /// ```
     public enum ScrollPosition: Sendable {
         /// As little scrolling as makes the row fully visible.
         case none
@@ -50,6 +54,10 @@ extension TableView {
     /// Whether a row lies wholly inside the viewport.
     ///
     /// - Complexity: O(viewport lines).
+    ///
+    /// ```swift
+    /// if !table.isRowFullyVisible(path) { try table.scrollToRow(at: path, at: .none) }
+    /// ```
     public func isRowFullyVisible(_ indexPath: IndexPath) -> Bool {
         let items = layoutItems()
         guard let item = items.first(where: { $0.kind == .row(indexPath) }) else { return false }
@@ -105,6 +113,10 @@ extension TableView {
     }
 
     /// A short description in the manner of UIKit's `<UITableView: …>` suffix.
+    ///
+    /// ```swift
+    /// print(table.tableDescription)
+    /// ```
     public var tableDescription: String {
         let source = dataSource.map { String(describing: type(of: $0)) } ?? "nil"
         return "<TableView: sections = \(rowCounts.count); dataSource: <\(source)>>"

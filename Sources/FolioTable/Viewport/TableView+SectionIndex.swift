@@ -1,5 +1,9 @@
 extension TableView {
     /// The index strip's magnifying-glass entry; by convention first (rule 7.4).
+    ///
+    /// ```swift
+    /// source.indexTitles = [TableView.indexSearch, "A", "B"]
+    /// ```
     public static let indexSearch = "{search}"
 
     /// The titles of the section index strip, or nil for none (rule 7.2).

@@ -11,6 +11,10 @@ public enum TableViewError: Error, Hashable, Sendable, CustomStringConvertible {
     case sectionOutOfBounds(section: Int, sectionCount: Int, table: String)
 
     /// UIKit's M3 text (with our wording for a missing section).
+    ///
+    /// ```swift
+    /// print(error)   // Attempted to scroll the table view to an out-of-bounds row (7) ...
+    /// ```
     public var description: String {
         switch self {
         case .rowOutOfBounds(let path, let count, let table):
