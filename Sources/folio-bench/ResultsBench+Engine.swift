@@ -35,6 +35,7 @@ extension ResultsBench {
         let p50 = percentile(singles, 0.5), p99 = percentile(singles, 0.99)
         print("engine      rows \(n): load \(format(loadMS)) ms; one change p50 \(format(p50)) us, p99 \(format(p99)) us; "
               + "1% batch \(format(batch1)) ms, 10% batch \(format(batch10)) ms; \(format(bytesPerRow)) resident bytes/row")
+        fflush(nil)
         withExtendedLifetime(engine) {}
         return ["load_ms": loadMS, "single_p50_us": p50, "single_p99_us": p99, "batch_1pct_ms": batch1, "batch_10pct_ms": batch10,
                 "bytes_per_row": bytesPerRow]

@@ -5,7 +5,9 @@ extension FetchedResultsController {
     /// - Complexity: one query; O(k log n) for k restricted IDs.
     func fetchKeyRows(_ plan: KeyPlan<Entity>, restrictedTo ids: [Int64]?) throws -> [(Int64, [StoreValue])] {
         if let ids, ids.isEmpty { return [] }
-        let request = fetchRequestForAll()
+        var request = fetchRequestForAll()
+        // A few rows looked up by ID need no ORDER BY: the engine places them.
+        if ids != nil { request.sortDescriptors = [] }
         let restriction = ids.map { Set($0.map { ObjectID(entityName: plan.entityName, rowID: $0) }) }
         return try managedObjectContext.fetchKeys(request, keyPaths: plan.keyPaths, restrictedTo: restriction)
             .map { ($0.id.rowID, $0.values) }
