@@ -75,3 +75,21 @@ struct ReorderingTests {
         #expect(source.log.isEmpty)
     }
 }
+
+extension ReorderingTests {
+    @Test func rule_4_3_rowsScrolledIntoViewAfterADropShowTheMovedModel() {
+        source.sections = [(0..<20).map { "r\($0)" }]
+        table.viewportHeight = 3
+        table.reloadData()
+        table.setEditing(true)
+        table.highlightRow(at: p(0, 0))
+        // Dragging the top row far down scrolls the viewport to follow it.
+        table.beginReordering(at: p(0, 0))
+        table.proposeReorderDestination(p(0, 10))
+        #expect(table.endReordering() == p(0, 10))
+        #expect(table.highlightedIndexPath == p(0, 10))
+        #expect(table.indexPathsForVisibleRows.contains(p(0, 10)))
+        #expect(texts == table.indexPathsForVisibleRows.map { source.sections[$0.section][$0.row] })
+        table.checkInvariants()
+    }
+}

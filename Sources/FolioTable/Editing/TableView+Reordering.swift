@@ -81,8 +81,11 @@ extension TableView {
         guard let plan = try? BatchPlan(batch, oldCounts: rowCounts, newCounts: newCounts) else {
             preconditionFailure("reorder from \(source) to \(destination) does not fit the table")
         }
-        commit(plan)
+        // The table shows the move first (rule 4.3); cells for rows scrolled
+        // into view are asked for only once the model has moved too.
+        let highlightWasVisible = commit(plan, revealingHighlight: false)
         reordering.tableView(self, moveRowAt: source, to: destination)
+        if highlightWasVisible, let highlighted = highlightedIndexPath { reveal(highlighted, at: .none) }
         return destination
     }
 

@@ -2,8 +2,12 @@ extension TableView {
     /// Moves the table's state through a validated batch: counts, cells,
     /// selection (rule 5.7), highlight, swipe and the top row (rule 8.4).
     ///
+    /// Returns whether the highlighted row was visible before, for the
+    /// caller to `reveal` it once the data source is in step.
+    ///
     /// - Complexity: O(sections + (visible + selected rows) × changes per section).
-    func commit(_ plan: BatchPlan) {
+    @discardableResult
+    func commit(_ plan: BatchPlan, revealingHighlight: Bool = true) -> Bool {
         let highlightWasVisible = highlightedIndexPath.map(isInViewport) ?? false
         cancelReordering()
         let newTop = topItem.map { anchoredTop($0, plan) }
@@ -44,7 +48,8 @@ extension TableView {
         for (path, cell) in visibleCells { applyState(to: cell, at: path) }
         topItem = newTop
         needsLayout = true
-        if highlightWasVisible, let highlighted = highlightedIndexPath { reveal(highlighted, at: .none) }
+        if revealingHighlight, highlightWasVisible, let highlighted = highlightedIndexPath { reveal(highlighted, at: .none) }
+        return highlightWasVisible
     }
 
     private static func newPath(_ fate: BatchPlan.RowFate) -> IndexPath? {
