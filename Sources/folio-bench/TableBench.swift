@@ -17,8 +17,8 @@ func runTableBench(_ options: [String]) {
     while index < options.count {
         switch options[index] {
         case "--rows":
-            guard index + 1 < options.count, let value = Int(options[index + 1]), value >= 20_000 else {
-                TableBench.fail("--rows needs a whole number of at least 20000")
+            guard index + 1 < options.count, let value = Int(options[index + 1]), value >= 1_000 else {
+                TableBench.fail("--rows needs a whole number of at least 1000")
             }
             rows = value
             index += 1
