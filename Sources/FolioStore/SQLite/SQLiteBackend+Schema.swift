@@ -29,8 +29,10 @@ extension SQLiteBackend {
             CREATE TABLE IF NOT EXISTS folio_readers (reader TEXT PRIMARY KEY, position INTEGER NOT NULL, seen REAL NOT NULL);
             """)
         var stored: StoredSchema?
+        var storedJSON = ""
         if case .text(let json)? = try connection.rows("SELECT value FROM folio_metadata WHERE key = 'schema'").first?.first {
             stored = try JSONDecoder().decode(StoredSchema.self, from: Data(json.utf8))
+            storedJSON = json
         }
         if let stored, stored.version > schema.version {
             throw StoreError.newerSchema(stored: stored.version, current: schema.version)
@@ -50,8 +52,12 @@ extension SQLiteBackend {
             try createIndexes(entity)
             try createJoinTables(entity)
         }
-        let json = String(decoding: try JSONEncoder().encode(StoredSchema(version: schema.version, tables: tables)), as: UTF8.self)
-        try connection.run("INSERT OR REPLACE INTO folio_metadata (key, value) VALUES ('schema', ?)", [.text(json)])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = String(decoding: try encoder.encode(StoredSchema(version: schema.version, tables: tables)), as: UTF8.self)
+        if json != storedJSON {
+            try connection.run("INSERT OR REPLACE INTO folio_metadata (key, value) VALUES ('schema', ?)", [.text(json)])
+        }
     }
 
     /// Column name → type for an entity's table (without `id`).
