@@ -61,7 +61,7 @@ import FolioTestSupport
             watches.append(Watch(harness: harness, sectionKey: sectionKey, previous: try Self.truth(controller, sectionKey)))
         }
 
-        for round in 0..<400 {
+        for round in 0..<750 {
             let operations = Int.random(in: 1...(round % 10 == 0 ? 20 : 5), using: &random)
             for _ in 0..<operations {
                 guard let item = items.randomElement(using: &random) else { newItem(); continue }
