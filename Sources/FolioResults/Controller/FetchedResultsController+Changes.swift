@@ -37,6 +37,7 @@ extension FetchedResultsController {
         for (id, values) in keyed { rows[id] = plan.row(id: id, values: values) }
         updateRelated(plan, keyed, removed: candidates.keys.filter { rows[$0] == nil })
         let report = engine.apply(candidates.map { ResultsRowChange(id: $0.key, row: rows[$0.key], objectChanged: $0.value) })
+        sectionCache = nil
         if fetchRequest.fetchBatchSize == 0 {
             for (id, _) in rows where resident[id] == nil { resident[id] = managedObjectContext.object(with: objectID(id)) as? Entity }
         }

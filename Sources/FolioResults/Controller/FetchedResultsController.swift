@@ -33,7 +33,9 @@ public final class FetchedResultsController<Entity: ManagedObject> {
     /// The name of the persistent section cache, if any.
     public let cacheName: String?
     /// Hears the changes (see ``FetchedResultsControllerDelegate``).
-    public weak var delegate: (any FetchedResultsControllerDelegate<Entity>)?
+    public weak var delegate: (any FetchedResultsControllerDelegate<Entity>)? {
+        didSet { sectionCache = nil }   // index titles may come from the delegate
+    }
     /// Called after each batch with the whole result set as identifiers, for diffable data sources.
     ///
     /// ```swift
@@ -58,6 +60,8 @@ public final class FetchedResultsController<Entity: ManagedObject> {
     var plan: KeyPlan<Entity>?
     var observation: ObservationToken?
     var suppression = 0
+    /// The sections as last built; dropped whenever the results change.
+    var sectionCache: [FetchedResultsSection<Entity>]?
     let broadcaster = ChangeSetBroadcaster<ResultsChangeSet<ObjectID, String>>()
     /// Objects kept alive: all of them without batching, recent batches with it.
     var resident: [Int64: Entity] = [:]
@@ -104,6 +108,7 @@ public final class FetchedResultsController<Entity: ManagedObject> {
             rebuildRelated(plan, try plan.related.isEmpty ? [] : fetchKeyRows(plan, restrictedTo: nil))
         }
         engine.load(rows!)
+        sectionCache = nil
         resident = [:]
         residentBatches = [:]
         batchOrder = []
@@ -130,10 +135,13 @@ public final class FetchedResultsController<Entity: ManagedObject> {
     /// ```swift
     /// controller.sections?.map(\.name)
     /// ```
-    /// - Complexity: O(s log s) for s sections; objects load on access.
+    /// - Complexity: O(s log s) for s sections after a change, then O(1); objects load on access.
     public var sections: [FetchedResultsSection<Entity>]? {
         guard plan != nil else { return nil }
-        return (0..<engine.numberOfSections).map { sectionInfo(at: $0) }
+        if let sectionCache { return sectionCache }
+        let built = (0..<engine.numberOfSections).map { sectionInfo(at: $0) }
+        sectionCache = built
+        return built
     }
 
     func sectionInfo(at index: Int) -> FetchedResultsSection<Entity> {

@@ -101,7 +101,9 @@ public final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Comp
             precondition(fixedSection == nil || row.section == fixedSection, "ResultsEngine: row \(row.id) is outside the fixed section")
             grouped[row.section, default: []].append(Entry(key: row.key, id: row.id))
         }
-        locations.reserveCapacity(grouped.values.reduce(0) { $0 + $1.count })
+        // Headroom, so the first inserts after a load do not rehash every row at once.
+        let total = grouped.values.reduce(0) { $0 + $1.count }
+        locations.reserveCapacity(total + total / 8 + 16)
         for (section, var entries) in grouped {
             entries.sort()
             let store = store(for: section)
