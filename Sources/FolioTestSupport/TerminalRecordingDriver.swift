@@ -34,11 +34,19 @@ public final class TerminalRecordingDriver: TerminalDriver {
     }
 
     /// The last frame (a blank screen before the first).
+    ///
+    /// ```swift
+    /// print(driver.screen.text)
+    /// ```
     public var screen: Screen {
         frames.last ?? Screen(width: size.columns, height: size.rows)
     }
 
     /// Records a frame and replays its bytes.
+    ///
+    /// ```swift
+    /// driver.present(screen); #expect(driver.emulator.screen == screen)
+    /// ```
     public func present(_ screen: Screen) {
         if screen.width != emulator.screen.width || screen.height != emulator.screen.height {
             emulator = TerminalEmulator(width: screen.width, height: screen.height)
@@ -50,6 +58,10 @@ public final class TerminalRecordingDriver: TerminalDriver {
     }
 
     /// Makes the next frame a full redraw.
+    ///
+    /// ```swift
+    /// driver.invalidate() // the next frame starts by clearing
+    /// ```
     public func invalidate() {
         renderer.invalidate()
     }

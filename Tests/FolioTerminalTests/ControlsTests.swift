@@ -268,3 +268,36 @@ struct LargeTableTests {
         #expect(driver.screen.text.contains("Section 3"))
     }
 }
+
+@Suite("Edit-mode selection and stale editing")
+@MainActor
+struct EditSelectionTests {
+    @Test("Multiple selection in edit mode shows check circles that Enter toggles")
+    func multipleSelection() {
+        let fixture = NumbersFixture(sections: 1, rowsPerSection: 3)
+        fixture.tableView.allowsSelectionDuringEditing = true
+        fixture.tableView.allowsMultipleSelectionDuringEditing = true
+        let driver = TerminalRecordingDriver(columns: 40, rows: 10)
+        let app = Application(root: NavigationController(root: fixture), driver: driver)
+        fixture.setEditing(true)
+        app.render()
+        #expect(driver.screen.line(3).hasPrefix("▸ ○ Row 0.0"))
+        app.send("Enter j Enter")
+        #expect(fixture.tableView.indexPathsForSelectedRows == [IndexPath(row: 0, section: 0), IndexPath(row: 1, section: 0)])
+        #expect(driver.screen.line(3).hasPrefix("  ◉ Row 0.0"))
+        #expect(driver.screen.line(4).hasPrefix("▸ ◉ Row 0.1"))
+    }
+
+    @Test("Editing a row that a live update deletes ends quietly")
+    func staleEditing() {
+        let form = FormFixture()
+        let driver = TerminalRecordingDriver(columns: 40, rows: 12)
+        let app = Application(root: NavigationController(root: form), driver: driver)
+        app.send("Enter 'abc'")
+        #expect(form.isEditingText)
+        form.textEditorPath = IndexPath(row: 9, section: 0)  // as if its row had been deleted
+        app.send("j")
+        #expect(!form.isEditingText)
+        #expect(form.tableView.highlightedIndexPath == IndexPath(row: 1, section: 0))
+    }
+}

@@ -21,6 +21,10 @@ extension Application {
     }
 
     /// Whether input bytes are waiting for more (a lone ESC).
+    ///
+    /// ```swift
+    /// if app.hasPendingInput { app.flushInput() }
+    /// ```
     public var hasPendingInput: Bool { parser.hasPending }
 
     /// Handles one event: overlays first, then the screens, then the

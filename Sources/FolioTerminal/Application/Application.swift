@@ -22,6 +22,10 @@ import Dispatch
 public final class Application {
     /// The root screen (usually a navigation or tab bar controller); setting
     /// it shows another screen tree (a launcher opening an app).
+    ///
+    /// ```swift
+    /// app.root = NavigationController(root: PlanetsListController())
+    /// ```
     public var root: ViewController {
         didSet {
             oldValue.attachedApplication = nil
@@ -43,6 +47,10 @@ public final class Application {
     /// False once the user has quit.
     public private(set) var isRunning = true
     /// How long a HUD message stays, in seconds.
+    ///
+    /// ```swift
+    /// app.hudDuration = 1.0
+    /// ```
     public var hudDuration = 1.5
     var parser = InputParser()
     /// Called once when the user quits (the run loop's continuation).

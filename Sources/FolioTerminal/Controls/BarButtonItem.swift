@@ -23,6 +23,10 @@ public final class BarButtonItem {
     }
 
     /// The title drawn in the bar.
+    ///
+    /// ```swift
+    /// controller.editButtonItem.title // "Edit", or "Done" while editing
+    /// ```
     public var title: String {
         if let edited = editedController { return edited.isEditing ? "Done" : "Edit" }
         return fixedTitle
@@ -30,6 +34,10 @@ public final class BarButtonItem {
     /// The keys that press the button.
     public let keys: [Key]
     /// Whether the button can be pressed (drawn dim when not).
+    ///
+    /// ```swift
+    /// saveButton.isEnabled = !name.isEmpty
+    /// ```
     public var isEnabled = true
     private let fixedTitle: String
     private let action: @MainActor () -> Void

@@ -78,6 +78,10 @@ public final class NavigationController: ViewController {
     }
 
     /// Quitting is allowed only at the root.
+    ///
+    /// ```swift
+    /// navigation.canQuit // false after a push
+    /// ```
     override public var canQuit: Bool { viewControllers.count == 1 && topViewController.canQuit }
 
     /// Whether the top screen is editing text.
@@ -99,6 +103,10 @@ public final class NavigationController: ViewController {
     }
 
     /// Draws the bar (title, back, buttons), a separator, then the top screen.
+    ///
+    /// ```swift
+    /// navigation.draw(into: &screen, in: screen.bounds)
+    /// ```
     override public func draw(into screen: inout Screen, in rect: Rect) {
         frame = rect
         guard rect.height > 2 else {
@@ -149,6 +157,10 @@ public final class NavigationController: ViewController {
     }
 
     /// The top screen first; then Esc (back), bar-button keys and clicks.
+    ///
+    /// ```swift
+    /// navigation.handle(.key(Key(.escape))) // pops when a screen was pushed
+    /// ```
     override public func handle(_ event: InputEvent) -> Bool {
         if case .mouse(let mouse) = event, mouse.row == frame.y {
             return handleBarClick(mouse)
@@ -188,6 +200,10 @@ public final class NavigationController: ViewController {
     }
 
     /// The top screen's keys, then back and the bar buttons.
+    ///
+    /// ```swift
+    /// navigation.keyHints.map(\.keys) // ["↑↓/jk", "Enter", ..., "e", "+/a", "Esc"]
+    /// ```
     override public var keyHints: [KeyHint] {
         var hints = topViewController.keyHints
         let item = topViewController.navigationItem

@@ -64,6 +64,10 @@ public final class TabBarController: ViewController {
     }
 
     /// Draws the selected tab, then the tab bar below it.
+    ///
+    /// ```swift
+    /// tabs.draw(into: &screen, in: screen.bounds)
+    /// ```
     override public func draw(into screen: inout Screen, in rect: Rect) {
         frame = rect
         let content = rect.inset(bottom: 2)
@@ -87,6 +91,10 @@ public final class TabBarController: ViewController {
     }
 
     /// The selected tab first; then Tab, Shift-Tab, 1-9 and clicks on tabs.
+    ///
+    /// ```swift
+    /// tabs.handle(.key(Key(.tab))) // selects the next tab
+    /// ```
     override public func handle(_ event: InputEvent) -> Bool {
         if case .mouse(let mouse) = event, mouse.row >= frame.maxY - 2 {
             guard case .press(.left) = mouse.kind else { return true }
@@ -116,6 +124,10 @@ public final class TabBarController: ViewController {
     }
 
     /// The selected tab's keys, then the tab keys.
+    ///
+    /// ```swift
+    /// tabs.keyHints.last?.keys // "Tab/1-2"
+    /// ```
     override public var keyHints: [KeyHint] {
         selectedViewController.keyHints + [KeyHint("Tab/1-\(min(9, tabs.count))", "switch tab")]
     }

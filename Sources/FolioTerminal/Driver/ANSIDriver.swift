@@ -26,9 +26,17 @@ public final class ANSIDriver: TerminalDriver {
     }
 
     /// The terminal's size now.
+    ///
+    /// ```swift
+    /// let columns = driver.size.columns
+    /// ```
     public var size: TerminalSize { TerminalSession.size(of: session.descriptor) }
 
     /// Writes the difference from the previous frame.
+    ///
+    /// ```swift
+    /// driver.present(screen)
+    /// ```
     public func present(_ screen: Screen) {
         let bytes = renderer.render(screen)
         guard !bytes.isEmpty else { return }
@@ -37,6 +45,10 @@ public final class ANSIDriver: TerminalDriver {
     }
 
     /// Makes the next frame a full redraw (after a resize).
+    ///
+    /// ```swift
+    /// driver.invalidate() // after SIGWINCH
+    /// ```
     public func invalidate() {
         renderer.invalidate()
     }

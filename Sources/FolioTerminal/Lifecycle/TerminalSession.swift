@@ -137,6 +137,10 @@ public enum TerminalError: Error, Hashable, CustomStringConvertible {
     case systemCall(name: String, errno: Int32)
 
     /// A message for people.
+    ///
+    /// ```swift
+    /// print(TerminalError.notATerminal(descriptor: 0))
+    /// ```
     public var description: String {
         switch self {
         case .notATerminal(let descriptor):

@@ -9,6 +9,7 @@ extension TableViewController {
         confirmationFrame = nil
         indexFrames = []
         guard fullRect.width > 0, fullRect.height > 0 else { return }
+        abandonStaleTextEditing()
         let rect = drawSectionIndex(into: &screen, in: fullRect)
         if tableView.viewportHeight != rect.height { tableView.viewportHeight = rect.height }
         if !tableView.hasLoadedData { tableView.reloadData() }
@@ -51,7 +52,11 @@ extension TableViewController {
         screen.fill(rect, style: base)
         if highlighted { screen.draw(theme.highlightMarker, at: rect.x, row: rect.y, style: base) }
         var left = rect.x + 2
-        if tableView.isEditing {
+        if tableView.isEditing && tableView.allowsMultipleSelectionDuringEditing {
+            // Multiple selection shows a check circle instead of editing controls.
+            screen.draw(cell.isSelected ? "◉" : "○", at: left, row: rect.y, style: base.adding(.bold))
+            left += 2
+        } else if tableView.isEditing {
             switch tableView.editingStyleForRow(at: path) {
             case .delete: screen.draw("⊖", at: left, row: rect.y, style: base.adding(.bold))
             case .insert: screen.draw("⊕", at: left, row: rect.y, style: base.adding(.bold))

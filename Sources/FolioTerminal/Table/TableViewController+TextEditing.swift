@@ -22,10 +22,19 @@ extension TableViewController {
         setNeedsDisplay()
     }
 
+    /// Drops editing whose row went away (deleted by a live update), keeping
+    /// what the cell had.
+    func abandonStaleTextEditing() {
+        guard let path = textEditorPath, !tableView.containsRow(at: path) else { return }
+        textEditor = nil
+        textEditorPath = nil
+    }
+
     /// Keys while a field is editing: everything goes to it, except that
     /// Up/Down end editing (keeping the text) and move on.
     func handleTextEditing(_ event: InputEvent) -> Bool {
-        guard var editor = textEditor else { return false }
+        abandonStaleTextEditing()
+        guard var editor = textEditor else { return handleTableEvent(event) }
         let outcome = editor.handle(event)
         textEditor = editor
         switch outcome {

@@ -37,8 +37,16 @@ import FolioTable
 @MainActor
 open class TableViewController: ViewController {
     /// The table drawn; its viewport follows the screen's height.
+    ///
+    /// ```swift
+    /// controller.tableView.register(TableViewCell.self, forCellReuseIdentifier: "Row")
+    /// ```
     public let tableView: TableView
     /// The line shown when the table has no rows.
+    ///
+    /// ```swift
+    /// controller.emptyStateText = "No planets"
+    /// ```
     public var emptyStateText = "No items"
     /// The theme the table is drawn with.
     public var theme = Theme.standard
@@ -65,6 +73,10 @@ open class TableViewController: ViewController {
     }
 
     /// Edit mode for the controller and its table (the Edit/Done button).
+    ///
+    /// ```swift
+    /// controller.setEditing(true) // delete markers and reorder handles
+    /// ```
     override open func setEditing(_ editing: Bool) {
         endTextEditing(commit: true)
         tableView.setEditing(editing, animated: false)
@@ -82,6 +94,10 @@ open class TableViewController: ViewController {
     }
 
     /// Table keys and mouse gestures (see the type's documentation).
+    ///
+    /// ```swift
+    /// controller.handle(.key(Key(.left))) // reveals the highlighted row's actions
+    /// ```
     override open func handle(_ event: InputEvent) -> Bool {
         handleTableEvent(event)
     }
