@@ -301,3 +301,44 @@ struct EditSelectionTests {
         #expect(form.tableView.highlightedIndexPath == IndexPath(row: 1, section: 0))
     }
 }
+
+@Suite("Navigation bar layout and clicks")
+@MainActor
+struct NavigationBarTests {
+    @Test("A click on a detail button reports it and selects nothing")
+    func detailButton() {
+        let form = FormFixture()
+        let driver = TerminalRecordingDriver(columns: 44, rows: 18)
+        let app = Application(root: NavigationController(root: form), driver: driver)
+        app.render()
+        let row = (0..<driver.screen.height).first { driver.screen.line($0).contains("Info") }!
+        let column = driver.screen.line(row).distance(of: "ⓘ")
+        app.send("click:\(column),\(row)")
+        #expect(form.detailTaps == [IndexPath(row: 3, section: 1)])
+        #expect(form.selections.isEmpty)
+    }
+
+    @Test("A long title yields to the buttons; a left button replaces Back; hidden Back stays hidden")
+    func barLayout() {
+        let form = FormFixture()
+        form.title = "A very long title that cannot fit in the bar"
+        let driver = TerminalRecordingDriver(columns: 40, rows: 8)
+        let navigation = NavigationController(root: PlanetsFixture())
+        let app = Application(root: navigation, driver: driver)
+        navigation.push(form)
+        var cancelled = 0
+        form.navigationItem.leftBarButtonItem = BarButtonItem(system: .cancel) { cancelled += 1 }
+        form.navigationItem.rightBarButtonItems = [BarButtonItem(system: .save) {}]
+        app.render()
+        Snapshot.assert(driver.screen, named: "bar-long-title")
+        #expect(driver.screen.line(0).hasPrefix("[Cancel]"))
+        #expect(driver.screen.line(0).hasSuffix("[Save]"))
+        app.send("Esc")
+        #expect(cancelled == 1, "Esc presses the Cancel button")
+        #expect(navigation.viewControllers.count == 2)
+        form.navigationItem.leftBarButtonItem = nil
+        form.navigationItem.hidesBackButton = true
+        app.render()
+        #expect(!driver.screen.line(0).contains("‹"))
+    }
+}

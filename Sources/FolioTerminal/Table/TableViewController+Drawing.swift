@@ -8,6 +8,7 @@ extension TableViewController {
         actionFrames = []
         confirmationFrame = nil
         indexFrames = []
+        detailButtonFrames = []
         guard fullRect.width > 0, fullRect.height > 0 else { return }
         abandonStaleTextEditing()
         let rect = drawSectionIndex(into: &screen, in: fullRect)
@@ -116,6 +117,9 @@ extension TableViewController {
             let width = DisplayWidth.of(accessory)
             right -= width - 1
             screen.draw(accessory, at: right, row: rect.y, style: base.adding(.bold))
+            if cell.currentAccessoryType.hasDetailButton {
+                detailButtonFrames.append((Rect(x: right, y: rect.y, width: 1, height: 1), path))
+            }
             right -= 1
         }
         return right

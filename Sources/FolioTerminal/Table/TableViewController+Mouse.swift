@@ -44,6 +44,11 @@ extension TableViewController {
             tableView.performFocusedSwipeAction()
             return
         }
+        if let (_, path) = detailButtonFrames.first(where: { $0.0.contains(column: column, row: row) }) {
+            tableView.highlightRow(at: path)
+            tableView.userDidTapAccessoryButton(forRowAt: path)
+            return
+        }
         if let confirmationFrame, confirmationFrame.contains(column: column, row: row) {
             tableView.userDidConfirmDeletion()
             return

@@ -60,6 +60,7 @@ open class TableViewController: ViewController {
     var actionFrames: [(Rect, Int)] = []
     var confirmationFrame: Rect?
     var indexFrames: [(Rect, Int)] = []
+    var detailButtonFrames: [(Rect, IndexPath)] = []
 
     /// Creates a table screen.
     ///

@@ -78,6 +78,11 @@ final class FormFixture: TableViewController, TableViewDataSource, TableViewDele
     func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath) {
         selections.append(indexPath)
     }
+
+    var detailTaps: [IndexPath] = []
+    func tableView(_ tableView: TableView, accessoryButtonTappedForRowWith indexPath: IndexPath) {
+        detailTaps.append(indexPath)
+    }
 }
 
 /// A custom cell: its own lines.
