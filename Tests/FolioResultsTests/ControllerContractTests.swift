@@ -174,6 +174,26 @@ import FolioTestSupport
         controller.checkInvariants()
     }
 
+    @Test func aPredicateThroughARelationshipFollowsTheRelatedObject() throws {
+        let tag = ResultsTag(context: context)
+        tag.rank = 1
+        item("Ant", tag: tag); item("Bee")
+        try context.save()
+        let request = FetchRequest<ResultsItem>(predicate: #Predicate { $0.tag?.rank == 5 }, sortBy: [SortDescriptor(\.name)])
+        let controller = FetchedResultsController(fetchRequest: request, context: context)
+        let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
+        controller.delegate = recorder
+        try controller.performFetch()
+        #expect(names(controller) == [[]])
+        tag.rank = 5                                  // Ant now matches, though Ant itself did not change
+        try context.save()
+        #expect(recorder.lines == ["will", "insert Ant [0, 0]", "did"])
+        recorder.reset()
+        tag.rank = 6
+        try context.save()
+        #expect(recorder.lines == ["will", "delete Ant [0, 0]", "did"])
+    }
+
     @Test func userDrivenChangesAreNotEchoed() throws {
         let ant = item("Ant", score: 1); item("Bee", score: 2)
         try context.save()

@@ -23,7 +23,9 @@ import FolioTestSupport
         let byTag = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.tag?.rank), SortDescriptor(\.name)])
         let byGroupDown = FetchRequest<ResultsItem>(predicate: #Predicate { $0.score >= 3 },
                                                     sortBy: [SortDescriptor(\.group, order: .reverse), SortDescriptor(\.score)])
-        return [(byGroup, \ResultsItem.group, 0), (byScore, nil, 4), (byTag, \ResultsItem.tag?.rank, 0), (byGroupDown, \ResultsItem.group, 3)]
+        let highTags = FetchRequest<ResultsItem>(predicate: #Predicate { $0.tag?.rank == 4 }, sortBy: [SortDescriptor(\.name)])
+        return [(byGroup, \ResultsItem.group, 0), (byScore, nil, 4), (byTag, \ResultsItem.tag?.rank, 0), (byGroupDown, \ResultsItem.group, 3),
+                (highTags, nil, 0)]
     }
 
     @Test func randomSavesKeepEveryControllerAndTableConsistent() throws {

@@ -10,7 +10,8 @@ extension FetchedResultsController {
         for id in changes.updated.keys where id.entityName == plan.entityName { candidates[id.rowID] = true }
         for id in changes.deleted where id.entityName == plan.entityName { candidates[id.rowID] = true }
         if !plan.related.isEmpty {
-            for (id, keys) in changes.updated where id.entityName != plan.entityName && !keys.isDisjoint(with: plan.relatedKeyNames) {
+            for (id, keys) in changes.updated where id.entityName != plan.entityName
+                && plan.relatedKeyNames.map({ !keys.isDisjoint(with: $0) }) ?? true {
                 for row in dependents[id.rowID] ?? [] where candidates[row] == nil { candidates[row] = false }
             }
         }
@@ -18,6 +19,7 @@ extension FetchedResultsController {
         if let cacheName { ResultsCache.delete(name: cacheName) }
         let deleted = Set(changes.deleted.filter { $0.entityName == plan.entityName }.map(\.rowID))
         let keyed: [(Int64, [StoreValue])]
+        let links: [(Int64, [StoreValue])]
         do {
             if plan.isWindowed {
                 // With a limit or offset, membership depends on rank: re-read the window.
@@ -27,6 +29,7 @@ extension FetchedResultsController {
             } else {
                 keyed = try fetchKeyRows(plan, restrictedTo: candidates.keys.filter { !deleted.contains($0) })
             }
+            links = plan.related.isEmpty ? [] : try fetchRelatedRows(plan, restrictedTo: candidates.keys.filter { !deleted.contains($0) })
         } catch {
             // The store could not be read: keep the results as they were and say why;
             // `performFetch()` starts afresh.
@@ -35,7 +38,7 @@ extension FetchedResultsController {
         }
         var rows: [Int64: ResultsRow<Int64, RowKey, SectionKey>] = [:]
         for (id, values) in keyed { rows[id] = plan.row(id: id, values: values) }
-        updateRelated(plan, keyed, removed: candidates.keys.filter { rows[$0] == nil })
+        updateRelated(plan, links, removed: Array(deleted))
         let report = engine.apply(candidates.map { ResultsRowChange(id: $0.key, row: rows[$0.key], objectChanged: $0.value) })
         sectionCache = nil
         if fetchRequest.fetchBatchSize == 0 {

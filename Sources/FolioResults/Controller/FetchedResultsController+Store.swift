@@ -29,14 +29,27 @@ extension FetchedResultsController {
         return Dictionary(objects.map { ($0.objectID.rowID, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
-    /// Rebuilds the related-object maps from a full fetch.
-    func rebuildRelated(_ plan: KeyPlan<Entity>, _ rows: [(Int64, [StoreValue])]) {
-        dependents = [:]
-        relatedOf = [:]
-        updateRelated(plan, rows, removed: [])
+    /// Each object's related row IDs (all objects of the entity, or only `ids`),
+    /// ignoring the predicate: an object outside the results may enter them
+    /// when a related object changes.
+    func fetchRelatedRows(_ plan: KeyPlan<Entity>, restrictedTo ids: [Int64]?) throws -> [(Int64, [StoreValue])] {
+        if let ids, ids.isEmpty { return [] }
+        var request = FetchRequest<Entity>()
+        request.includesPendingChanges = false
+        let restriction = ids.map { Set($0.map { ObjectID(entityName: plan.entityName, rowID: $0) }) }
+        return try managedObjectContext.fetchKeys(request, keyPaths: plan.relatedKeyPaths, restrictedTo: restriction)
+            .map { ($0.id.rowID, $0.values) }
     }
 
-    /// Points each row at its related objects (one map entry per relationship column).
+    /// Rebuilds the related-object maps for every object of the entity.
+    func rebuildRelated(_ plan: KeyPlan<Entity>) throws {
+        dependents = [:]
+        relatedOf = [:]
+        guard !plan.related.isEmpty else { return }
+        updateRelated(plan, try fetchRelatedRows(plan, restrictedTo: nil), removed: [])
+    }
+
+    /// Points each object at its related objects; `removed` objects are gone.
     func updateRelated(_ plan: KeyPlan<Entity>, _ rows: [(Int64, [StoreValue])], removed: [Int64]) {
         guard !plan.related.isEmpty else { return }
         func unlink(_ row: Int64) {

@@ -93,20 +93,15 @@ public final class FetchedResultsController<Entity: ManagedObject> {
     /// ```
     /// - Complexity: O(n log n), or O(n) from a valid cache.
     public func performFetch() throws {
-        let plan = try KeyPlan(request: fetchRequest, sectionKeyPath: sectionNameKeyPath, schema: managedObjectContext.schema)
+        let plan = try KeyPlan(request: fetchRequest, sectionKeyPath: sectionNameKeyPath, context: managedObjectContext)
         self.plan = plan
         lastError = nil
         var rows: [ResultsRow<Int64, RowKey, SectionKey>]? = nil
         if let cacheName { rows = ResultsCache.load(name: cacheName, plan: plan, context: managedObjectContext) }
         let cached = rows != nil
         lastFetchUsedCache = cached
-        if rows == nil {
-            let keyed = try fetchKeyRows(plan, restrictedTo: nil)
-            rows = keyed.map { plan.row(id: $0.0, values: $0.1) }
-            rebuildRelated(plan, keyed)
-        } else {
-            rebuildRelated(plan, try plan.related.isEmpty ? [] : fetchKeyRows(plan, restrictedTo: nil))
-        }
+        if rows == nil { rows = try fetchKeyRows(plan, restrictedTo: nil).map { plan.row(id: $0.0, values: $0.1) } }
+        try rebuildRelated(plan)
         engine.load(rows!)
         sectionCache = nil
         resident = [:]

@@ -1,31 +1,37 @@
 import FolioStore
 
 /// What the controller reads for each row: the sort key paths (the first is
-/// the section key when sectioned), then, for sort keys that go through a
-/// to-one relationship, that relationship (its row ID), so that a change to
-/// the related object can find the rows that depend on it.
+/// the section key when sectioned); and, for sort keys or a predicate that go
+/// through a to-one relationship, that relationship (its row ID) for every
+/// object of the entity, so that a change to the related object finds the
+/// objects that depend on it, members or not.
 struct KeyPlan<Entity: ManagedObject> {
     /// One sort key read through a to-one relationship.
     struct Related {
-        /// The column of the relationship's row ID in the fetched values.
+        /// The relationship's index in `relatedKeyPaths`.
         var column: Int
-        /// The related entity's keys whose change can move dependents.
-        var keyNames: Set<String>
+        /// The related entity's keys whose change can move dependents; nil
+        /// when any change can (a predicate reads through the relationship).
+        var keyNames: Set<String>?
     }
 
     let entityName: String
     let keyPaths: [PartialKeyPath<Entity>]
+    /// The to-one relationships followed for related changes.
+    let relatedKeyPaths: [PartialKeyPath<Entity>]
     let ascending: [Bool]
     let sortCount: Int
     let sectioned: Bool
     /// A limit or offset makes membership depend on rank.
     let isWindowed: Bool
     let related: [Related]
-    let relatedKeyNames: Set<String>
+    /// The related keys that matter; nil when any key does.
+    let relatedKeyNames: Set<String>?
     /// Identifies the request for the cache.
     let fingerprint: String
 
-    init(request: FetchRequest<Entity>, sectionKeyPath: PartialKeyPath<Entity>?, schema: Schema) throws {
+    init(request: FetchRequest<Entity>, sectionKeyPath: PartialKeyPath<Entity>?, context: ObjectContext) throws {
+        let schema = context.schema
         let name = Entity.entity.name
         guard let entity = schema.entity(named: name) else { throw FetchedResultsError.entityNotInSchema(entity: name) }
         entityName = name
@@ -50,19 +56,29 @@ struct KeyPlan<Entity: ManagedObject> {
         sortCount = sortPaths.count
         var extra: [PartialKeyPath<Entity>] = []
         var related: [Related] = []
-        for path in sortPaths {
-            let chain = try entity.properties(along: path)
-            guard chain.count > 1, let hop = chain[0].declaredKeyPath as? PartialKeyPath<Entity> else { continue }
-            if let existing = related.firstIndex(where: { extra[$0.column - sortPaths.count] == hop }) {
-                related[existing].keyNames.insert(chain[1].name)
+        func link(_ hop: PartialKeyPath<Entity>, _ keyName: String?) {
+            if let existing = related.firstIndex(where: { extra[$0.column] == hop }) {
+                if let keyName { related[existing].keyNames?.insert(keyName) } else { related[existing].keyNames = nil }
             } else {
-                related.append(Related(column: sortPaths.count + extra.count, keyNames: [chain[1].name]))
+                related.append(Related(column: extra.count, keyNames: keyName.map { [$0] }))
                 extra.append(hop)
             }
         }
-        keyPaths = sortPaths + extra
+        for path in sortPaths {
+            let chain = try entity.properties(along: path)
+            guard chain.count > 1, let hop = chain[0].declaredKeyPath as? PartialKeyPath<Entity> else { continue }
+            link(hop, chain[1].name)
+        }
+        if request.predicate != nil {
+            for name in try context.relationshipsRead(byPredicateOf: request).sorted() {
+                guard let hop = entity.properties.first(where: { $0.name == name })?.declaredKeyPath as? PartialKeyPath<Entity> else { continue }
+                link(hop, nil)
+            }
+        }
+        keyPaths = sortPaths
+        relatedKeyPaths = extra
         self.related = related
-        relatedKeyNames = related.reduce(into: []) { $0.formUnion($1.keyNames) }
+        relatedKeyNames = related.contains { $0.keyNames == nil } ? nil : related.reduce(into: []) { $0.formUnion($1.keyNames ?? []) }
         fingerprint = ([entityName, String(describing: request.predicate.map { "\($0)" } ?? "-"),
                         request.stringFilters.isEmpty ? "" : "filters:\(request.stringFilters.count)",
                         "limit:\(request.fetchLimit)", "offset:\(request.fetchOffset)",

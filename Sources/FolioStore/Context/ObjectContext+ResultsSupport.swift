@@ -11,6 +11,23 @@ extension ObjectContext {
         return path == ":memory:" ? nil : path
     }
 
+    /// The names of the to-one relationships a request's predicate reads
+    /// through from the fetched entity (`$0.classification?.order == "X"` reads
+    /// `classification`), so that a change to a related object can re-check
+    /// the objects that point at it.
+    ///
+    ///     try context.relationshipsRead(byPredicateOf: request)   // ["classification"]
+    public func relationshipsRead<T: ManagedObject>(byPredicateOf request: FetchRequest<T>) throws -> Set<String> {
+        var filterOnly = request
+        filterOnly.sortDescriptors = []
+        let plan = try makePlan(filterOnly, keyPaths: [])
+        // Each first-hop join reads `... ON tN.id = t0."name"`.
+        return Set(plan.joins.compactMap { join -> String? in
+            guard let range = join.range(of: " = t0.") else { return nil }
+            return String(join[range.upperBound...].filter { $0 != "\"" })
+        })
+    }
+
     /// A number that grows with every save to the store, by any context or
     /// process (the newest history position).
     ///
