@@ -80,7 +80,7 @@ struct KeyPlan<Entity: ManagedObject> {
         self.related = related
         relatedKeyNames = related.contains { $0.keyNames == nil } ? nil : related.reduce(into: []) { $0.formUnion($1.keyNames ?? []) }
         fingerprint = ([entityName, String(describing: request.predicate.map { "\($0)" } ?? "-"),
-                        request.stringFilters.isEmpty ? "" : "filters:\(request.stringFilters.count)",
+                        request.stringFilters.isEmpty ? "" : "filters:\(request.stringFilters)",
                         "limit:\(request.fetchLimit)", "offset:\(request.fetchOffset)",
                         sectionKeyPath.map { names($0).joined(separator: ".") } ?? "-"]
                        + zip(sortPaths, ascending).map { "\(names($0.0).joined(separator: ".")):\($0.1)" }).joined(separator: "|")
