@@ -5,18 +5,14 @@ import Testing
 /// UIKIT.md §4: reordering by hand.
 @MainActor
 struct ReorderingTests {
-    private let source = TableArrayDataSource([["a", "b", "c"], ["d", "e"]])
-    private let delegate = TableRecordingDelegate()
-    private let table: TableView
-
-    init() {
-        table = source.makeTable()
-        table.delegate = delegate
-    }
+    private let fixture = TableFixture([["a", "b", "c"], ["d", "e"]])
+    private var source: TableArrayDataSource { fixture.source }
+    private var delegate: TableRecordingDelegate { fixture.delegate }
+    private var table: TableView { fixture.table }
 
     private func p(_ section: Int, _ row: Int) -> IndexPath { IndexPath(row: row, section: section) }
 
-    private var texts: [String?] { table.indexPathsForVisibleRows.map { table.cellForRow(at: $0)?.textLabel.text } }
+    private var texts: [String?] { fixture.texts }
 
     @Test func rule_4_1_handleOnlyInEditModeForMovableRows() {
         #expect(!table.canMoveRow(at: p(0, 0)))

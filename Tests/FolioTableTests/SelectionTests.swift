@@ -7,15 +7,10 @@ import Testing
 struct SelectionTests {
     private func p(_ section: Int, _ row: Int) -> IndexPath { IndexPath(row: row, section: section) }
 
-    // Held here: the table holds its data source and delegate weakly.
-    private let source = TableArrayDataSource([["a", "b", "c"]])
-    private let delegate = TableRecordingDelegate()
-    private let table: TableView
-
-    init() {
-        table = source.makeTable()
-        table.delegate = delegate
-    }
+    private let fixture = TableFixture([["a", "b", "c"]])
+    private var source: TableArrayDataSource { fixture.source }
+    private var delegate: TableRecordingDelegate { fixture.delegate }
+    private var table: TableView { fixture.table }
 
     private func fixture(_ sections: [[String]]? = nil) -> (TableArrayDataSource, TableView, TableRecordingDelegate) {
         if let sections {

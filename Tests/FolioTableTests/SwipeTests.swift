@@ -5,14 +5,10 @@ import Testing
 /// UIKIT.md §3.7–3.11: swipe actions.
 @MainActor
 struct SwipeTests {
-    private let source = TableArrayDataSource([["a", "b", "c"]])
-    private let delegate = TableRecordingDelegate()
-    private let table: TableView
-
-    init() {
-        table = source.makeTable()
-        table.delegate = delegate
-    }
+    private let fixture = TableFixture([["a", "b", "c"]])
+    private var source: TableArrayDataSource { fixture.source }
+    private var delegate: TableRecordingDelegate { fixture.delegate }
+    private var table: TableView { fixture.table }
 
     private func p(_ row: Int) -> IndexPath { IndexPath(row: row, section: 0) }
 

@@ -9,63 +9,42 @@
 /// try table.apply(batch)
 /// ```
 public struct TableBatch: Hashable, Sendable, CustomStringConvertible {
-    /// A section moved from an old index to a new one; its rows travel with it.
+    /// Something moved from an old position to a new one: a section index
+    /// (`SectionMove`, whose rows travel with it) or a row's index path (`RowMove`).
     ///
     /// ```swift
     /// batch.movedSections.append(TableBatch.SectionMove(from: 0, to: 2))
+    /// batch.movedRows.append(TableBatch.RowMove(from: IndexPath(row: 0, section: 0), to: IndexPath(row: 2, section: 0)))
     /// ```
-    public struct SectionMove: Hashable, Sendable {
-        /// The section's index before the batch.
+    public struct Move<Position: Hashable & Sendable>: Hashable, Sendable {
+        /// The position before the batch.
         ///
         /// ```swift
         /// move.from
         /// ```
-        public var from: Int
-        /// The section's index after the batch.
+        public var from: Position
+        /// The position after the batch.
         ///
         /// ```swift
         /// move.to
         /// ```
-        public var to: Int
-        /// `SectionMove(from: 0, to: 2)`.
+        public var to: Position
+        /// Creates a move.
         ///
         /// ```swift
         /// TableBatch.SectionMove(from: 1, to: 0)
         /// ```
-        public init(from: Int, to: Int) {
+        public init(from: Position, to: Position) {
             self.from = from
             self.to = to
         }
     }
 
+    /// A section moved from an old index to a new one; its rows travel with it.
+    public typealias SectionMove = Move<Int>
+
     /// A row moved from an old index path to a new one.
-    ///
-    /// ```swift
-    /// batch.movedRows.append(TableBatch.RowMove(from: IndexPath(row: 0, section: 0), to: IndexPath(row: 2, section: 0)))
-    /// ```
-    public struct RowMove: Hashable, Sendable {
-        /// The row's path before the batch.
-        ///
-        /// ```swift
-        /// move.from.row
-        /// ```
-        public var from: IndexPath
-        /// The row's path after the batch.
-        ///
-        /// ```swift
-        /// move.to.section
-        /// ```
-        public var to: IndexPath
-        /// `RowMove(from: IndexPath(row: 0, section: 0), to: IndexPath(row: 3, section: 1))`.
-        ///
-        /// ```swift
-        /// TableBatch.RowMove(from: IndexPath(row: 3, section: 0), to: IndexPath(row: 0, section: 1))
-        /// ```
-        public init(from: IndexPath, to: IndexPath) {
-            self.from = from
-            self.to = to
-        }
-    }
+    public typealias RowMove = Move<IndexPath>
 
     /// Sections deleted (old indexes).
     ///
