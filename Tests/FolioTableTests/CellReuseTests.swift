@@ -105,3 +105,28 @@ struct CellReuseTests {
         table.checkInvariants()
     }
 }
+
+extension CellReuseTests {
+    /// The pre-registration pattern: dequeue, else make a cell yourself.
+    @MainActor final class ManualSource: TableViewDataSource {
+        var made = 0
+        func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { 1_000 }
+        func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
+            let cell = tableView.dequeueReusableCell(withIdentifier: "Manual") ?? {
+                made += 1
+                return TableViewCell(style: .value1, reuseIdentifier: "Manual")
+            }()
+            cell.textLabel.text = "\(indexPath.row)"
+            return cell
+        }
+    }
+
+    @Test func rule_6_2_unregisteredCellsAreReusedByIdentifier() {
+        let source = ManualSource()
+        let table = TableView(viewportHeight: 10)
+        table.dataSource = source
+        for _ in 0..<20 { table.scroll(byLines: 7); _ = table.layoutItems() }
+        #expect(source.made <= 10 + 7)
+        #expect(table.visibleCellsInOrder.allSatisfy { $0.style == .value1 })
+    }
+}

@@ -103,7 +103,9 @@ extension TableView {
     /// Returns a cell to its queue after its row left the screen or changed.
     func recycle(_ cell: TableViewCell, at indexPath: IndexPath) {
         delegate?.tableView(self, didEndDisplaying: cell, forRowAt: indexPath)
-        if let identifier = cell.reuseIdentifier, registrations[identifier] != nil || reuseQueues[identifier] != nil {
+        // Queued by identifier even when unregistered, for the
+        // `dequeueReusableCell(withIdentifier:) ?? TableViewCell(...)` pattern (rule 6.2).
+        if let identifier = cell.reuseIdentifier {
             reuseQueues[identifier, default: []].append(cell)
         }
     }
