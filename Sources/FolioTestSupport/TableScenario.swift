@@ -13,8 +13,14 @@ import FolioTable
 /// try table.apply(scenario.batch)
 /// ```
 public struct TableScenario {
-    /// What happens to an old row.
+    /// What happens to an old row: it stays (maybe shifted), is deleted,
+    /// reloaded (fresh cell, selection dropped) or moved (keeps its cell).
+    ///
+    /// ```swift
+    /// if scenario.fates[path] == .move { expectSelectionToFollow(path) }
+    /// ```
     public enum Fate: Equatable, Sendable {
+        /// One of the four fates.
         case stay, delete, reload, move
     }
 
