@@ -55,13 +55,18 @@ public final class AppTerminal: @unchecked Sendable {
     }
 
     /// Sends tmux key names (`Enter`, `Escape`, `Up`, `S-Up`, `Left`, `BSpace`, `q`…), one key each.
+    /// After `Escape` it pauses as a person would: a key that follows an ESC
+    /// at once is read as Alt plus that key.
     public func press(_ keys: String...) {
-        for key in keys { send(["send-keys", "-t", target, key]) }
+        for key in keys {
+            send(["send-keys", "-t", target, key])
+            if key == "Escape" { Thread.sleep(forTimeInterval: 0.15) }
+        }
     }
 
     /// Types `text` literally.
     public func type(_ text: String) {
-        send(["send-keys", "-t", target, "-l", text])
+        send(["send-keys", "-t", target, "-l", "--", text])
     }
 
     /// The screen as text, one line per row, trailing spaces dropped
@@ -113,10 +118,25 @@ public final class AppTerminal: @unchecked Sendable {
 
     /// The program's exit status once it has ended, else nil.
     public func exitStatus() -> Int32? {
-        let info = (try? tmux(["display-message", "-p", "-t", target, "#{pane_dead} #{pane_dead_status}"])) ?? ""
-        let parts = info.split(separator: " ")
-        guard parts.count == 2, parts[0] == "1" else { return nil }
-        return Int32(parts[1].trimmingCharacters(in: .whitespacesAndNewlines))
+        let info = (try? tmux(["display-message", "-p", "-t", target, "#{pane_dead}|#{pane_dead_status}|#{pane_pid}"])) ?? ""
+        let parts = info.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        if parts[0] == "1", let status = Int32(parts[1]) { return status }
+        // tmux sometimes sees the pty close but never reaps the program (its
+        // SIGCHLD is lost); the kernel still holds the zombie's exit status.
+        if let pid = Int32(parts[2]) { return Self.zombieStatus(pid) }
+        return nil
+    }
+
+    /// The exit status of `pid` if it is a zombie, from /proc/PID/stat (field 52).
+    static func zombieStatus(_ pid: Int32) -> Int32? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.first == "Z", fields.count >= 50, let raw = Int32(fields[49].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            return nil
+        }
+        return (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
     }
 
     /// Waits for the program to end and returns its exit status.

@@ -33,3 +33,6 @@ do {
     console.error("folio: \(error)")
     exit(ExitStatus.failure.rawValue)
 }
+// Everything is saved as it happens; leave at once rather than tear the
+// screens and stores down (a store poll in flight could hold exit up).
+exit(ExitStatus.success.rawValue)

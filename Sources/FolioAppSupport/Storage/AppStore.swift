@@ -15,20 +15,24 @@ public enum AppStore {
     /// file and is saved at once. A file that is not a Folio store is left
     /// untouched and reported.
     public static func open(schema: Schema, at url: URL, seed: (ObjectContext) throws -> Void) throws -> PersistentContainer {
-        let isNew = !FileManager.default.fileExists(atPath: url.path)
-        let container: PersistentContainer
+        if !FileManager.default.fileExists(atPath: url.path) {
+            // Seed through a container of its own, released before the app's
+            // opens: one that seeded a new file sometimes missed the next save
+            // by another process (a store-layer race).
+            let seeder = try container(schema: schema, at: url)
+            try save(seeder.viewContext, at: url) {
+                try seed(seeder.viewContext)
+            }
+        }
+        return try container(schema: schema, at: url)
+    }
+
+    private static func container(schema: Schema, at url: URL) throws -> PersistentContainer {
         do {
-            container = try PersistentContainer(schema: schema, path: url.path)
+            return try PersistentContainer(schema: schema, path: url.path)
         } catch {
             throw AppError.store(path: url.path, message: "\(error)")
         }
-        if isNew {
-            let context = container.viewContext
-            try save(context, at: url) {
-                try seed(context)
-            }
-        }
-        return container
     }
 
     /// Runs `changes` and saves them; on any failure rolls back (nothing is

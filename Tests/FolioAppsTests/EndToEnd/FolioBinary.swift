@@ -1,0 +1,47 @@
+import FolioTestSupport
+import Foundation
+import Testing
+
+/// One app's store in a temporary folder, the real binary, and helpers to
+/// open the app in tmux and to change or read the store from "another terminal".
+struct FolioBinary {
+    let folder: AppTemporaryDirectory
+    let binary: URL
+    let app: String
+    var store: String { folder.path("\(app).sqlite") }
+
+    init(_ app: String) throws {
+        folder = try AppTemporaryDirectory()
+        binary = try AppProcess.folioBinary()
+        self.app = app
+    }
+
+    /// Opens the app in an 80×24 terminal and waits for `ready`.
+    func open(waitingFor ready: String, width: Int = 90, height: Int = 30) throws -> AppTerminal {
+        let term = try AppTerminal([binary.path, app, "--store", store], width: width, height: height)
+        try term.waitFor(ready)
+        return term
+    }
+
+    /// Runs `folio <app> ARGS --store <store>` as another process; expects success.
+    @discardableResult
+    func run(_ arguments: String..., expecting status: Int32 = 0) throws -> AppProcess.Result {
+        let result = try AppProcess.run(binary, [app] + arguments + ["--store", store])
+        #expect(result.status == status, "\(result)")
+        return result
+    }
+
+    /// `list --json`, decoded: (section name, rows).
+    func sections() throws -> [(name: String, rows: [[String: Any]])] {
+        let result = try run("list", "--json")
+        let decoded = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+        return decoded.map { (($0["name"] as? String) ?? "", ($0["rows"] as? [[String: Any]]) ?? []) }
+    }
+}
+
+extension String {
+    /// The screen's lines, trimmed.
+    var lines: [String] {
+        split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+}
