@@ -117,3 +117,25 @@ struct ViewportTests {
         #expect(table.moveHighlight(by: 1) == nil)
     }
 }
+
+extension ViewportTests {
+    @Test func rule_8_4_atTheVeryTopInsertedFirstRowsAreSeen() throws {
+        let source = TableArrayDataSource([["b", "c", "d"]])
+        source.headers = ["Planets"]
+        let table = source.makeTable(viewportHeight: 3)
+        #expect(table.topVisibleItem == .header(section: 0))
+        source.sections = [["a", "b", "c", "d"]]
+        try table.insertRows(at: [p(0, 0)])
+        #expect(table.topVisibleItem == .header(section: 0))
+        #expect(table.indexPathsForVisibleRows == [p(0, 0), p(0, 1)])
+        table.scroll(byLines: 2)  // not at the top any more: anchored again
+        let top = table.topVisibleItem
+        source.sections = [["z", "a", "b", "c", "d"]]
+        try table.insertRows(at: [p(0, 0)])
+        if case .row(let path) = top {
+            #expect(table.topVisibleItem == .row(IndexPath(row: path.row + 1, section: 0)))
+        } else {
+            Issue.record("expected a row at the top, got \(String(describing: top))")
+        }
+    }
+}

@@ -67,10 +67,22 @@ extension TableView {
     private func anchoredTop(_ top: TableLayoutItem.Kind, _ plan: BatchPlan) -> TableLayoutItem.Kind {
         // Without the anchor the top keeps its number and content slides (rule 8.2).
         guard anchorsTopRowAcrossUpdates else { return top }
+        // At the very top the view stays at the top, so rows inserted first are seen.
+        if isFirstVisibleItem(top) { return .header(section: 0) }
         switch top {
         case .header(let section): return .header(section: plan.approximateSection(forOld: section))
         case .footer(let section): return .footer(section: plan.approximateSection(forOld: section))
         case .row(let path): return .row(plan.approximatePosition(ofRow: path))
         }
+    }
+
+    /// Whether nothing with a height comes before `kind` (old layout).
+    private func isFirstVisibleItem(_ kind: TableLayoutItem.Kind) -> Bool {
+        var cursor = item(before: kind)
+        while let previous = cursor {
+            if height(of: previous) > 0 { return false }
+            cursor = item(before: previous)
+        }
+        return true
     }
 }
