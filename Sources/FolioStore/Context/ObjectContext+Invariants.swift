@@ -9,19 +9,17 @@ extension ObjectContext {
     ///
     /// - Complexity: O(r · m) for r registered objects with m members each.
     public func checkInvariants() {
-        for (id, ref) in registry {
-            let o = ref.takeUnretainedValue()
+        for (id, o) in registry.entries {
             precondition(o.objectID == id, "\(o.objectID) is registered under \(id)")
             precondition(o.managedContext === self, "\(id) is registered here but belongs to another context")
         }
-        for o in touched.values where !o.isDeletedFlag || o.isInsertedFlag {
-            precondition(registry[o.objectID]?.takeUnretainedValue() === o, "\(o.objectID) has changes but is not registered")
+        for o in touched where !o.isDeletedFlag || o.isInsertedFlag {
+            precondition(registry[o.objectID] === o, "\(o.objectID) has changes but is not registered")
         }
-        for (_, ref) in registry {
-            let o = ref.takeUnretainedValue()
+        for o in registry.all {
             if o.isFault || o.isDeletedFlag { continue }
             for p in o.meta.toOnes {
-                guard let t = o.ones[p.slot], let target = registry[t]?.takeUnretainedValue(),
+                guard let t = o.ones[p.slot], let target = registry[t],
                       !target.isFault, !target.isDeletedFlag else { continue }
                 if p.inverse.isToOne {
                     precondition(target.ones[p.inverse.slot] == o.objectID,
@@ -35,7 +33,7 @@ extension ObjectContext {
                 guard let list = o.manys[p.slot] else { continue }
                 precondition(Set(list).count == list.count, "\(o.objectID).\(p.name) lists a member twice")
                 for m in list {
-                    guard let member = registry[m]?.takeUnretainedValue(), !member.isFault, !member.isDeletedFlag else { continue }
+                    guard let member = registry[m], !member.isFault, !member.isDeletedFlag else { continue }
                     if p.inverse.isToOne {
                         precondition(member.ones[p.inverse.slot] == o.objectID,
                                      "\(o.objectID).\(p.name) contains \(m), but \(m).\(p.inverse.name) is not \(o.objectID)")

@@ -78,12 +78,12 @@ extension ObjectContext {
         guard let inverse = p.inverse, inverse.isToMany else { return }
         let me = object.objectID
         for id in removed {
-            guard let t = registry[id]?.takeUnretainedValue(), !t.isDeletedFlag, let list = t.manys[inverse.slot],
+            guard let t = registry[id], !t.isDeletedFlag, let list = t.manys[inverse.slot],
                   list.contains(me) else { continue }
             setPrimitive(t, inverse, .many(list.filter { $0 != me }))
         }
         for id in added {
-            guard let t = registry[id]?.takeUnretainedValue(), !t.isDeletedFlag, let list = t.manys[inverse.slot],
+            guard let t = registry[id], !t.isDeletedFlag, let list = t.manys[inverse.slot],
                   !list.contains(me) else { continue }
             setPrimitive(t, inverse, .many(list + [me]))
         }
@@ -135,7 +135,7 @@ extension ObjectContext {
         let me = object.objectID
         let inverse = p.inverse!
         var present = Set(ids)
-        for other in touched.values where other.meta === p.target {
+        for other in touchedList where other.isTouched && other.meta === p.target {
             let now = !other.isDeletedFlag && pointsAt(other, inverse, me, committed: false)
             let before = !other.isInsertedFlag && pointsAt(other, inverse, me, committed: true)
             if now && !before && !present.contains(other.objectID) {

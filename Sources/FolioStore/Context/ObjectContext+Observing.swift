@@ -49,20 +49,19 @@ extension ObjectContext {
     /// access); objects changed here keep their changes and adopt the rest.
     func merge(_ changes: ChangeSet) {
         for id in changes.deleted {
-            guard let o = registry[id]?.takeUnretainedValue() else { continue }
+            guard let o = registry[id] else { continue }
             unregister(id)
             untouch(o)
             o.isDeletedFlag = true
             o.managedContext = nil
         }
         for id in changes.updated.keys {
-            guard let o = registry[id]?.takeUnretainedValue() else { continue }
+            guard let o = registry[id] else { continue }
             if o.hasChanges { reloadKeepingChanges(o) } else if !o.isFault { refresh(o, mergeChanges: false) }
         }
         if !changes.isEmpty {
             // Stored to-many lists may have changed; reload the unchanged ones lazily.
-            for (_, ref) in registry {
-                let o = ref.takeUnretainedValue()
+            for o in registry.all {
                 for p in o.meta.toManys where o.manys[p.slot] != nil && o.committed?.manys[p.slot] == nil {
                     o.manys[p.slot] = nil
                 }

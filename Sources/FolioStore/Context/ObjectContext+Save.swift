@@ -6,7 +6,7 @@ extension ObjectContext {
     ///
     ///     do { try context.save() } catch let error as StoreError { print(error) }
     public func save() throws {
-        let pending = touched.values.filter(\.hasChanges)
+        let pending = touched.filter(\.hasChanges)
         guard !pending.isEmpty else { return }
         if !willSaveObservers.isEmpty {
             let preview = pendingChanges(pending)
@@ -24,7 +24,7 @@ extension ObjectContext {
     /// The unsaved changes as a change set (temporary IDs for inserted objects).
     ///
     ///     context.pendingChanges().inserted.count
-    public func pendingChanges() -> ChangeSet { pendingChanges(touched.values.filter(\.hasChanges)) }
+    public func pendingChanges() -> ChangeSet { pendingChanges(touched.filter(\.hasChanges)) }
 
     private func pendingChanges(_ objects: [ManagedObject]) -> ChangeSet {
         var c = ChangeSet()
@@ -115,22 +115,23 @@ extension ObjectContext {
         var saved = ChangeSet(updated: batch.changes.updated, deleted: batch.changes.deleted, origin: .thisContext)
         saved.inserted.reserveCapacity(permanent.count)
         var map: [ObjectID: ObjectID] = [:]
-        if batch.refersToNewObjects || touched.count > inserted.count {
+        let stillTouched = touched
+        if batch.refersToNewObjects || stillTouched.count > inserted.count {
             for (o, id) in zip(inserted, permanent) { map[o.objectID] = id }
         }
+        if let first = inserted.first { registry.reserve(inserted.count, for: first.meta) }
         for (o, id) in zip(inserted, permanent) {
-            unregister(o.objectID)
             o.objectID = id
             register(o)
             saved.inserted.insert(id)
         }
         for id in batch.changes.deleted {
-            guard let o = registry[id]?.takeUnretainedValue() else { continue }
+            guard let o = registry[id] else { continue }
             unregister(id)
             o.managedContext = nil
         }
         func fix(_ id: ObjectID) -> ObjectID { id.isTemporary ? map[id] ?? id : id }
-        for o in touched.values {
+        for o in stillTouched {
             if o.isDeletedFlag && o.isInsertedFlag {
                 unregister(o.objectID)
                 o.managedContext = nil
@@ -141,9 +142,10 @@ extension ObjectContext {
             }
             o.isInsertedFlag = false
             o.committed = nil
-            o.isTouched = false
         }
-        touched.removeAll()
+        // Every temporary ID is now permanent (or its object is gone).
+        registry.removeTemporaries()
+        clearTouched()
         return saved
     }
 
@@ -152,7 +154,7 @@ extension ObjectContext {
     ///
     ///     context.rollback()
     public func rollback() {
-        for o in touched.values {
+        for o in touched {
             if o.isInsertedFlag {
                 unregister(o.objectID)
                 o.isInsertedFlag = false
@@ -167,12 +169,10 @@ extension ObjectContext {
                 for i in o.manys.indices { o.manys[i] = c.manys[i] ?? o.manys[i] }
                 o.committed = nil
             }
-            o.isTouched = false
         }
-        touched.removeAll()
+        clearTouched()
         // To-many lists may mention discarded objects; reload them lazily.
-        for (_, ref) in registry {
-            let o = ref.takeUnretainedValue()
+        for o in registry.all {
             for i in o.manys.indices { o.manys[i] = nil }
         }
         undoManager?.removeAll()
@@ -201,8 +201,7 @@ extension ObjectContext {
     ///
     ///     context.refreshAllObjects()
     public func refreshAllObjects() {
-        for (_, ref) in registry {
-            let o = ref.takeUnretainedValue()
+        for o in registry.all {
             if !o.hasChanges && !o.isInsertedFlag { refresh(o, mergeChanges: false) }
         }
     }

@@ -24,9 +24,10 @@ public final class ObjectContext {
     /// Records changes for ``undo()`` and ``redo()``; nil turns undo off.
     public var undoManager: UndoStack? = UndoStack()
 
-    var registry: [ObjectID: Unmanaged<ManagedObject>] = [:]
-    /// Objects with unsaved changes (inserted, deleted or changed), kept alive until saved.
-    var touched: [ObjectIdentifier: ManagedObject] = [:]
+    var registry: ObjectRegistry
+    /// Objects with unsaved changes (inserted, deleted or changed), kept alive until saved;
+    /// entries whose `isTouched` was cleared are skipped and dropped at the next save or rollback.
+    var touchedList: [ManagedObject] = []
     var materialising: (id: ObjectID, row: StoredRow?)?
     var observers: [Int: (ChangeSet) -> Void] = [:]
     var willSaveObservers: [Int: (ChangeSet) -> Void] = [:]
@@ -35,6 +36,7 @@ public final class ObjectContext {
 
     init(coordinator: StoreCoordinator, delivery: Delivery) {
         self.coordinator = coordinator
+        registry = ObjectRegistry(schema: coordinator.schema)
         let box = ContextBox(self)
         let deliver: @Sendable (ChangeSet) -> Void
         switch delivery {
@@ -48,24 +50,27 @@ public final class ObjectContext {
 
     deinit {
         coordinator.removeInbox(inbox)
-        for (_, ref) in registry { ref.takeUnretainedValue().managedContext = nil }
+        for o in registry.all { o.managedContext = nil }
     }
 
     /// Whether any object has unsaved changes.
     ///
     ///     if context.hasChanges { try context.save() }
-    public var hasChanges: Bool { touched.values.contains { $0.hasChanges } }
+    public var hasChanges: Bool { touchedList.contains { $0.isTouched && $0.hasChanges } }
+
+    /// Objects with unsaved changes, each once.
+    var touched: [ManagedObject] { touchedList.filter(\.isTouched) }
 
     /// Unsaved inserted objects.
-    public var insertedObjects: Set<ManagedObject> { Set(touched.values.filter(\.isInsertedFlag)) }
+    public var insertedObjects: Set<ManagedObject> { Set(touched.filter(\.isInsertedFlag)) }
     /// Unsaved deleted objects.
-    public var deletedObjects: Set<ManagedObject> { Set(touched.values.filter { $0.isDeletedFlag && !$0.isInsertedFlag }) }
+    public var deletedObjects: Set<ManagedObject> { Set(touched.filter { $0.isDeletedFlag && !$0.isInsertedFlag }) }
     /// Objects with unsaved value changes (not inserted or deleted).
     public var updatedObjects: Set<ManagedObject> {
-        Set(touched.values.filter { !$0.isInsertedFlag && !$0.isDeletedFlag && !$0.changedKeys.isEmpty })
+        Set(touched.filter { !$0.isInsertedFlag && !$0.isDeletedFlag && !$0.changedKeys.isEmpty })
     }
     /// Every object the context currently holds.
-    public var registeredObjects: [ManagedObject] { registry.values.map { $0.takeUnretainedValue() } }
+    public var registeredObjects: [ManagedObject] { registry.all }
 
     // MARK: Uniquing
 
@@ -74,7 +79,7 @@ public final class ObjectContext {
     ///
     ///     let planet = context.object(with: id) as! Planet
     public func object(with id: ObjectID) -> ManagedObject {
-        if let hit = registry[id] { return hit.takeUnretainedValue() }
+        if let hit = registry[id] { return hit }
         guard let entity = schema.entity(named: id.entityName) else {
             preconditionFailure("\(id): \(id.entityName) is not an entity of this store")
         }
@@ -109,15 +114,14 @@ public final class ObjectContext {
         return materialising
     }
 
-    func register(_ object: ManagedObject) { registry[object.objectID] = Unmanaged.passUnretained(object) }
+    func register(_ object: ManagedObject) { registry.insert(object) }
 
-    func unregister(_ id: ObjectID) { registry[id] = nil }
+    func unregister(_ id: ObjectID) { registry.remove(id) }
 
     /// The object for a fetched row: the registered one (filled in if it was a fault) or a new one.
     func materialise(_ entity: EntityDescription, _ rowID: Int64, _ row: StoredRow) -> ManagedObject {
         let id = ObjectID(entityName: entity.name, rowID: rowID)
-        if let hit = registry[id] {
-            let o = hit.takeUnretainedValue()
+        if let o = registry.object(entity, rowID) {
             if o.isFault { fill(o, row) }
             return o
         }
@@ -143,13 +147,24 @@ public final class ObjectContext {
     func touch(_ object: ManagedObject) {
         if !object.isTouched {
             object.isTouched = true
-            touched[ObjectIdentifier(object)] = object
+            if !object.isListedAsTouched {
+                object.isListedAsTouched = true
+                touchedList.append(object)
+            }
         }
     }
 
     func untouch(_ object: ManagedObject) {
         object.isTouched = false
-        touched[ObjectIdentifier(object)] = nil
+    }
+
+    /// Empties the touched list after a save or rollback.
+    func clearTouched() {
+        for o in touchedList {
+            o.isTouched = false
+            o.isListedAsTouched = false
+        }
+        touchedList.removeAll()
     }
 }
 

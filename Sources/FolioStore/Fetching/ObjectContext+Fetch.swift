@@ -107,7 +107,7 @@ extension ObjectContext {
     public func objects<T: ManagedObject>(with ids: [ObjectID], as type: T.Type = T.self) throws -> [T] {
         var missing: [String: [Int64]] = [:]
         for id in ids where !id.isTemporary {
-            if let o = registry[id]?.takeUnretainedValue(), !o.isFault { continue }
+            if let o = registry[id], !o.isFault { continue }
             missing[id.entityName, default: []].append(id.rowID)
         }
         var keep: [ManagedObject] = []
@@ -117,7 +117,7 @@ extension ObjectContext {
             for (rowID, row) in rows { keep.append(materialise(e, rowID, row)) }
         }
         return withExtendedLifetime(keep) { ids.compactMap { id in
-            guard let o = registry[id]?.takeUnretainedValue(), !o.isFault, !o.isDeletedFlag else { return nil }
+            guard let o = registry[id], !o.isFault, !o.isDeletedFlag else { return nil }
             return o as? T
         } }
     }
@@ -145,7 +145,7 @@ extension ObjectContext {
 
     private func pendingObjects<T>(of e: EntityDescription, _ request: FetchRequest<T>) -> [ManagedObject] {
         guard request.includesPendingChanges else { return [] }
-        return touched.values.filter { $0.meta === e }
+        return touchedList.filter { $0.isTouched && $0.meta === e }
     }
 
     private func matches<T>(_ filter: StringFilter<T>, _ o: ManagedObject) -> Bool {

@@ -27,6 +27,7 @@ open class ManagedObject: Hashable, ManagedValue {
     var isInsertedFlag = false
     var isDeletedFlag = false
     var isTouched = false
+    var isListedAsTouched = false
 
     /// Creates a new object and inserts it into `context`; it is saved by the next `save()`.
     ///
