@@ -252,6 +252,9 @@ import FolioTestSupport
         controller.fetchRequest.predicate = #Predicate { $0.score > 2 }
         try controller.performFetch()
         #expect(names(controller) == [["Ant"]])
+        controller.fetchRequest.sortDescriptors = [SortDescriptor(\.name)]     // not by the section key
+        #expect(throws: FetchedResultsError.self) { try controller.performFetch() }
+        #expect(names(controller) == [["Ant"]])                               // the last results stay
     }
 
     @Test func snapshotsAndChangeSetStreamsFollowSaves() async throws {

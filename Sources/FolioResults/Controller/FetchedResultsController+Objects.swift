@@ -11,10 +11,10 @@ extension FetchedResultsController {
         return (0..<count).map { object(at: IndexPath(row: $0, section: index)) }
     }
 
-    /// Materialises every object (no batching), keeping them alive as Core Data does.
-    func materialiseAll() throws {
+    /// Every object (no batching), to keep alive as Core Data does.
+    func materialiseAll() throws -> [Int64: Entity] {
         let objects = try managedObjectContext.fetch(fetchRequestForAll())
-        for object in objects { resident[object.objectID.rowID] = object }
+        return Dictionary(objects.map { ($0.objectID.rowID, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Loads the batch of `fetchBatchSize` rows around `indexPath`, keeping the

@@ -41,14 +41,6 @@ extension FetchedResultsController {
             .map { ($0.id.rowID, $0.values) }
     }
 
-    /// Rebuilds the related-object maps for every object of the entity.
-    func rebuildRelated(_ plan: KeyPlan<Entity>) throws {
-        dependents = [:]
-        relatedOf = [:]
-        guard !plan.related.isEmpty else { return }
-        updateRelated(plan, try fetchRelatedRows(plan, restrictedTo: nil), removed: [])
-    }
-
     /// Points each object at its related objects; `removed` objects are gone.
     func updateRelated(_ plan: KeyPlan<Entity>, _ rows: [(Int64, [StoreValue])], removed: [Int64]) {
         guard !plan.related.isEmpty else { return }

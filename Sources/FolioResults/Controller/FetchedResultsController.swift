@@ -93,22 +93,25 @@ public final class FetchedResultsController<Entity: ManagedObject> {
     /// ```
     /// - Complexity: O(n log n), or O(n) from a valid cache.
     public func performFetch() throws {
+        // Read everything first, so that a failure leaves the previous results intact.
         let plan = try KeyPlan(request: fetchRequest, sectionKeyPath: sectionNameKeyPath, context: managedObjectContext)
+        let cached = cacheName.flatMap { ResultsCache.load(name: $0, plan: plan, context: managedObjectContext) }
+        let rows = try cached ?? fetchKeyRows(plan, restrictedTo: nil).map { plan.row(id: $0.0, values: $0.1) }
+        let links = plan.related.isEmpty ? [] : try fetchRelatedRows(plan, restrictedTo: nil)
+        let objects = fetchRequest.fetchBatchSize == 0 ? try materialiseAll() : [:]
+
         self.plan = plan
         lastError = nil
-        var rows: [ResultsRow<Int64, RowKey, SectionKey>]? = nil
-        if let cacheName { rows = ResultsCache.load(name: cacheName, plan: plan, context: managedObjectContext) }
-        let cached = rows != nil
-        lastFetchUsedCache = cached
-        if rows == nil { rows = try fetchKeyRows(plan, restrictedTo: nil).map { plan.row(id: $0.0, values: $0.1) } }
-        try rebuildRelated(plan)
-        engine.load(rows!)
+        lastFetchUsedCache = cached != nil
+        engine.load(rows)
         sectionCache = nil
-        resident = [:]
+        resident = objects
         residentBatches = [:]
         batchOrder = []
-        if fetchRequest.fetchBatchSize == 0 { try materialiseAll() }
-        if let cacheName, !cached { ResultsCache.store(name: cacheName, plan: plan, engine: engine, context: managedObjectContext) }
+        dependents = [:]
+        relatedOf = [:]
+        updateRelated(plan, links, removed: [])
+        if let cacheName, cached == nil { ResultsCache.store(name: cacheName, plan: plan, engine: engine, context: managedObjectContext) }
         if observation == nil {
             observation = managedObjectContext.observeChanges { [weak self] changes in self?.process(changes) }
         }
