@@ -94,3 +94,36 @@ import FolioTestSupport
         #expect(try reader.viewContext.fetch(FetchRequest<TestAnimal>()).map(\.commonName) == ["Ocelot"])
     }
 }
+
+@MainActor
+@Suite struct HistoryTests {
+    func historyRows(_ container: PersistentContainer) throws -> Int {
+        try container.coordinator.withBackend { backend in
+            let rows = try (backend as! SQLiteBackend).connection.rows("SELECT count(*) FROM folio_history")
+            if case .integer(let n) = rows[0][0] { return Int(n) }
+            return -1
+        }
+    }
+
+    @Test func historyIsTrimmedOnceEveryReaderHasSeenIt() async throws {
+        let dir = try StoreTemporaryDirectory()
+        let path = dir.path("shared.sqlite")
+        let writer = try PersistentContainer(schema: StoreTestSchema.make(), path: path, pollInterval: 3600)
+        let reader = try PersistentContainer(schema: StoreTestSchema.make(), path: path, pollInterval: 3600)
+        for name in ["Ocelot", "Tapir", "Okapi"] {
+            let a = TestAnimal(context: writer.viewContext)
+            a.commonName = name
+            try writer.viewContext.save()
+        }
+        #expect(try historyRows(writer) == 3)
+        var heard: [ChangeSet] = []
+        let token = reader.viewContext.observeChanges { heard.append($0) }
+        reader.checkForExternalChanges()
+        #expect(await waitUntil { heard.count == 3 })
+        // The writer has read past its own rows as well; then nothing is left to keep.
+        writer.checkForExternalChanges()
+        reader.checkForExternalChanges()
+        #expect(try historyRows(writer) == 0)
+        token.cancel()
+    }
+}

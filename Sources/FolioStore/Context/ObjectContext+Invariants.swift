@@ -19,30 +19,21 @@ extension ObjectContext {
         for o in registry.all {
             if o.isFault || o.isDeletedFlag { continue }
             for p in o.meta.toOnes {
-                guard let t = o.ones[p.slot], let target = registry[t],
-                      !target.isFault, !target.isDeletedFlag else { continue }
-                if p.inverse.isToOne {
-                    precondition(target.ones[p.inverse.slot] == o.objectID,
-                                 "\(o.objectID).\(p.name) is \(t), but \(t).\(p.inverse.name) does not point back")
-                } else if let list = target.manys[p.inverse.slot] {
-                    precondition(list.contains(o.objectID),
-                                 "\(o.objectID).\(p.name) is \(t), but \(t).\(p.inverse.name) does not contain it")
-                }
+                if let t = o.ones[p.slot] { checkPointsBack(o, p, t) }
             }
             for p in o.meta.toManys {
                 guard let list = o.manys[p.slot] else { continue }
                 precondition(Set(list).count == list.count, "\(o.objectID).\(p.name) lists a member twice")
-                for m in list {
-                    guard let member = registry[m], !member.isFault, !member.isDeletedFlag else { continue }
-                    if p.inverse.isToOne {
-                        precondition(member.ones[p.inverse.slot] == o.objectID,
-                                     "\(o.objectID).\(p.name) contains \(m), but \(m).\(p.inverse.name) is not \(o.objectID)")
-                    } else if let back = member.manys[p.inverse.slot] {
-                        precondition(back.contains(o.objectID),
-                                     "\(o.objectID).\(p.name) contains \(m), but \(m).\(p.inverse.name) does not contain it")
-                    }
-                }
+                for m in list { checkPointsBack(o, p, m) }
             }
         }
+    }
+
+    /// `o.p` includes `t`, so wherever `t`'s inverse is loaded it must include `o`.
+    private func checkPointsBack(_ o: ManagedObject, _ p: PropertyDescription, _ t: ObjectID) {
+        guard let target = registry[t], !target.isFault, !target.isDeletedFlag else { return }
+        let back: [ObjectID]? = p.inverse.isToOne ? target.ones[p.inverse.slot].map { [$0] } ?? [] : target.manys[p.inverse.slot]
+        guard let back else { return }
+        precondition(back.contains(o.objectID), "\(o.objectID).\(p.name) includes \(t), but \(t).\(p.inverse.name) does not point back")
     }
 }

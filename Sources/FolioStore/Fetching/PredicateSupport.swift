@@ -101,23 +101,24 @@ extension PredicateExpressions.Comparison: SQLTranslatable {
         case .greaterThan: ">"
         case .greaterThanOrEqual: ">="
         }
-        let l = try b.sql(PredicateSupport.term(lhs, b)), r = try b.sql(PredicateSupport.term(rhs, b))
-        return .condition("(\(l) \(symbol) \(r))")
+        return try infix(lhs, symbol, rhs, b, operands: b.sql)
     }
 }
 
 extension PredicateExpressions.Conjunction: SQLTranslatable {
-    func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
-        let l = try b.condition(PredicateSupport.term(lhs, b)), r = try b.condition(PredicateSupport.term(rhs, b))
-        return .condition("(\(l) AND \(r))")
-    }
+    func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm { try infix(lhs, "AND", rhs, b, operands: b.condition) }
 }
 
 extension PredicateExpressions.Disjunction: SQLTranslatable {
-    func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
-        let l = try b.condition(PredicateSupport.term(lhs, b)), r = try b.condition(PredicateSupport.term(rhs, b))
-        return .condition("(\(l) OR \(r))")
-    }
+    func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm { try infix(lhs, "OR", rhs, b, operands: b.condition) }
+}
+
+/// `(lhs op rhs)`, each side rendered by `operands` (as a value or as a condition).
+private func infix(_ lhs: Any, _ op: String, _ rhs: Any, _ b: SQLQueryBuilder,
+                   operands: (SQLTerm) throws -> String) throws -> SQLTerm {
+    let l = try operands(PredicateSupport.term(lhs, b))
+    let r = try operands(PredicateSupport.term(rhs, b))
+    return .condition("(\(l) \(op) \(r))")
 }
 
 extension PredicateExpressions.Negation: SQLTranslatable {
@@ -141,14 +142,12 @@ extension PredicateExpressions.SequenceContains: SQLTranslatable {
 
 extension PredicateExpressions.CollectionContainsCollection: SQLTranslatable {
     func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
-        let l = try b.sql(PredicateSupport.term(base, b)), r = try b.sql(PredicateSupport.term(other, b))
-        return .condition("(instr(\(l), \(r)) > 0)")
+        .condition("(instr(\(try b.sql(PredicateSupport.term(base, b))), \(try b.sql(PredicateSupport.term(other, b)))) > 0)")
     }
 }
 
 extension PredicateExpressions.SequenceStartsWith: SQLTranslatable {
     func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
-        let l = try b.sql(PredicateSupport.term(base, b)), r = try b.sql(PredicateSupport.term(prefix, b))
-        return .condition("(instr(\(l), \(r)) = 1)")
+        .condition("(instr(\(try b.sql(PredicateSupport.term(base, b))), \(try b.sql(PredicateSupport.term(prefix, b)))) = 1)")
     }
 }
