@@ -13,7 +13,7 @@ public struct FetchResults<Element: ManagedObject>: RandomAccessCollection {
 
     final class Storage {
         var all: [Element]?
-        unowned(unsafe) var context: ObjectContext?
+        weak var context: ObjectContext?
         let batchSize: Int
         var window: [Element] = []
         var windowStart = -1
