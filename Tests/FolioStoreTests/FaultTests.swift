@@ -127,3 +127,24 @@ import FolioTestSupport
         token.cancel()
     }
 }
+
+@MainActor
+@Suite struct VanishedRowTests {
+    @Test func readingARowAnotherProcessJustDeletedDoesNotCrash() throws {
+        let dir = try StoreTemporaryDirectory()
+        let path = dir.path("shared.sqlite")
+        let mine = try PersistentContainer(schema: StoreTestSchema.make(), path: path, pollInterval: 3600)
+        let theirs = try PersistentContainer(schema: StoreTestSchema.make(), path: path, pollInterval: 3600)
+        let a = TestAnimal(context: mine.viewContext)
+        a.commonName = "Ocelot"
+        a.legs = 4
+        try mine.viewContext.save()
+        mine.viewContext.refresh(a, mergeChanges: false)
+        let other = try #require(try theirs.viewContext.fetch(FetchRequest<TestAnimal>()).first)
+        theirs.viewContext.delete(other)
+        try theirs.viewContext.save()
+        // Before the change set arrives, the fault reads as defaults.
+        #expect(a.commonName == "")
+        #expect(a.legs == 4)
+    }
+}

@@ -135,13 +135,16 @@ public final class ObjectContext {
         object.isFault = false
     }
 
-    /// Loads a fault's row. A row deleted elsewhere leaves default values.
+    /// Loads a fault's row. A row deleted by another process whose change set
+    /// has not arrived yet reads as defaults (or empty values), never a crash
+    /// in a reader that was merely a few milliseconds early.
     func fulfill(_ object: ManagedObject) {
         guard object.isFault else { return }
         let id = object.objectID
         let rows = (try? coordinator.withBackend { try $0.rows(of: object.meta, ids: [id.rowID]) }) ?? [:]
-        fill(object, rows[id.rowID] ?? StoredRow(attributes: object.meta.defaults,
-                                                 toOnes: Array(repeating: nil, count: object.meta.toOnes.count)))
+        let vanished = StoredRow(attributes: object.meta.attributes.map { $0.defaultValue ?? ($0.isOptional ? .null : $0.storeType.emptyValue) },
+                                 toOnes: Array(repeating: nil, count: object.meta.toOnes.count))
+        fill(object, rows[id.rowID] ?? vanished)
     }
 
     func touch(_ object: ManagedObject) {

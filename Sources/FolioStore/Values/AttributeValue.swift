@@ -5,6 +5,16 @@ import Foundation
 ///     Int.storeType == .integer   // true
 public enum StoreType: String, Sendable, Codable {
     case integer, real, text, blob
+
+    /// Zero, empty text or no bytes: what a vanished row reads as.
+    var emptyValue: StoreValue {
+        switch self {
+        case .integer: .integer(0)
+        case .real: .real(0)
+        case .text: .text("")
+        case .blob: .blob(Data())
+        }
+    }
 }
 
 /// A Swift type that can be an attribute: converts to and from a
