@@ -8,11 +8,10 @@ enum GuidesCommands {
     static func run(_ name: String, arguments: inout Arguments, context: AppContext) throws {
         switch name {
         case "list":
-            let json = arguments.flag("--json")
-            try arguments.finish()
-            let container = try BuildGuideStore.open(at: context.storeURL)
-            let table = try listedTable(container.viewContext)
-            context.console.out(json ? table.json.text : String(table.plainText.dropLast()))
+            try ListedTable.runList(&arguments, context: context) { url in
+                let container = try BuildGuideStore.open(at: url)
+                return try listedTable(container.viewContext)
+            }
         case "add":
             let race = try arguments.option("--race")
             let guide = try arguments.positional("NAME")
@@ -38,9 +37,7 @@ enum GuidesCommands {
 
     /// The guide list as the app shows it, from the same results controller.
     static func listedTable(_ context: ObjectContext) throws -> ListedTable {
-        let results = FetchedResultsController(fetchRequest: Guide.listRequest, context: context)
-        try results.performFetch()
-        return ListedTable(results: results) { guide in
+        try ListedTable(request: Guide.listRequest, context: context) { guide in
             let race = guide.race?.name ?? ""
             return ListedTable.Row(id: "\(guide.objectID.rowID)", text: race.isEmpty ? guide.name : "\(guide.name) — \(race)", fields: [
                 ("name", .string(guide.name)), ("race", race.isEmpty ? .null : .string(race)),

@@ -17,4 +17,19 @@ extension ListedTable {
             Section(name: section.name, rows: section.objects.map(row))
         })
     }
+
+    /// The table that a fresh controller over `request` shows — the same
+    /// request and section key path an app's screen uses.
+    ///
+    /// ```swift
+    /// let table = try ListedTable(request: Planet.listRequest, context: context) { planet in ... }
+    /// ```
+    /// - Complexity: O(n log n).
+    @MainActor
+    public init<Entity: ManagedObject>(request: FetchRequest<Entity>, context: ObjectContext,
+                                       sectionNameKeyPath: PartialKeyPath<Entity>? = nil, row: (Entity) -> Row) throws {
+        let results = FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: sectionNameKeyPath)
+        try results.performFetch()
+        self.init(results: results, row: row)
+    }
 }

@@ -75,6 +75,25 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
         rememberHighlight()
     }
 
+    /// Deletes `object` and saves; on failure rolls back (the row stays) and
+    /// says why in a HUD. The table follows through the change report.
+    ///
+    /// ```swift
+    /// func tableView(_ t: TableView, commit style: TableViewCell.EditingStyle, forRowAt path: IndexPath) {
+    ///     deleteAndSave(results.object(at: path))
+    /// }
+    /// ```
+    public func deleteAndSave(_ object: Entity) {
+        let context = results.managedObjectContext
+        context.delete(object)
+        do {
+            try context.save()
+        } catch {
+            context.rollback()
+            showHUD("Not deleted: \(error)")
+        }
+    }
+
     /// Puts the highlight on `object`'s row, if it is in the results.
     public func highlight(_ object: Entity) {
         guard let path = results.indexPath(forObject: object) else { return }

@@ -9,11 +9,10 @@ enum LocationsCommands {
     static func run(_ name: String, arguments: inout Arguments, context: AppContext) throws {
         switch name {
         case "list":
-            let json = arguments.flag("--json")
-            try arguments.finish()
-            let container = try LocationsStore.open(at: context.storeURL)
-            let table = try listedTable(container.viewContext)
-            context.console.out(json ? table.json.text : String(table.plainText.dropLast()))
+            try ListedTable.runList(&arguments, context: context) { url in
+                let container = try LocationsStore.open(at: url)
+                return try listedTable(container.viewContext)
+            }
         case "add":
             let description = try arguments.requiredOption("--description")
             let category = try arguments.requiredOption("--category")
@@ -39,10 +38,7 @@ enum LocationsCommands {
 
     /// The Locations tab's table, from the same results controller.
     static func listedTable(_ context: ObjectContext) throws -> ListedTable {
-        let results = FetchedResultsController(fetchRequest: Location.listRequest, context: context,
-                                               sectionNameKeyPath: Location.sectionKeyPath)
-        try results.performFetch()
-        return ListedTable(results: results) { location in
+        try ListedTable(request: Location.listRequest, context: context, sectionNameKeyPath: Location.sectionKeyPath) { location in
             ListedTable.Row(id: "\(location.objectID.rowID)", text: "\(location.titleLine) — \(location.detailLine)", fields: [
                 ("description", .string(location.locationDescription)), ("category", .string(location.category)),
                 ("latitude", .number(location.latitude)), ("longitude", .number(location.longitude)),

@@ -42,14 +42,7 @@ final class LocationsController: ResultsTableController<Location>, TableViewEdit
 
     func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
         guard editingStyle == .delete else { return }
-        let context = container.viewContext
-        context.delete(results.object(at: indexPath))
-        do {
-            try context.save()
-        } catch {
-            context.rollback()
-            showHUD("Not deleted: \(error)")
-        }
+        deleteAndSave(results.object(at: indexPath))
     }
 
     private func update(_ location: Location, from form: FormController) {

@@ -13,11 +13,10 @@ enum PlanetsCommands {
     static func run(_ name: String, arguments: inout Arguments, context: AppContext) throws {
         switch name {
         case "list":
-            let json = arguments.flag("--json")
-            try arguments.finish()
-            let container = try PlanetsStore.open(at: context.storeURL)
-            let table = try listedTable(container.viewContext)
-            context.console.out(json ? table.json.text : String(table.plainText.dropLast()))
+            try ListedTable.runList(&arguments, context: context) { url in
+                let container = try PlanetsStore.open(at: url)
+                return try listedTable(container.viewContext)
+            }
         case "add":
             let planet = try arguments.positional("NAME")
             try arguments.finish()
@@ -35,9 +34,7 @@ enum PlanetsCommands {
 
     /// The Planets table as the app shows it, from the same results controller.
     static func listedTable(_ context: ObjectContext) throws -> ListedTable {
-        let results = FetchedResultsController(fetchRequest: Planet.listRequest, context: context)
-        try results.performFetch()
-        return ListedTable(results: results) { planet in
+        try ListedTable(request: Planet.listRequest, context: context) { planet in
             ListedTable.Row(id: "\(planet.objectID.rowID)", text: planet.name, fields: [
                 ("name", .string(planet.name)), ("position", .integer(Int64(planet.position))),
             ])

@@ -39,7 +39,7 @@ final class PlanetsListController: ResultsTableController<Planet>, TableViewEdit
                                     message: "Are you sure you want to permanently delete \(name)?",
                                     style: .actionSheet)
         sheet.addAction(AlertAction(title: "Delete", style: .destructive) { [weak self] in
-            self?.delete(planet)
+            self?.deleteAndSave(planet)
         })
         sheet.addAction(AlertAction(title: "Cancel", style: .cancel))
         present(sheet)
@@ -56,17 +56,6 @@ final class PlanetsListController: ResultsTableController<Planet>, TableViewEdit
                 context.rollback()
                 showHUD("Not saved: \(error)")
             }
-        }
-    }
-
-    private func delete(_ planet: Planet) {
-        let context = container.viewContext
-        context.delete(planet)
-        do {
-            try context.save()
-        } catch {
-            context.rollback()
-            showHUD("Not deleted: \(error)")
         }
     }
 }

@@ -8,11 +8,10 @@ enum ZooCommands {
     static func run(_ name: String, arguments: inout Arguments, context: AppContext) throws {
         switch name {
         case "list":
-            let json = arguments.flag("--json")
-            try arguments.finish()
-            let container = try ZooStore.open(at: context.storeURL)
-            let table = try listedTable(container.viewContext)
-            context.console.out(json ? table.json.text : String(table.plainText.dropLast()))
+            try ListedTable.runList(&arguments, context: context) { url in
+                let container = try ZooStore.open(at: url)
+                return try listedTable(container.viewContext)
+            }
         case "add":
             let animal = try arguments.requiredOption("--name")
             let habitat = try arguments.requiredOption("--habitat")
@@ -38,10 +37,7 @@ enum ZooCommands {
 
     /// The animals table as Zootastic shows it, from the same results controller.
     static func listedTable(_ context: ObjectContext) throws -> ListedTable {
-        let results = FetchedResultsController(fetchRequest: Animal.listRequest, context: context,
-                                               sectionNameKeyPath: Animal.sectionKeyPath)
-        try results.performFetch()
-        return ListedTable(results: results) { animal in
+        try ListedTable(request: Animal.listRequest, context: context, sectionNameKeyPath: Animal.sectionKeyPath) { animal in
             let order = animal.classification?.order ?? ""
             return ListedTable.Row(id: "\(animal.objectID.rowID)", text: "\(animal.commonName) — \(animal.habitat)", fields: [
                 ("commonName", .string(animal.commonName)), ("habitat", .string(animal.habitat)),

@@ -1,0 +1,22 @@
+import Foundation
+
+extension ListedTable {
+    /// Runs an app's `list [--json]`: reads the flag, makes the table from the
+    /// store at the context's URL, prints it as text or JSON.
+    ///
+    /// ```swift
+    /// case "list":
+    ///     try ListedTable.runList(&arguments, context: context) { url in
+    ///         let container = try PlanetsStore.open(at: url)
+    ///         return try PlanetsCommands.listedTable(container.viewContext)
+    ///     }
+    /// ```
+    @MainActor
+    public static func runList(_ arguments: inout Arguments, context: AppContext,
+                               table: (_ storeURL: URL) throws -> ListedTable) throws {
+        let json = arguments.flag("--json")
+        try arguments.finish()
+        let listed = try table(context.storeURL)
+        context.console.out(json ? listed.json.text : String(listed.plainText.dropLast()))
+    }
+}
