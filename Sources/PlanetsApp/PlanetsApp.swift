@@ -30,6 +30,6 @@ public enum PlanetsApp: FolioApp {
 
     public static func makeScreen(storeURL: URL) throws -> ViewController {
         let container = try PlanetsStore.open(at: storeURL)
-        return NavigationController(root: try PlanetsListController(container: container, storeURL: storeURL))
+        return NavigationController(root: try PlanetsListController(container: container))
     }
 }

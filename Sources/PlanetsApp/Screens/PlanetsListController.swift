@@ -9,17 +9,15 @@ import Foundation
 /// through the "Delete Planet" action sheet; Edit to delete and reorder.
 ///
 /// ```swift
-/// let screen = try PlanetsListController(container: try PlanetsStore.open(at: url), storeURL: url)
+/// let screen = try PlanetsListController(container: try PlanetsStore.open(at: url))
 /// try await Application.run(NavigationController(root: screen))
 /// ```
 @MainActor
 final class PlanetsListController: ResultsTableController<Planet>, TableViewEditingDataSource, TableViewReorderingDataSource {
     private let container: PersistentContainer
-    private let storeURL: URL
 
-    init(container: PersistentContainer, storeURL: URL) throws {
+    init(container: PersistentContainer) throws {
         self.container = container
-        self.storeURL = storeURL
         let results = FetchedResultsController(fetchRequest: Planet.listRequest, context: container.viewContext)
         try super.init(title: "Planets", results: results)
         emptyStateText = "No planets"

@@ -56,6 +56,24 @@ extension EndToEnd {
             #expect(try list() == ["Mercury", "Venus", "Earth", "Jupiter", "Saturn", "Uranus", "Neptune", "Team Pluto!"])
         }
 
+        @Test func editModeDeleteGoesThroughTheSameConfirmation() throws {
+            let term = try open()
+            defer { term.close() }
+            term.press("e")
+            try term.waitFor("[Done]")
+            term.press("Down", "d")  // Venus: its delete control, then the row's Delete button
+            term.press("d")
+            try term.waitFor("Are you sure you want to permanently delete Venus?")
+            term.press("Escape")  // Esc is the sheet's Cancel
+            try term.waitForAbsence(of: "Delete Planet")
+            #expect(try list().contains("Venus"))
+            term.press("d", "d")
+            try term.waitFor("Are you sure you want to permanently delete Venus?")
+            term.press("Up", "Enter")
+            try term.waitForAbsence(of: "Venus")
+            #expect(try !list().contains("Venus"))
+        }
+
         @Test func reorderInEditModeIsSavedAndShownAfterRelaunch() throws {
             let term = try open()
             defer { term.close() }
