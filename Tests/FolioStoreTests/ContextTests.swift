@@ -197,3 +197,24 @@ import FolioTestSupport
         #expect(try c.fetch(request).map(\.commonName) == ["Howler monkey"])
     }
 }
+
+@MainActor
+@Suite struct RestrictedFetchTests {
+    @Test func fetchKeysRestrictedToManyIDs() throws {
+        let container = try PersistentContainer(schema: StoreTestSchema.make(), path: nil)
+        let c = container.viewContext
+        for i in 0..<50_000 {
+            let item = TestItem(context: c)
+            item.count = i
+        }
+        try c.save()
+        let all = try c.fetchIDs(FetchRequest<TestItem>(sortBy: [SortDescriptor(\.count)]))
+        let wanted = Set(all.enumerated().filter { $0.offset % 2 == 0 }.map(\.element))
+        let keys = try c.fetchKeys(FetchRequest<TestItem>(predicate: #Predicate { $0.count < 40_000 }),
+                                   keyPaths: [\TestItem.count], restrictedTo: wanted)
+        #expect(keys.count == 20_000)
+        #expect(keys.allSatisfy { wanted.contains($0.id) })
+        let few = try c.fetchKeys(FetchRequest<TestItem>(), keyPaths: [\TestItem.count], restrictedTo: [all[7]])
+        #expect(few.map(\.values) == [[.integer(7)]])
+    }
+}

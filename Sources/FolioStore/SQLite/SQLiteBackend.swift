@@ -54,8 +54,14 @@ final class SQLiteBackend: StoreBackend {
         var bindings = plan.bindings
         if let w = plan.whereSQL { conditions.append(w) }
         if let ids = plan.restrictToIDs {
-            conditions.append("t0.id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ",")))")
-            bindings += ids.map { .integer($0) }
+            if ids.count <= 200 {
+                conditions.append("t0.id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ",")))")
+                bindings += ids.map { .integer($0) }
+            } else {
+                // One JSON parameter instead of thousands (SQLite caps the number of parameters).
+                conditions.append("t0.id IN (SELECT value FROM json_each(?))")
+                bindings.append(.text("[" + ids.map(String.init).joined(separator: ",") + "]"))
+            }
         }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         if !plan.orderBy.isEmpty || plan.limit != nil {
