@@ -33,6 +33,14 @@ import FolioTestSupport
         return FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: \ResultsItem.group)
     }
 
+    /// Records the controller's calls from its first fetch on.
+    func watch(_ controller: FetchedResultsController<ResultsItem>) throws -> ResultsRecordingDelegate<ResultsItem> {
+        let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
+        controller.delegate = recorder
+        try controller.performFetch()
+        return recorder
+    }
+
     func names(_ controller: FetchedResultsController<ResultsItem>) -> [[String]] {
         (controller.sections ?? []).map { $0.objects.map(\.name) }
     }
@@ -66,9 +74,7 @@ import FolioTestSupport
         let dog = item("Dog", group: 3)
         try context.save()
         let controller = grouped()
-        let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
-        controller.delegate = recorder
-        try controller.performFetch()
+        let recorder = try watch(controller)
 
         context.delete(ant)               // delete, old path
         bee.score = 5                     // update in place
@@ -96,9 +102,7 @@ import FolioTestSupport
         item("Ant", group: 1); let bee = item("Bee", group: 1); item("Cat", group: 2)
         try context.save()
         let controller = grouped()
-        let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
-        controller.delegate = recorder
-        try controller.performFetch()
+        let recorder = try watch(controller)
         bee.group = 2
         try context.save()
         #expect(recorder.lines == ["will", "move Bee [0, 1] -> [1, 0]", "did"])
@@ -109,9 +113,7 @@ import FolioTestSupport
         let ant = item("Ant", group: 1), bee = item("Bee", group: 1, visible: false)
         try context.save()
         let controller = grouped()
-        let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
-        controller.delegate = recorder
-        try controller.performFetch()
+        let recorder = try watch(controller)
         ant.visible = false
         bee.visible = true
         try context.save()
@@ -126,9 +128,7 @@ import FolioTestSupport
         try context.save()
         let request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.tag?.rank), SortDescriptor(\.name)])
         let controller = FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: \ResultsItem.tag?.rank)
-        let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
-        controller.delegate = recorder
-        try controller.performFetch()
+        let recorder = try watch(controller)
         #expect(names(controller) == [["Ant"], ["Bee", "Cat"]])
         high.rank = 0
         try context.save()
@@ -149,9 +149,7 @@ import FolioTestSupport
         var request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.score)])
         request.fetchLimit = 2
         let controller = FetchedResultsController(fetchRequest: request, context: context)
-        let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
-        controller.delegate = recorder
-        try controller.performFetch()
+        let recorder = try watch(controller)
         item("Aardvark", score: 0)
         try context.save()
         #expect(recorder.lines == ["will", "delete Bee [0, 1]", "insert Aardvark [0, 0]", "did"])
@@ -181,9 +179,7 @@ import FolioTestSupport
         try context.save()
         let request = FetchRequest<ResultsItem>(predicate: #Predicate { $0.tag?.rank == 5 }, sortBy: [SortDescriptor(\.name)])
         let controller = FetchedResultsController(fetchRequest: request, context: context)
-        let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
-        controller.delegate = recorder
-        try controller.performFetch()
+        let recorder = try watch(controller)
         #expect(names(controller) == [[]])
         tag.rank = 5                                  // Ant now matches, though Ant itself did not change
         try context.save()
@@ -199,9 +195,7 @@ import FolioTestSupport
         try context.save()
         let request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.score)])
         let controller = FetchedResultsController(fetchRequest: request, context: context)
-        let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
-        controller.delegate = recorder
-        try controller.performFetch()
+        let recorder = try watch(controller)
         try controller.withUserDrivenChanges {
             ant.score = 3
             try context.save()
