@@ -98,3 +98,55 @@ struct TerminalLifecycleTests {
         }
     }
 }
+
+@Suite("The application's run loop on a real pty", .serialized)
+struct RunLoopPTYTests {
+    var probe: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("folio-terminal-probe").path
+    }
+
+    @Test("Keys typed into the terminal reach the app; q quits with the terminal restored")
+    func typeAndQuit() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: probe), "folio-terminal-probe not built at \(probe)")
+        let pty = try PseudoTerminal()
+        let original = pty.modes()
+        let pid = try pty.spawn(probe, ["demo"])
+        let first = pty.read(until: "Mercury", timeout: 20)
+        #expect(first.contains("\u{1B}[?1049h"))
+        pty.type("jjh")
+        let swiped = pty.read(until: "Delete", timeout: 10)
+        #expect(swiped.contains("Delete"), "the swipe was drawn: \(swiped.debugDescription)")
+        pty.type("\u{1B}")  // Esc alone: hides the actions after the pause
+        _ = pty.read(until: nil, timeout: 1)
+        pty.type("q")
+        let end = PseudoTerminal.wait(pid)
+        let rest = pty.read(until: nil, timeout: 2)
+        #expect(end.code == 0)
+        #expect(rest.contains(TerminalSession.exitSequence(mouse: true)))
+        #expect(pty.modes().c_lflag == original.c_lflag)
+        #expect(pty.modes().c_iflag == original.c_iflag)
+    }
+
+    @Test("Ctrl-Z gives the terminal back and stops; SIGCONT takes it again")
+    func suspend() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: probe), "folio-terminal-probe not built at \(probe)")
+        let pty = try PseudoTerminal()
+        let original = pty.modes()
+        let pid = try pty.spawn(probe, ["demo"])
+        _ = pty.read(until: "Mercury", timeout: 20)
+        pty.type("\u{1A}")
+        #expect(PseudoTerminal.waitStopped(pid), "the app stopped")
+        let suspended = pty.read(until: nil, timeout: 1)
+        #expect(suspended.contains("\u{1B}[?1049l"))
+        #expect(pty.modes().c_lflag == original.c_lflag, "cooked modes while stopped")
+        kill(pid, SIGCONT)
+        let resumed = pty.read(until: "Mercury", timeout: 10)
+        #expect(resumed.contains("\u{1B}[?1049h"))
+        #expect(pty.modes().c_lflag & tcflag_t(ICANON) == 0, "raw again")
+        pty.type("q")
+        let end = PseudoTerminal.wait(pid)
+        #expect(end.code == 0)
+        #expect(pty.modes().c_lflag == original.c_lflag)
+    }
+}

@@ -39,6 +39,10 @@ extension Application {
             quit()
             return
         }
+        if case .key(let key) = event, key == Key(.character("z"), modifiers: .control), let suspendHandler {
+            suspendHandler()
+            return
+        }
         if isShowingHelp {
             if case .key = event { isShowingHelp = false }
             if case .mouse(let mouse) = event, case .press = mouse.kind { isShowingHelp = false }

@@ -33,6 +33,7 @@ extension Application {
     func drawHelp(into screen: inout Screen, bounds: Rect) {
         var hints = keyHints.filter { $0.keys != "?" }
         hints.append(KeyHint("Ctrl-C", "quit at once"))
+        if suspendHandler != nil { hints.append(KeyHint("Ctrl-Z", "suspend (fg resumes)")) }
         let keyWidth = min(16, hints.map { DisplayWidth.of($0.keys) }.max() ?? 0)
         let width = min(bounds.width, max(30, keyWidth + 4 + (hints.map { DisplayWidth.of($0.action) }.max() ?? 0) + 3))
         let height = min(bounds.height, hints.count + 4)

@@ -20,6 +20,14 @@ extension Application {
         defer { session.restore() }
         let application = Application(root: root, driver: ANSIDriver(session: session))
         let sources = application.startReading(session)
+        application.suspendHandler = { [weak application] in
+            // Ctrl-Z: give the terminal back, stop, and take it again on SIGCONT.
+            session.restore()
+            raise(SIGSTOP)  // to this thread: it stops before running on
+            try? session.enter()
+            application?.driver.invalidate()
+            application?.render()
+        }
         application.render()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             application.quitHandler = { continuation.resume() }

@@ -55,6 +55,8 @@ public final class Application {
     var parser = InputParser()
     /// Called once when the user quits (the run loop's continuation).
     var quitHandler: (() -> Void)?
+    /// Suspends the process on Ctrl-Z (set by `run`; tests have none).
+    var suspendHandler: (() -> Void)?
     var needsDisplay = true
     private var displayScheduled = false
     private var hudGeneration = 0

@@ -31,6 +31,7 @@ enum TerminalRestore {
 
     /// Prepares restoring `descriptor` to `saved` and writing `bytes`.
     static func arm(descriptor: Int32, output: Int32, saved: termios, exitSequence bytes: [UInt8], captureStandardError: Bool) {
+        exitBytes?.deallocate()  // disarmed before any re-arm, so no handler reads it
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
         buffer.initialize(from: bytes, count: bytes.count)
         exitBytes = buffer

@@ -25,6 +25,7 @@ public final class TerminalSession {
     /// Colours and mouse.
     public let options: TerminalOptions
     private var saved = termios()
+    private var hasSaved = false
     private var active = false
 
     /// Opens a session on a terminal descriptor (standard input by default).
@@ -64,7 +65,12 @@ public final class TerminalSession {
     /// ```
     public func enter() throws(TerminalError) {
         guard !active else { return }
-        guard tcgetattr(descriptor, &saved) == 0 else { throw TerminalError.systemCall(name: "tcgetattr", errno: errno) }
+        // The modes from before the first enter are the ones to restore, also
+        // after a suspend (a shell may hand the job back its raw modes on `fg`).
+        if !hasSaved {
+            guard tcgetattr(descriptor, &saved) == 0 else { throw TerminalError.systemCall(name: "tcgetattr", errno: errno) }
+            hasSaved = true
+        }
         var raw = saved
         cfmakeraw(&raw)
         // Keep output post-processing off too (cfmakeraw does): "\n" is never written.

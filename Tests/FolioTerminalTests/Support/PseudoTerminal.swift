@@ -86,6 +86,23 @@ final class PseudoTerminal {
         return String(decoding: collected, as: UTF8.self)
     }
 
+    /// Types bytes into the terminal, as a keyboard would.
+    func type(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBufferPointer { write(primary, $0.baseAddress, $0.count) }
+    }
+
+    /// Waits until a process stops (SIGSTOP); false on timeout.
+    static func waitStopped(_ pid: pid_t, timeout: Double = 20) -> Bool {
+        var status: Int32 = 0
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if waitpid(pid, &status, WNOHANG | WUNTRACED) == pid, status & 0xFF == 0x7F { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
     /// Waits for a process; returns (exit code, signal) with one of them nil.
     static func wait(_ pid: pid_t, timeout: Double = 20) -> (code: Int32?, signal: Int32?) {
         var status: Int32 = 0
