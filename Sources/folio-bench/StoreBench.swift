@@ -89,6 +89,12 @@ struct StoreBench {
         let child = try batchedInChild(storePath)
         results.append(("fetch_batched", child.ms, try median { try raw.batched() }))
 
+        print("store benchmark, \(rows) rows (median of \(repeats) for fetches and count; insert once)")
+        for (name, ours, base) in results {
+            let label = name.padding(toLength: 14, withPad: " ", startingAt: 0)
+            print(label + String(format: " folio %10.1f ms   raw SQLite %10.1f ms   ratio %5.2fx", ours, base, ours / base))
+        }
+        print(String(format: "  peak RSS during batched iteration: %.1f MB", child.peakMB))
         if json {
             var fields = ["\"rows\": \(rows)", String(format: "\"peak_rss_mb\": %.1f", child.peakMB)]
             for (name, ours, base) in results {
@@ -96,13 +102,6 @@ struct StoreBench {
                 fields.append(String(format: "\"raw_%@_ms\": %.2f", name, base))
             }
             print("{" + fields.joined(separator: ", ") + "}")
-        } else {
-            print("store benchmark, \(rows) rows (median of \(repeats) for fetches and count; insert once)")
-            for (name, ours, base) in results {
-                let label = name.padding(toLength: 14, withPad: " ", startingAt: 0)
-                print(label + String(format: " folio %10.1f ms   raw SQLite %10.1f ms   ratio %5.2fx", ours, base, ours / base))
-            }
-            print(String(format: "  peak RSS during batched iteration: %.1f MB", child.peakMB))
         }
     }
 
