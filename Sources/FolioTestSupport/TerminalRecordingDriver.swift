@@ -66,3 +66,20 @@ public final class TerminalRecordingDriver: TerminalDriver {
         renderer.invalidate()
     }
 }
+
+extension Application {
+    /// An application on a recording terminal, with its first frame drawn.
+    ///
+    /// ```swift
+    /// let (app, driver) = Application.recording(NavigationController(root: planets), columns: 60, rows: 20)
+    /// app.send("j Enter")
+    /// print(driver.screen.text)
+    /// ```
+    public static func recording(_ root: ViewController, columns: Int, rows: Int, colors: Bool = true)
+        -> (Application, TerminalRecordingDriver) {
+        let driver = TerminalRecordingDriver(columns: columns, rows: rows, colors: colors)
+        let application = Application(root: root, driver: driver)
+        application.render()
+        return (application, driver)
+    }
+}

@@ -8,9 +8,7 @@ import FolioTestSupport
 struct ControlsTests {
     @Test("Cell styles: subtitle, value1, value2, checkmark, detail button, custom lines, wide text")
     func cellStyles() {
-        let driver = TerminalRecordingDriver(columns: 44, rows: 18)
-        let app = Application(root: NavigationController(root: FormFixture()), driver: driver)
-        app.render()
+        let (_, driver) = Application.recording(NavigationController(root: FormFixture()), columns: 44, rows: 18)
         Snapshot.assert(driver.screen, named: "cell-styles")
         #expect(driver.emulator.screen == driver.screen)
         driver.screen.checkInvariants()
@@ -21,9 +19,7 @@ struct ControlsTests {
         let planets = PlanetsFixture()
         let form = FormFixture()
         let tabs = TabBarController(tabs: [NavigationController(root: planets), NavigationController(root: form)])
-        let driver = TerminalRecordingDriver(columns: 48, rows: 16)
-        let app = Application(root: tabs, driver: driver)
-        app.render()
+        let (app, driver) = Application.recording(tabs, columns: 48, rows: 16)
         Snapshot.assert(driver.screen, named: "tabs-first")
         app.send("Tab")
         #expect(tabs.selectedIndex == 1)
@@ -44,9 +40,7 @@ struct ControlsTests {
     @Test("Text fields edit only once selected; typing, cursor keys, Backspace; Enter keeps, Esc restores")
     func textField() {
         let form = FormFixture()
-        let driver = TerminalRecordingDriver(columns: 44, rows: 12)
-        let app = Application(root: NavigationController(root: form), driver: driver)
-        app.render()
+        let (app, driver) = Application.recording(NavigationController(root: form), columns: 44, rows: 12)
         app.send("x")  // not editing: typing does nothing
         #expect(form.name == "Zerg")
         #expect(!form.isEditingText)
@@ -86,9 +80,7 @@ struct ControlsTests {
     @Test("An alert: title, message, OK; Enter presses it; a lone button is focused")
     func alert() {
         let form = FormFixture()
-        let driver = TerminalRecordingDriver(columns: 50, rows: 14)
-        let app = Application(root: NavigationController(root: form), driver: driver)
-        app.render()
+        let (app, driver) = Application.recording(NavigationController(root: form), columns: 50, rows: 14)
         var pressed: [String] = []
         let alert = AlertController(title: "Race not selected", message: "Please select a race first", style: .alert)
         alert.addAction(AlertAction(title: "OK") { pressed.append("OK") })
@@ -168,9 +160,7 @@ struct ControlsTests {
     @Test("Escape sequences in data are drawn visibly and never reach the terminal")
     func hostileData() {
         let fixture = PlanetsFixture(sections: [("Evil\u{1B}[2J", ["Home\u{1B}]0;owned\u{07}", "Bell\u{07}\u{9B}31m"])])
-        let driver = TerminalRecordingDriver(columns: 48, rows: 10)
-        let app = Application(root: NavigationController(root: fixture), driver: driver)
-        app.render()
+        let (_, driver) = Application.recording(NavigationController(root: fixture), columns: 48, rows: 10)
         #expect(driver.screen.text.contains("Home^[]0;owned^G"))
         #expect(driver.screen.text.contains("Evil^[[2J"))
         #expect(driver.screen.text.contains("Bell^G<9B>31m"))
@@ -184,9 +174,7 @@ struct ControlsTests {
 
     @Test("A resize redraws everything at the new size")
     func resize() {
-        let driver = TerminalRecordingDriver(columns: 48, rows: 16)
-        let app = Application(root: NavigationController(root: PlanetsFixture()), driver: driver)
-        app.render()
+        let (app, driver) = Application.recording(NavigationController(root: PlanetsFixture()), columns: 48, rows: 16)
         driver.size = TerminalSize(columns: 30, rows: 8)
         app.render()
         #expect(String(decoding: driver.writes.last!, as: UTF8.self).hasPrefix("\u{1B}[0m\u{1B}[H\u{1B}[2J"))
@@ -244,9 +232,7 @@ struct LargeTableTests {
     @Test("A 1,000,000-row table draws only what is visible and moves by pages")
     func millionRows() {
         let fixture = NumbersFixture(sections: 1_000, rowsPerSection: 1_000)
-        let driver = TerminalRecordingDriver(columns: 120, rows: 40)
-        let app = Application(root: NavigationController(root: fixture), driver: driver)
-        app.render()
+        let (app, driver) = Application.recording(NavigationController(root: fixture), columns: 120, rows: 40)
         #expect(fixture.tableView.createdCellCount < 80)
         app.send("G")
         #expect(fixture.tableView.highlightedIndexPath == IndexPath(row: 999, section: 999))
@@ -259,9 +245,7 @@ struct LargeTableTests {
     @Test("The section index strip is drawn at the right and a click jumps to its section")
     func sectionIndex() {
         let fixture = NumbersFixture(sections: 5, rowsPerSection: 6)
-        let driver = TerminalRecordingDriver(columns: 40, rows: 14)
-        let app = Application(root: NavigationController(root: fixture), driver: driver)
-        app.render()
+        let (app, driver) = Application.recording(NavigationController(root: fixture), columns: 40, rows: 14)
         Snapshot.assert(driver.screen, named: "section-index")
         app.send("click:39,5")  // "D"
         #expect(fixture.tableView.highlightedIndexPath == IndexPath(row: 0, section: 3))
@@ -308,9 +292,7 @@ struct NavigationBarTests {
     @Test("A click on a detail button reports it and selects nothing")
     func detailButton() {
         let form = FormFixture()
-        let driver = TerminalRecordingDriver(columns: 44, rows: 18)
-        let app = Application(root: NavigationController(root: form), driver: driver)
-        app.render()
+        let (app, driver) = Application.recording(NavigationController(root: form), columns: 44, rows: 18)
         let row = (0..<driver.screen.height).first { driver.screen.line($0).contains("Info") }!
         let column = driver.screen.line(row).distance(of: "ⓘ")
         app.send("click:\(column),\(row)")

@@ -8,9 +8,7 @@ import FolioTestSupport
 struct TableScreenTests {
     func makeApp(_ fixture: PlanetsFixture = PlanetsFixture(), columns: Int = 48, rows: Int = 16)
         -> (Application, PlanetsFixture, TerminalRecordingDriver) {
-        let driver = TerminalRecordingDriver(columns: columns, rows: rows)
-        let app = Application(root: NavigationController(root: fixture), driver: driver)
-        app.render()
+        let (app, driver) = Application.recording(NavigationController(root: fixture), columns: columns, rows: rows)
         return (app, fixture, driver)
     }
 

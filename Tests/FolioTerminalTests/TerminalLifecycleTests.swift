@@ -7,11 +7,7 @@ import Glibc
 
 @Suite("Terminal lifecycle on a real pty", .serialized)
 struct TerminalLifecycleTests {
-    /// The probe program is built with the package, next to the test bundle.
-    var probe: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("folio-terminal-probe").path
-    }
+    var probe: String { PseudoTerminal.probe }
 
     func expectRestored(_ modes: termios, like original: termios, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(modes.c_lflag == original.c_lflag, sourceLocation: sourceLocation)
@@ -101,10 +97,7 @@ struct TerminalLifecycleTests {
 
 @Suite("The application's run loop on a real pty", .serialized)
 struct RunLoopPTYTests {
-    var probe: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("folio-terminal-probe").path
-    }
+    var probe: String { PseudoTerminal.probe }
 
     @Test("Keys typed into the terminal reach the app; q quits with the terminal restored")
     func typeAndQuit() throws {

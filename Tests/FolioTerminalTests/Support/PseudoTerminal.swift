@@ -33,6 +33,12 @@ final class PseudoTerminal {
         close(secondary)
     }
 
+    /// The probe program, built with the package next to the test bundle.
+    static var probe: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("folio-terminal-probe").path
+    }
+
     /// The secondary side's current modes.
     func modes() -> termios {
         var modes = termios()
