@@ -4,7 +4,7 @@
 /// unchanged rows may stay put: the largest set whose order survives.
 ///
 /// ```swift
-/// longestIncreasingSubsequence([3, 1, 2, 5, 4])   // [1, 2, 3]  (values 1, 2, 5)
+/// longestIncreasingSubsequence([3, 1, 2, 5, 4])   // [1, 2, 4]  (values 1, 2, 4)
 /// ```
 /// - Complexity: O(n log n).
 public func longestIncreasingSubsequence(_ values: [Int]) -> [Int] {

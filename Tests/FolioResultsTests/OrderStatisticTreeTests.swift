@@ -1,0 +1,57 @@
+import Testing
+import FolioResults
+import FolioTestSupport
+
+/// The order-statistic treap against a sorted array, and the longest
+/// increasing subsequence against brute force.
+@Suite struct OrderStatisticTreeTests {
+    @Test func randomEditsAgreeWithASortedArray() {
+        var random = ResultsRandom.fromEnvironment()
+        print("seed:", random.seed)
+        var tree = OrderStatisticTree(sorted: [2, 4, 6])
+        var model = [2, 4, 6]
+        var handles: [Int: OrderStatisticTree<Int>.Handle] = [:]
+        for value in model { handles[value] = tree.handle(of: value) }
+        for step in 0..<3000 {
+            let value = Int.random(in: 0..<500, using: &random)
+            if let handle = handles[value] {
+                tree.remove(handle)
+                handles[value] = nil
+                model.removeAll { $0 == value }
+            } else {
+                handles[value] = tree.insert(value)
+                model.insert(value, at: model.firstIndex { $0 > value } ?? model.count)
+            }
+            if step % 100 == 0 { tree.checkInvariants() }
+            #expect(tree.count == model.count)
+            let probe = Int.random(in: 0..<500, using: &random)
+            #expect(tree.rank(of: probe) == model.filter { $0 < probe }.count)
+            if !model.isEmpty {
+                let rank = Int.random(in: 0..<model.count, using: &random)
+                #expect(tree.element(at: rank) == model[rank])
+            }
+        }
+        tree.checkInvariants()
+        #expect(tree.sortedElements() == model)
+        for (value, handle) in handles { #expect(tree[handle] == value) }
+    }
+
+    @Test func longestIncreasingSubsequenceIsLongestAndIncreasing() {
+        var random = ResultsRandom.fromEnvironment()
+        print("seed:", random.seed)
+        for _ in 0..<300 {
+            let values = (0..<Int.random(in: 0..<9, using: &random)).map { _ in Int.random(in: 0..<6, using: &random) }
+            let positions = longestIncreasingSubsequence(values)
+            #expect(positions == positions.sorted())
+            #expect(zip(positions, positions.dropFirst()).allSatisfy { values[$0] < values[$1] })
+            // Brute force over every subset.
+            var best = 0
+            for mask in 0..<(1 << values.count) {
+                let picked = values.indices.filter { mask & (1 << $0) != 0 }.map { values[$0] }
+                if zip(picked, picked.dropFirst()).allSatisfy({ $0 < $1 }) { best = max(best, picked.count) }
+            }
+            #expect(positions.count == best, "\(values)")
+        }
+        #expect(longestIncreasingSubsequence([3, 1, 2, 5, 4]) == [1, 2, 4])
+    }
+}
