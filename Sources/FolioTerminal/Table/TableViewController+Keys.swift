@@ -132,14 +132,23 @@ extension TableViewController {
         if tableView.swipedIndexPath != nil {
             return [KeyHint("←→", "choose action"), KeyHint("Enter", "do it"), KeyHint("Esc", "hide actions")]
         }
-        var hints = [KeyHint("↑↓/jk", "move"), KeyHint("Enter", "select"),
+        let highlighted = tableView.highlightedIndexPath
+        let isField = highlighted.map { tableView.cellForRow(at: $0) is TextFieldCell } ?? false
+        var hints = [KeyHint("↑↓/jk", "move"), KeyHint("Enter", isField && !tableView.isEditing ? "edit text" : "select"),
                      KeyHint("PgUp/PgDn", "page", inBar: false), KeyHint("Home/End g/G", "first / last row", inBar: false)]
         if tableView.isEditing {
-            hints.append(KeyHint("d/Del", "delete"))
-            hints.append(KeyHint("Shift-↑↓/KJ", "reorder"))
-        } else {
+            if let highlighted, tableView.editingStyleForRow(at: highlighted) == .delete {
+                hints.append(KeyHint("d/Del", "delete"))
+            }
+            if let highlighted, tableView.canMoveRow(at: highlighted) {
+                hints.append(KeyHint("Shift-↑↓/KJ", "reorder"))
+            }
+        } else if let highlighted, let actions = tableView.trailingSwipeActions(forRowAt: highlighted), !actions.actions.isEmpty {
+            // Only rows that have actions offer the swipe.
             hints.append(KeyHint("←/h", "swipe"))
-            hints.append(KeyHint("d/Del", "delete", inBar: false))
+            if actions.actions.contains(where: { $0.style == .destructive }) {
+                hints.append(KeyHint("d/Del", "delete", inBar: false))
+            }
         }
         return hints
     }
