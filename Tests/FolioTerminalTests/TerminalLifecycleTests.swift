@@ -121,6 +121,23 @@ struct RunLoopPTYTests {
         #expect(pty.modes().c_iflag == original.c_iflag)
     }
 
+    @Test("SIGWINCH after a resize redraws the whole screen at the new size")
+    func resize() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: probe), "folio-terminal-probe not built at \(probe)")
+        let pty = try PseudoTerminal()
+        let pid = try pty.spawn(probe, ["demo"])
+        _ = pty.read(until: "Mercury", timeout: 20)
+        _ = pty.read(until: nil, timeout: 0.3)
+        var size = winsize(ws_row: 12, ws_col: 50, ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(pty.secondary, UInt(TIOCSWINSZ), &size)
+        kill(pid, SIGWINCH)
+        let redraw = pty.read(until: "help", timeout: 10)
+        #expect(redraw.contains("\u{1B}[2J"), "a full redraw: \(redraw.debugDescription)")
+        #expect(redraw.contains("\u{1B}[12;"), "the hint bar on the new last row")
+        pty.type("q")
+        #expect(PseudoTerminal.wait(pid).code == 0)
+    }
+
     @Test("Ctrl-Z gives the terminal back and stops; SIGCONT takes it again")
     func suspend() throws {
         try #require(FileManager.default.isExecutableFile(atPath: probe), "folio-terminal-probe not built at \(probe)")
