@@ -16,12 +16,18 @@ func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
 
 @MainActor
 @Suite struct MergeTests {
-    @Test func backgroundSaveMergesIntoViewContext() async throws {
+    /// An in-memory container holding one saved animal.
+    func savedOcelot() throws -> (PersistentContainer, TestAnimal) {
         let container = try PersistentContainer(schema: StoreTestSchema.make(), path: nil)
-        let c = container.viewContext
-        let a = TestAnimal(context: c)
+        let a = TestAnimal(context: container.viewContext)
         a.commonName = "Ocelot"
-        try c.save()
+        try container.viewContext.save()
+        return (container, a)
+    }
+
+    @Test func backgroundSaveMergesIntoViewContext() async throws {
+        let (container, a) = try savedOcelot()
+        let c = container.viewContext
         var received: [ChangeSet] = []
         let token = c.observeChanges { received.append($0) }
         let id = a.objectID
@@ -43,11 +49,8 @@ func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
     }
 
     @Test func mergeKeepsLocalChangesAndAdoptsOthers() async throws {
-        let container = try PersistentContainer(schema: StoreTestSchema.make(), path: nil)
+        let (container, a) = try savedOcelot()
         let c = container.viewContext
-        let a = TestAnimal(context: c)
-        a.commonName = "Ocelot"
-        try c.save()
         a.habitat = "Local edit"
         let id = a.objectID
         var count = 0
@@ -67,11 +70,8 @@ func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
     }
 
     @Test func deletionsElsewhereLeaveTheContext() async throws {
-        let container = try PersistentContainer(schema: StoreTestSchema.make(), path: nil)
+        let (container, a) = try savedOcelot()
         let c = container.viewContext
-        let a = TestAnimal(context: c)
-        a.commonName = "Ocelot"
-        try c.save()
         let id = a.objectID
         var deleted: Set<ObjectID> = []
         let token = c.observeChanges { deleted.formUnion($0.deleted) }
