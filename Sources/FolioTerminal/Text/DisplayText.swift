@@ -12,6 +12,9 @@ public enum DisplayText {
     /// The ellipsis that marks truncated text.
     public static let ellipsis = "…"
 
+    /// One-character strings for every ASCII byte, made once.
+    static let asciiStrings: [String] = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
+
     /// The string as it is drawn: every control made visible.
     ///
     /// - Complexity: O(n) in the string's length.
@@ -53,6 +56,14 @@ public enum DisplayText {
     @discardableResult
     public static func forEachFitting(_ string: String, width: Int, _ body: (String, Int) -> Void) -> Int {
         guard width > 0 else { return 0 }
+        // Printable ASCII, the common case: one column per byte, no grapheme breaking.
+        if string.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            let count = string.utf8.count
+            let limit = count <= width ? count : width - 1
+            for byte in string.utf8.prefix(limit) { body(asciiStrings[Int(byte)], 1) }
+            if count > width { body(ellipsis, 1) }
+            return min(count, width)
+        }
         // First pass: does it fit? Stops as soon as it is known not to.
         var total = 0
         var fits = true

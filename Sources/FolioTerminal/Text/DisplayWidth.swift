@@ -57,6 +57,7 @@ public enum DisplayWidth {
     /// DisplayWidth.of("\u{1B}[2J") // 5: "^[[2J"
     /// ```
     public static func of(_ string: String) -> Int {
+        if string.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return string.utf8.count }
         var total = 0
         DisplayText.forEachGrapheme(in: string) { _, width in
             total += width
