@@ -121,6 +121,17 @@ struct RunLoopPTYTests {
         #expect(pty.modes().c_iflag == original.c_iflag)
     }
 
+    @Test("A hung-up terminal ends the app")
+    func hangUp() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: probe), "folio-terminal-probe not built at \(probe)")
+        let pty = try PseudoTerminal()
+        let pid = try pty.spawn(probe, ["demo"])
+        _ = pty.read(until: "Mercury", timeout: 20)
+        pty.hangUp()
+        let end = PseudoTerminal.wait(pid, timeout: 10)
+        #expect(end.code != nil || end.signal != nil, "the app ended")
+    }
+
     @Test("SIGWINCH after a resize redraws the whole screen at the new size")
     func resize() throws {
         try #require(FileManager.default.isExecutableFile(atPath: probe), "folio-terminal-probe not built at \(probe)")

@@ -45,7 +45,8 @@ extension Application {
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 let count = read(descriptor, &buffer, buffer.count)
                 guard count > 0 else {
-                    if count == 0 { self.quit() }  // the terminal went away
+                    // End of input or a lasting error (EIO after a hang-up): the terminal went away.
+                    if count == 0 || (errno != EAGAIN && errno != EINTR) { self.quit() }
                     return
                 }
                 self.receive(Array(buffer[..<count]))

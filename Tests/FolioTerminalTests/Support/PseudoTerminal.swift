@@ -28,9 +28,18 @@ final class PseudoTerminal {
         _ = ioctl(secondary, UInt(TIOCSWINSZ), &size)
     }
 
+    private var primaryOpen = true
+
     deinit {
-        close(primary)
+        if primaryOpen { close(primary) }
         close(secondary)
+    }
+
+    /// Hangs up: closes the primary side, as a terminal window closing does.
+    func hangUp() {
+        guard primaryOpen else { return }
+        primaryOpen = false
+        close(primary)
     }
 
     /// The probe program, built with the package next to the test bundle.
