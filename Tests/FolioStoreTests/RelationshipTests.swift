@@ -108,3 +108,30 @@ import FolioTestSupport
         #expect(guide.steps.allSatisfy { $0.guide === guide })
     }
 }
+
+@MainActor
+@Suite struct ToManyPredicateTests {
+    @Test func containsCountAndIsEmptyOnToManys() throws {
+        let container = try RelationshipTests().seeded()
+        let c = container.viewContext
+        let zoo = try #require(try c.fetch(FetchRequest<TestZoo>(predicate: #Predicate { $0.name == "San Diego Zoo" })).first)
+        let zooID = zoo.objectID
+        let byName = [SortDescriptor(\TestAnimal.commonName)]
+        #expect(try c.fetch(FetchRequest<TestAnimal>(predicate: #Predicate { $0.zoos.contains { $0.objectID == zooID } }, sortBy: byName))
+            .map(\.commonName) == ["Gorilla", "Spider Monkey"])
+        #expect(try c.fetch(FetchRequest<TestAnimal>(predicate: #Predicate { $0.zoos.contains { $0.name.starts(with: "Lowry") } },
+                                                     sortBy: byName)).map(\.commonName) == ["Manatee", "Spider Monkey"])
+        let primates = try #require(try c.fetch(FetchRequest<TestClassification>(predicate: #Predicate { $0.order == "Primates" })).first)
+        let primatesID = primates.objectID
+        #expect(try c.count(for: FetchRequest<TestAnimal>(predicate: #Predicate { $0.classification?.objectID == primatesID })) == 2)
+        #expect(try c.fetch(FetchRequest<TestAnimal>(predicate: #Predicate { $0.zoos.isEmpty }, sortBy: byName))
+            .map(\.commonName) == ["Ocelot"])
+        #expect(try c.fetch(FetchRequest<TestAnimal>(predicate: #Predicate { $0.zoos.count > 1 }, sortBy: byName))
+            .map(\.commonName) == ["Spider Monkey"])
+        let busy = FetchRequest<TestClassification>(predicate: #Predicate { $0.animals.count >= 2 })
+        #expect(try c.fetch(busy).map(\.order) == ["Primates"])
+        // Through a to-one first.
+        let primateZoos = FetchRequest<TestAnimal>(predicate: #Predicate { $0.classification!.animals.count == 2 }, sortBy: byName)
+        #expect(try c.fetch(primateZoos).map(\.commonName) == ["Gorilla", "Spider Monkey"])
+    }
+}

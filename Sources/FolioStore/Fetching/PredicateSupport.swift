@@ -7,17 +7,23 @@ import Foundation
 /// - Key paths to attributes, and through to-one relationships in either
 ///   form: `$0.classification?.order`, `$0.classification!.order`
 ///   (each step is a `LEFT JOIN`; a missing object compares as nil).
-/// - Constants of attribute types, objects (compared by ID), `nil`.
+/// - Constants of attribute types, ``ObjectID``s, `nil`. (`#Predicate` only
+///   captures Codable values, so objects are compared through `objectID`.)
 /// - `==`, `!=` (null-safe: `IS`, `IS NOT`), `<`, `<=`, `>`, `>=`.
 /// - `&&`, `||`, `!`.
-/// - `[a, b].contains($0.key)` (`IN`), also with objects.
+/// - `[a, b].contains($0.key)` (`IN`), also with object IDs.
 /// - Strings: `contains(_:)`, `starts(with:)`, `isEmpty`, `count`
 ///   (case-sensitive, by UTF-8 bytes).
 /// - A Bool attribute alone as a condition (`$0.isFavorite`).
+/// - `objectID` of the object or of a to-one target, compared with an ``ObjectID``.
+/// - To-many relationships: `$0.zoos.isEmpty`, `$0.animals.count`, and
+///   `$0.zoos.contains { $0.objectID == id }` or `{ $0.name == "X" }` with
+///   conditions on the members' own attributes (correlated subqueries).
 ///
 /// Not available from `#Predicate` on Linux, so offered by
 /// ``StringFilter`` instead: case-insensitive matching and ends-with.
-/// Not supported: to-many key paths, arithmetic, conditionals, regexes.
+/// Not supported: relationships inside `contains(where:)`, other closures,
+/// arithmetic, conditionals, regexes.
 ///
 ///     #Predicate<Location> { $0.category == "Bar" && $0.latitude > 10.5 }
 ///     // ((t0."category" IS ?) AND (t0."latitude" > ?))
@@ -129,14 +135,32 @@ extension PredicateExpressions.Negation: SQLTranslatable {
 
 extension PredicateExpressions.SequenceContains: SQLTranslatable {
     func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
-        guard case .value(let constant) = try PredicateSupport.term(sequence, b) else {
-            throw StoreError.unsupportedPredicate("contains() on a to-many relationship or a column")
+        let collection = try PredicateSupport.term(sequence, b)
+        if case .toMany(let p, let owner) = collection {
+            return .condition("(\(try b.sql(PredicateSupport.term(element, b))) IN (\(b.members(p, owner))))")
+        }
+        guard case .value(let constant) = collection else {
+            throw StoreError.unsupportedPredicate("contains() on a column")
         }
         let item = try b.sql(PredicateSupport.term(element, b))
         let values = try SQLQueryBuilder.storeValues(constant)
         if values.isEmpty { return .condition("0") }
         b.bindings += values
         return .condition("(\(item) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", "))))")
+    }
+}
+
+extension PredicateExpressions.SequenceContainsWhere: SQLTranslatable {
+    func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
+        guard case .toMany(let p, let owner) = try PredicateSupport.term(sequence, b), !b.insideSubquery else {
+            throw StoreError.unsupportedPredicate("contains(where:) on anything but a to-many relationship of the fetched entity")
+        }
+        let alias = b.subqueryAlias()
+        b.variables[variable.key] = .entity(p.target, alias: alias, chain: [])
+        b.insideSubquery = true
+        defer { b.insideSubquery = false }
+        let inner = try b.condition(PredicateSupport.term(test, b))
+        return .condition("(EXISTS (SELECT 1 FROM \(quote(p.target.name)) \(alias) WHERE \(alias).id IN (\(b.members(p, owner))) AND \(inner)))")
     }
 }
 

@@ -14,6 +14,8 @@ enum SQLTerm {
     case nilLiteral
     /// A boolean SQL condition.
     case condition(String)
+    /// A to-many relationship of the object at `owner` (an alias).
+    case toMany(PropertyDescription, owner: String)
 }
 
 /// Builds SQL for one fetch: joins for to-one key paths, bound values, and
@@ -24,6 +26,15 @@ final class SQLQueryBuilder {
     private var aliases: [String: String] = [:]
     var bindings: [StoreValue] = []
     var variables: [PredicateExpressions.VariableID: SQLTerm] = [:]
+    /// Inside a `contains(where:)` subquery, where joins of the outer query cannot be used.
+    var insideSubquery = false
+    private var subqueries = 0
+
+    /// A fresh alias for a subquery's table.
+    func subqueryAlias() -> String {
+        subqueries += 1
+        return "s\(subqueries)"
+    }
 
     init(root: EntityDescription) { self.root = root }
 
@@ -48,13 +59,24 @@ final class SQLQueryBuilder {
     /// The term for a key path applied to an object term.
     func navigate(_ base: SQLTerm, _ keyPath: AnyKeyPath) throws -> SQLTerm {
         switch base {
-        case .entity(let e, _, let chain):
+        case .entity(let e, let base, let chain):
+            if type(of: keyPath).valueType == ObjectID.self { return .column("\(base).id") }
             let props = try e.resolve(keyPath: keyPath)
+            if insideSubquery && (props.count > 1 || !props[0].isAttribute) {
+                throw StoreError.unsupportedPredicate("relationships inside contains(where:) (only the members' attributes)")
+            }
             let full = chain + props
             let last = full.last!
+            if props.count == 1 && last.isAttribute { return .column("\(base).\(quote(last.name))") }
             if last.isAttribute { return .column(column(for: full)) }
             if last.isToOne { return .relation(last, chain: full) }
-            throw StoreError.unsupportedPredicate("the to-many key path \(keyPath) (only attributes and to-one relationships)")
+            return .toMany(last, owner: alias(for: Array(full.dropLast())))
+        case .toMany(let p, let owner):
+            // A collection's Int property here is `count`, its Bool property `isEmpty`.
+            let valueType = type(of: keyPath).valueType
+            if valueType == Int.self { return .column("(SELECT count(*) FROM (\(members(p, owner))))") }
+            if valueType == Bool.self { return .condition("(NOT EXISTS (\(members(p, owner))))") }
+            throw StoreError.unsupportedPredicate("the key path \(keyPath) on the to-many \(p.entity.name).\(p.name)")
         case .relation(let p, let chain):
             return try navigate(.entity(p.target, alias: alias(for: chain), chain: chain), keyPath)
         case .column(let sql):
@@ -63,6 +85,18 @@ final class SQLQueryBuilder {
             throw StoreError.unsupportedPredicate("the key path \(keyPath) on an attribute value")
         default:
             throw StoreError.unsupportedPredicate("the key path \(keyPath) on a constant")
+        }
+    }
+
+    /// A subquery selecting the member IDs of the to-many `p` of the object at `owner`.
+    func members(_ p: PropertyDescription, _ owner: String) -> String {
+        switch p.storage {
+        case .inverseColumn(let column, _):
+            return "SELECT m.id FROM \(quote(p.target.name)) m WHERE m.\(quote(column)) = \(owner).id"
+        case .joinTable(let table, let mine, let other, _):
+            return "SELECT j.\(other) FROM \(quote(table)) j WHERE j.\(mine) = \(owner).id"
+        default:
+            return "SELECT NULL WHERE 0"
         }
     }
 
@@ -83,6 +117,8 @@ final class SQLQueryBuilder {
         case .value(let v):
             bindings.append(try Self.storeValue(v))
             return "?"
+        case .toMany(let p, _):
+            throw StoreError.unsupportedPredicate("the to-many \(p.entity.name).\(p.name) used as a value (use contains, count or isEmpty)")
         }
     }
 
@@ -105,6 +141,7 @@ final class SQLQueryBuilder {
         }
         if let a = v as? any AttributeValue { return a.storeValue }
         if let o = v as? ManagedObject { return .integer(o.objectID.rowID) }
+        if let id = v as? ObjectID { return .integer(id.rowID) }
         throw StoreError.unsupportedPredicate("the constant \(v) of type \(type(of: v))")
     }
 
