@@ -27,13 +27,17 @@ public enum AppProcess {
     public enum Failure: Error, CustomStringConvertible {
         /// The executable is not where it was looked for.
         case binaryMissing(path: String)
+        /// The executable is older than a source file: it would test old code.
+        case binaryStale(path: String, source: String)
         /// posix_spawn refused, with its error number.
         case spawnFailed(path: String, code: Int32)
 
         /// A message naming the path.
         public var description: String {
             switch self {
-            case .binaryMissing(let path): "no executable at \(path): run `swift build` first"
+            case .binaryMissing(let path): "no executable at \(path): run `scripts/setup` or `swift build --product folio` first"
+            case .binaryStale(let path, let source):
+                "\(path) is older than \(source): run `scripts/setup` or `swift build --product folio` first"
             case .spawnFailed(let path, let code): "cannot start \(path): \(String(cString: strerror(code)))"
             }
         }
@@ -92,25 +96,58 @@ public enum AppProcess {
         return pid
     }
 
-    /// The `folio` executable built beside the tests (`$FOLIO_BINARY` overrides).
+    /// The `folio` executable beside the tests (`$FOLIO_BINARY` overrides).
+    /// `swift test` builds the test bundle but not the executables, so
+    /// `scripts/setup` builds it; a binary older than the sources is refused
+    /// rather than tested.
     ///
-    /// Throws ``Failure/binaryMissing(path:)`` when it has not been built.
+    /// Throws ``Failure/binaryMissing(path:)`` or ``Failure/binaryStale(path:source:)``.
     public static func folioBinary(file: StaticString = #filePath) throws -> URL {
         if let override = ProcessInfo.processInfo.environment["FOLIO_BINARY"] {
             return URL(fileURLWithPath: override)
         }
+        let root = URL(fileURLWithPath: "\(file)").deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         var candidates: [URL] = []
         if let runner = Bundle.main.executableURL {
             candidates.append(runner.deletingLastPathComponent().appendingPathComponent("folio"))
         }
-        for bundle in Bundle.allBundles {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("folio"))
-        }
-        let root = URL(fileURLWithPath: "\(file)").deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         candidates.append(root.appendingPathComponent(".build/debug/folio"))
-        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) {
-            return found
+        guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw Failure.binaryMissing(path: candidates[0].path)
         }
-        throw Failure.binaryMissing(path: candidates.first?.path ?? "folio")
+        let sources = folioModules.map { root.appendingPathComponent("Sources/\($0)") }
+        if let built = modified(binary), let newest = sources.compactMap(newestSource).max(by: { $0.date < $1.date }),
+           newest.date > built {
+            throw Failure.binaryStale(path: binary.path, source: newest.path)
+        }
+        return binary
+    }
+
+    /// The targets `folio` is built from.
+    private static let folioModules = [
+        "CSQLite", "FolioStore", "FolioResults", "FolioTable", "FolioTerminal", "FolioAppSupport",
+        "PlanetsApp", "ZootasticApp", "MyLocationsApp", "BuildGuideApp", "folio",
+    ]
+
+    /// Whether end-to-end tests can run: the binary is built and current, or
+    /// this is CI (where `scripts/setup` built it, so a problem must fail loudly).
+    public static var folioBinaryIsReady: Bool {
+        (try? folioBinary()) != nil || ProcessInfo.processInfo.environment["CI"] != nil
+    }
+
+    private static func modified(_ url: URL) -> Date? {
+        try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date
+    }
+
+    /// The most recently changed Swift source under `folder`.
+    private static func newestSource(in folder: URL) -> (path: String, date: Date)? {
+        guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.contentModificationDateKey]) else {
+            return nil
+        }
+        var newest: (path: String, date: Date)?
+        for case let file as URL in files where file.pathExtension == "swift" {
+            if let date = modified(file), date > (newest?.date ?? .distantPast) { newest = (file.path, date) }
+        }
+        return newest
     }
 }
