@@ -171,8 +171,11 @@ public final class AppTerminal: @unchecked Sendable {
 
     @discardableResult
     private func tmux(_ arguments: [String]) throws -> String {
+        // tmux wants a TERM even for detached work; CI may have none.
+        var environment = ProcessInfo.processInfo.environment
+        if (environment["TERM"] ?? "").isEmpty || environment["TERM"] == "dumb" { environment["TERM"] = "xterm-256color" }
         let result = try AppProcess.run(
-            URL(fileURLWithPath: "/usr/bin/env"), ["tmux", "-L", socket, "-f", config.path] + arguments)
+            URL(fileURLWithPath: "/usr/bin/env"), ["tmux", "-L", socket, "-f", config.path] + arguments, environment: environment)
         guard result.status == 0 else { throw Failure(command: arguments.first ?? "", result: result) }
         return result.stdout
     }
