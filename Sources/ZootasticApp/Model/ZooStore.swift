@@ -63,6 +63,23 @@ public enum ZooStore {
         return animal
     }
 
+    /// Changes an animal's name, habitat and order (the classification of
+    /// that order, created when new) and saves: a new order moves it to that section.
+    public static func updateAnimal(_ animal: Animal, name: String, habitat: String, order: String,
+                                    in context: ObjectContext, at url: URL) throws {
+        let name = name.trimmingCharacters(in: .whitespaces), order = order.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { throw AppError.invalidValue(option: "Common Name", value: name, reason: "must not be empty") }
+        guard !order.isEmpty else { throw AppError.invalidValue(option: "Order", value: order, reason: "must not be empty") }
+        let existing = order == animal.classification?.order ? animal.classification : try classification(order: order, in: context)
+        try AppStore.save(context, at: url) {
+            let classification = existing ?? Classification(context: context)
+            if existing == nil { classification.order = order }
+            animal.commonName = name
+            animal.habitat = habitat
+            animal.classification = classification
+        }
+    }
+
     /// Deletes every animal named `name`; ``AppError/notFound(kind:name:)`` when there is none.
     public static func deleteAnimal(named name: String, from context: ObjectContext, at url: URL) throws {
         let animals = try context.fetch(FetchRequest<Animal>(predicate: #Predicate { $0.commonName == name }))

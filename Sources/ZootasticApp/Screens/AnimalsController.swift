@@ -36,16 +36,41 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
         deleteAndSave(results.object(at: indexPath))
     }
 
-    private func showAddForm() {
-        let form = FormController(title: "Add Animal", sections: [
+    /// Enter opens the animal in the same form; Done saves (a new order moves the row).
+    override func didSelect(_ animal: Animal, at indexPath: IndexPath) {
+        tableView.deselectRow(at: indexPath)
+        let form = Self.animalForm(title: "Edit Animal", values: [
+            "name": animal.commonName, "habitat": animal.habitat, "order": animal.classification?.order ?? "",
+        ])
+        form.onDone = { [weak self] form in self?.update(animal, from: form) }
+        navigationController?.push(form)
+    }
+
+    private static func animalForm(title: String, values: [String: String] = [:]) -> FormController {
+        FormController(title: title, sections: [
             .init(title: "Animal", fields: [
                 .text("name", "Common Name", placeholder: "e.g. Okapi"),
                 .text("habitat", "Habitat", placeholder: "e.g. Forest Exhibit"),
                 .text("order", "Order", placeholder: "e.g. Primates"),
             ]),
-        ])
+        ], values: values)
+    }
+
+    private func showAddForm() {
+        let form = Self.animalForm(title: "Add Animal")
         form.onDone = { [weak self] form in self?.add(from: form) }
         navigationController?.push(form)
+    }
+
+    private func update(_ animal: Animal, from form: FormController) {
+        do {
+            try ZooStore.updateAnimal(animal, name: form.value("name"), habitat: form.value("habitat"),
+                                      order: form.value("order"), in: container.viewContext, at: storeURL)
+            navigationController?.pop()
+            highlight(animal)
+        } catch {
+            showHUD("\(error)")
+        }
     }
 
     private func add(from form: FormController) {

@@ -50,6 +50,24 @@ extension EndToEnd {
             #expect(section.rows.map { $0["habitat"] as? String } == ["Forest Exhibit"])
         }
 
+        @Test func editingAnAnimalsOrderMovesItToThatSection() throws {
+            let folio = try FolioBinary("zoo")
+            let term = try folio.open(waitingFor: "West Indian Manatee")
+            defer { term.close() }
+            term.press("G", "Enter")  // the manatee
+            try term.waitFor("Edit Animal")
+            term.press("Down", "Down", "Enter")
+            for _ in 0..<"Sirenia".count { term.press("BSpace") }
+            term.type("Afrotheria")
+            term.press("Enter", "e")
+            let screen = try term.waitFor("▸ West Indian Manatee")
+            #expect(!screen.contains("Sirenia"))
+            let lines = screen.lines
+            let section = try #require(lines.firstIndex { $0.hasPrefix("Afrotheria") })
+            #expect(lines[section + 1].hasPrefix("▸ West Indian Manatee"))
+            #expect(try folio.sections().map(\.name) == ["Afrotheria", "Chiroptera", "Primates"])
+        }
+
         @Test func swipeDeletesTheAnimalAndItsEmptySection() throws {
             let folio = try FolioBinary("zoo")
             let term = try folio.open(waitingFor: "West Indian Manatee")
