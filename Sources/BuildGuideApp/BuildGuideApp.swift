@@ -9,27 +9,35 @@ import Foundation
 /// let screen = try BuildGuideApp.makeScreen(storeURL: url)
 /// ```
 public enum BuildGuideApp: FolioApp {
+    /// The word on the command line.
     public static let command = "guides"
+    /// The name on screen.
     public static let title = "BuildGuide"
+    /// What the app shows, in one line.
     public static let summary = "build guides: a name, a race and an ordered build"
+    /// The subcommands, for `--help`.
     public static let subcommands = [
         HelpEntry("list [--json]", "print the guides as the app shows them"),
         HelpEntry("add NAME [--race RACE]", "add a guide (race Protoss, Terran or Zerg)"),
         HelpEntry("add-unit NAME UNIT", "append a unit of the guide's race to its build order"),
         HelpEntry("delete NAME", "delete the guide named NAME"),
     ]
+    /// The app's own keys, for `--help`.
     public static let keys = [
         HelpEntry("+ or a", "add a guide and open it"),
         HelpEntry("Enter on Name / Race", "edit the name / choose the race"),
         HelpEntry("Enter on Add a Unit", "choose a unit of the guide's race"),
         HelpEntry("K/J in Build Order", "reorder (kept within the build order)"),
     ]
+    /// The options that take a value.
     public static let valueOptions: Set<String> = ["--race"]
 
+    /// Runs a subcommand against the store (see ``subcommands``).
     public static func runSubcommand(_ name: String, arguments: inout Arguments, context: AppContext) throws {
         try GuidesCommands.run(name, arguments: &arguments, context: context)
     }
 
+    /// The app's root screen on the store at `storeURL`.
     public static func makeScreen(storeURL: URL) throws -> ViewController {
         let container = try BuildGuideStore.open(at: storeURL)
         return NavigationController(root: try GuidesController(container: container, storeURL: storeURL))

@@ -9,26 +9,34 @@ import Foundation
 /// let screen = try MyLocationsApp.makeScreen(storeURL: url)
 /// ```
 public enum MyLocationsApp: FolioApp {
+    /// The word on the command line.
     public static let command = "locations"
+    /// The name on screen.
     public static let title = "MyLocations"
+    /// What the app shows, in one line.
     public static let summary = "tag places and browse them by category"
+    /// The subcommands, for `--help`.
     public static let subcommands = [
         HelpEntry("list [--json]", "print the Locations tab as the app shows it"),
         HelpEntry("add --description TEXT --category NAME --latitude X --longitude Y [--address TEXT] [--date ISO8601]",
                   "tag a location; prints its id"),
         HelpEntry("delete ID", "delete the location with id ID (ids from list --json)"),
     ]
+    /// The app's own keys, for `--help`.
     public static let keys = [
         HelpEntry("Tab, 1-2", "switch between Tag and Locations"),
         HelpEntry("Enter on a field", "edit it; Enter ends, Esc restores"),
         HelpEntry("e on a form", "Done: save (\"Tagged\", \"Updated\")"),
     ]
+    /// The options that take a value.
     public static let valueOptions: Set<String> = ["--description", "--category", "--latitude", "--longitude", "--address", "--date"]
 
+    /// Runs a subcommand against the store (see ``subcommands``).
     public static func runSubcommand(_ name: String, arguments: inout Arguments, context: AppContext) throws {
         try LocationsCommands.run(name, arguments: &arguments, context: context)
     }
 
+    /// The app's root screen on the store at `storeURL`.
     public static func makeScreen(storeURL: URL) throws -> ViewController {
         let container = try LocationsStore.open(at: storeURL)
         let tag = LocationForm.make(title: "Tag Location", values: LocationForm.blankValues())

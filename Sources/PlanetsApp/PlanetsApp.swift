@@ -10,24 +10,32 @@ import Foundation
 /// try PlanetsApp.runSubcommand("list", arguments: &args, context: context)
 /// ```
 public enum PlanetsApp: FolioApp {
+    /// The word on the command line.
     public static let command = "planets"
+    /// The name on screen.
     public static let title = "Planets"
+    /// What the app shows, in one line.
     public static let summary = "the planets, with swipe to delete and a confirmation"
+    /// The subcommands, for `--help`.
     public static let subcommands = [
         HelpEntry("list [--json]", "print the list as the app shows it"),
         HelpEntry("add NAME", "add a planet at the end of the list"),
         HelpEntry("delete NAME", "delete the planet named NAME"),
     ]
+    /// The app's own keys, for `--help`.
     public static let keys = [
         HelpEntry("Left, then Enter", "Delete: asks \"Are you sure you want to permanently delete …?\""),
         HelpEntry("e, then K/J", "edit mode: reorder (the order is saved)"),
     ]
+    /// The options that take a value.
     public static let valueOptions: Set<String> = []
 
+    /// Runs a subcommand against the store (see ``subcommands``).
     public static func runSubcommand(_ name: String, arguments: inout Arguments, context: AppContext) throws {
         try PlanetsCommands.run(name, arguments: &arguments, context: context)
     }
 
+    /// The app's root screen on the store at `storeURL`.
     public static func makeScreen(storeURL: URL) throws -> ViewController {
         let container = try PlanetsStore.open(at: storeURL)
         return NavigationController(root: try PlanetsListController(container: container))

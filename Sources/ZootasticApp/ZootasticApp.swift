@@ -9,25 +9,33 @@ import Foundation
 /// let screen = try ZootasticApp.makeScreen(storeURL: url)
 /// ```
 public enum ZootasticApp: FolioApp {
+    /// The word on the command line.
     public static let command = "zoo"
+    /// The name on screen.
     public static let title = "Zootastic"
+    /// What the app shows, in one line.
     public static let summary = "animals by classification order, live from the store"
+    /// The subcommands, for `--help`.
     public static let subcommands = [
         HelpEntry("list [--json]", "print the animals as the app shows them"),
         HelpEntry("add --name NAME --habitat TEXT --order ORDER", "add an animal (a new order makes a classification)"),
         HelpEntry("delete --name NAME", "delete the animal named NAME"),
         HelpEntry("rename-order OLD NEW", "rename a classification's order: its animals change section"),
     ]
+    /// The app's own keys, for `--help`.
     public static let keys = [
         HelpEntry("+ or a", "add an animal through a form (Enter edits a field, e saves)"),
         HelpEntry("Left, then Enter", "delete the animal"),
     ]
+    /// The options that take a value.
     public static let valueOptions: Set<String> = ["--name", "--habitat", "--order"]
 
+    /// Runs a subcommand against the store (see ``subcommands``).
     public static func runSubcommand(_ name: String, arguments: inout Arguments, context: AppContext) throws {
         try ZooCommands.run(name, arguments: &arguments, context: context)
     }
 
+    /// The app's root screen on the store at `storeURL`.
     public static func makeScreen(storeURL: URL) throws -> ViewController {
         let container = try ZooStore.open(at: storeURL)
         return NavigationController(root: try AnimalsController(container: container, storeURL: storeURL))

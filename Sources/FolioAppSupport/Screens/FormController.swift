@@ -96,16 +96,20 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
         setNeedsDisplay()
     }
 
+    /// The number of sections.
     public func numberOfSections(in tableView: TableView) -> Int { sections.count }
 
+    /// The number of rows in a section.
     public func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
         sections[section].fields.count
     }
 
+    /// A section's header title.
     public func tableView(_ tableView: TableView, titleForHeaderInSection section: Int) -> String? {
         sections[section].title
     }
 
+    /// The cell for a row, configured from its data.
     public func tableView(_ tableView: TableView, cellForRowAt indexPath: FolioTable.IndexPath) -> TableViewCell {
         let field = sections[indexPath.section].fields[indexPath.row]
         switch field.kind {
@@ -126,6 +130,7 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
         }
     }
 
+    /// The user selected a row.
     public func tableView(_ tableView: TableView, didSelectRowAt indexPath: FolioTable.IndexPath) {
         tableView.deselectRow(at: indexPath)
         if case .choice(let action) = sections[indexPath.section].fields[indexPath.row].kind {

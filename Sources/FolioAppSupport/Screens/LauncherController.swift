@@ -54,6 +54,7 @@ public final class LauncherController: ViewController {
         setNeedsDisplay()
     }
 
+    /// Draws the open app, or the list of apps.
     override public func draw(into screen: inout Screen, in rect: Rect) {
         current.frame = rect
         current.draw(into: &screen, in: rect)
@@ -69,12 +70,16 @@ public final class LauncherController: ViewController {
         return false
     }
 
+    /// The open app's keys, plus Esc to return to the apps.
     override public var keyHints: [KeyHint] {
         openApp == nil ? current.keyHints : current.keyHints + (current.canQuit ? [KeyHint("Esc", "apps")] : [])
     }
 
+    /// Whether the screen shown may quit.
     override public var canQuit: Bool { current.canQuit }
+    /// Whether the screen shown is editing text.
     override public var isEditingText: Bool { current.isEditingText }
+    /// Passes the call to the screen shown.
     override public func viewWillAppear() { current.viewWillAppear() }
 }
 

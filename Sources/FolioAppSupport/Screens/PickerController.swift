@@ -32,6 +32,7 @@ public final class PickerController: TableViewController, TableViewDataSource, T
         tableView.delegate = self
     }
 
+    /// Passes the call to the screen shown.
     override public func viewWillAppear() {
         super.viewWillAppear()
         if let selected, let row = items.firstIndex(of: selected) {
@@ -39,8 +40,10 @@ public final class PickerController: TableViewController, TableViewDataSource, T
         }
     }
 
+    /// The number of rows in a section.
     public func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { items.count }
 
+    /// The cell for a row, configured from its data.
     public func tableView(_ tableView: TableView, cellForRowAt indexPath: FolioTable.IndexPath) -> TableViewCell {
         let cell = tableView.dequeueReusableCell(withIdentifier: "Item", for: indexPath)
         cell.textLabel.text = items[indexPath.row]
@@ -49,6 +52,7 @@ public final class PickerController: TableViewController, TableViewDataSource, T
         return cell
     }
 
+    /// The user selected a row.
     public func tableView(_ tableView: TableView, didSelectRowAt indexPath: FolioTable.IndexPath) {
         tableView.deselectRow(at: indexPath)
         selected = items[indexPath.row]

@@ -70,6 +70,7 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
         return handled
     }
 
+    /// Loads the table and remembers the highlighted object.
     override open func viewWillAppear() {
         super.viewWillAppear()
         rememberHighlight()
@@ -120,55 +121,66 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
 
     // MARK: Data source
 
+    /// The number of sections.
     public func numberOfSections(in tableView: TableView) -> Int {
         results.sections?.count ?? 0
     }
 
+    /// The number of rows in a section.
     public func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
         results.sections?[section].numberOfObjects ?? 0
     }
 
+    /// The cell for a row, configured from its data.
     public func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         let cell = tableView.dequeueReusableCell(withIdentifier: reuseIdentifier, for: indexPath)
         configure(cell, with: results.object(at: indexPath))
         return cell
     }
 
+    /// A section's header title.
     public func tableView(_ tableView: TableView, titleForHeaderInSection section: Int) -> String? {
         guard let sections = results.sections, section < sections.count else { return nil }
         return headerTitle(forSectionNamed: sections[section].name)
     }
 
+    /// The section index titles, when shown.
     public func sectionIndexTitles(for tableView: TableView) -> [String]? {
         showsSectionIndex ? results.sectionIndexTitles : nil
     }
 
+    /// The section an index title jumps to.
     public func tableView(_ tableView: TableView, sectionForSectionIndexTitle title: String, at index: Int) -> Int {
         results.section(forSectionIndexTitle: title, at: index)
     }
 
     // MARK: Delegate
 
+    /// The user selected a row.
     public func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath) {
         didSelect(results.object(at: indexPath), at: indexPath)
     }
 }
 
 extension ResultsTableController: @MainActor FetchedResultsControllerDelegate {
+    /// A batch of changes begins: opens a table batch.
     public func controllerWillChangeContent(_ controller: FetchedResultsController<Entity>) {
         adapter.willChangeContent()
     }
 
+    /// A section was inserted or deleted.
     public func controller(_ controller: FetchedResultsController<Entity>, didChange section: FetchedResultsSection<Entity>,
                            atSectionIndex sectionIndex: Int, for type: ResultsChangeType) {
         adapter.didChange(section: SectionChange(type: type, index: sectionIndex, section: section.name))
     }
 
+    /// An object was inserted, deleted, moved or updated.
     public func controller(_ controller: FetchedResultsController<Entity>, didChange object: Entity, at indexPath: IndexPath?,
                            for type: ResultsChangeType, newIndexPath: IndexPath?) {
         adapter.didChange(object: ObjectChange(type: type, id: object.objectID, indexPath: indexPath, newIndexPath: newIndexPath))
     }
 
+    /// The batch is complete: applies it and puts the highlight back on its object.
     public func controllerDidChangeContent(_ controller: FetchedResultsController<Entity>) {
         adapter.didChangeContent()
         restoreHighlight()
