@@ -76,6 +76,7 @@ public indirect enum JSONValue: Equatable, Sendable {
         out += "\""
     }
 
+    /// Equal when the JSON texts are equal (key order counts).
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         lhs.text == rhs.text
     }
