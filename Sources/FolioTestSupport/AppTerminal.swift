@@ -43,8 +43,9 @@ public final class AppTerminal: @unchecked Sendable {
     /// Starts `command` in a `width`×`height` terminal with `environment`
     /// added to a minimal one (`TERM=xterm-256color`, `HOME`, `PATH`, `LANG`).
     public init(_ command: [String], width: Int = 100, height: Int = 30, environment: [String: String] = [:]) throws {
-        socket = "folio-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
-        config = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).conf")
+        let name = "folio-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
+        socket = "/tmp/\(name).sock"  // short: a socket path is limited to 107 bytes
+        config = FileManager.default.temporaryDirectory.appendingPathComponent("\(name).conf")
         try "set -g remain-on-exit on\nset -g history-limit 0\nset -sg escape-time 0\n".write(to: config, atomically: true, encoding: .utf8)
         let base = ProcessInfo.processInfo.environment
         var env = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"]
@@ -153,7 +154,15 @@ public final class AppTerminal: @unchecked Sendable {
     public func close() {
         guard !closed else { return }
         closed = true
-        _ = try? tmux(["kill-server"])
+        // A busy machine can make tmux refuse once; never leave a server behind.
+        let server = (try? tmux(["display-message", "-p", "#{pid}"])).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        var stopped = false
+        for _ in 0..<5 where !stopped {
+            stopped = (try? tmux(["kill-server"])) != nil
+            if !stopped { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        if !stopped, let server { kill(server, SIGKILL) }
+        try? FileManager.default.removeItem(atPath: socket)  // tmux leaves its socket file behind
         try? FileManager.default.removeItem(at: config)
     }
 
@@ -175,7 +184,7 @@ public final class AppTerminal: @unchecked Sendable {
         var environment = ProcessInfo.processInfo.environment
         if (environment["TERM"] ?? "").isEmpty || environment["TERM"] == "dumb" { environment["TERM"] = "xterm-256color" }
         let result = try AppProcess.run(
-            URL(fileURLWithPath: "/usr/bin/env"), ["tmux", "-L", socket, "-f", config.path] + arguments, environment: environment)
+            URL(fileURLWithPath: "/usr/bin/env"), ["tmux", "-S", socket, "-f", config.path] + arguments, environment: environment)
         guard result.status == 0 else { throw Failure(command: arguments.first ?? "", result: result) }
         return result.stdout
     }
