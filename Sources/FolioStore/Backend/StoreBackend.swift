@@ -24,8 +24,9 @@ protocol StoreBackend: AnyObject {
     func latestHistoryPosition() throws -> Int64
     /// Records how far `reader` has read and trims history every live reader has seen.
     func acknowledge(reader: String, position: Int64) throws
-    /// Whether another connection changed the database since the last call.
-    func dataVersionChanged() throws -> Bool
+    /// Adds `reader` at the newest history position, in one transaction (so
+    /// no trim can pass a commit it has not seen), and returns that position.
+    func registerReader(_ reader: String) throws -> Int64
 }
 
 /// A row as stored: attribute values in declaration order, then to-one targets.

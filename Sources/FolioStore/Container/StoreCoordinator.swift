@@ -21,9 +21,7 @@ final class StoreCoordinator: @unchecked Sendable {
         backend = try SQLiteBackend(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try backend.prepare(schema)
         if path != nil {
-            historyPosition = try backend.latestHistoryPosition()
-            try backend.acknowledge(reader: author, position: historyPosition)
-            _ = try backend.dataVersionChanged()
+            historyPosition = try backend.registerReader(author)
         }
     }
 
@@ -74,24 +72,29 @@ final class StoreCoordinator: @unchecked Sendable {
     }
 
     /// Reads history written by others since the last poll and broadcasts it.
+    ///
+    /// The history table's positions are the only record of what this
+    /// container has seen: every row after `historyPosition` is read, whatever
+    /// else happened since the last poll, so no commit can be skipped. (A
+    /// cached `PRAGMA data_version` is not enough: our own acknowledgement is a
+    /// write, and a write that waited for another connection's commit moves
+    /// the version past a commit we never read.)
     func poll() {
         let found: [ChangeSet]
         do {
             found = try withBackend { _ -> [ChangeSet] in
-                let changed = try backend.dataVersionChanged()
-                let now = Date()
-                guard changed || now.timeIntervalSince(lastHeartbeat) > 5 else { return [] }
-                let rows = changed ? try backend.history(after: historyPosition, excludingAuthor: author) : []
+                let rows = try backend.history(after: historyPosition, excludingAuthor: author)
                 if let last = rows.last?.0 { historyPosition = last }
+                let now = Date()
                 if !rows.isEmpty || now.timeIntervalSince(lastHeartbeat) > 5 {
-                    lastHeartbeat = now
-                    try backend.acknowledge(reader: author, position: historyPosition)
-                    _ = try backend.dataVersionChanged()
+                    // Only trims history and keeps us counted as alive; a busy
+                    // store must not cost the rows just read, so a failure waits for the next tick.
+                    if (try? backend.acknowledge(reader: author, position: historyPosition)) != nil { lastHeartbeat = now }
                 }
                 return rows.map(\.1).filter { !$0.isEmpty }
             }
         } catch {
-            return  // Busy or transient: the next tick retries.
+            return  // The read failed (busy or transient): the position did not move, the next tick retries.
         }
         for changes in found { broadcast(changes, except: nil) }
     }

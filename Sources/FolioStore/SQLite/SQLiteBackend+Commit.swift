@@ -138,6 +138,20 @@ extension SQLiteBackend {
         return 0
     }
 
+    func registerReader(_ reader: String) throws -> Int64 {
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            let position = try latestHistoryPosition()
+            try connection.run("INSERT OR REPLACE INTO folio_readers (reader, position, seen) VALUES (?, ?, ?)",
+                               [.text(reader), .integer(position), .real(Date().timeIntervalSince1970)])
+            try connection.execute("COMMIT")
+            return position
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
     func acknowledge(reader: String, position: Int64) throws {
         let now = Date().timeIntervalSince1970
         try connection.execute("BEGIN IMMEDIATE")

@@ -7,7 +7,6 @@ final class SQLiteBackend: StoreBackend {
     let connection: SQLiteConnection
     let path: String
     let isInMemory: Bool
-    private var lastDataVersion: Int64 = -1
 
     /// Opens (or creates) the file. A file that is not a database, or is
     /// damaged, is reported and never written to.
@@ -37,12 +36,6 @@ final class SQLiteBackend: StoreBackend {
         let head = (try? handle.read(upToCount: 16)) ?? Data()
         if head.isEmpty { return }
         if head != Data("SQLite format 3\0".utf8) { throw StoreError.notADatabase(path: path) }
-    }
-
-    func dataVersionChanged() throws -> Bool {
-        guard case .integer(let v)? = try connection.rows("PRAGMA data_version").first?.first else { return false }
-        defer { lastDataVersion = v }
-        return lastDataVersion >= 0 && v != lastDataVersion
     }
 
     // MARK: Reading
