@@ -7,7 +7,8 @@ import Foundation
 /// The guide editor: static and dynamic sections in one table, always in
 /// editing mode with selection allowed. "Guide Details" (name field, race
 /// picker), "Build Order" (deletable, reorderable only within itself) and
-/// "Actions" ("Add a Unit"). Every change is saved at once.
+/// "Actions" ("Add a Unit"). The name field edits without leaving editing
+/// mode. Every change is saved at once.
 @MainActor
 final class GuideEditorController: TableViewController, TableViewEditingDataSource, TableViewReorderingDataSource,
     TableViewDelegate {
@@ -56,14 +57,6 @@ final class GuideEditorController: TableViewController, TableViewEditingDataSour
         title = guide.name
         tableView.reloadData()
         setNeedsDisplay()
-    }
-
-    /// The name field edits only outside editing mode, so the table leaves it
-    /// while the field takes keys and comes back when editing ends.
-    override func handle(_ event: InputEvent) -> Bool {
-        let handled = super.handle(event)
-        if !isEditing && !isEditingText { setEditing(true) }
-        return handled
     }
 
     override var keyHints: [KeyHint] {
@@ -161,9 +154,7 @@ final class GuideEditorController: TableViewController, TableViewEditingDataSour
         tableView.deselectRow(at: indexPath)
         switch (Section(rawValue: indexPath.section)!, indexPath.row) {
         case (.details, 0):
-            // Leave editing mode so that the field takes the keys (see `handle`).
-            setEditing(false)
-            _ = super.handle(.key(Key(.enter)))
+            break  // the name field: selecting it starts editing, in edit mode
         case (.details, _):
             pickRace()
         case (.actions, _):

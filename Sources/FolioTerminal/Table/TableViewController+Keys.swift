@@ -74,7 +74,8 @@ extension TableViewController {
     }
 
     /// Enter: the focused swipe action, the delete confirmation, a text
-    /// field (editing starts only here), or a tap on the row.
+    /// field (editing starts only here, in edit mode too where the table
+    /// allows selection during editing), or a tap on the row.
     func activateHighlighted() {
         if tableView.swipedIndexPath != nil {
             tableView.performFocusedSwipeAction()
@@ -85,7 +86,7 @@ extension TableViewController {
             return
         }
         guard let path = tableView.highlightedIndexPath else { return }
-        if let field = tableView.cellForRow(at: path) as? TextFieldCell, !tableView.isEditing {
+        if textFieldsSelectable, let field = tableView.cellForRow(at: path) as? TextFieldCell {
             beginTextEditing(field, at: path)
             return
         }
@@ -134,7 +135,7 @@ extension TableViewController {
         }
         let highlighted = tableView.highlightedIndexPath
         let isField = highlighted.map { tableView.cellForRow(at: $0) is TextFieldCell } ?? false
-        var hints = [KeyHint("↑↓/jk", "move"), KeyHint("Enter", isField && !tableView.isEditing ? "edit text" : "select"),
+        var hints = [KeyHint("↑↓/jk", "move"), KeyHint("Enter", isField && textFieldsSelectable ? "edit text" : "select"),
                      KeyHint("PgUp/PgDn", "page", inBar: false), KeyHint("Home/End g/G", "first / last row", inBar: false)]
         if tableView.isEditing {
             if let highlighted, tableView.editingStyleForRow(at: highlighted) == .delete {

@@ -1,6 +1,16 @@
 import FolioTable
 
 extension TableViewController {
+    /// Whether selecting a text-field row starts editing it: always outside
+    /// edit mode; in edit mode where the table allows selection during
+    /// editing (as a UITextField in an editing UITableView takes keys), the
+    /// table staying in edit mode. Multiple selection during editing keeps
+    /// Enter for the row's check circle.
+    var textFieldsSelectable: Bool {
+        guard tableView.isEditing else { return true }
+        return tableView.allowsSelectionDuringEditing && !tableView.allowsMultipleSelectionDuringEditing
+    }
+
     /// Starts editing a text-field cell (only ever from a selection).
     func beginTextEditing(_ cell: TextFieldCell, at path: IndexPath) {
         var editor = TextField(text: cell.text, placeholder: cell.placeholder ?? "")

@@ -72,21 +72,34 @@ extension EndToEnd {
             #expect(lines[forge + 1].contains("Photon Cannon"))
         }
 
-        @Test func renamingTheGuideInTheNameField() throws {
+        /// The unit rows still show their delete marker and reorder handle: the editor stays in edit mode.
+        func expectEditControls(_ screen: String, _ unit: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            let row = screen.lines.first { $0.contains(unit) } ?? ""
+            #expect(row.contains("⊖ \(unit)") && row.hasSuffix("≡"), "\(row)", sourceLocation: sourceLocation)
+        }
+
+        @Test func renamingTheGuideInTheNameFieldStaysInEditMode() throws {
             let folio = try FolioBinary("guides")
+            try folio.run("add-unit", "Zergling Frenzy", "Drone")
             let term = try folio.open(waitingFor: "Zergling Frenzy")
             defer { term.close() }
             term.press("G", "Enter")
-            try term.waitFor("Guide Details")
-            term.press("Enter")
+            let editor = try term.waitFor("Guide Details")
+            expectEditControls(editor, "Drone")
+            term.press("Enter")  // the Name row, highlighted first
             for _ in 0..<"Zergling Frenzy".count { term.press("BSpace") }
             term.type("Ling Flood")
+            let typing = try term.waitFor("Name  Ling Flood")
+            expectEditControls(typing, "Drone")
             term.press("Enter")
-            try term.waitFor("Name  Ling Flood")
+            let done = try term.waitUntil("the bar's title renamed") { $0.lines.first?.contains("Ling Flood") == true }
+            expectEditControls(done, "Drone")
             term.press("Escape")
             let list = try term.waitFor("Guides")
             #expect(list.contains("Ling Flood") && !list.contains("Zergling Frenzy"))
-            #expect(try folio.sections().flatMap(\.rows).contains { $0["name"] as? String == "Ling Flood" })
+            let listed = try folio.run("list").stdout
+            #expect(listed.contains("Ling Flood") && !listed.contains("Zergling Frenzy"), "\(listed)")
+            #expect(try units(folio, "Ling Flood") == ["Drone"])
         }
     }
 }
