@@ -1,0 +1,106 @@
+import CSQLite
+import Dispatch
+import Foundation
+
+/// Keeps the write-ahead log short without making a save pay for it.
+///
+/// SQLite's automatic checkpoint runs inside the `COMMIT` that pushes the log
+/// past 1,000 pages, so one save in a few hundred copied pages into the
+/// database file and synced it (milliseconds at a million rows). Here the
+/// store's connection has automatic checkpoints off; its commit hook only
+/// notes the log's length and, past `passivePages`, asks a serial queue to run
+/// a PASSIVE checkpoint on a connection of its own (it never takes the
+/// writer lock, so saves go on meanwhile). Once a checkpoint has copied the
+/// whole log, the next commit restarts it from the top and cuts its file back
+/// to `journal_size_limit`, so the log stays as short as with SQLite's own
+/// checkpoints. ``close(_:)`` truncates the log once more.
+///
+///     let checkpointer = WALCheckpointer(path: path, busyTimeoutMilliseconds: 5000)
+///     checkpointer.attach(to: connection)   // after `PRAGMA journal_mode=WAL`
+final class WALCheckpointer: @unchecked Sendable {
+    /// The log length (pages) that schedules a PASSIVE checkpoint; SQLite's own default.
+    static let passivePages: Int32 = 1000
+    /// The log file's size after a restart, at most (16 MB).
+    static let sizeLimitBytes = 16 << 20
+
+    let path: String
+    private let busyTimeoutMilliseconds: Int32
+    private let queue = DispatchQueue(label: "folio.store.checkpoint", qos: .utility)
+    private let lock = NSLockBox()
+    private var scheduled = false
+    /// Used only on `queue`.
+    private var connection: SQLiteConnection?
+    /// How many checkpoints ran, for tests.
+    private(set) var completed = 0
+
+    init(path: String, busyTimeoutMilliseconds: Int32) {
+        self.path = path
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+    }
+
+    /// Turns off `store`'s automatic checkpoints and watches its commits.
+    /// The checkpointer must outlive the hook: ``detach(from:)`` before releasing it.
+    func attach(to store: SQLiteConnection) throws {
+        try store.execute("PRAGMA wal_autocheckpoint=0")
+        // A log that grew past this during one big save is cut back when it restarts.
+        try store.execute("PRAGMA journal_size_limit=\(Self.sizeLimitBytes)")
+        sqlite3_wal_hook(store.db, { context, _, _, pages in
+            guard let context else { return SQLITE_OK }
+            Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().committed(logPages: pages)
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Stops watching `store`'s commits.
+    func detach(from store: SQLiteConnection) {
+        sqlite3_wal_hook(store.db, nil, nil)
+    }
+
+    /// Called inside each commit (under the store's lock): only schedules work.
+    private func committed(logPages pages: Int32) {
+        guard pages >= Self.passivePages else { return }
+        let first = lock.with { () -> Bool in
+            if scheduled { return false }
+            scheduled = true
+            return true
+        }
+        guard first else { return }
+        queue.async { [self] in
+            lock.with { scheduled = false }
+            checkpoint()
+        }
+    }
+
+    /// Runs one checkpoint on the checkpointer's own connection (on `queue`).
+    private func checkpoint() {
+        do {
+            if connection == nil {
+                let c = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+                // Reading once puts the new connection in WAL mode before it checkpoints.
+                _ = try c.rows("SELECT count(*) FROM sqlite_master")
+                connection = c
+            }
+        } catch {
+            return  // The next long log tries again.
+        }
+        guard let connection else { return }
+        // A reader on an old snapshot only means the log stays longer for now.
+        _ = sqlite3_wal_checkpoint_v2(connection.db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        completed += 1
+    }
+
+    /// Waits for a scheduled checkpoint, closes the checkpointer's connection,
+    /// then truncates the log through `store` without waiting for other
+    /// processes' readers (their connections keep the log until they close).
+    func close(_ store: SQLiteConnection) {
+        detach(from: store)
+        queue.sync { connection = nil }
+        sqlite3_busy_timeout(store.db, 0)
+        _ = sqlite3_wal_checkpoint_v2(store.db, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+    }
+
+    /// Checkpoints scheduled so far have finished when this returns.
+    func waitForScheduled() -> Int {
+        queue.sync { completed }
+    }
+}
