@@ -47,6 +47,28 @@ import FolioTestSupport
         }
     }
 
+    /// The same through a real second process: each round a new file is
+    /// seeded here, and a child process opens it and saves twice at once.
+    @Test func aSeedingContainerHearsBothSavesOfAnotherProcess() async throws {
+        let worker = StoreChildProcess.sibling("folio-store-worker")
+        let dir = try StoreTemporaryDirectory()
+        for round in 0..<15 {
+            let path = dir.path("process-\(round).sqlite")
+            let mine = try PersistentContainer(schema: StoreTestSchema.make(), path: path, pollInterval: 0.0005)
+            _ = try insert("Seed", in: mine)
+            mine.checkForExternalChanges()
+            let (token, heard) = listen(mine)
+            let child = try StoreChildProcess(executable: worker, arguments: ["insert", path, "Tapir", "Okapi"])
+            let arrived = await waitUntil(3) { heard().count >= 2 }
+            child.finish()
+            let saved = child.lines.filter { $0.line.hasPrefix("saved ") }.map { String($0.line.dropFirst("saved ".count)) }
+            #expect(arrived, "round \(round): heard \(heard()) of \(saved)")
+            #expect(heard().map(\.description) == saved, "round \(round)")
+            token.cancel()
+            if !arrived { break }
+        }
+    }
+
     /// Pairs of saves, each pair's last one racing the poll that hears the
     /// first: every save is heard once, in order, soon.
     @Test func theLastOfEachPairOfSavesIsHeard() async throws {
