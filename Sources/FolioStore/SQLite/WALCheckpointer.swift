@@ -8,7 +8,7 @@ import Foundation
 /// past 1,000 pages, so one save in a few hundred copied pages into the
 /// database file and synced it (milliseconds at a million rows). Here the
 /// store's connection has automatic checkpoints off; its commit hook only
-/// notes the log's length and, past `passivePages`, asks a serial queue to run
+/// notes the log's length and, past ``passivePages``, asks a serial queue to run
 /// a PASSIVE checkpoint on a connection of its own (it never takes the
 /// writer lock, so saves go on meanwhile). Once a checkpoint has copied the
 /// whole log, the next commit restarts it from the top and cuts its file back
@@ -18,9 +18,11 @@ import Foundation
 ///     let checkpointer = WALCheckpointer(path: path, busyTimeoutMilliseconds: 5000)
 ///     checkpointer.attach(to: connection)   // after `PRAGMA journal_mode=WAL`
 final class WALCheckpointer: @unchecked Sendable {
-    /// The log length (pages) that schedules a PASSIVE checkpoint; SQLite's own default.
-    static let passivePages: Int32 = 1000
-    /// The log file's size after a restart, at most (16 MB).
+    /// The log length (pages, 16 MB at 4 KB) that schedules a PASSIVE checkpoint.
+    /// SQLite's default is 1,000; a background checkpoint still shares the disk
+    /// with the saves it overlaps, so fewer, larger ones disturb fewer saves.
+    static let passivePages: Int32 = 4000
+    /// The log file's size after a restart, at most (16 MB, one checkpoint's worth).
     static let sizeLimitBytes = 16 << 20
 
     let path: String
