@@ -27,27 +27,8 @@ private enum RenderBench {
     }
 
     static func run(_ options: [String]) {
-        var rows = 1_000_000
-        var json = false
-        var index = 0
-        while index < options.count {
-            switch options[index] {
-            case "--rows":
-                guard index + 1 < options.count, let value = Int(options[index + 1].replacingOccurrences(of: "_", with: "")),
-                      value > 0 else {
-                    FileHandle.standardError.write(Data("folio-bench render: --rows needs a positive number\n".utf8))
-                    exit(2)
-                }
-                rows = value
-                index += 2
-            case "--json":
-                json = true
-                index += 1
-            default:
-                FileHandle.standardError.write(Data("folio-bench render: unknown option '\(options[index])'\n".utf8))
-                exit(2)
-            }
-        }
+        let options = BenchOptions(options, suite: "render", defaultRows: 1_000_000)
+        let rows = options.rows, json = options.json
         let baselineRows = min(1_000, rows)
         let baseline = measure(rows: baselineRows)
         let result = measure(rows: rows)

@@ -32,18 +32,9 @@ enum ResultsBench {
         var sections = 100
 
         init(_ options: [String]) {
-            var iterator = options.makeIterator()
-            while let option = iterator.next() {
-                switch option {
-                case "--rows":
-                    guard let text = iterator.next(), let rows = Int(text.replacingOccurrences(of: "_", with: "")), rows > 0 else {
-                        ResultsBench.fail("--rows needs a positive number")
-                    }
-                    self.rows = rows
-                case "--json": json = true
-                default: ResultsBench.fail("unknown option '\(option)'")
-                }
-            }
+            let parsed = BenchOptions(options, suite: "results", defaultRows: rows)
+            rows = parsed.rows
+            json = parsed.json
         }
     }
 

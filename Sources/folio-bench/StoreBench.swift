@@ -6,19 +6,12 @@ import FolioStore
 /// work written directly on SQLite's C API with prepared statements, in one run.
 @MainActor
 func runStoreBench(_ options: [String]) {
-    var rows = 100_000, json = false, repeats = 3
-    var batchedChild: String?
-    var iterator = options.makeIterator()
-    while let option = iterator.next() {
-        switch option {
-        case "--rows": rows = Int(iterator.next()?.replacingOccurrences(of: "_", with: "") ?? "") ?? -1
-        case "--json": json = true
-        case "--repeat": repeats = Int(iterator.next() ?? "") ?? -1
-        case "--batched-child": batchedChild = iterator.next()
-        default: storeBenchFail("unknown option '\(option)' (usage: folio-bench store --rows N [--json] [--repeat R])")
-        }
+    let parsed = BenchOptions(options, suite: "store", defaultRows: 100_000, valueOptions: ["--repeat", "--batched-child"])
+    let rows = parsed.rows, json = parsed.json
+    let batchedChild = parsed.values["--batched-child"]
+    guard let repeats = Int(parsed.values["--repeat"] ?? "3"), repeats > 0 else {
+        benchUsageError("store", "--repeat needs a positive number")
     }
-    guard rows > 0, repeats > 0 else { storeBenchFail("--rows and --repeat need positive numbers") }
     do {
         if let path = batchedChild {
             let ms = try storeBatched(path)

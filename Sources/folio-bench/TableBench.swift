@@ -11,22 +11,8 @@ typealias TablePath = FolioTable.IndexPath
 /// array model applying the same batch (the baseline).
 @MainActor
 func runTableBench(_ options: [String]) {
-    var rows = 1_000_000
-    var json = false
-    var index = 0
-    while index < options.count {
-        switch options[index] {
-        case "--rows":
-            guard index + 1 < options.count, let value = Int(options[index + 1]), value >= 1_000 else {
-                TableBench.fail("--rows needs a whole number of at least 1000")
-            }
-            rows = value
-            index += 1
-        case "--json": json = true
-        default: TableBench.fail("unknown option '\(options[index])'")
-        }
-        index += 1
-    }
+    let options = BenchOptions(options, suite: "table", defaultRows: 1_000_000, minimumRows: 1_000)
+    let rows = options.rows, json = options.json
     let small = 10_000
     let large = TableBench.measure(rows: rows)
     let base = TableBench.measure(rows: small)
