@@ -5,8 +5,10 @@ let package = Package(
     name: "Folio",
     products: [
         .library(name: "FolioStore", targets: ["FolioStore"]),
+        .library(name: "FolioChanges", targets: ["FolioChanges"]),
         .library(name: "FolioResults", targets: ["FolioResults"]),
         .library(name: "FolioTable", targets: ["FolioTable"]),
+        .library(name: "FolioAdapters", targets: ["FolioAdapters"]),
         .library(name: "FolioTerminal", targets: ["FolioTerminal"]),
         .executable(name: "folio", targets: ["folio"]),
         .executable(name: "folio-bench", targets: ["folio-bench"]),
@@ -18,14 +20,18 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
 
-        // The layers; each imports only the one before it.
+        // The layers (docs/architecture.md). Results and tables share only the
+        // vocabulary of FolioChanges, so the table and terminal layers link no SQLite;
+        // FolioAdapters joins the two sides.
         .target(name: "FolioStore", dependencies: ["CSQLite"]),
-        .target(name: "FolioResults", dependencies: ["FolioStore"]),
-        .target(name: "FolioTable", dependencies: ["FolioResults"]),
+        .target(name: "FolioChanges"),
+        .target(name: "FolioResults", dependencies: ["FolioStore", "FolioChanges"]),
+        .target(name: "FolioTable", dependencies: ["FolioChanges"]),
+        .target(name: "FolioAdapters", dependencies: ["FolioResults", "FolioTable"]),
         .target(name: "FolioTerminal", dependencies: ["FolioTable"]),
 
         // The apps and what they share.
-        .target(name: "FolioAppSupport", dependencies: ["FolioStore", "FolioResults", "FolioTable", "FolioTerminal"]),
+        .target(name: "FolioAppSupport", dependencies: ["FolioStore", "FolioResults", "FolioTable", "FolioAdapters", "FolioTerminal"]),
         .target(name: "PlanetsApp", dependencies: ["FolioAppSupport"]),
         .target(name: "ZootasticApp", dependencies: ["FolioAppSupport"]),
         .target(name: "MyLocationsApp", dependencies: ["FolioAppSupport"]),
@@ -51,8 +57,10 @@ let package = Package(
         .target(name: "FolioTestSupport", dependencies: ["FolioStore", "FolioResults", "FolioTable", "FolioTerminal"]),
 
         .testTarget(name: "FolioStoreTests", dependencies: ["FolioStore", "FolioTestSupport", "CSQLite", "folio-store-worker"]),
+        .testTarget(name: "FolioChangesTests", dependencies: ["FolioChanges", "FolioTestSupport"]),
         .testTarget(name: "FolioResultsTests", dependencies: ["FolioResults", "FolioTestSupport"]),
         .testTarget(name: "FolioTableTests", dependencies: ["FolioTable", "FolioTestSupport"]),
+        .testTarget(name: "FolioAdaptersTests", dependencies: ["FolioAdapters", "FolioTestSupport"]),
         .testTarget(name: "FolioTerminalTests", dependencies: ["FolioTerminal", "FolioTestSupport"], exclude: ["Snapshots"]),
         .testTarget(
             name: "FolioAppsTests",

@@ -72,7 +72,7 @@ private enum RenderBench {
         application.render()
         let fullRedrawBytes = driver.lastBytes
         // Start in the middle so that moves scroll through real rows.
-        let middle = FolioTable.IndexPath(row: min(perSection, rows) / 2, section: sections / 2)
+        let middle = IndexPath(row: min(perSection, rows) / 2, section: sections / 2)
         source.tableView.highlightRow(at: middle)
         application.render()
 
@@ -153,12 +153,12 @@ private final class BenchTable: TableViewController, TableViewEditingDataSource,
         min(perSection, rows - section * perSection)
     }
     func tableView(_ tableView: TableView, titleForHeaderInSection section: Int) -> String? { "Section \(section)" }
-    func tableView(_ tableView: TableView, cellForRowAt indexPath: FolioTable.IndexPath) -> TableViewCell {
+    func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         let cell = tableView.dequeueReusableCell(withIdentifier: "Row", for: indexPath)
         cell.textLabel.text = "Row \(indexPath.section * perSection + indexPath.row)"
         cell.detailTextLabel?.text = "rev \(revision)"
         cell.accessoryType = .disclosureIndicator
         return cell
     }
-    func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: FolioTable.IndexPath) {}
+    func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {}
 }

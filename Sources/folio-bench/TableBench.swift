@@ -1,9 +1,6 @@
 import FolioTable
 import Foundation
 
-// Foundation has an `IndexPath` too; name the table's explicitly.
-typealias TablePath = FolioTable.IndexPath
-
 /// `folio-bench table --rows N [--json]`: a batch of 1,000 mixed changes
 /// (deletes, inserts, moves, reloads) applied to an N-row table, and the
 /// viewport laid out after it. The same run measures a 10,000-row table
@@ -47,7 +44,7 @@ enum TableBench {
         init(_ counts: [Int]) { self.counts = counts }
         func numberOfSections(in tableView: TableView) -> Int { counts.count }
         func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { counts[section] }
-        func tableView(_ tableView: TableView, cellForRowAt indexPath: TablePath) -> TableViewCell {
+        func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
             let cell = tableView.dequeueReusableCell(withIdentifier: "Cell", for: indexPath)
             cell.textLabel.text = "\(indexPath.section).\(indexPath.row)"
             return cell
@@ -57,11 +54,11 @@ enum TableBench {
     /// A random valid batch and the counts after it.
     static func makeBatch(counts: [Int], seed: UInt64) -> (TableBatch, [Int]) {
         var random = ResultsBench.Random(seed: seed)
-        func randomOldPath() -> TablePath {
+        func randomOldPath() -> IndexPath {
             let section = Int.random(in: 0..<counts.count, using: &random)
-            return TablePath(row: Int.random(in: 0..<counts[section], using: &random), section: section)
+            return IndexPath(row: Int.random(in: 0..<counts[section], using: &random), section: section)
         }
-        var old = Set<TablePath>()
+        var old = Set<IndexPath>()
         while old.count < changes.deletes + changes.moves + changes.reloads { old.insert(randomOldPath()) }
         let sources = Array(old).shuffled(using: &random)
         var batch = TableBatch()
@@ -72,11 +69,11 @@ enum TableBench {
         for path in batch.deletedRows + moveSources { newCounts[path.section] -= 1 }
         let arrivals = (0..<(changes.inserts + changes.moves)).map { _ in Int.random(in: 0..<counts.count, using: &random) }
         for section in arrivals { newCounts[section] += 1 }
-        var taken = Set<TablePath>()
-        var destinations: [TablePath] = []
+        var taken = Set<IndexPath>()
+        var destinations: [IndexPath] = []
         for section in arrivals {
-            var path: TablePath
-            repeat { path = TablePath(row: Int.random(in: 0..<newCounts[section], using: &random), section: section) } while taken.contains(path)
+            var path: IndexPath
+            repeat { path = IndexPath(row: Int.random(in: 0..<newCounts[section], using: &random), section: section) } while taken.contains(path)
             taken.insert(path)
             destinations.append(path)
         }
@@ -97,7 +94,7 @@ enum TableBench {
             table.register(TableViewCell.self, forCellReuseIdentifier: "Cell")
             table.dataSource = source
             table.reloadData()
-            try? table.scrollToRow(at: TablePath(row: counts[sections / 2] / 2, section: sections / 2), at: .top)
+            try? table.scrollToRow(at: IndexPath(row: counts[sections / 2] / 2, section: sections / 2), at: .top)
             table.layoutIfNeeded()
             source.counts = newCounts
             let start = DispatchTime.now().uptimeNanoseconds
@@ -123,7 +120,7 @@ enum TableBench {
             var sections = model
             let start = DispatchTime.now().uptimeNanoseconds
             let removals = (batch.deletedRows + batch.movedRows.map(\.from)).sorted(by: >)
-            var moved: [TablePath: Int] = [:]
+            var moved: [IndexPath: Int] = [:]
             let moveSources = Dictionary(uniqueKeysWithValues: batch.movedRows.map { ($0.from, $0.to) })
             for path in removals {
                 let id = sections[path.section].remove(at: path.row)

@@ -110,7 +110,7 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
     }
 
     /// The cell for a row, configured from its data.
-    public func tableView(_ tableView: TableView, cellForRowAt indexPath: FolioTable.IndexPath) -> TableViewCell {
+    public func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         let field = sections[indexPath.section].fields[indexPath.row]
         switch field.kind {
         case .text(let placeholder):
@@ -131,7 +131,7 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
     }
 
     /// The user selected a row.
-    public func tableView(_ tableView: TableView, didSelectRowAt indexPath: FolioTable.IndexPath) {
+    public func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath) {
         tableView.deselectRow(at: indexPath)
         if case .choice(let action) = sections[indexPath.section].fields[indexPath.row].kind {
             action(self)

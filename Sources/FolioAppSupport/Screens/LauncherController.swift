@@ -99,7 +99,7 @@ final class AppMenuController: TableViewController, TableViewDataSource, TableVi
 
     func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { apps.count }
 
-    func tableView(_ tableView: TableView, cellForRowAt indexPath: FolioTable.IndexPath) -> TableViewCell {
+    func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         let cell = tableView.dequeueReusableCell(withIdentifier: "App", for: indexPath)
         cell.textLabel.text = apps[indexPath.row].title
         cell.detailTextLabel?.text = apps[indexPath.row].summary
@@ -107,7 +107,7 @@ final class AppMenuController: TableViewController, TableViewDataSource, TableVi
         return cell
     }
 
-    func tableView(_ tableView: TableView, didSelectRowAt indexPath: FolioTable.IndexPath) {
+    func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath) {
         tableView.deselectRow(at: indexPath)
         onOpen?(indexPath.row)
     }

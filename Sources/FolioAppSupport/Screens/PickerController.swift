@@ -36,7 +36,7 @@ public final class PickerController: TableViewController, TableViewDataSource, T
     override public func viewWillAppear() {
         super.viewWillAppear()
         if let selected, let row = items.firstIndex(of: selected) {
-            tableView.highlightRow(at: FolioTable.IndexPath(row: row, section: 0))
+            tableView.highlightRow(at: IndexPath(row: row, section: 0))
         }
     }
 
@@ -44,7 +44,7 @@ public final class PickerController: TableViewController, TableViewDataSource, T
     public func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { items.count }
 
     /// The cell for a row, configured from its data.
-    public func tableView(_ tableView: TableView, cellForRowAt indexPath: FolioTable.IndexPath) -> TableViewCell {
+    public func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         let cell = tableView.dequeueReusableCell(withIdentifier: "Item", for: indexPath)
         cell.textLabel.text = items[indexPath.row]
         cell.detailTextLabel?.text = details?[indexPath.row]
@@ -53,7 +53,7 @@ public final class PickerController: TableViewController, TableViewDataSource, T
     }
 
     /// The user selected a row.
-    public func tableView(_ tableView: TableView, didSelectRowAt indexPath: FolioTable.IndexPath) {
+    public func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath) {
         tableView.deselectRow(at: indexPath)
         selected = items[indexPath.row]
         onChoose?(items[indexPath.row])

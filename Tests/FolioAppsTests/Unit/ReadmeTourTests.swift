@@ -1,3 +1,4 @@
+import FolioAdapters
 import FolioResults
 import FolioStore
 import FolioTable
@@ -45,7 +46,7 @@ final class ShelvesController: TableViewController, TableViewDataSource {
     func tableView(_ tableView: TableView, titleForHeaderInSection section: Int) -> String? {
         results.sections?[section].name
     }
-    func tableView(_ tableView: TableView, cellForRowAt indexPath: FolioResults.IndexPath) -> TableViewCell {
+    func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         let cell = tableView.dequeueReusableCell(withIdentifier: "Book", for: indexPath)
         cell.textLabel.text = results.object(at: indexPath).title
         return cell
@@ -59,8 +60,8 @@ extension ShelvesController: @MainActor FetchedResultsControllerDelegate {
                     atSectionIndex index: Int, for type: ResultsChangeType) {
         adapter.didChange(section: SectionChange(type: type, index: index, section: section.name))
     }
-    func controller(_ controller: FetchedResultsController<Book>, didChange book: Book, at indexPath: FolioResults.IndexPath?,
-                    for type: ResultsChangeType, newIndexPath: FolioResults.IndexPath?) {
+    func controller(_ controller: FetchedResultsController<Book>, didChange book: Book, at indexPath: IndexPath?,
+                    for type: ResultsChangeType, newIndexPath: IndexPath?) {
         adapter.didChange(object: ObjectChange(type: type, id: book.objectID, indexPath: indexPath, newIndexPath: newIndexPath))
     }
     func controllerDidChangeContent(_ controller: FetchedResultsController<Book>) { adapter.didChangeContent() }

@@ -7,7 +7,7 @@
 /// longestIncreasingSubsequence([3, 1, 2, 5, 4])   // [1, 2, 4]  (values 1, 2, 4)
 /// ```
 /// - Complexity: O(n log n).
-public func longestIncreasingSubsequence(_ values: [Int]) -> [Int] {
+package func longestIncreasingSubsequence(_ values: [Int]) -> [Int] {
     guard !values.isEmpty else { return [] }
     var tails: [Int] = []          // positions in `values`, by subsequence length
     var previous = [Int](repeating: -1, count: values.count)

@@ -1,4 +1,4 @@
-import FolioResults
+import FolioTable
 
 /// The classic glue between a fetched results controller's change report
 /// and a table, done right:

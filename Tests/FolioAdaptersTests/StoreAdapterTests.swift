@@ -1,12 +1,10 @@
+import FolioAdapters
 import FolioResults
 import Foundation
 import FolioStore
 import FolioTable
 import FolioTestSupport
 import Testing
-
-// Foundation declares an IndexPath too; this module means the table's.
-typealias IndexPath = FolioTable.IndexPath
 
 /// The app's delegate: relays the controller's calls to the classic glue.
 final class StoreAdapterRelay: FetchedResultsControllerDelegate {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One reported change to one object, in UITableView batch-update coordinates.
 ///
 /// - `insert`: `newIndexPath` only (in the new results);

@@ -1,4 +1,4 @@
-import FolioResults
+import FolioChanges
 
 /// A data source that holds a `TableSnapshot` and updates its table by
 /// diffing each new snapshot against the current one. Cells come from a

@@ -1,3 +1,4 @@
+import FolioAdapters
 import FolioResults
 import FolioTable
 import FolioTestSupport

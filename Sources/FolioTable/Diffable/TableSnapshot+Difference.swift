@@ -1,4 +1,4 @@
-import FolioResults
+import FolioChanges
 
 extension TableSnapshot {
     /// The batch that turns `old` into this snapshot under UIKit's rules:

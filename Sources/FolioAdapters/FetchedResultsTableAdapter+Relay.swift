@@ -1,19 +1,4 @@
-import FolioResults
-
-extension TableSnapshot where SectionID == String {
-    /// A table snapshot of a fetched results controller's snapshot, its
-    /// reconfigured items marked.
-    ///
-    /// ```swift
-    /// controller.snapshotHandler = { dataSource.apply(TableSnapshot($0)) }
-    /// ```
-    ///
-    /// - Complexity: O(items).
-    public init(_ results: ResultsSnapshot<ItemID>) {
-        self.init(Array(zip(results.sectionIdentifiers, results.itemIdentifiers)))
-        reconfigureItems(results.reconfiguredItemIdentifiers)
-    }
-}
+import FolioTable
 
 extension FetchedResultsTableAdapter {
     /// The delegate's section callback, relayed as is: a section inserted
