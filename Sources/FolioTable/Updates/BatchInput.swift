@@ -5,10 +5,10 @@ struct BatchInput {
     let insertedSections: Set<Int>
     let reloadedSections: Set<Int>
     let sectionMoves: [TableBatch.SectionMove]
-    let deletedRows: Set<IndexPath>
-    let insertedRows: Set<IndexPath>
-    let reloadedRows: Set<IndexPath>
-    let rowMoves: [TableBatch.RowMove]
+    let deletedRows: Set<RowPosition>
+    let insertedRows: Set<RowPosition>
+    let reloadedRows: Set<RowPosition>
+    let rowMoves: [TableBatch.Move<RowPosition>]
 
     /// - Complexity: O(changes × log changes).
     init(_ batch: TableBatch, oldCounts: [Int], newCounts: [Int]) throws(BatchPlan.Refusal) {
@@ -16,10 +16,10 @@ struct BatchInput {
         insertedSections = Set(batch.insertedSections)
         reloadedSections = Set(batch.reloadedSections)
         sectionMoves = Self.unique(batch.movedSections)
-        deletedRows = Set(batch.deletedRows)
-        insertedRows = Set(batch.insertedRows)
-        reloadedRows = Set(batch.reloadedRows)
-        rowMoves = Self.unique(batch.movedRows)
+        deletedRows = Set(batch.deletedRows.map(RowPosition.init))
+        insertedRows = Set(batch.insertedRows.map(RowPosition.init))
+        reloadedRows = Set(batch.reloadedRows.map(RowPosition.init))
+        rowMoves = Self.unique(batch.movedRows.map(\.positions))
         try checkReloads()
         try checkDeletes(oldCounts)
         try checkInserts(newCounts)
@@ -38,7 +38,7 @@ struct BatchInput {
 
     /// E1: a reload is a delete, so it cannot be combined with one.
     private func checkReloads() throws(BatchPlan.Refusal) {
-        if let path = reloadedRows.intersection(deletedRows).min() { throw fail(.deleteAndReloadRow(path)) }
+        if let path = reloadedRows.intersection(deletedRows).min() { throw fail(.deleteAndReloadRow(path.indexPath)) }
         if let section = reloadedSections.intersection(deletedSections).min() {
             throw fail(.deleteAndReloadSection(section))
         }
@@ -61,7 +61,7 @@ struct BatchInput {
             if path.row < 0 || path.row >= oldCounts[path.section] {
                 throw fail(.deleteRowOutOfRange(row: path.row, section: path.section, rowCount: oldCounts[path.section]))
             }
-            if rowSources.contains(path) { throw fail(.deleteAndMoveRow(path)) }
+            if rowSources.contains(path) { throw fail(.deleteAndMoveRow(path.indexPath)) }
         }
     }
 
@@ -82,7 +82,7 @@ struct BatchInput {
             if path.row < 0 || path.row >= newCounts[path.section] {
                 throw fail(.insertRowOutOfRange(row: path.row, section: path.section, rowCount: newCounts[path.section]))
             }
-            if rowTargets.contains(path) { throw fail(.insertAndMoveRow(path)) }
+            if rowTargets.contains(path) { throw fail(.insertAndMoveRow(path.indexPath)) }
         }
     }
 
@@ -110,10 +110,10 @@ struct BatchInput {
 
     /// E10 and E11 for rows.
     private func checkRowMoves(_ oldCounts: [Int], _ newCounts: [Int]) throws(BatchPlan.Refusal) {
-        var targetOf: [IndexPath: IndexPath] = [:]
-        var sourceOf: [IndexPath: IndexPath] = [:]
+        var targetOf: [RowPosition: RowPosition] = [:]
+        var sourceOf: [RowPosition: RowPosition] = [:]
         for move in rowMoves {
-            let (from, to) = (move.from, move.to)
+            let (from, to) = (move.from.indexPath, move.to.indexPath)
             if from.section < 0 || from.section >= oldCounts.count {
                 throw fail(.moveRowFromMissingSection(from, sectionCount: oldCounts.count))
             }
@@ -126,10 +126,10 @@ struct BatchInput {
             if to.row < 0 || to.row >= newCounts[to.section] {
                 throw fail(.moveRowToOutOfRange(from: from, to: to, rowCount: newCounts[to.section]))
             }
-            if let first = targetOf[from] { throw fail(.rowMovedTwice(from, first: first, second: to)) }
-            if let first = sourceOf[to] { throw fail(.rowsMovedToSame(first: first, second: from, to: to)) }
-            targetOf[from] = to
-            sourceOf[to] = from
+            if let first = targetOf[move.from] { throw fail(.rowMovedTwice(from, first: first.indexPath, second: to)) }
+            if let first = sourceOf[move.to] { throw fail(.rowsMovedToSame(first: first.indexPath, second: from, to: to)) }
+            targetOf[move.from] = move.to
+            sourceOf[move.to] = move.from
         }
     }
 }

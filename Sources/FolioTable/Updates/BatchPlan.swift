@@ -29,9 +29,9 @@ struct BatchPlan {
     private(set) var reloadedSections: Set<Int> = []
     private(set) var removedRows: [Int: [Int]] = [:]
     private(set) var occupiedRows: [Int: [Int]] = [:]
-    private(set) var rowMoves: [IndexPath: IndexPath] = [:]
-    private(set) var deletedRows: Set<IndexPath> = []
-    private(set) var reloadedRows: Set<IndexPath> = []
+    private(set) var rowMoves: [RowPosition: RowPosition] = [:]
+    private(set) var deletedRows: Set<RowPosition> = []
+    private(set) var reloadedRows: Set<RowPosition> = []
 
     /// Validates `batch` against the cached counts before it and the data
     /// source's counts after it, in UIKit's order (UIKIT.md §2).
@@ -85,7 +85,7 @@ struct BatchPlan {
         deletedRows = input.deletedRows.filter { !gone($0.section) }
         reloadedRows = input.reloadedRows.filter { !gone($0.section) }
         var insertedRows = input.insertedRows.filter { !fresh($0.section) }
-        var moves: [TableBatch.RowMove] = []
+        var moves: [TableBatch.Move<RowPosition>] = []
         for move in input.rowMoves {
             // Rule 1.9, done exactly: a move out of a deleted section or into an
             // inserted one is a delete plus an insert.
@@ -146,13 +146,14 @@ struct BatchPlan {
     /// What becomes of the row at an old path.
     ///
     /// - Complexity: O(changes in its section).
-    func fate(ofRow path: IndexPath) -> RowFate {
+    func fate(ofRow indexPath: IndexPath) -> RowFate {
+        let path = RowPosition(indexPath)
         guard path.section >= 0, path.section < oldCounts.count, path.row >= 0 else { return .deleted }
         guard let section = sectionMap[path.section] else { return .deleted }
         if reloadedSections.contains(path.section) {
             return path.row < newCounts[section] ? .reloaded(IndexPath(row: path.row, section: section)) : .deleted
         }
-        if let destination = rowMoves[path] { return .moved(destination) }
+        if let destination = rowMoves[path] { return .moved(destination.indexPath) }
         if deletedRows.contains(path) { return .deleted }
         let newPath = IndexPath(row: newRow(forOld: path.row, from: path.section, to: section), section: section)
         return reloadedRows.contains(path) ? .reloaded(newPath) : .kept(newPath)

@@ -5,8 +5,8 @@ extension TableView {
         case .header(let section):
             return rowCounts[section] > 0 ? .row(IndexPath(row: 0, section: section)) : .footer(section: section)
         case .row(let path):
-            return path.row + 1 < rowCounts[path.section]
-                ? .row(IndexPath(row: path.row + 1, section: path.section)) : .footer(section: path.section)
+            let (section, row) = (path.section, path.row)
+            return row + 1 < rowCounts[section] ? .row(IndexPath(row: row + 1, section: section)) : .footer(section: section)
         case .footer(let section):
             return section + 1 < rowCounts.count ? .header(section: section + 1) : nil
         }
@@ -18,7 +18,8 @@ extension TableView {
         case .header(let section):
             return section > 0 ? .footer(section: section - 1) : nil
         case .row(let path):
-            return path.row > 0 ? .row(IndexPath(row: path.row - 1, section: path.section)) : .header(section: path.section)
+            let (section, row) = (path.section, path.row)
+            return row > 0 ? .row(IndexPath(row: row - 1, section: section)) : .header(section: section)
         case .footer(let section):
             let count = rowCounts[section]
             return count > 0 ? .row(IndexPath(row: count - 1, section: section)) : .header(section: section)
