@@ -4,7 +4,7 @@ extension TableView {
     /// ```swift
     /// table.checkInvariants()
     /// ```
-    public func checkInvariants() {
+    package func checkInvariants() {
         precondition(rowCounts.allSatisfy { $0 >= 0 }, "negative cached row count in \(rowCounts)")
         for path in selectedRows {
             precondition(containsRow(at: path), "selected row \(path) does not exist")

@@ -49,7 +49,7 @@ public final class TableView {
     /// ```swift
     /// if !table.hasLoadedData { table.reloadData() }
     /// ```
-    public internal(set) var hasLoadedData = false
+    package internal(set) var hasLoadedData = false
 
     // Reuse.
     var registrations: [String: Registration] = [:]
@@ -60,7 +60,7 @@ public final class TableView {
     /// ```swift
     /// assert(table.createdCellCount <= table.viewportHeight + 2)
     /// ```
-    public internal(set) var createdCellCount = 0
+    package internal(set) var createdCellCount = 0
 
     // Batch updates.
     var batchDepth = 0
@@ -119,25 +119,25 @@ public final class TableView {
     /// ```swift
     /// if table.deleteConfirmationIndexPath == path { drawDeleteButton() }
     /// ```
-    public internal(set) var deleteConfirmationIndexPath: IndexPath?
+    package internal(set) var deleteConfirmationIndexPath: IndexPath?
     /// The row whose swipe actions are revealed; at most one (rule 3.7).
     ///
     /// ```swift
     /// if table.swipedIndexPath == path { draw(table.revealedSwipeActions) }
     /// ```
-    public internal(set) var swipedIndexPath: IndexPath?
+    package internal(set) var swipedIndexPath: IndexPath?
     /// The revealed actions, outermost first (rule 3.10).
     ///
     /// ```swift
     /// let titles = table.revealedSwipeActions.map(\.title)
     /// ```
-    public internal(set) var revealedSwipeActions: [ContextualAction] = []
+    package internal(set) var revealedSwipeActions: [ContextualAction] = []
     /// The index in `revealedSwipeActions` of the focused action.
     ///
     /// ```swift
     /// let focused = table.focusedSwipeActionIndex.map { table.revealedSwipeActions[$0] }
     /// ```
-    public internal(set) var focusedSwipeActionIndex: Int?
+    package internal(set) var focusedSwipeActionIndex: Int?
     var swipeConfiguration: SwipeActionsConfiguration?
 
     // Reordering.
@@ -146,13 +146,13 @@ public final class TableView {
     /// ```swift
     /// if table.reorderingSourceIndexPath != nil { drawDragging() }
     /// ```
-    public internal(set) var reorderingSourceIndexPath: IndexPath?
+    package internal(set) var reorderingSourceIndexPath: IndexPath?
     /// Where the row being reordered would land now (after-removal coordinates).
     ///
     /// ```swift
     /// let target = table.reorderingDestinationIndexPath
     /// ```
-    public internal(set) var reorderingDestinationIndexPath: IndexPath?
+    package internal(set) var reorderingDestinationIndexPath: IndexPath?
 
     // Viewport.
     /// The viewport's height in lines.

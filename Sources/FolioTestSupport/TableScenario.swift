@@ -29,7 +29,7 @@ public struct TableScenario {
     /// The rows after.
     public var new: [[String]]
     /// The batch from `old` to `new`.
-    public var batch: TableBatch
+    package var batch: TableBatch
     /// The fate of each old row (rows of deleted or reloaded sections are `.delete`/`.reload`).
     public var fates: [IndexPath: Fate]
     /// Old sections deleted or reloaded: row changes inside them are dropped.

@@ -8,7 +8,7 @@ import Synchronization
 /// let stream = broadcaster.makeStream()
 /// broadcaster.yield(changeSet)
 /// ```
-public final class ChangeSetBroadcaster<Element: Sendable>: Sendable {
+package final class ChangeSetBroadcaster<Element: Sendable>: Sendable {
     private let state = Mutex<(next: Int, continuations: [Int: AsyncStream<Element>.Continuation])>((0, [:]))
 
     /// Creates a broadcaster with no listeners.
@@ -16,14 +16,14 @@ public final class ChangeSetBroadcaster<Element: Sendable>: Sendable {
     /// ```swift
     /// let broadcaster = ChangeSetBroadcaster<Int>()
     /// ```
-    public init() {}
+    package init() {}
 
     /// A new stream that receives every later element.
     ///
     /// ```swift
     /// for await changes in broadcaster.makeStream() { print(changes) }
     /// ```
-    public func makeStream() -> AsyncStream<Element> {
+    package func makeStream() -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .unbounded)
         let key = state.withLock { state in
             let key = state.next
@@ -42,14 +42,14 @@ public final class ChangeSetBroadcaster<Element: Sendable>: Sendable {
     /// ```swift
     /// if broadcaster.hasListeners { broadcaster.yield(changes) }
     /// ```
-    public var hasListeners: Bool { state.withLock { !$0.continuations.isEmpty } }
+    package var hasListeners: Bool { state.withLock { !$0.continuations.isEmpty } }
 
     /// Sends an element to every live stream.
     ///
     /// ```swift
     /// broadcaster.yield(changes)
     /// ```
-    public func yield(_ element: Element) {
+    package func yield(_ element: Element) {
         for continuation in state.withLock({ Array($0.continuations.values) }) { continuation.yield(element) }
     }
 
@@ -58,7 +58,7 @@ public final class ChangeSetBroadcaster<Element: Sendable>: Sendable {
     /// ```swift
     /// broadcaster.finish()
     /// ```
-    public func finish() {
+    package func finish() {
         for continuation in state.withLock({ Array($0.continuations.values) }) { continuation.finish() }
     }
 

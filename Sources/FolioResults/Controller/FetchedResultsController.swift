@@ -48,7 +48,7 @@ public final class FetchedResultsController<Entity: ManagedObject> {
     /// ```swift
     /// try controller.performFetch(); controller.lastFetchUsedCache
     /// ```
-    public private(set) var lastFetchUsedCache = false
+    package private(set) var lastFetchUsedCache = false
     /// The last error met while following a save (the results were left as
     /// they were); nil after a successful `performFetch()`.
     ///
@@ -213,5 +213,5 @@ public final class FetchedResultsController<Entity: ManagedObject> {
     /// controller.checkInvariants()
     /// ```
     /// - Complexity: O(n).
-    public func checkInvariants() { engine.checkInvariants() }
+    package func checkInvariants() { engine.checkInvariants() }
 }

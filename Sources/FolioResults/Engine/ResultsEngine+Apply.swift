@@ -25,7 +25,7 @@ extension ResultsEngine {
     /// let report = engine.apply([ResultsRowChange(id: 4, row: ResultsRow(id: 4, key: "Zebu", section: "Z"), objectChanged: true)])
     /// ```
     /// - Complexity: O(k log n) for k changes against n rows.
-    public func apply<S: Sequence>(_ changes: S) -> ResultsChangeSet<ID, Section> where S.Element == ResultsRowChange<ID, Key, Section> {
+    package func apply<S: Sequence>(_ changes: S) -> ResultsChangeSet<ID, Section> where S.Element == ResultsRowChange<ID, Key, Section> {
         var merged: [ID: ResultsRowChange<ID, Key, Section>] = [:]
         for change in changes {
             if let earlier = merged[change.id] {

@@ -4,14 +4,14 @@ extension ResultsEngine {
     /// ```swift
     /// engine.count
     /// ```
-    public var count: Int { locations.count }
+    package var count: Int { locations.count }
 
     /// The number of sections.
     ///
     /// ```swift
     /// engine.numberOfSections
     /// ```
-    public var numberOfSections: Int { sectionOrder.count }
+    package var numberOfSections: Int { sectionOrder.count }
 
     /// The section key at an index.
     ///
@@ -19,7 +19,7 @@ extension ResultsEngine {
     /// engine.section(at: 0)
     /// ```
     /// - Complexity: O(log s) for s sections.
-    public func section(at index: Int) -> Section {
+    package func section(at index: Int) -> Section {
         precondition(index >= 0 && index < numberOfSections, "ResultsEngine: section \(index) out of 0..<\(numberOfSections)")
         return sectionOrder.element(at: index)
     }
@@ -30,7 +30,7 @@ extension ResultsEngine {
     /// engine.sectionIndex(of: "Mammals")
     /// ```
     /// - Complexity: O(log s).
-    public func sectionIndex(of section: Section) -> Int? {
+    package func sectionIndex(of section: Section) -> Int? {
         stores[section] == nil ? nil : sectionOrder.rank(of: section)
     }
 
@@ -40,7 +40,7 @@ extension ResultsEngine {
     /// engine.numberOfRows(inSection: 0)
     /// ```
     /// - Complexity: O(log s).
-    public func numberOfRows(inSection index: Int) -> Int {
+    package func numberOfRows(inSection index: Int) -> Int {
         stores[section(at: index)]!.rows.count
     }
 
@@ -50,7 +50,7 @@ extension ResultsEngine {
     /// engine.id(at: IndexPath(row: 0, section: 0))
     /// ```
     /// - Complexity: O(log n).
-    public func id(at indexPath: IndexPath) -> ID {
+    package func id(at indexPath: IndexPath) -> ID {
         let rows = stores[section(at: indexPath.section)]!.rows
         precondition(indexPath.row >= 0 && indexPath.row < rows.count, "ResultsEngine: no row at \(indexPath); section \(indexPath.section) has \(rows.count)")
         return rows.element(at: indexPath.row).id
@@ -62,7 +62,7 @@ extension ResultsEngine {
     /// engine.indexPath(of: 42)
     /// ```
     /// - Complexity: O(log n).
-    public func indexPath(of id: ID) -> IndexPath? {
+    package func indexPath(of id: ID) -> IndexPath? {
         guard let location = locations[id] else { return nil }
         let rows = storeOf(location).rows
         return IndexPath(row: rows.rank(of: rows[location.handle]), section: sectionOrder.rank(of: storeOf(location).section))
@@ -74,7 +74,7 @@ extension ResultsEngine {
     /// engine.contains(42)
     /// ```
     /// - Complexity: O(1).
-    public func contains(_ id: ID) -> Bool { locations[id] != nil }
+    package func contains(_ id: ID) -> Bool { locations[id] != nil }
 
     /// The row (keys) stored for an identifier.
     ///
@@ -82,7 +82,7 @@ extension ResultsEngine {
     /// engine.row(for: 42)?.section
     /// ```
     /// - Complexity: O(1).
-    public func row(for id: ID) -> ResultsRow<ID, Key, Section>? {
+    package func row(for id: ID) -> ResultsRow<ID, Key, Section>? {
         guard let location = locations[id] else { return nil }
         return ResultsRow(id: id, key: storeOf(location).rows[location.handle].key, section: storeOf(location).section)
     }
@@ -93,7 +93,7 @@ extension ResultsEngine {
     /// engine.ids(inSection: 0)
     /// ```
     /// - Complexity: O(m) for m rows in the section.
-    public func ids(inSection index: Int) -> [ID] {
+    package func ids(inSection index: Int) -> [ID] {
         stores[section(at: index)]!.rows.sortedElements().map(\.id)
     }
 
@@ -103,7 +103,7 @@ extension ResultsEngine {
     /// engine.ids(inSection: 0, rows: 0..<20)
     /// ```
     /// - Complexity: O(r log n) for r rows.
-    public func ids(inSection index: Int, rows range: Range<Int>) -> [ID] {
+    package func ids(inSection index: Int, rows range: Range<Int>) -> [ID] {
         let rows = stores[section(at: index)]!.rows
         return range.map { rows.element(at: $0).id }
     }
@@ -114,7 +114,7 @@ extension ResultsEngine {
     /// let ids = engine.allIDs()
     /// ```
     /// - Complexity: O(n).
-    public func allIDs() -> [ID] { Array(locations.keys) }
+    package func allIDs() -> [ID] { Array(locations.keys) }
 
     /// Every section key with its identifiers, in order.
     ///
@@ -122,7 +122,7 @@ extension ResultsEngine {
     /// for (section, ids) in engine.snapshot() { print(section, ids.count) }
     /// ```
     /// - Complexity: O(n).
-    public func snapshot() -> [(section: Section, ids: [ID])] {
+    package func snapshot() -> [(section: Section, ids: [ID])] {
         sectionOrder.sortedElements().map { ($0, stores[$0]!.rows.sortedElements().map(\.id)) }
     }
 
@@ -132,7 +132,7 @@ extension ResultsEngine {
     /// engine.checkInvariants()
     /// ```
     /// - Complexity: O(n).
-    public func checkInvariants() {
+    package func checkInvariants() {
         sectionOrder.checkInvariants()
         precondition(slots.compactMap { $0 }.count == stores.count, "ResultsEngine: slots and sections disagree")
         precondition(sectionOrder.count == stores.count, "ResultsEngine: \(sectionOrder.count) ordered sections, \(stores.count) stored")

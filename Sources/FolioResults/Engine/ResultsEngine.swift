@@ -12,7 +12,7 @@
 /// let report = engine.apply([ResultsRowChange(id: 1, row: nil, objectChanged: true)])
 /// // report.sectionChanges == [delete section 0 (A)], objectChanges == [delete 1 [0, 0]]
 /// ```
-public final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Comparable, Section: Hashable & Comparable & Sendable> {
+package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Comparable, Section: Hashable & Comparable & Sendable> {
     struct Entry: Comparable {
         var key: Key
         var id: ID
@@ -46,7 +46,7 @@ public final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Comp
     var freeSlots: [Int32] = []
     var locations: [ID: Location] = [:]
     /// The one section of unsectioned results; it exists even when empty.
-    public let fixedSection: Section?
+    package let fixedSection: Section?
 
     /// Creates an empty engine. Pass `fixedSection` for unsectioned results:
     /// every row then belongs to it and it is never deleted, as Core Data
@@ -55,7 +55,7 @@ public final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Comp
     /// ```swift
     /// let flat = ResultsEngine<Int, Int, Int>(fixedSection: 0)
     /// ```
-    public init(fixedSection: Section? = nil) {
+    package init(fixedSection: Section? = nil) {
         self.fixedSection = fixedSection
         reset()
     }
@@ -94,7 +94,7 @@ public final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Comp
     /// engine.load(rows)
     /// ```
     /// - Complexity: O(n log n).
-    public func load<S: Sequence>(_ rows: S) where S.Element == ResultsRow<ID, Key, Section> {
+    package func load<S: Sequence>(_ rows: S) where S.Element == ResultsRow<ID, Key, Section> {
         reset()
         var grouped: [Section: [Entry]] = [:]
         for row in rows {

@@ -4,20 +4,20 @@
 /// ```swift
 /// let row = ResultsRow(id: 12, key: "Lion", section: 3)
 /// ```
-public struct ResultsRow<ID: Hashable & Comparable & Sendable, Key: Comparable, Section: Hashable & Comparable & Sendable> {
+package struct ResultsRow<ID: Hashable & Comparable & Sendable, Key: Comparable, Section: Hashable & Comparable & Sendable> {
     /// The object's identifier.
-    public var id: ID
+    package var id: ID
     /// The full sort key (all sort descriptors' values).
-    public var key: Key
+    package var key: Key
     /// The section key (the first sort descriptor's value, or one fixed value).
-    public var section: Section
+    package var section: Section
 
     /// Creates a row.
     ///
     /// ```swift
     /// ResultsRow(id: 1, key: 10, section: 0)
     /// ```
-    public init(id: ID, key: Key, section: Section) {
+    package init(id: ID, key: Key, section: Section) {
         self.id = id
         self.key = key
         self.section = section

@@ -6,20 +6,20 @@
 /// let change = ResultsRowChange<Int, String, Int>(id: 1, row: .init(id: 1, key: "Ant", section: 0), objectChanged: true)
 /// let gone = ResultsRowChange<Int, String, Int>(id: 2, row: nil, objectChanged: true)
 /// ```
-public struct ResultsRowChange<ID: Hashable & Comparable & Sendable, Key: Comparable, Section: Hashable & Comparable & Sendable> {
+package struct ResultsRowChange<ID: Hashable & Comparable & Sendable, Key: Comparable, Section: Hashable & Comparable & Sendable> {
     /// The object's identifier.
-    public var id: ID
+    package var id: ID
     /// The object's row now, or nil when it is no longer in the results.
-    public var row: ResultsRow<ID, Key, Section>?
+    package var row: ResultsRow<ID, Key, Section>?
     /// True when the object itself changed (reported as an update if it stays).
-    public var objectChanged: Bool
+    package var objectChanged: Bool
 
     /// Creates a change record.
     ///
     /// ```swift
     /// ResultsRowChange<Int, Int, Int>(id: 3, row: nil, objectChanged: true)
     /// ```
-    public init(id: ID, row: ResultsRow<ID, Key, Section>?, objectChanged: Bool) {
+    package init(id: ID, row: ResultsRow<ID, Key, Section>?, objectChanged: Bool) {
         precondition(row == nil || row!.id == id, "ResultsRowChange: row id differs from id \(id)")
         self.id = id
         self.row = row

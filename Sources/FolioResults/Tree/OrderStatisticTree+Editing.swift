@@ -7,7 +7,7 @@ extension OrderStatisticTree {
     /// ```
     /// - Complexity: O(log n) expected.
     @discardableResult
-    public mutating func insert(_ element: Element) -> Handle {
+    package mutating func insert(_ element: Element) -> Handle {
         let node: Int32
         if let reused = freeList.popLast() {
             node = reused
@@ -82,7 +82,7 @@ extension OrderStatisticTree {
     /// tree.remove(handle)
     /// ```
     /// - Complexity: O(log n) expected.
-    public mutating func remove(_ handle: Handle) {
+    package mutating func remove(_ handle: Handle) {
         root = remove(handle, from: root)
         freeList.append(handle)
     }
@@ -105,7 +105,7 @@ extension OrderStatisticTree {
     /// tree.removeAll()
     /// ```
     /// - Complexity: O(n).
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         self = OrderStatisticTree()
     }
 }

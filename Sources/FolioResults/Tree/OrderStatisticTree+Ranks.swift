@@ -5,7 +5,7 @@ extension OrderStatisticTree {
     /// OrderStatisticTree(sorted: [2, 4, 6]).rank(of: 5)   // 2
     /// ```
     /// - Complexity: O(log n) expected.
-    public func rank(of element: Element) -> Int {
+    package func rank(of element: Element) -> Int {
         var node = root
         var below = 0
         while node != Self.none {
@@ -25,7 +25,7 @@ extension OrderStatisticTree {
     /// tree.handle(of: 4)   // a handle, or nil
     /// ```
     /// - Complexity: O(log n) expected.
-    public func handle(of element: Element) -> Handle? {
+    package func handle(of element: Element) -> Handle? {
         var node = root
         while node != Self.none {
             let here = elements[Int(node)]
@@ -41,7 +41,7 @@ extension OrderStatisticTree {
     /// let h = tree.handle(at: 0)   // the smallest element's handle
     /// ```
     /// - Complexity: O(log n) expected.
-    public func handle(at rank: Int) -> Handle {
+    package func handle(at rank: Int) -> Handle {
         precondition(rank >= 0 && rank < count, "OrderStatisticTree: rank \(rank) out of 0..<\(count)")
         var node = root
         var r = Int32(rank)
@@ -64,7 +64,7 @@ extension OrderStatisticTree {
     /// OrderStatisticTree(sorted: [2, 4, 6]).element(at: 1)   // 4
     /// ```
     /// - Complexity: O(log n) expected.
-    public func element(at rank: Int) -> Element { elements[Int(handle(at: rank))] }
+    package func element(at rank: Int) -> Element { elements[Int(handle(at: rank))] }
 
     /// Every element in increasing order.
     ///
@@ -72,7 +72,7 @@ extension OrderStatisticTree {
     /// OrderStatisticTree(sorted: [1, 3]).sortedElements()   // [1, 3]
     /// ```
     /// - Complexity: O(n).
-    public func sortedElements() -> [Element] {
+    package func sortedElements() -> [Element] {
         var result: [Element] = []
         result.reserveCapacity(count)
         forEachInOrder { result.append($0) }
@@ -85,7 +85,7 @@ extension OrderStatisticTree {
     /// tree.forEachInOrder { print($0) }
     /// ```
     /// - Complexity: O(n).
-    public func forEachInOrder(_ body: (Element) -> Void) {
+    package func forEachInOrder(_ body: (Element) -> Void) {
         var stack: [Int32] = []
         var node = root
         while node != Self.none || !stack.isEmpty {
@@ -105,7 +105,7 @@ extension OrderStatisticTree {
     /// tree.checkInvariants()
     /// ```
     /// - Complexity: O(n).
-    public func checkInvariants() {
+    package func checkInvariants() {
         var previous: Element?
         var seen = 0
         forEachInOrder { element in

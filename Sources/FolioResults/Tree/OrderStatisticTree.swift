@@ -13,14 +13,14 @@
 /// tree.element(at: 0)        // 7
 /// tree[handle]               // 42
 /// ```
-public struct OrderStatisticTree<Element: Comparable> {
+package struct OrderStatisticTree<Element: Comparable> {
     /// A stable reference to one stored element.
     ///
     /// ```swift
     /// let handle = tree.insert(3)
     /// tree.remove(handle)
     /// ```
-    public typealias Handle = Int32
+    package typealias Handle = Int32
 
     static var none: Int32 { -1 }
 
@@ -36,7 +36,7 @@ public struct OrderStatisticTree<Element: Comparable> {
     /// ```swift
     /// let tree = OrderStatisticTree<String>()
     /// ```
-    public init() {}
+    package init() {}
 
     /// Creates a tree from elements already in strictly increasing order.
     ///
@@ -44,7 +44,7 @@ public struct OrderStatisticTree<Element: Comparable> {
     /// let tree = OrderStatisticTree(sorted: [1, 2, 5])
     /// ```
     /// - Complexity: O(n).
-    public init<S: Sequence>(sorted: S) where S.Element == Element {
+    package init<S: Sequence>(sorted: S) where S.Element == Element {
         elements = ContiguousArray(sorted)
         let n = elements.count
         left = ContiguousArray(repeating: Self.none, count: n)
@@ -71,21 +71,21 @@ public struct OrderStatisticTree<Element: Comparable> {
     /// ```swift
     /// OrderStatisticTree(sorted: [1, 2]).count   // 2
     /// ```
-    public var count: Int { root == Self.none ? 0 : Int(size[Int(root)]) }
+    package var count: Int { root == Self.none ? 0 : Int(size[Int(root)]) }
 
     /// True when the tree holds nothing.
     ///
     /// ```swift
     /// OrderStatisticTree<Int>().isEmpty   // true
     /// ```
-    public var isEmpty: Bool { root == Self.none }
+    package var isEmpty: Bool { root == Self.none }
 
     /// The element behind a handle.
     ///
     /// ```swift
     /// let h = tree.insert(9); tree[h]   // 9
     /// ```
-    public subscript(handle: Handle) -> Element { elements[Int(handle)] }
+    package subscript(handle: Handle) -> Element { elements[Int(handle)] }
 
     /// A fixed pseudo-random priority per slot, so nodes need no stored priority.
     @inline(__always) static func priority(_ node: Int32) -> UInt64 {

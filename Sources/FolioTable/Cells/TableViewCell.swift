@@ -91,7 +91,7 @@ open class TableViewCell {
     /// ```swift
     /// assert(cell.reuseCount == 0)   // a new cell
     /// ```
-    public internal(set) var reuseCount = 0
+    package internal(set) var reuseCount = 0
 
     /// Creates a cell with a style; subclasses must keep this initializer.
     ///
@@ -135,7 +135,7 @@ open class TableViewCell {
     /// ```swift
     /// if cell.currentAccessoryType == .checkmark { ... }
     /// ```
-    public var currentAccessoryType: AccessoryType {
+    package var currentAccessoryType: AccessoryType {
         isEditing ? editingAccessoryType : accessoryType
     }
 

@@ -22,7 +22,7 @@ extension TableView {
     /// ```swift
     /// table.canEditRow(at: path)
     /// ```
-    public func canEditRow(at indexPath: IndexPath) -> Bool {
+    package func canEditRow(at indexPath: IndexPath) -> Bool {
         dataSource?.tableView(self, canEditRowAt: indexPath) ?? false
     }
 
@@ -34,7 +34,7 @@ extension TableView {
     /// ```swift
     /// if table.editingStyleForRow(at: path) == .insert { drawPlus() }
     /// ```
-    public func editingStyleForRow(at indexPath: IndexPath) -> TableViewCell.EditingStyle {
+    package func editingStyleForRow(at indexPath: IndexPath) -> TableViewCell.EditingStyle {
         guard !allowsMultipleSelectionDuringEditing, canEditRow(at: indexPath) else { return .none }
         return delegate?.tableView(self, editingStyleForRowAt: indexPath) ?? .delete
     }
@@ -44,7 +44,7 @@ extension TableView {
     /// ```swift
     /// let title = table.deleteConfirmationTitle(forRowAt: path)   // "Delete"
     /// ```
-    public func deleteConfirmationTitle(forRowAt indexPath: IndexPath) -> String {
+    package func deleteConfirmationTitle(forRowAt indexPath: IndexPath) -> String {
         delegate?.tableView(self, titleForDeleteConfirmationButtonForRowAt: indexPath) ?? "Delete"
     }
 
@@ -56,7 +56,7 @@ extension TableView {
     /// if table.userDidTapEditingControl(forRowAt: path) == .delete { table.userDidConfirmDeletion() }
     /// ```
     @discardableResult
-    public func userDidTapEditingControl(forRowAt indexPath: IndexPath) -> TableViewCell.EditingStyle {
+    package func userDidTapEditingControl(forRowAt indexPath: IndexPath) -> TableViewCell.EditingStyle {
         guard isEditing, containsRow(at: indexPath), let editing = dataSource as? any TableViewEditingDataSource else {
             return .none
         }
@@ -80,7 +80,7 @@ extension TableView {
     /// ```swift
     /// table.userDidConfirmDeletion()
     /// ```
-    public func userDidConfirmDeletion() {
+    package func userDidConfirmDeletion() {
         guard let path = deleteConfirmationIndexPath, let editing = dataSource as? any TableViewEditingDataSource else {
             return
         }
@@ -94,7 +94,7 @@ extension TableView {
     /// ```swift
     /// table.cancelDeleteConfirmation()   // Esc
     /// ```
-    public func cancelDeleteConfirmation() {
+    package func cancelDeleteConfirmation() {
         guard let path = deleteConfirmationIndexPath else { return }
         deleteConfirmationIndexPath = nil
         visibleCells[path]?.showingDeleteConfirmation = false

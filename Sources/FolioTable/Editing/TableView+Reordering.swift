@@ -5,7 +5,7 @@ extension TableView {
     /// ```swift
     /// if table.canMoveRow(at: path) { drawHandle() }
     /// ```
-    public func canMoveRow(at indexPath: IndexPath) -> Bool {
+    package func canMoveRow(at indexPath: IndexPath) -> Bool {
         guard isEditing, let reordering = dataSource as? any TableViewReorderingDataSource else { return false }
         return reordering.tableView(self, canMoveRowAt: indexPath)
     }
@@ -16,7 +16,7 @@ extension TableView {
     /// if table.beginReordering(at: path) { table.proposeReorderDestination(IndexPath(row: 0, section: 0)) }
     /// ```
     @discardableResult
-    public func beginReordering(at indexPath: IndexPath) -> Bool {
+    package func beginReordering(at indexPath: IndexPath) -> Bool {
         guard containsRow(at: indexPath), canMoveRow(at: indexPath) else { return false }
         endSwipe()
         reorderingSourceIndexPath = indexPath
@@ -32,7 +32,7 @@ extension TableView {
     /// table.proposeReorderDestination(IndexPath(row: 0, section: 1))
     /// ```
     @discardableResult
-    public func proposeReorderDestination(_ proposed: IndexPath) -> IndexPath? {
+    package func proposeReorderDestination(_ proposed: IndexPath) -> IndexPath? {
         guard let source = reorderingSourceIndexPath else { return nil }
         let clamped = clampedDestination(proposed, source: source)
         let target = delegate?.tableView(self, targetIndexPathForMoveFromRowAt: source, toProposedIndexPath: clamped)
@@ -49,7 +49,7 @@ extension TableView {
     /// table.moveReorderingRow(by: -1)   // Shift+Up
     /// ```
     @discardableResult
-    public func moveReorderingRow(by offset: Int) -> IndexPath? {
+    package func moveReorderingRow(by offset: Int) -> IndexPath? {
         guard let source = reorderingSourceIndexPath, var proposal = reorderingDestinationIndexPath else { return nil }
         for _ in 0..<abs(offset) {
             proposal = step(proposal, down: offset > 0, source: source)
@@ -66,7 +66,7 @@ extension TableView {
     /// let landed = table.endReordering()
     /// ```
     @discardableResult
-    public func endReordering() -> IndexPath? {
+    package func endReordering() -> IndexPath? {
         guard let source = reorderingSourceIndexPath, let destination = reorderingDestinationIndexPath else { return nil }
         reorderingSourceIndexPath = nil
         reorderingDestinationIndexPath = nil
@@ -94,7 +94,7 @@ extension TableView {
     /// ```swift
     /// table.cancelReordering()
     /// ```
-    public func cancelReordering() {
+    package func cancelReordering() {
         reorderingSourceIndexPath = nil
         reorderingDestinationIndexPath = nil
     }
@@ -106,7 +106,7 @@ extension TableView {
     /// table.userMoveRow(at: table.highlightedIndexPath!, by: -1)
     /// ```
     @discardableResult
-    public func userMoveRow(at indexPath: IndexPath, by offset: Int) -> IndexPath? {
+    package func userMoveRow(at indexPath: IndexPath, by offset: Int) -> IndexPath? {
         guard beginReordering(at: indexPath) else { return nil }
         moveReorderingRow(by: offset)
         return endReordering()

@@ -5,7 +5,7 @@ extension TableView {
     /// ```swift
     /// if table.isSwipeEditing { table.hideSwipeActions() }
     /// ```
-    public var isSwipeEditing: Bool { swipedIndexPath != nil }
+    package var isSwipeEditing: Bool { swipedIndexPath != nil }
 
     /// The actions a leftward swipe on a row would reveal: the delegate's
     /// configuration, or else a "Delete" action that commits `.delete`
@@ -15,7 +15,7 @@ extension TableView {
     /// ```swift
     /// let titles = table.trailingSwipeActions(forRowAt: path)?.actions.map(\.title)
     /// ```
-    public func trailingSwipeActions(forRowAt indexPath: IndexPath) -> SwipeActionsConfiguration? {
+    package func trailingSwipeActions(forRowAt indexPath: IndexPath) -> SwipeActionsConfiguration? {
         if let configuration = delegate?.tableView(self, trailingSwipeActionsConfigurationForRowAt: indexPath) {
             return configuration
         }
@@ -39,7 +39,7 @@ extension TableView {
     /// if table.revealTrailingSwipeActions(forRowAt: path) { draw(table.revealedSwipeActions) }
     /// ```
     @discardableResult
-    public func revealTrailingSwipeActions(forRowAt indexPath: IndexPath) -> Bool {
+    package func revealTrailingSwipeActions(forRowAt indexPath: IndexPath) -> Bool {
         guard !isEditing, containsRow(at: indexPath) else { return false }
         if swipedIndexPath == indexPath { return true }
         endSwipe()
@@ -61,7 +61,7 @@ extension TableView {
     /// table.focusNextSwipeAction()   // Left again
     /// ```
     @discardableResult
-    public func focusNextSwipeAction() -> Bool {
+    package func focusNextSwipeAction() -> Bool {
         guard let index = focusedSwipeActionIndex, index > 0 else { return false }
         focusedSwipeActionIndex = index - 1
         return true
@@ -73,7 +73,7 @@ extension TableView {
     /// if !table.focusPreviousSwipeAction() { table.hideSwipeActions() }   // Right
     /// ```
     @discardableResult
-    public func focusPreviousSwipeAction() -> Bool {
+    package func focusPreviousSwipeAction() -> Bool {
         guard let index = focusedSwipeActionIndex, index + 1 < revealedSwipeActions.count else { return false }
         focusedSwipeActionIndex = index + 1
         return true
@@ -85,7 +85,7 @@ extension TableView {
     /// ```swift
     /// table.performFocusedSwipeAction()  // Enter
     /// ```
-    public func performFocusedSwipeAction() {
+    package func performFocusedSwipeAction() {
         guard let index = focusedSwipeActionIndex, index < revealedSwipeActions.count else { return }
         perform(revealedSwipeActions[index])
     }
@@ -96,7 +96,7 @@ extension TableView {
     /// table.performFullSwipe(onRowAt: path)
     /// ```
     @discardableResult
-    public func performFullSwipe(onRowAt indexPath: IndexPath) -> Bool {
+    package func performFullSwipe(onRowAt indexPath: IndexPath) -> Bool {
         guard revealTrailingSwipeActions(forRowAt: indexPath), let configuration = swipeConfiguration,
               configuration.performsFirstActionWithFullSwipe, let first = configuration.actions.first else {
             return false
@@ -119,7 +119,7 @@ extension TableView {
     /// ```swift
     /// table.hideSwipeActions()   // Esc
     /// ```
-    public func hideSwipeActions() {
+    package func hideSwipeActions() {
         endSwipe()
     }
 

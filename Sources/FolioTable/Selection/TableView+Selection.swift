@@ -96,7 +96,7 @@ extension TableView {
     ///
     /// - Complexity: O(|offset| + skipped rows).
     @discardableResult
-    public func moveHighlight(by offset: Int) -> IndexPath? {
+    package func moveHighlight(by offset: Int) -> IndexPath? {
         loadIfNeeded()
         guard let start = highlightedIndexPath ?? firstRow(atOrAfter: IndexPath(row: 0, section: 0)) else { return nil }
         var target = highlightedIndexPath == nil ? start : (row(offset, from: start) ?? start)
@@ -116,7 +116,7 @@ extension TableView {
     /// if let path = table.userDidTapRow(at: table.highlightedIndexPath!) { push(detail(for: path)) }
     /// ```
     @discardableResult
-    public func userDidTapRow(at indexPath: IndexPath) -> IndexPath? {
+    package func userDidTapRow(at indexPath: IndexPath) -> IndexPath? {
         guard containsRow(at: indexPath) else { return nil }
         guard isEditing ? allowsSelectionDuringEditing : allowsSelection else { return nil }
         guard highlightRow(at: indexPath) else { return nil }
@@ -147,7 +147,7 @@ extension TableView {
     /// ```swift
     /// table.userDidTapAccessoryButton(forRowAt: path)
     /// ```
-    public func userDidTapAccessoryButton(forRowAt indexPath: IndexPath) {
+    package func userDidTapAccessoryButton(forRowAt indexPath: IndexPath) {
         guard containsRow(at: indexPath) else { return }
         delegate?.tableView(self, accessoryButtonTappedForRowWith: indexPath)
     }

@@ -8,7 +8,7 @@
 /// batch.insertedRows = [IndexPath(row: 4, section: 0)]
 /// try table.apply(batch)
 /// ```
-public struct TableBatch: Hashable, Sendable, CustomStringConvertible {
+package struct TableBatch: Hashable, Sendable, CustomStringConvertible {
     /// Something moved from an old position to a new one: a section index
     /// (`SectionMove`, whose rows travel with it) or a row's index path (`RowMove`).
     ///
@@ -16,105 +16,105 @@ public struct TableBatch: Hashable, Sendable, CustomStringConvertible {
     /// batch.movedSections.append(TableBatch.SectionMove(from: 0, to: 2))
     /// batch.movedRows.append(TableBatch.RowMove(from: IndexPath(row: 0, section: 0), to: IndexPath(row: 2, section: 0)))
     /// ```
-    public struct Move<Position: Hashable & Sendable>: Hashable, Sendable {
+    package struct Move<Position: Hashable & Sendable>: Hashable, Sendable {
         /// The position before the batch.
         ///
         /// ```swift
         /// move.from
         /// ```
-        public var from: Position
+        package var from: Position
         /// The position after the batch.
         ///
         /// ```swift
         /// move.to
         /// ```
-        public var to: Position
+        package var to: Position
         /// Creates a move.
         ///
         /// ```swift
         /// TableBatch.SectionMove(from: 1, to: 0)
         /// ```
-        public init(from: Position, to: Position) {
+        package init(from: Position, to: Position) {
             self.from = from
             self.to = to
         }
     }
 
     /// A section moved from an old index to a new one; its rows travel with it.
-    public typealias SectionMove = Move<Int>
+    package typealias SectionMove = Move<Int>
 
     /// A row moved from an old index path to a new one.
-    public typealias RowMove = Move<IndexPath>
+    package typealias RowMove = Move<IndexPath>
 
     /// Sections deleted (old indexes).
     ///
     /// ```swift
     /// batch.deletedSections = [2]
     /// ```
-    public var deletedSections: [Int] = []
+    package var deletedSections: [Int] = []
     /// Sections inserted (new indexes).
     ///
     /// ```swift
     /// batch.insertedSections = [0]
     /// ```
-    public var insertedSections: [Int] = []
+    package var insertedSections: [Int] = []
     /// Sections reloaded (old indexes): each is a delete plus an insert (rule 1.5).
     ///
     /// ```swift
     /// batch.reloadedSections = [1]
     /// ```
-    public var reloadedSections: [Int] = []
+    package var reloadedSections: [Int] = []
     /// Sections moved (old to new).
     ///
     /// ```swift
     /// batch.movedSections = [.init(from: 0, to: 1)]
     /// ```
-    public var movedSections: [SectionMove] = []
+    package var movedSections: [SectionMove] = []
     /// Rows deleted (old paths).
     ///
     /// ```swift
     /// batch.deletedRows = [IndexPath(row: 4, section: 0)]
     /// ```
-    public var deletedRows: [IndexPath] = []
+    package var deletedRows: [IndexPath] = []
     /// Rows inserted (new paths).
     ///
     /// ```swift
     /// batch.insertedRows = [IndexPath(row: 0, section: 0)]
     /// ```
-    public var insertedRows: [IndexPath] = []
+    package var insertedRows: [IndexPath] = []
     /// Rows reloaded (old paths): each is a delete plus an insert (rule 1.5).
     ///
     /// ```swift
     /// batch.reloadedRows = [IndexPath(row: 1, section: 0)]
     /// ```
-    public var reloadedRows: [IndexPath] = []
+    package var reloadedRows: [IndexPath] = []
     /// Rows moved (old to new).
     ///
     /// ```swift
     /// batch.movedRows = [.init(from: IndexPath(row: 0, section: 0), to: IndexPath(row: 1, section: 0))]
     /// ```
-    public var movedRows: [RowMove] = []
+    package var movedRows: [RowMove] = []
 
     /// An empty batch: `TableBatch()`.
     ///
     /// ```swift
     /// var batch = TableBatch()
     /// ```
-    public init() {}
+    package init() {}
 
     /// Whether the batch holds no operation.
     ///
     /// ```swift
     /// if !batch.isEmpty { try table.apply(batch) }
     /// ```
-    public var isEmpty: Bool { changeCount == 0 }
+    package var isEmpty: Bool { changeCount == 0 }
 
     /// The number of operations in the batch.
     ///
     /// ```swift
     /// print(batch.changeCount)
     /// ```
-    public var changeCount: Int {
+    package var changeCount: Int {
         deletedSections.count + insertedSections.count + reloadedSections.count + movedSections.count
             + deletedRows.count + insertedRows.count + reloadedRows.count + movedRows.count
     }
@@ -124,7 +124,7 @@ public struct TableBatch: Hashable, Sendable, CustomStringConvertible {
     /// ```swift
     /// print(batch)   // [ Delete row (0 - 4), Insert row (0 - 0) ]
     /// ```
-    public var description: String {
+    package var description: String {
         var parts: [String] = []
         parts += deletedSections.map { "Delete section \($0)" }
         parts += insertedSections.map { "Insert section \($0)" }

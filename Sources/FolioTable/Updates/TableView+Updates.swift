@@ -154,7 +154,7 @@ extension TableView {
     /// ```
     ///
     /// - Complexity: O(changes × log changes + sections + visible rows), independent of the row count.
-    public func apply(_ batch: TableBatch) throws(TableUpdateError) {
+    package func apply(_ batch: TableBatch) throws(TableUpdateError) {
         guard hasLoadedData else { reloadData(); return }
         let newCounts = Self.queryCounts(dataSource, self)
         let plan: BatchPlan

@@ -10,13 +10,13 @@
 ///     }
 /// }
 /// ```
-public struct TableLayoutItem: Hashable, Sendable {
+package struct TableLayoutItem: Hashable, Sendable {
     /// What the item shows; ordered as the table lays them out.
     ///
     /// ```swift
     /// if case .row(let path) = item.kind { draw(table.cellForRow(at: path)) }
     /// ```
-    public enum Kind: Hashable, Comparable, Sendable {
+    package enum Kind: Hashable, Comparable, Sendable {
         /// A section's header.
         case header(section: Int)
         /// A row.
@@ -29,7 +29,7 @@ public struct TableLayoutItem: Hashable, Sendable {
         /// ```swift
         /// item.kind.section
         /// ```
-        public var section: Int {
+        package var section: Int {
             switch self {
             case .header(let section), .footer(let section): section
             case .row(let path): path.section
@@ -49,7 +49,7 @@ public struct TableLayoutItem: Hashable, Sendable {
         /// ```swift
         /// TableLayoutItem.Kind.header(section: 1) < .row(IndexPath(row: 0, section: 1))   // true
         /// ```
-        public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.sortKey < rhs.sortKey }
+        package static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.sortKey < rhs.sortKey }
     }
 
     /// What the item shows.
@@ -57,28 +57,28 @@ public struct TableLayoutItem: Hashable, Sendable {
     /// ```swift
     /// item.kind
     /// ```
-    public let kind: Kind
+    package let kind: Kind
     /// The viewport line where it starts (0 is the top line).
     ///
     /// ```swift
     /// screen.move(toLine: top + item.y)
     /// ```
-    public let y: Int
+    package let y: Int
     /// Its height in lines; the last item may reach past the viewport.
     ///
     /// ```swift
     /// for line in 0..<item.height { print(line) }
     /// ```
-    public let height: Int
+    package let height: Int
     /// The header or footer title; nil for rows.
     ///
     /// ```swift
     /// print(item.title ?? "")
     /// ```
-    public let title: String?
+    package let title: String?
 
     /// Creates an item: `TableLayoutItem(kind: .header(section: 0), y: 0, height: 1, title: "Mammals")`.
-    public init(kind: Kind, y: Int, height: Int, title: String?) {
+    package init(kind: Kind, y: Int, height: Int, title: String?) {
         self.kind = kind
         self.y = y
         self.height = height

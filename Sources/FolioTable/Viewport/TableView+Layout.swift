@@ -56,7 +56,7 @@ extension TableView {
     /// ```swift
     /// let lines = table.layoutItems().map(\.height).reduce(0, +)
     /// ```
-    public func layoutItems() -> [TableLayoutItem] {
+    package func layoutItems() -> [TableLayoutItem] {
         layoutIfNeeded()
         return cachedLayout
     }
@@ -77,7 +77,7 @@ extension TableView {
     /// ```swift
     /// if case .row(let path) = table.topVisibleItem { print(path) }
     /// ```
-    public var topVisibleItem: TableLayoutItem.Kind? {
+    package var topVisibleItem: TableLayoutItem.Kind? {
         layoutIfNeeded()
         return topItem
     }

@@ -45,7 +45,7 @@ extension TableView {
     /// ```swift
     /// let title = table.headerTitle(forSection: 0)
     /// ```
-    public func headerTitle(forSection section: Int) -> String? {
+    package func headerTitle(forSection section: Int) -> String? {
         dataSource?.tableView(self, titleForHeaderInSection: section)
     }
 
@@ -54,7 +54,7 @@ extension TableView {
     /// ```swift
     /// let footer = table.footerTitle(forSection: 0)
     /// ```
-    public func footerTitle(forSection section: Int) -> String? {
+    package func footerTitle(forSection section: Int) -> String? {
         dataSource?.tableView(self, titleForFooterInSection: section)
     }
 
@@ -65,7 +65,7 @@ extension TableView {
     /// ```swift
     /// table.highlightRow(at: table.firstRow(atOrAfter: IndexPath(row: 0, section: 0)))   // Home
     /// ```
-    public func firstRow(atOrAfter path: IndexPath) -> IndexPath? {
+    package func firstRow(atOrAfter path: IndexPath) -> IndexPath? {
         loadIfNeeded()
         var section = max(0, path.section)
         var row = path.section < 0 ? 0 : max(0, path.row)
@@ -84,7 +84,7 @@ extension TableView {
     /// ```swift
     /// table.lastRow(atOrBefore: IndexPath(row: 0, section: 3))
     /// ```
-    public func lastRow(atOrBefore path: IndexPath) -> IndexPath? {
+    package func lastRow(atOrBefore path: IndexPath) -> IndexPath? {
         loadIfNeeded()
         guard path.section >= 0, path.row >= 0 || path.section > 0 else { return nil }
         var section = min(path.section, rowCounts.count - 1)
@@ -102,7 +102,7 @@ extension TableView {
     /// ```swift
     /// table.highlightRow(at: table.lastRow())   // End
     /// ```
-    public func lastRow() -> IndexPath? {
+    package func lastRow() -> IndexPath? {
         loadIfNeeded()
         return lastRow(atOrBefore: IndexPath(row: Int.max, section: rowCounts.count - 1))
     }
@@ -115,7 +115,7 @@ extension TableView {
     /// ```swift
     /// table.row(5, from: IndexPath(row: 0, section: 0))
     /// ```
-    public func row(_ offset: Int, from path: IndexPath) -> IndexPath? {
+    package func row(_ offset: Int, from path: IndexPath) -> IndexPath? {
         guard var current = firstRow(atOrAfter: path) ?? lastRow() else { return nil }
         var remaining = offset
         while remaining > 0, let next = firstRow(atOrAfter: IndexPath(row: current.row + 1, section: current.section)) {
@@ -136,7 +136,7 @@ extension TableView {
     /// ```swift
     /// print(table.numberOfRowsInAllSections)
     /// ```
-    public var numberOfRowsInAllSections: Int {
+    package var numberOfRowsInAllSections: Int {
         loadIfNeeded()
         return rowCounts.reduce(0, +)
     }
@@ -148,7 +148,7 @@ extension TableView {
     /// ```swift
     /// let fraction = Double(table.globalRowIndex(of: path)) / Double(table.numberOfRowsInAllSections)
     /// ```
-    public func globalRowIndex(of path: IndexPath) -> Int {
+    package func globalRowIndex(of path: IndexPath) -> Int {
         loadIfNeeded()
         return rowCounts.prefix(max(0, min(path.section, rowCounts.count))).reduce(0, +) + path.row
     }

@@ -37,7 +37,7 @@ extension TableView {
     /// ```
     ///
     /// - Complexity: O(|lines|).
-    public func scroll(byLines lines: Int) {
+    package func scroll(byLines lines: Int) {
         layoutIfNeeded()
         endSwipe()
         guard var current = topItem else { return }
@@ -58,7 +58,7 @@ extension TableView {
     /// ```swift
     /// if !table.isRowFullyVisible(path) { try table.scrollToRow(at: path, at: .none) }
     /// ```
-    public func isRowFullyVisible(_ indexPath: IndexPath) -> Bool {
+    package func isRowFullyVisible(_ indexPath: IndexPath) -> Bool {
         let items = layoutItems()
         guard let item = items.first(where: { $0.kind == .row(indexPath) }) else { return false }
         return item.y + item.height <= viewportHeight || item.y == 0
@@ -117,7 +117,7 @@ extension TableView {
     /// ```swift
     /// print(table.tableDescription)
     /// ```
-    public var tableDescription: String {
+    package var tableDescription: String {
         let source = dataSource.map { String(describing: type(of: $0)) } ?? "nil"
         return "<TableView: sections = \(rowCounts.count); dataSource: <\(source)>>"
     }

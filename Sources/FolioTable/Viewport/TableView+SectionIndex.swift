@@ -22,7 +22,7 @@ extension TableView {
     /// ```swift
     /// table.section(forSectionIndexTitleAt: 3)
     /// ```
-    public func section(forSectionIndexTitleAt index: Int) -> Int? {
+    package func section(forSectionIndexTitleAt index: Int) -> Int? {
         guard let titles = sectionIndexTitles, titles.indices.contains(index), let dataSource else { return nil }
         let section = dataSource.tableView(self, sectionForSectionIndexTitle: titles[index], at: index)
         return section >= 0 && section < numberOfSections ? section : nil
@@ -35,7 +35,7 @@ extension TableView {
     /// table.userDidTapSectionIndexTitle(at: 0)
     /// ```
     @discardableResult
-    public func userDidTapSectionIndexTitle(at index: Int) -> Int? {
+    package func userDidTapSectionIndexTitle(at index: Int) -> Int? {
         guard let section = section(forSectionIndexTitleAt: index) else { return nil }
         endSwipe()
         topItem = .header(section: section)
