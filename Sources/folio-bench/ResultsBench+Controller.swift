@@ -52,7 +52,7 @@ extension ResultsBench {
         request.fetchBatchSize = 20
         let before = residentBytes()
         var controller: FetchedResultsController<ResultsBenchRow>? = FetchedResultsController(
-            fetchRequest: request, context: context, sectionNameKeyPath: \ResultsBenchRow.group)
+            fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsBenchRow.group)
         let delegate = ResultsBenchDelegate()
         controller!.delegate = delegate
         let fetchMS = try measureMS { try controller!.performFetch() }

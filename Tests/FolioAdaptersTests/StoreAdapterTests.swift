@@ -75,7 +75,7 @@ struct StoreAdapterTests {
         try context.save()
 
         let request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
-        let classic = FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: \ResultsItem.group)
+        let classic = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group)
         try classic.performFetch()
         let classicTable = Self.makeTable()
         let rows = StoreAdapterRows(classic)
@@ -85,7 +85,7 @@ struct StoreAdapterTests {
         let relay = StoreAdapterRelay(adapter)
         classic.delegate = relay
 
-        let diffable = FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: \ResultsItem.group)
+        let diffable = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group)
         let diffableTable = Self.makeTable()
         let dataSource = TableViewDiffableDataSource<String, ObjectID>(tableView: diffableTable) { table, path, id in
             let cell = table.dequeueReusableCell(withIdentifier: "Cell", for: path)

@@ -24,7 +24,7 @@ import FolioTestSupport
     func controller(cache: String? = "Items", batch: Int = 0) -> FetchedResultsController<ResultsItem> {
         var request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
         request.fetchBatchSize = batch
-        return FetchedResultsController(fetchRequest: request, context: container.viewContext,
+        return FetchedResultsController(fetchRequest: request, managedObjectContext: container.viewContext,
                                         sectionNameKeyPath: \ResultsItem.group, cacheName: cache)
     }
 

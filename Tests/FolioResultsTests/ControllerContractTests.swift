@@ -30,7 +30,7 @@ import FolioTestSupport
     func grouped() -> FetchedResultsController<ResultsItem> {
         let request = FetchRequest<ResultsItem>(predicate: #Predicate { $0.visible == true },
                                                 sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
-        return FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: \ResultsItem.group)
+        return FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group)
     }
 
     /// Records the controller's calls from its first fetch on.
@@ -63,7 +63,7 @@ import FolioTestSupport
 
     @Test func theFirstSortDescriptorMustBeTheSectionKey() throws {
         let request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.name), SortDescriptor(\.group)])
-        let controller = FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: \ResultsItem.group)
+        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group)
         #expect(throws: FetchedResultsError.sectionKeyNotFirstSortKey(sectionKeyPath: "group", firstSortKeyPath: "name")) {
             try controller.performFetch()
         }
@@ -127,7 +127,7 @@ import FolioTestSupport
         item("Ant", tag: low); item("Bee", tag: high); item("Cat", tag: high)
         try context.save()
         let request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.tag?.rank), SortDescriptor(\.name)])
-        let controller = FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: \ResultsItem.tag?.rank)
+        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.tag?.rank)
         let recorder = try watch(controller)
         #expect(names(controller) == [["Ant"], ["Bee", "Cat"]])
         high.rank = 0
@@ -148,7 +148,7 @@ import FolioTestSupport
         try context.save()
         var request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.score)])
         request.fetchLimit = 2
-        let controller = FetchedResultsController(fetchRequest: request, context: context)
+        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context)
         let recorder = try watch(controller)
         item("Aardvark", score: 0)
         try context.save()
@@ -160,7 +160,7 @@ import FolioTestSupport
         item("Ant")
         try context.save()
         let request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.name)])
-        let controller = FetchedResultsController(fetchRequest: request, context: context)
+        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context)
         let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
         controller.delegate = recorder
         item("Bee")                                   // not saved yet
@@ -178,7 +178,7 @@ import FolioTestSupport
         item("Ant", tag: tag); item("Bee")
         try context.save()
         let request = FetchRequest<ResultsItem>(predicate: #Predicate { $0.tag?.rank == 5 }, sortBy: [SortDescriptor(\.name)])
-        let controller = FetchedResultsController(fetchRequest: request, context: context)
+        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context)
         let recorder = try watch(controller)
         #expect(names(controller) == [[]])
         tag.rank = 5                                  // Ant now matches, though Ant itself did not change
@@ -194,7 +194,7 @@ import FolioTestSupport
         let ant = item("Ant", score: 1); item("Bee", score: 2)
         try context.save()
         let request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.score)])
-        let controller = FetchedResultsController(fetchRequest: request, context: context)
+        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context)
         let recorder = try watch(controller)
         try controller.withUserDrivenChanges {
             ant.score = 3
@@ -209,7 +209,7 @@ import FolioTestSupport
 
     @Test func unsectionedResultsHaveOneSectionEvenWhenEmpty() throws {
         let request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.name)])
-        let controller = FetchedResultsController(fetchRequest: request, context: context)
+        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context)
         try controller.performFetch()
         #expect(controller.sections?.count == 1)
         #expect(controller.sections?.first?.numberOfObjects == 0)

@@ -14,7 +14,7 @@ import FolioTestSupport
 
     func makeController(_ context: ObjectContext) throws -> (FetchedResultsController<ResultsItem>, ResultsRecordingDelegate<ResultsItem>) {
         let request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
-        let controller = FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: \ResultsItem.group)
+        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group)
         let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
         controller.delegate = recorder
         try controller.performFetch()

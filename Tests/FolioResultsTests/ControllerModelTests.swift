@@ -57,7 +57,7 @@ import FolioTestSupport
         var watches: [Watch] = []
         for (var request, sectionKey, batchSize) in Self.requests() {
             request.fetchBatchSize = batchSize
-            let controller = FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: sectionKey)
+            let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: sectionKey)
             try controller.performFetch()
             let harness = ResultsTableHarness(controller: controller)
             watches.append(Watch(harness: harness, sectionKey: sectionKey, previous: try Self.truth(controller, sectionKey)))

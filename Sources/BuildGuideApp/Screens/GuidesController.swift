@@ -15,7 +15,7 @@ final class GuidesController: ResultsTableController<Guide>, TableViewEditingDat
     init(container: PersistentContainer, storeURL: URL) throws {
         self.container = container
         self.storeURL = storeURL
-        let results = FetchedResultsController(fetchRequest: Guide.listRequest, context: container.viewContext)
+        let results = FetchedResultsController(fetchRequest: Guide.listRequest, managedObjectContext: container.viewContext)
         try super.init(title: "Guides", results: results, cellStyle: .value1)
         emptyStateText = "No guides"
         navigationItem.rightBarButtonItems = [BarButtonItem(system: .add) { [weak self] in self?.addGuide() }]

@@ -28,7 +28,7 @@ extension ListedTable {
     @MainActor
     public init<Entity: ManagedObject>(request: FetchRequest<Entity>, context: ObjectContext,
                                        sectionNameKeyPath: PartialKeyPath<Entity>? = nil, row: (Entity) -> Row) throws {
-        let results = FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: sectionNameKeyPath)
+        let results = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: sectionNameKeyPath)
         try results.performFetch()
         self.init(results: results, row: row)
     }

@@ -10,7 +10,7 @@ import FolioStore
 ///
 /// ```swift
 /// let request = FetchRequest<Animal>(sortBy: [SortDescriptor(\.classification?.order), SortDescriptor(\.commonName)])
-/// let controller = FetchedResultsController(fetchRequest: request, context: context,
+/// let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
 ///                                           sectionNameKeyPath: \Animal.classification?.order, cacheName: "Animals")
 /// controller.delegate = screen
 /// try controller.performFetch()
@@ -72,11 +72,13 @@ public final class FetchedResultsController<Entity: ManagedObject> {
     var relatedOf: [Int64: [Int64]] = [:]
 
     /// Creates a controller; nothing is fetched until `performFetch()`.
+    /// The labels are Core Data's.
     ///
     /// ```swift
-    /// let controller = FetchedResultsController(fetchRequest: request, context: context)
+    /// let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
+    ///                                           sectionNameKeyPath: nil, cacheName: nil)
     /// ```
-    public init(fetchRequest: FetchRequest<Entity>, context: ObjectContext,
+    public init(fetchRequest: FetchRequest<Entity>, managedObjectContext context: ObjectContext,
                 sectionNameKeyPath: PartialKeyPath<Entity>? = nil, cacheName: String? = nil) {
         self.fetchRequest = fetchRequest
         self.managedObjectContext = context

@@ -21,7 +21,11 @@ open class ManagedObject: Hashable, ManagedValue {
     var attrs: [StoreValue] = []
     var ones: [ObjectID?] = []
     var manys: [[ObjectID]?] = []
-    var isFault = true
+    /// Whether the object's values are not loaded yet (Core Data's `isFault`):
+    /// reading any property loads them.
+    ///
+    ///     if animal.isFault { print("not loaded yet") }
+    public internal(set) var isFault = true
     /// Values as last saved or fetched; kept from the first change until save or rollback.
     var committed: CommittedValues?
     var isInsertedFlag = false
@@ -64,8 +68,6 @@ open class ManagedObject: Hashable, ManagedValue {
     public var isInserted: Bool { isInsertedFlag }
     /// Whether the object was deleted and the deletion not yet saved.
     public var isDeleted: Bool { isDeletedFlag }
-    /// Whether the object's values are not loaded yet.
-    public var isFaultObject: Bool { isFault }
     /// Whether the object has unsaved changes (inserted, deleted, or changed values).
     public var hasChanges: Bool { isInsertedFlag || isDeletedFlag || !changedKeys.isEmpty }
 

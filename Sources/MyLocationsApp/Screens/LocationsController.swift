@@ -16,7 +16,7 @@ final class LocationsController: ResultsTableController<Location>, TableViewEdit
     init(container: PersistentContainer, storeURL: URL) throws {
         self.container = container
         self.storeURL = storeURL
-        let results = FetchedResultsController(fetchRequest: Location.listRequest, context: container.viewContext,
+        let results = FetchedResultsController(fetchRequest: Location.listRequest, managedObjectContext: container.viewContext,
                                                sectionNameKeyPath: Location.sectionKeyPath)
         try super.init(title: "Locations", results: results, cellType: LocationCell.self)
         emptyStateText = "No locations"

@@ -18,7 +18,7 @@ final class PlanetsListController: ResultsTableController<Planet>, TableViewEdit
 
     init(container: PersistentContainer) throws {
         self.container = container
-        let results = FetchedResultsController(fetchRequest: Planet.listRequest, context: container.viewContext)
+        let results = FetchedResultsController(fetchRequest: Planet.listRequest, managedObjectContext: container.viewContext)
         try super.init(title: "Planets", results: results)
         emptyStateText = "No planets"
         navigationItem.rightBarButtonItems = [editButtonItem]

@@ -17,7 +17,7 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
     init(container: PersistentContainer, storeURL: URL) throws {
         self.container = container
         self.storeURL = storeURL
-        let results = FetchedResultsController(fetchRequest: Animal.listRequest, context: container.viewContext,
+        let results = FetchedResultsController(fetchRequest: Animal.listRequest, managedObjectContext: container.viewContext,
                                                sectionNameKeyPath: Animal.sectionKeyPath)
         try super.init(title: "Zootastic", results: results, cellStyle: .subtitle)
         showsSectionIndex = true

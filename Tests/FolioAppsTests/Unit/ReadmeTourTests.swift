@@ -4,7 +4,6 @@ import FolioStore
 import FolioTable
 import FolioTerminal
 import FolioTestSupport
-import Foundation
 import Testing
 
 // The README's tour of the libraries, compiled and run here so that it stays true.
@@ -29,7 +28,7 @@ final class ShelvesController: TableViewController, TableViewDataSource {
     init(context: ObjectContext) throws {
         results = FetchedResultsController(
             fetchRequest: FetchRequest(sortBy: [SortDescriptor(\Book.shelf), SortDescriptor(\Book.title)]),
-            context: context, sectionNameKeyPath: \Book.shelf)
+            managedObjectContext: context, sectionNameKeyPath: \Book.shelf)
         let table = TableView()
         adapter = FetchedResultsTableAdapter(tableView: table)  // holds the table weakly
         super.init(title: "Shelves", tableView: table)

@@ -23,7 +23,7 @@ import Testing
             planet.position = index * 10
         }
         try context.save()
-        let results = FetchedResultsController(fetchRequest: Planet.listRequest, context: context)
+        let results = FetchedResultsController(fetchRequest: Planet.listRequest, managedObjectContext: context)
         let controller = try NamesController(title: "Planets", results: results)
         let driver = TerminalRecordingDriver(columns: 40, rows: 12)
         let app = Application(root: NavigationController(root: controller), driver: driver)
