@@ -114,12 +114,50 @@ public final class TestItem: ManagedObject {
     }
 }
 
+/// A crew member for store tests: a required to-one (``TestShip``), as BuildGuide's unit has its race.
+public final class TestCrew: ManagedObject {
+    @Managed public var name: String
+    @Managed public var ship: TestShip
+
+    public override class var entity: EntityDescription {
+        EntityDescription(TestCrew.self, properties: [
+            .attribute(\TestCrew.name, "name", defaultValue: ""),
+            .toOne(\TestCrew.ship, "ship", inverse: \TestShip.crew),
+        ])
+    }
+}
+
+/// A ship for store tests, the required target of ``TestCrew/ship``.
+public final class TestShip: ManagedObject {
+    @Managed public var name: String
+    @Managed public var crew: Set<TestCrew>
+
+    public override class var entity: EntityDescription {
+        EntityDescription(TestShip.self, properties: [
+            .attribute(\TestShip.name, "name", defaultValue: ""),
+            .toMany(\TestShip.crew, "crew", inverse: \TestCrew.ship, deleteRule: .cascade),
+        ])
+    }
+}
+
+/// Composed key paths written in the entities' own module, for tests that
+/// resolve key paths written in another module.
+public enum StoreTestKeyPaths {
+    /// An optional chain through a to-one.
+    public static var classificationOrder: PartialKeyPath<TestAnimal> { \TestAnimal.classification?.order }
+    /// A force-unwrapped to-one.
+    public static var forcedClassificationOrder: PartialKeyPath<TestAnimal> { \TestAnimal.classification!.order }
+    /// A required to-one.
+    public static var shipName: PartialKeyPath<TestCrew> { \TestCrew.ship.name }
+}
+
 /// The schema of all test entities.
 ///
 ///     let container = try PersistentContainer(schema: StoreTestSchema.make(), path: nil)
 public enum StoreTestSchema {
     /// A new schema with every test entity.
     public static func make(version: Int = 1) -> Schema {
-        Schema(version: version, [TestZoo.self, TestClassification.self, TestAnimal.self, TestGuide.self, TestStep.self, TestItem.self])
+        Schema(version: version, [TestZoo.self, TestClassification.self, TestAnimal.self, TestGuide.self, TestStep.self, TestItem.self,
+                                  TestCrew.self, TestShip.self])
     }
 }

@@ -29,6 +29,8 @@ public final class ObjectContext {
     /// entries whose `isTouched` was cleared are skipped and dropped at the next save or rollback.
     var touchedList: [ManagedObject] = []
     var materialising: (id: ObjectID, row: StoredRow?)?
+    /// The next object initialised with this context is a key path probe of this entity.
+    var probeBeingMade: (EntityDescription, KeyPathProbe)?
     var observers: [Int: (ChangeSet) -> Void] = [:]
     var willSaveObservers: [Int: (ChangeSet) -> Void] = [:]
     var nextObserver = 0

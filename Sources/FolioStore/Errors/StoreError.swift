@@ -49,7 +49,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .migrationImpossible(entity, key, reason): "cannot migrate \(entity).\(key) automatically: \(reason)"
         case let .newerSchema(stored, current): "the store has schema version \(stored), newer than this program's \(current)"
         case let .unsupportedPredicate(what): "predicate not supported by the store: \(what)"
-        case let .unknownKeyPath(entity, keyPath): "\(keyPath) is not a stored property of \(entity)"
+        case let .unknownKeyPath(entity, keyPath):
+            "\(keyPath) is not a stored property of \(entity) (fetch, sort and filter by @Managed properties its entity declares)"
         case let .typeMismatch(expected, found): "expected a value of type \(expected), found \(found)"
         case let .objectDeleted(entity, id): "\(entity) \(id) has been deleted"
         case let .sqlite(code, message, sql): "SQLite error \(code): \(message)" + (sql.isEmpty ? "" : " [\(sql)]")

@@ -29,9 +29,11 @@ public struct Managed<Value: ManagedValue> {
     ) -> Value {
         get {
             let property = object.meta.property(wrappedKeyPath)
+            if let probe = object.probe { return probe.read(property, on: object) }
             return Value._decode(object.slot(property), in: object.managedContext)
         }
         set {
+            if object.probe != nil { return }  // a probe only records reads
             let property = object.meta.property(wrappedKeyPath)
             object.liveContext(for: property).set(object, property, newValue._slot)
         }

@@ -32,11 +32,21 @@ open class ManagedObject: Hashable, ManagedValue {
     var isDeletedFlag = false
     var isTouched = false
     var isListedAsTouched = false
+    /// Set on the stand-ins that resolve key paths: their properties record reads instead.
+    var probe: KeyPathProbe?
 
     /// Creates a new object and inserts it into `context`; it is saved by the next `save()`.
     ///
     ///     let zoo = Zoo(context: context)
     public required init(context: ObjectContext) {
+        if let (entity, probe) = context.probeBeingMade {
+            context.probeBeingMade = nil
+            meta = entity
+            objectID = ObjectID(entityName: entity.name, rowID: 0)
+            self.probe = probe
+            isFault = false
+            return
+        }
         let meta = context.schema.entity(for: Self.self)
         self.meta = meta
         managedContext = context

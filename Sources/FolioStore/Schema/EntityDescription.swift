@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An entity: a `ManagedObject` subclass, its table, and its properties.
 /// Each class returns one from its `entity` class property.
 ///
@@ -11,6 +13,7 @@
 ///             ])
 ///         }
 ///     }
+// Sendable: its properties are set while the schema is built, before it is shared, and read-only after.
 public final class EntityDescription: @unchecked Sendable {
     /// The entity's name (its table), by default the class's name.
     public let name: String
@@ -27,7 +30,8 @@ public final class EntityDescription: @unchecked Sendable {
     private(set) var toManys: [PropertyDescription] = []
     private(set) var byKeyPath: [AnyKeyPath: PropertyDescription] = [:]
     private(set) var byName: [String: PropertyDescription] = [:]
-    private(set) var byToken: [String: PropertyDescription] = [:]
+    /// Composed key paths resolved so far (and refusals), by value.
+    let resolvedKeyPaths = Mutex<[KeyPathKey: Result<[PropertyDescription], StoreError>]>([:])
     /// The attributes' default values, the initial state of a new object.
     private(set) var defaults: [StoreValue] = []
 
@@ -46,7 +50,6 @@ public final class EntityDescription: @unchecked Sendable {
             p.index = i
             byName[p.name] = p
             byKeyPath[p.keyPath] = p
-            byToken[KeyPathNames.token(of: p.keyPath)] = p
             switch p.kind {
             case .attribute: p.slot = attributes.count; attributes.append(p)
             case .toOne: p.slot = toOnes.count; toOnes.append(p)
@@ -64,30 +67,23 @@ public final class EntityDescription: @unchecked Sendable {
         return p
     }
 
-    /// Resolves a chain of key path tokens through to-one relationships;
-    /// nil when a token is unknown or a to-many is crossed.
-    func resolve(tokens: some Collection<String>) -> [PropertyDescription]? {
-        var entity = self
-        var chain: [PropertyDescription] = []
-        for (i, token) in tokens.enumerated() {
-            guard let p = entity.byToken[token] ?? entity.byName[token] else { return nil }
-            chain.append(p)
-            if i < tokens.count - 1 {
-                guard p.isToOne else { return nil }
-                entity = p.target
-            }
-        }
-        return chain.isEmpty ? nil : chain
-    }
-
-    /// Resolves any key path rooted at this entity (simple or through to-one
-    /// relationships) to its chain of properties.
+    /// Resolves any key path rooted at this entity to the chain of
+    /// properties it reads: one for a declared property (matched by equality),
+    /// the to-one relationships and then the last property for a composed one
+    /// (found by ``KeyPathProbe``, once per key path).
     func resolve(keyPath: AnyKeyPath) throws -> [PropertyDescription] {
         if let p = byKeyPath[keyPath] { return [p] }
-        let parts = KeyPathNames.components(of: keyPath)
-        for start in 0..<parts.count {
-            if let chain = resolve(tokens: parts[start...]) { return chain }
-        }
-        throw StoreError.unknownKeyPath(entity: name, keyPath: String(describing: keyPath))
+        let key = KeyPathKey(keyPath)
+        if let known = resolvedKeyPaths.withLock({ $0[key] }) { return try known.get() }
+        let found = KeyPathProbe.resolve(key, from: self)
+        resolvedKeyPaths.withLock { $0[key] = found }
+        return try found.get()
     }
+}
+
+/// A key path as a dictionary key shared between threads.
+// Sendable: key paths are immutable; these are only hashed, compared and applied to probes.
+struct KeyPathKey: Hashable, @unchecked Sendable {
+    let keyPath: AnyKeyPath
+    init(_ keyPath: AnyKeyPath) { self.keyPath = keyPath }
 }

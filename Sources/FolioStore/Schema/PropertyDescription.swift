@@ -4,6 +4,7 @@
 ///     .attribute(\Animal.commonName, "commonName", indexed: true)
 ///     .toOne(\Animal.classification, "classification", inverse: \Classification.animals)
 ///     .toMany(\Classification.animals, "animals", inverse: \Animal.classification, deleteRule: .cascade)
+// Sendable: set up while the schema is built, before it is shared, and read-only after.
 public final class PropertyDescription: @unchecked Sendable {
     enum Kind {
         case attribute(StoreType)
