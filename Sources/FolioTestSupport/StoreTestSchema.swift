@@ -149,6 +149,25 @@ public enum StoreTestKeyPaths {
     public static var forcedClassificationOrder: PartialKeyPath<TestAnimal> { \TestAnimal.classification!.order }
     /// A required to-one.
     public static var shipName: PartialKeyPath<TestCrew> { \TestCrew.ship.name }
+
+    /// Labelled key paths written here, with their root entity's name.
+    public static var cases: [(label: String, entity: String, keyPath: AnyKeyPath)] {
+        [("support-optional", "TestAnimal", classificationOrder), ("support-forced", "TestAnimal", forcedClassificationOrder),
+         ("support-required", "TestCrew", shipName)]
+    }
+
+    /// One line per case: `label<TAB>property.property...` or `label<TAB>refused<TAB>message`,
+    /// so a release build's resolutions can be compared with a debug build's.
+    public static func report(_ cases: [(label: String, entity: String, keyPath: AnyKeyPath)], in schema: Schema) -> [String] {
+        cases.map { label, entity, keyPath in
+            do {
+                guard let e = schema.entity(named: entity) else { return "\(label)\tno entity \(entity)" }
+                return label + "\t" + (try e.properties(along: keyPath)).map(\.name).joined(separator: ".")
+            } catch {
+                return "\(label)\trefused\t\(error)"
+            }
+        }
+    }
 }
 
 /// The schema of all test entities.

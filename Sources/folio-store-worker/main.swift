@@ -2,6 +2,7 @@
 //   folio-store-worker save-loop PATH   saves forever; prints "saved N" after each acknowledged save
 //   folio-store-worker insert PATH NAME... inserts animals one save each, prints "saved ID", then waits for stdin to close
 //   folio-store-worker watch PATH        prints "heard INSERTED-IDS" for each change set from other processes
+//   folio-store-worker keypaths          prints how key paths written here and in FolioTestSupport resolve
 import Foundation
 import FolioStore
 import FolioTestSupport
@@ -9,9 +10,30 @@ import FolioTestSupport
 /// Writes a line straight to stdout (unbuffered), so the parent sees it before a kill.
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
+// Computed, not stored: never a fetch's key.
+extension TestAnimal {
+    var loudName: String { commonName.uppercased() }
+}
+
+extension TestClassification {
+    var loudOrder: String { order.uppercased() }
+}
+
 let args = CommandLine.arguments
+if args.count == 2 && args[1] == "keypaths" {
+    let written: [(label: String, entity: String, keyPath: AnyKeyPath)] = [
+        ("declared", "TestAnimal", \TestAnimal.commonName),
+        ("optional", "TestAnimal", \TestAnimal.classification?.order),
+        ("forced", "TestAnimal", \TestAnimal.classification!.order),
+        ("required", "TestCrew", \TestCrew.ship.name),
+        ("computed", "TestAnimal", \TestAnimal.loudName),
+        ("computed-chain", "TestAnimal", \TestAnimal.classification?.loudOrder),
+    ]
+    for line in StoreTestKeyPaths.report(written + StoreTestKeyPaths.cases, in: StoreTestSchema.make()) { say(line) }
+    exit(0)
+}
 guard args.count >= 3 else {
-    FileHandle.standardError.write(Data("usage: folio-store-worker save-loop|insert|watch PATH [NAME...]\n".utf8))
+    FileHandle.standardError.write(Data("usage: folio-store-worker save-loop|insert|watch PATH [NAME...] | keypaths\n".utf8))
     exit(2)
 }
 let container: PersistentContainer
