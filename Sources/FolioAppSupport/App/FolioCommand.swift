@@ -80,7 +80,7 @@ public struct FolioCommand {
             return .exit(.success)
         }
         let storeURL = try StoreLocation.resolve(
-            app: app.command, explicitPath: try arguments.option("--store"), environment: environment)
+            app: app.command, explicitPath: try arguments.pathOption("--store"), environment: environment)
         guard let subcommand = arguments.nextPositional() else {
             try arguments.finish()
             return .open(app: app.command, storeURL: storeURL)

@@ -1,6 +1,21 @@
 import Foundation
 
 extension Arguments {
+    /// Removes option `name` and reads it as a file path, which must not be empty.
+    ///
+    /// An empty value (`--store ""`, often an unset shell variable) is a
+    /// ``AppError/usage(message:)`` (exit 2), never taken to mean the default.
+    ///
+    /// ```swift
+    /// var args = Arguments(["--store", ""])
+    /// try args.pathOption("--store")   // throws: --store needs a path; it was given an empty one
+    /// ```
+    public mutating func pathOption(_ name: String) throws -> String? {
+        guard let text = try option(name) else { return nil }
+        guard !text.isEmpty else { throw AppError.usage(message: "\(name) needs a path; it was given an empty one") }
+        return text
+    }
+
     /// Removes option `name` and reads it as a number within `range`.
     ///
     /// A value that is not a number, or outside the range, is an

@@ -11,8 +11,10 @@ import Foundation
 public enum StoreLocation {
     /// The store file for `app`; creates the folder that holds it.
     ///
-    /// Throws ``AppError/store(path:message:)`` when the folder cannot be made.
+    /// Throws ``AppError/store(path:message:)`` when the folder cannot be made,
+    /// ``AppError/usage(message:)`` for an empty `explicitPath`.
     public static func resolve(app: String, explicitPath: String?, environment: [String: String]) throws -> URL {
+        if explicitPath?.isEmpty == true { throw AppError.usage(message: "--store needs a path; it was given an empty one") }
         let url = path(app: app, explicitPath: explicitPath, environment: environment)
         let folder = url.deletingLastPathComponent()
         do {
@@ -23,7 +25,8 @@ public enum StoreLocation {
         return url
     }
 
-    /// The store file for `app` without touching the file system.
+    /// The store file for `app` without touching the file system (an empty
+    /// `explicitPath` is refused by ``resolve(app:explicitPath:environment:)``).
     ///
     /// `StoreLocation.path(app: "zoo", explicitPath: "z.sqlite", environment: [:])` is `./z.sqlite`.
     public static func path(app: String, explicitPath: String?, environment: [String: String]) -> URL {

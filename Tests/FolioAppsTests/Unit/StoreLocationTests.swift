@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import FolioAppSupport
+import BuildGuideApp
+import FolioTestSupport
+import PlanetsApp
+import ZootasticApp
 
 @Suite struct StoreLocationTests {
     @Test func explicitPathWins() {
@@ -24,5 +28,23 @@ import Testing
         var isFolder: ObjCBool = false
         #expect(FileManager.default.fileExists(atPath: url.deletingLastPathComponent().path, isDirectory: &isFolder))
         #expect(isFolder.boolValue)
+    }
+}
+
+/// Finding 10: `--store ""` (an unset shell variable, say) is a usage error,
+/// never the real default store.
+@MainActor
+@Suite struct EmptyStorePathTests {
+    @Test func anEmptyStorePathIsAUsageErrorAndTouchesNoStore() throws {
+        let home = try AppTemporaryDirectory()
+        for arguments in [["planets", "list", "--store", ""], ["zoo", "add", "--name", "Okapi", "--habitat", "Forest", "--order", "X", "--store="],
+                          ["guides", "--store", ""]] {
+            let console = Console.capturing()
+            let outcome = FolioCommand(apps: [PlanetsApp.self, ZootasticApp.self, BuildGuideApp.self], console: console,
+                                       environment: ["HOME": home.url.path]).run(arguments)
+            #expect(outcome == .exit(.usage), "\(arguments)")
+            #expect(console.errorOutput.contains("--store needs a path"), "\(console.errorOutput)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: home.path(".local/share/folio")))
     }
 }
