@@ -188,9 +188,9 @@ import FolioTestSupport
         for name in ["Spider Monkey", "Squirrel MONKEY", "Gorilla"] { _ = animal(c, name) }
         try c.save()
         var request = FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)])
-        request.stringFilters = [StringFilter(\TestAnimal.commonName, .endsWith("monkey"), caseInsensitive: true)]
+        request.stringFilters = [StringFilter(\TestAnimal.commonName, .endsWith("monkey"), options: .caseInsensitive)]
         #expect(try c.fetch(request).map(\.commonName) == ["Spider Monkey", "Squirrel MONKEY"])
-        request.stringFilters = [StringFilter(\TestAnimal.commonName, .contains("ORI"), caseInsensitive: true)]
+        request.stringFilters = [StringFilter(\TestAnimal.commonName, .contains("ORI"), options: .caseInsensitive)]
         #expect(try c.fetch(request).map(\.commonName) == ["Gorilla"])
         _ = animal(c, "Howler monkey")
         request.stringFilters = [StringFilter(\TestAnimal.commonName, .endsWith("monkey"))]

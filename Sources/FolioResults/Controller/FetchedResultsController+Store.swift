@@ -16,10 +16,11 @@ extension FetchedResultsController {
     /// The request as the controller runs it: no batching, and saved state
     /// only, since the controller follows saves (an unsaved insert would
     /// otherwise appear under a temporary ID that its save replaces).
-    func fetchRequestForAll() -> FetchRequest<Entity> {
+    func fetchRequestForAll(unordered: Bool = false) -> FetchRequest<Entity> {
         var request = fetchRequest
         request.fetchBatchSize = 0
         request.includesPendingChanges = false
+        if unordered { request.sortDescriptors = [] }
         return request
     }
 

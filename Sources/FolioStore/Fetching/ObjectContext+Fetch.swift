@@ -138,9 +138,10 @@ extension ObjectContext {
     }
 
     private func matches<T>(_ filter: StringFilter<T>, _ o: ManagedObject) -> Bool {
-        guard let chain = try? o.meta.resolve(keyPath: filter.keyPath),
-              case .text(let s) = value(of: o, through: chain) else { return false }
-        return filter.matches(s)
+        filter.keyPaths.contains { keyPath in
+            guard let chain = try? o.meta.resolve(keyPath: keyPath), case .text(let s) = value(of: o, through: chain) else { return false }
+            return filter.matches(s)
+        }
     }
 
     private func sortKeyPath<T>(_ d: SortDescriptor<T>) throws -> AnyKeyPath {
@@ -154,7 +155,7 @@ extension ObjectContext {
         let b = SQLQueryBuilder(root: e)
         var conditions: [String] = []
         if let p = request.predicate { conditions.append(try PredicateSupport.condition(p, b)) }
-        for f in request.stringFilters { conditions.append(try filterSQL(f, b)) }
+        for f in request.stringFilters { conditions.append(try f.condition(b)) }
         var plan = FetchPlan(entity: e)
         plan.orderBy = try request.sortDescriptors.map { d in
             (b.column(for: try e.resolve(keyPath: try sortKeyPath(d))), d.order == .forward)
@@ -166,20 +167,5 @@ extension ObjectContext {
         plan.limit = request.fetchLimit > 0 ? request.fetchLimit : nil
         plan.offset = request.fetchOffset > 0 ? request.fetchOffset : nil
         return plan
-    }
-
-    private func filterSQL<T>(_ f: StringFilter<T>, _ b: SQLQueryBuilder) throws -> String {
-        let column = b.column(for: try b.root.resolve(keyPath: f.keyPath))
-        let c = f.caseInsensitive ? "lower(\(column))" : column
-        let v = f.caseInsensitive ? "lower(?)" : "?"
-        switch f.match {
-        case .equals(let s): b.bindings.append(.text(s)); return "(\(c) = \(v))"
-        case .contains(let s): b.bindings.append(.text(s)); return "(instr(\(c), \(v)) > 0)"
-        case .beginsWith(let s): b.bindings.append(.text(s)); return "(instr(\(c), \(v)) = 1)"
-        case .endsWith(let s):
-            if s.isEmpty { return "1" }
-            b.bindings += [.text(s), .text(s)]
-            return "(substr(\(c), -length(\(v))) = \(v))"
-        }
     }
 }

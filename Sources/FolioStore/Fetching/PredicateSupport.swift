@@ -21,7 +21,8 @@ import Foundation
 ///   conditions on the members' own attributes (correlated subqueries).
 ///
 /// Not available from `#Predicate` on Linux, so offered by
-/// ``StringFilter`` instead: case-insensitive matching and ends-with.
+/// ``StringFilter`` instead: case-, diacritic- and width-insensitive
+/// matching (search), ends-with, and one condition over several attributes.
 /// Not supported: relationships inside `contains(where:)`, other closures,
 /// arithmetic, conditionals, regexes.
 ///

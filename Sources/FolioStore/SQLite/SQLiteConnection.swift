@@ -22,6 +22,7 @@ final class SQLiteConnection {
         self.path = path
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        registerFunctions()
     }
 
     deinit {

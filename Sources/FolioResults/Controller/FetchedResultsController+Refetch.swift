@@ -1,0 +1,98 @@
+import FolioStore
+
+extension FetchedResultsController {
+    /// Changes the fetch request and follows with one change report, as a
+    /// save would, instead of a reload: the objects the new request no longer
+    /// matches are deleted, those it now matches inserted, sections follow,
+    /// and every other object keeps its row (so a highlight can stay on it).
+    /// This is how a search field narrows a table as the user types.
+    ///
+    /// `performFetch()` keeps Core Data's behaviour: it fetches afresh and
+    /// reports nothing (call `tableView.reloadData()` after it). Before the
+    /// first `performFetch()` this is a plain fetch. A change of the sort
+    /// descriptors is reported as a reload: every old section deleted, every
+    /// new one inserted. On a thrown error the request and results stay as they were.
+    ///
+    /// ```swift
+    /// func searchTextDidChange(_ text: String) {
+    ///     try? results.updateFetchRequest { request in
+    ///         request.stringFilters = text.isEmpty ? [] : [
+    ///             StringFilter(anyOf: [\Animal.commonName, \Animal.habitat], .contains(text),
+    ///                          options: [.caseInsensitive, .diacriticInsensitive]),
+    ///         ]
+    ///     }
+    /// }
+    /// ```
+    /// - Complexity: one query over the entity, O(n) to compare memberships,
+    ///   and O(k log n) for the k objects that enter or leave.
+    public func updateFetchRequest(_ change: (inout FetchRequest<Entity>) throws -> Void) throws {
+        var request = fetchRequest
+        try change(&request)
+        guard let current = plan else {
+            fetchRequest = request
+            return try performFetch()
+        }
+        let previous = fetchRequest
+        fetchRequest = request
+        do {
+            let next = try KeyPlan(request: request, sectionKeyPath: sectionNameKeyPath, context: managedObjectContext)
+            if next.ordersLike(current) { try refetchMembers(next) } else { try refetchAll(next) }
+        } catch {
+            fetchRequest = previous
+            throw error
+        }
+    }
+
+    /// The same ordering, other members: report who left and who entered.
+    private func refetchMembers(_ next: KeyPlan<Entity>) throws {
+        var changes: [ResultsRowChange<Int64, RowKey, SectionKey>] = []
+        var entering: [(Int64, [StoreValue])]
+        if next.isWindowed {
+            // Membership depends on rank: compare with the whole new window.
+            entering = try fetchKeyRows(next, restrictedTo: nil)
+            let members = Set(entering.map(\.0))
+            for id in engine.allIDs() where !members.contains(id) { changes.append(ResultsRowChange(id: id, row: nil, objectChanged: false)) }
+        } else {
+            // Only IDs for the scan; keys only for the few that enter.
+            let matching = try managedObjectContext.fetchIDs(fetchRequestForAll(unordered: true)).map(\.rowID)
+            let members = RowIDSet(matching)
+            for id in engine.allIDs() where !members.contains(id) { changes.append(ResultsRowChange(id: id, row: nil, objectChanged: false)) }
+            entering = try fetchKeyRows(next, restrictedTo: matching.filter { !engine.contains($0) })
+        }
+        let links = next.related.isEmpty ? [] : try fetchRelatedRows(next, restrictedTo: nil)
+
+        plan = next
+        var rows: [Int64] = []
+        for (id, values) in entering {
+            changes.append(ResultsRowChange(id: id, row: next.row(id: id, values: values), objectChanged: false))
+            rows.append(id)
+        }
+        dependents = [:]
+        relatedOf = [:]
+        updateRelated(next, links, removed: [])
+        if let cacheName { ResultsCache.delete(name: cacheName) }
+        let report = engine.apply(changes)
+        sectionCache = nil
+        if fetchRequest.fetchBatchSize == 0, !rows.isEmpty {
+            for (id, object) in (try? prefetch(rows)) ?? [:] { resident[id] = object }
+        }
+        deliver(report)
+        for change in changes where change.row == nil { forget(change.id) }
+    }
+
+    /// Another ordering: load afresh and report every section replaced.
+    private func refetchAll(_ next: KeyPlan<Entity>) throws {
+        let oldSections = (0..<engine.numberOfSections).map { SectionChange(type: .delete, index: $0, section: engine.section(at: $0)) }
+        try performFetch()
+        let newSections = (0..<engine.numberOfSections).map { SectionChange(type: .insert, index: $0, section: engine.section(at: $0)) }
+        deliver(ResultsChangeSet(sectionChanges: oldSections + newSections, objectChanges: []))
+    }
+}
+
+extension KeyPlan {
+    /// Whether rows are keyed and sectioned alike under both plans, so that a
+    /// row keeps its key when only the members change.
+    func ordersLike(_ other: KeyPlan) -> Bool {
+        keyPaths == other.keyPaths && ascending == other.ascending && sectioned == other.sectioned
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import FolioStore
+import FolioTestSupport
+
+/// Search filters: case, diacritics and width folded the same way in SQL
+/// (saved rows) and in memory (unsaved objects).
+@MainActor
+@Suite struct StringFilterTests {
+    func context(_ names: [String]) throws -> (PersistentContainer, ObjectContext) {
+        let container = try PersistentContainer(schema: StoreTestSchema.make(), path: nil)
+        let context = container.viewContext
+        for name in names {
+            let animal = TestAnimal(context: context)
+            animal.commonName = name
+            animal.habitat = "Hall \(name.count)"
+        }
+        try context.save()
+        return (container, context)
+    }
+
+    func names(_ context: ObjectContext, _ filter: StringFilter<TestAnimal>) throws -> [String] {
+        var request = FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)])
+        request.stringFilters = [filter]
+        return try context.fetch(request).map(\.commonName)
+    }
+
+    @Test func caseAndDiacriticsFoldAsCoreDatasCD() throws {
+        let (_, c) = try context(["Café Noir", "CAFE", "cafè", "Cafeteria", "Straße", "STRASSE", "Ωμέγα", "ﬁle", "Spider Monkey"])
+        let cd: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
+        #expect(try names(c, StringFilter(\TestAnimal.commonName, .contains("cafe"), options: cd)) == ["CAFE", "Cafeteria", "Café Noir", "cafè"])
+        #expect(try names(c, StringFilter(\TestAnimal.commonName, .contains("café"), options: .caseInsensitive)) == ["Café Noir"])
+        #expect(try names(c, StringFilter(\TestAnimal.commonName, .contains("cafe"), options: .diacriticInsensitive)) == ["cafè"])
+        #expect(try names(c, StringFilter(\TestAnimal.commonName, .equals("strasse"), options: .caseInsensitive)) == ["STRASSE", "Straße"])
+        #expect(try names(c, StringFilter(\TestAnimal.commonName, .beginsWith("ΩΜΕΓ"), options: cd)) == ["Ωμέγα"])
+        #expect(try names(c, StringFilter(\TestAnimal.commonName, .beginsWith("fi"), options: cd)) == ["ﬁle"])   // "ﬁ" uppercases to "FI"
+        #expect(try names(c, StringFilter(\TestAnimal.commonName, .beginsWith("fi"), options: .diacriticInsensitive)) == [])
+        #expect(try names(c, StringFilter(\TestAnimal.commonName, .beginsWith("fi"), options: [.widthInsensitive])) == ["ﬁle"])
+        #expect(try names(c, StringFilter(\TestAnimal.commonName, .endsWith("MONKEY"), options: .caseInsensitive)) == ["Spider Monkey"])
+        #expect(try names(c, StringFilter(\TestAnimal.commonName, .contains(""), options: cd)).count == 9)
+    }
+
+    @Test func anyOfMatchesWhenOneAttributeDoes() throws {
+        let (_, c) = try context(["Okapi", "Lion", "Hall"])
+        let filter = StringFilter<TestAnimal>(anyOf: [\TestAnimal.commonName, \TestAnimal.habitat], .contains("hall 4"), options: .caseInsensitive)
+        #expect(try names(c, filter) == ["Hall", "Lion"])
+        let none = StringFilter<TestAnimal>(anyOf: [\TestAnimal.commonName, \TestAnimal.habitat], .contains("oka"), options: .caseInsensitive)
+        #expect(try names(c, none) == ["Okapi"])
+    }
+
+    @Test func aFilterOnANonStringAttributeFailsNamingIt() throws {
+        let (_, c) = try context(["Okapi"])
+        do {
+            _ = try names(c, StringFilter(\TestAnimal.legs, .contains("4")))
+            Issue.record("a filter on an Int attribute fetched")
+        } catch {
+            #expect("\(error)".contains("legs of TestAnimal, which is not a String attribute"), "\(error)")
+        }
+    }
+
+    /// Random texts and needles from an alphabet of look-alikes: the saved
+    /// rows (matched in SQL) and the same objects with unsaved changes
+    /// (matched in memory) give the same answer for every filter.
+    @Test func sqlAndMemoryFoldAlike() throws {
+        var random = ResultsRandom.fromEnvironment()
+        print("seed:", random.seed)
+        let pieces = ["a", "A", "á", "Á", "a\u{301}", "e", "É", "ß", "SS", "ss", "ﬁ", "fi", "İ", "i", "ı", "ς", "Σ", "σ", "ø", "Ｅ",
+                      "’", " ", "z", "\u{301}", "Ǆ", "ǆ", "ﬀ", "🦁", "Ω", "ω"]
+        func text(_ length: ClosedRange<Int>) -> String {
+            (0..<Int.random(in: length, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+        }
+        let texts = (0..<120).map { _ in text(0...6) }
+        let (_, c) = try context(texts.map { $0.isEmpty ? "-" : $0 })
+        let options: [String.CompareOptions] = [[], .caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive],
+                                                .widthInsensitive, [.caseInsensitive, .diacriticInsensitive, .widthInsensitive]]
+        var filters: [StringFilter<TestAnimal>] = []
+        for _ in 0..<150 {
+            let needle = text(0...3)
+            let match: StringMatch = [.contains(needle), .beginsWith(needle), .endsWith(needle), .equals(needle)].randomElement(using: &random)!
+            filters.append(StringFilter(\TestAnimal.commonName, match, options: options.randomElement(using: &random)!))
+        }
+        let saved = try filters.map { try names(c, $0).sorted() }
+        for animal in try c.fetch(FetchRequest<TestAnimal>()) { animal.legs += 1 }   // every object now pending: matched in memory
+        for (filter, inSQL) in zip(filters, saved) {
+            #expect(try names(c, filter).sorted() == inSQL, "\(filter), seed \(random.seed)")
+        }
+    }
+}
