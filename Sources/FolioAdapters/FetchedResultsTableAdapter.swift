@@ -125,7 +125,7 @@ public final class FetchedResultsTableAdapter {
     /// Feeds a whole change set: will, sections, objects, did.
     ///
     /// ```swift
-    /// adapter.apply(engine.apply(rowChanges))
+    /// for await changes in controller.changeSets() { adapter.apply(changes) }
     /// ```
     ///
     /// - Complexity: O(changes + sections + visible rows).

@@ -3,8 +3,9 @@ import Foundation
 /// A headless table view with UITableView's semantics: sections and rows
 /// from a data source, cell reuse, batch updates validated as UIKit does,
 /// selection, editing, swipe actions, reordering and a viewport measured in
-/// lines. It draws nothing; a renderer (FolioTerminal) reads `layoutItems()`
-/// and the visible cells.
+/// lines. It draws nothing; a renderer (FolioTerminal) reads its layout and
+/// the visible cells. Rule numbers in comments ("rule 1.6", "E13") are those
+/// of docs/table-view-rules.md.
 ///
 /// `TableView` is `@MainActor`-isolated, like its data source, delegate and
 /// cells: the terminal and the apps run everything on the main actor.
@@ -15,7 +16,7 @@ import Foundation
 /// table.dataSource = planets
 /// table.viewportHeight = 20
 /// table.reloadData()
-/// for item in table.layoutItems() { draw(item, table.cellForRow(at:)) }
+/// for path in table.indexPathsForVisibleRows { draw(table.cellForRow(at: path)) }
 /// ```
 @MainActor
 public final class TableView {
@@ -96,7 +97,7 @@ public final class TableView {
     /// The highlighted row: the cursor a terminal user moves.
     ///
     /// ```swift
-    /// if let path = table.highlightedIndexPath { table.userDidTapRow(at: path) }
+    /// if let path = table.highlightedIndexPath { try table.selectRow(at: path) }
     /// ```
     public internal(set) var highlightedIndexPath: IndexPath?
     /// Whether loading data highlights the first row, as a terminal table opens; true by default.

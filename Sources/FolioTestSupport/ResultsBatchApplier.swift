@@ -1,7 +1,7 @@
 import FolioResults
 
 /// Applies a change report to the old sections the way UITableView's batch
-/// updates do (UIKIT.md §1–2): validation in iOS 12's order, deletes in old
+/// updates do (docs/table-view-rules.md §1–2): validation in iOS 12's order, deletes in old
 /// coordinates, inserts in new, reloads in place, moves as delete + insert,
 /// and inserted sections filled from the data source.
 ///

@@ -2,7 +2,7 @@ import FolioTable
 import FolioTestSupport
 import Testing
 
-/// UIKIT.md §6: registration, dequeue, reuse, styles.
+/// docs/table-view-rules.md §6: registration, dequeue, reuse, styles.
 @MainActor
 struct CellReuseTests {
     final class BadgeCell: TableViewCell {

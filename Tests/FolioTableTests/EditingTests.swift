@@ -2,7 +2,7 @@ import FolioTable
 import FolioTestSupport
 import Testing
 
-/// UIKIT.md §3: edit mode, editing styles, commit.
+/// docs/table-view-rules.md §3: edit mode, editing styles, commit.
 @MainActor
 struct EditingTests {
     private func p(_ section: Int, _ row: Int) -> IndexPath { IndexPath(row: row, section: section) }

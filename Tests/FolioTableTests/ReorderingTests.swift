@@ -2,7 +2,7 @@ import FolioTable
 import FolioTestSupport
 import Testing
 
-/// UIKIT.md §4: reordering by hand.
+/// docs/table-view-rules.md §4: reordering by hand.
 @MainActor
 struct ReorderingTests {
     private let fixture = TableFixture([["a", "b", "c"], ["d", "e"]])

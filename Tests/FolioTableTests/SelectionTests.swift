@@ -2,7 +2,7 @@ import FolioTable
 import FolioTestSupport
 import Testing
 
-/// UIKIT.md §5: highlight versus selection.
+/// docs/table-view-rules.md §5: highlight versus selection.
 @MainActor
 struct SelectionTests {
     private func p(_ section: Int, _ row: Int) -> IndexPath { IndexPath(row: row, section: section) }

@@ -2,7 +2,7 @@ import FolioTable
 import FolioTestSupport
 import Testing
 
-/// UIKIT.md §3.7–3.11: swipe actions.
+/// docs/table-view-rules.md, rules 3.7–3.11: swipe actions.
 @MainActor
 struct SwipeTests {
     private let fixture = TableFixture([["a", "b", "c"]])

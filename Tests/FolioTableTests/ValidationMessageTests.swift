@@ -2,7 +2,7 @@ import FolioTable
 import FolioTestSupport
 import Testing
 
-/// UIKIT.md §2: each refusal, its exact text, and the order of the checks.
+/// docs/table-view-rules.md §2: each refusal, its exact text, and the order of the checks.
 @MainActor
 struct ValidationMessageTests {
     private func p(_ section: Int, _ row: Int) -> IndexPath { IndexPath(row: row, section: section) }

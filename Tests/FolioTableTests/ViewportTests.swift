@@ -2,7 +2,7 @@ import FolioTable
 import FolioTestSupport
 import Testing
 
-/// UIKIT.md §7 and §8: headers, footers, index, the viewport.
+/// docs/table-view-rules.md §7 and §8: headers, footers, index, the viewport.
 @MainActor
 struct ViewportTests {
     private func p(_ section: Int, _ row: Int) -> IndexPath { IndexPath(row: row, section: section) }

@@ -3,7 +3,7 @@
 /// `print(HelpText.app(PlanetsApp.self))`
 @MainActor
 public enum HelpText {
-    /// The keys every screen understands (DESIGN.md's terminal table).
+    /// The keys every screen understands (docs/architecture.md, "Terminal interaction").
     public static let commonKeys: [HelpEntry] = [
         HelpEntry("Up/Down, k/j", "move the highlighted row; PgUp/PgDn, Home/End (g/G)"),
         HelpEntry("Enter", "select the row: open, toggle, activate"),

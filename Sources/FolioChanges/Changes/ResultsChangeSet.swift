@@ -1,5 +1,5 @@
 /// Everything one batch changed: section changes first, then object changes,
-/// in UITableView batch-update coordinates (see DESIGN.md, "The change report").
+/// in UITableView batch-update coordinates (docs/change-report.md).
 ///
 /// ```swift
 /// for change in changeSet.sectionChanges { print(change) }

@@ -33,7 +33,7 @@ public protocol FetchedResultsControllerDelegate<Object>: AnyObject {
     func controller(_ controller: FetchedResultsController<Object>, didChange section: FetchedResultsSection<Object>,
                     atSectionIndex sectionIndex: Int, for type: ResultsChangeType)
 
-    /// An object was inserted, deleted, moved or updated (coordinates as in DESIGN.md).
+    /// An object was inserted, deleted, moved or updated (coordinates: docs/change-report.md §2).
     ///
     /// ```swift
     /// func controller(_ c: FetchedResultsController<Animal>, didChange a: Animal, at old: IndexPath?,

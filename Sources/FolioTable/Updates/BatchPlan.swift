@@ -34,7 +34,7 @@ struct BatchPlan {
     private(set) var reloadedRows: Set<RowPosition> = []
 
     /// Validates `batch` against the cached counts before it and the data
-    /// source's counts after it, in UIKit's order (UIKIT.md §2).
+    /// source's counts after it, in UIKit's order (docs/table-view-rules.md §2).
     ///
     /// - Complexity: O(changes × log changes + sections).
     init(_ batch: TableBatch, oldCounts: [Int], newCounts: [Int]) throws(Refusal) {

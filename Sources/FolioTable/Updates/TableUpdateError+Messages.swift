@@ -12,7 +12,7 @@ extension TableUpdateError {
         self.message = Self.message(for: failure, dialect: dialect, context: context)
     }
 
-    /// UIKit's text for a failure (UIKIT.md §2 table; `%@` is the path's description).
+    /// UIKit's text for a failure (docs/table-view-rules.md §2; `%@` is the path's description).
     static func message(for failure: Failure, dialect: UpdateMessageDialect, context: Context) -> String {
         let gap = dialect == .iOS12 ? "  " : " "
         switch failure {

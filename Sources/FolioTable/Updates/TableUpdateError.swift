@@ -1,4 +1,4 @@
-/// A batch refused by UIKit's validation (UIKIT.md §2, E1–E14). The table
+/// A batch refused by UIKit's validation (docs/table-view-rules.md §2, E1–E14). The table
 /// is left exactly as it was before the batch.
 ///
 /// ```swift

@@ -1,4 +1,4 @@
-/// Which iOS version's wording refusal messages use (UIKIT.md §2).
+/// Which iOS version's wording refusal messages use (docs/table-view-rules.md, 2.1).
 ///
 /// ```swift
 /// table.messageDialect = .iOS13

@@ -12,7 +12,7 @@ extension TableViewController {
         }
     }
 
-    /// The table keys of DESIGN.md's interaction table.
+    /// The table keys of docs/architecture.md, "Terminal interaction".
     func handleTableKey(_ key: Key) -> Bool {
         let plain = key.modifiers.isEmpty
         let character = key.character

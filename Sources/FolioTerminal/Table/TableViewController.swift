@@ -2,8 +2,8 @@ import FolioTable
 
 /// A screen showing a FolioTable `TableView`: section headers, cells in every
 /// style, the highlighted row, swipe actions, edit mode, reordering, text
-/// fields and an empty-state line. Keys and mouse follow DESIGN.md's
-/// "Terminal interaction" table.
+/// fields and an empty-state line. Keys and mouse follow docs/architecture.md,
+/// "Terminal interaction".
 ///
 /// Feed it like UIKit's `UITableViewController`: a subclass is its own data
 /// source and delegate, or any object is set on `tableView`.
