@@ -89,23 +89,18 @@ extension SQLiteBackend {
         }
     }
 
-    /// Reserves consecutive permanent row IDs per entity from `folio_sequence`,
-    /// so IDs are never reused; returns them in the order of the inserts.
+    /// Reserves consecutive permanent row IDs per entity, inside the save's
+    /// transaction: past both `folio_sequence` (so a deleted object's ID never
+    /// comes back) and the largest ID in the table (so a row another SQLite
+    /// client inserted never collides). Returns them in the order of the inserts.
     private func allocateIDs(_ batch: SaveBatch) throws -> [ObjectID] {
         var next: [String: Int64] = [:]
         var result: [ObjectID] = []
         result.reserveCapacity(batch.inserts.count)
         for insert in batch.inserts {
             let name = insert.entity.name
-            var n: Int64
-            if let known = next[name] { n = known } else if
-                case .integer(let stored)? = try connection.rows("SELECT next FROM folio_sequence WHERE entity = ?", [.text(name)]).first?.first {
-                n = stored
-            } else if case .integer(let m)? = try connection.rows("SELECT max(id) FROM \(quote(name))").first?.first {
-                n = m + 1
-            } else {
-                n = 1
-            }
+            let n = try next[name] ?? firstFreeID(name)
+            guard n < Int64.max else { throw StoreError.constraintViolation(entity: name, key: "id", value: "\(n), the largest possible") }
             result.append(ObjectID(entityName: name, rowID: n))
             next[name] = n + 1
         }
@@ -113,5 +108,18 @@ extension SQLiteBackend {
             try connection.run("INSERT OR REPLACE INTO folio_sequence (entity, next) VALUES (?, ?)", [.text(name), .integer(n)])
         }
         return result
+    }
+
+    /// The smallest ID above every one the sequence handed out and every one in
+    /// the table (the table's largest rowid is one b-tree descent away).
+    private func firstFreeID(_ entity: String) throws -> Int64 {
+        var n: Int64 = 1
+        if case .integer(let stored)? = try connection.rows("SELECT next FROM folio_sequence WHERE entity = ?", [.text(entity)]).first?.first {
+            n = stored
+        }
+        if case .integer(let largest)? = try connection.rows("SELECT max(id) FROM \(quote(entity))").first?.first {
+            n = max(n, largest == Int64.max ? largest : largest + 1)
+        }
+        return n
     }
 }
