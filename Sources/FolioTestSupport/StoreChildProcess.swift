@@ -91,8 +91,13 @@ public final class StoreChildProcess: @unchecked Sendable {
 
     /// Closes the child's stdin (the worker's signal to exit) and waits for it.
     public func finish() {
-        try? input.fileHandleForWriting.close()
+        closeInput()
         process.waitUntilExit()
+    }
+
+    /// Closes the child's stdin without waiting (to start several workers at once).
+    public func closeInput() {
+        try? input.fileHandleForWriting.close()
     }
 
     /// The exit status once ended.

@@ -3,6 +3,9 @@
 //   folio-store-worker insert PATH NAME... inserts animals one save each, prints "saved ID", then waits for stdin to close
 //   folio-store-worker watch PATH        prints "heard INSERTED-IDS" for each change set from other processes
 //   folio-store-worker keypaths          prints how key paths written here and in FolioTestSupport resolve
+//   folio-store-worker add-in-order PATH ORDER N   after stdin closes, adds N animals in the classification of ORDER
+//                                                (made when there is none), each in a write transaction; prints "done"
+//   folio-store-worker append PATH N     after stdin closes, adds N items numbered one past the largest; prints "done"
 import Foundation
 import FolioStore
 import FolioTestSupport
@@ -80,6 +83,36 @@ case "watch":
         exit(0)
     }
     withExtendedLifetime(token) { dispatchMain() }
+case "add-in-order" where args.count == 5:
+    // Started together with others, then released at once by closing stdin.
+    say("ready")
+    _ = FileHandle.standardInput.readDataToEndOfFile()
+    let order = args[3]
+    for i in 0..<(Int(args[4]) ?? 1) {
+        try context.performWrite {
+            let existing = try context.fetch(FetchRequest<TestClassification>(predicate: #Predicate { $0.order == order })).first
+            let classification = existing ?? TestClassification(context: context)
+            if existing == nil {
+                classification.order = order
+                classification.family = "\(getpid())"
+            }
+            let animal = TestAnimal(context: context)
+            animal.commonName = "\(getpid())-\(i)"
+            animal.classification = classification
+        }
+    }
+    say("done")
+case "append" where args.count == 4:
+    say("ready")
+    _ = FileHandle.standardInput.readDataToEndOfFile()
+    var last = FetchRequest<TestItem>(sortBy: [SortDescriptor(\TestItem.count, order: .reverse)])
+    last.fetchLimit = 1
+    for _ in 0..<(Int(args[3]) ?? 1) {
+        try context.performWrite {
+            TestItem(context: context).count = (try context.fetch(last).first?.count ?? 0) + 1
+        }
+    }
+    say("done")
 default:
     FileHandle.standardError.write(Data("folio-store-worker: unknown mode \(args[1])\n".utf8))
     exit(2)

@@ -53,25 +53,25 @@ public enum BuildGuideStore {
     public static func addGuide(named name: String, race raceName: String?, to context: ObjectContext, at url: URL) throws -> Guide {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw AppError.invalidValue(option: "NAME", value: name, reason: "must not be empty") }
-        let race = try raceName.map { try self.race(named: $0, in: context) }
-        var guide: Guide!
-        try AppStore.save(context, at: url) {
-            guide = Guide(context: context)
+        return try AppStore.save(context, at: url) {
+            let race = try raceName.map { try self.race(named: $0, in: context) }
+            let guide = Guide(context: context)
             guide.name = trimmed
             guide.race = race
+            return guide
         }
-        return guide
     }
 
     /// Appends `unit` (from the guide's race's catalogue) to a guide's build order and saves.
     public static func addUnit(_ unit: String, to guide: Guide, in context: ObjectContext, at url: URL) throws {
-        guard let race = guide.race?.name else {
-            throw AppError.invalidValue(option: "NAME", value: guide.name, reason: "the guide has no race; choose one first")
-        }
-        guard let record = catalogueUnit(unit, race: race) else {
-            throw AppError.notFound(kind: "\(race) unit", name: unit)
-        }
+        // Inside the write transaction: the guide's race and build order are the latest saved.
         try AppStore.save(context, at: url) {
+            guard let race = guide.race?.name else {
+                throw AppError.invalidValue(option: "NAME", value: guide.name, reason: "the guide has no race; choose one first")
+            }
+            guard let record = catalogueUnit(unit, race: race) else {
+                throw AppError.notFound(kind: "\(race) unit", name: unit)
+            }
             let step = Unit(context: context)
             step.name = record.name
             step.type = record.type
@@ -81,7 +81,6 @@ public enum BuildGuideStore {
 
     /// Deletes the first guide named `name` (and its build order) and saves.
     public static func deleteGuide(named name: String, from context: ObjectContext, at url: URL) throws {
-        let guide = try guide(named: name, in: context)
-        try AppStore.save(context, at: url) { context.delete(guide) }
+        try AppStore.save(context, at: url) { context.delete(try guide(named: name, in: context)) }
     }
 }

@@ -35,16 +35,20 @@ public enum AppStore {
         }
     }
 
-    /// Runs `changes` and saves them; on any failure rolls back (nothing is
-    /// written) and rethrows, store errors as ``AppError/store(path:message:)``.
+    /// Runs `changes` inside one write transaction of the store and saves
+    /// them (``ObjectContext/performWrite(_:)``): what `changes` reads is the
+    /// latest committed state and no other process writes until they are
+    /// saved, so a check such as "no planet has this name" still holds when
+    /// the save lands. On any failure rolls back (nothing is written) and
+    /// rethrows, store errors as ``AppError/store(path:message:)``.
     ///
     /// ```swift
-    /// try AppStore.save(context, at: url) { Planet(context: context).name = "Vulcan" }
+    /// let planet = try AppStore.save(context, at: url) { Planet(context: context) }
     /// ```
-    public static func save(_ context: ObjectContext, at url: URL, _ changes: () throws -> Void) throws {
+    @discardableResult
+    public static func save<T>(_ context: ObjectContext, at url: URL, _ changes: () throws -> T) throws -> T {
         do {
-            try changes()
-            try context.save()
+            return try context.performWrite(changes)
         } catch let error as AppError {
             context.rollback()
             throw error

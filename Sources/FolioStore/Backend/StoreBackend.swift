@@ -17,7 +17,17 @@ protocol StoreBackend: AnyObject {
     /// The stored members of a to-many relationship, in order.
     func members(of property: PropertyDescription, owner: Int64) throws -> [Int64]
     /// Writes a save in one transaction and returns the inserted objects' permanent IDs, in insert order.
+    /// Inside a write transaction the save becomes part of it.
     func commit(_ batch: SaveBatch, author: String) throws -> [ObjectID]
+    /// Whether the store lives in memory (one connection, one process).
+    var isInMemory: Bool { get }
+    /// Takes the store's write lock and returns the backend to use until
+    /// ``endWriteTransaction(commit:)``: its reads see the latest committed
+    /// state of every process, and no other writer commits meanwhile. For an
+    /// in-memory store it is this backend, to be used under the coordinator's lock.
+    func beginWriteTransaction() throws -> StoreBackend
+    /// Ends the write transaction held by this backend (one `beginWriteTransaction` returned).
+    func endWriteTransaction(commit: Bool) throws
     /// History written by others after `position`: (position, changes).
     func history(after position: Int64, excludingAuthor author: String) throws -> [(Int64, ChangeSet)]
     /// The newest history position.

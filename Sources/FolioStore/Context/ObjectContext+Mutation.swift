@@ -129,7 +129,7 @@ extension ObjectContext {
         if let loaded = object.manys[p.slot] { return loaded }
         var ids: [ObjectID] = []
         if !object.objectID.isTemporary {
-            let stored = (try? coordinator.withBackend { try $0.members(of: p, owner: object.objectID.rowID) }) ?? []
+            let stored = (try? withStore { try $0.members(of: p, owner: object.objectID.rowID) }) ?? []
             ids = stored.map { ObjectID(entityName: p.target.name, rowID: $0) }
         }
         let me = object.objectID

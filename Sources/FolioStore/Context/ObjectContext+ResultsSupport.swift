@@ -33,7 +33,7 @@ extension ObjectContext {
     ///
     ///     let before = try context.storeGeneration()
     public func storeGeneration() throws -> Int64 {
-        try coordinator.withBackend { try $0.latestHistoryPosition() }
+        try withStore { try $0.latestHistoryPosition() }
     }
 }
 

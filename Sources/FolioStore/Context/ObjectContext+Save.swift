@@ -6,16 +6,34 @@ extension ObjectContext {
     ///
     ///     do { try context.save() } catch let error as StoreError { print(error) }
     public func save() throws {
+        precondition(writeTransaction == nil, "save() inside performWrite: its changes are saved when the body returns")
+        guard let pending = try prepareSave() else { return }
+        let permanent = try coordinator.withBackend { try $0.commit(pending.batch, author: coordinator.author) }
+        finishSave(pending, permanent: permanent)
+    }
+
+    /// A validated save waiting to be written.
+    struct PendingSave {
+        let batch: SaveBatch
+        let inserted: [ManagedObject]
+    }
+
+    /// Tells will-save observers, validates, and gathers the writes; nil when nothing changed.
+    func prepareSave() throws -> PendingSave? {
         let pending = touched.filter(\.hasChanges)
-        guard !pending.isEmpty else { return }
+        guard !pending.isEmpty else { return nil }
         if !willSaveObservers.isEmpty {
             let preview = pendingChanges(pending)
             for observer in willSaveObservers.values { observer(preview) }
         }
         try validate(pending)
         let (batch, inserted) = makeBatch(pending)
-        let permanent = try coordinator.withBackend { try $0.commit(batch, author: coordinator.author) }
-        let saved = didCommit(batch, inserted: inserted, permanent: permanent)
+        return PendingSave(batch: batch, inserted: inserted)
+    }
+
+    /// After the writes are committed: permanent IDs, cleared tracking, observers and other contexts told.
+    func finishSave(_ pending: PendingSave, permanent: [ObjectID]) {
+        let saved = didCommit(pending.batch, inserted: pending.inserted, permanent: permanent)
         undoManager?.removeAll()
         notify(saved)
         coordinator.broadcast(saved.with(origin: .otherContext), except: inbox)
@@ -208,7 +226,7 @@ extension ObjectContext {
 
     /// Reads the stored row and adopts its values for every key not changed here.
     func reloadKeepingChanges(_ o: ManagedObject) {
-        guard let row = (try? coordinator.withBackend({ try $0.rows(of: o.meta, ids: [o.objectID.rowID]) }))?[o.objectID.rowID],
+        guard let row = (try? withStore({ try $0.rows(of: o.meta, ids: [o.objectID.rowID]) }))?[o.objectID.rowID],
               let c = o.committed else { return }
         for p in o.meta.attributes where o.attrs[p.slot] == c.attrs[p.slot] { o.attrs[p.slot] = row.attributes[p.slot] }
         for p in o.meta.toOnes where o.ones[p.slot] == c.ones[p.slot] { o.ones[p.slot] = row.toOnes[p.slot] }

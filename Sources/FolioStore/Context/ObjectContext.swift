@@ -29,6 +29,8 @@ public final class ObjectContext {
     /// entries whose `isTouched` was cleared are skipped and dropped at the next save or rollback.
     var touchedList: [ManagedObject] = []
     var materialising: (id: ObjectID, row: StoredRow?)?
+    /// The store connection of the write transaction `performWrite` runs, if any.
+    var writeTransaction: StoreBackend?
     /// The next object initialised with this context is a key path probe of this entity.
     var probeBeingMade: (EntityDescription, KeyPathProbe)?
     var observers: [Int: (ChangeSet) -> Void] = [:]
@@ -95,7 +97,7 @@ public final class ObjectContext {
     public func existingObject(with id: ObjectID) throws -> ManagedObject {
         let object = self.object(with: id)
         if object.isFault {
-            let rows = try coordinator.withBackend { try $0.rows(of: object.meta, ids: [id.rowID]) }
+            let rows = try withStore { try $0.rows(of: object.meta, ids: [id.rowID]) }
             guard let row = rows[id.rowID] else { throw StoreError.objectDeleted(entity: id.entityName, id: id.rowID) }
             fill(object, row)
         }
@@ -143,7 +145,7 @@ public final class ObjectContext {
     func fulfill(_ object: ManagedObject) {
         guard object.isFault else { return }
         let id = object.objectID
-        let rows = (try? coordinator.withBackend { try $0.rows(of: object.meta, ids: [id.rowID]) }) ?? [:]
+        let rows = (try? withStore { try $0.rows(of: object.meta, ids: [id.rowID]) }) ?? [:]
         let vanished = StoredRow(attributes: object.meta.attributes.map { $0.defaultValue ?? ($0.isOptional ? .null : $0.storeType.emptyValue) },
                                  toOnes: Array(repeating: nil, count: object.meta.toOnes.count))
         fill(object, rows[id.rowID] ?? vanished)

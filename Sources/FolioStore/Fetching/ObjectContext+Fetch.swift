@@ -15,7 +15,7 @@ extension ObjectContext {
         }
         if pendingObjects(of: e, request).isEmpty {
             let plan = try makePlan(request, keyPaths: [])
-            let rows = try coordinator.withBackend { try $0.fetchRows(plan) }
+            let rows = try withStore { try $0.fetchRows(plan) }
             return FetchResults(objects: rows.map { materialise(e, $0.0, $0.1) as! T })
         }
         return FetchResults(objects: try objects(with: fetchIDs(request), as: T.self))
@@ -29,7 +29,7 @@ extension ObjectContext {
         guard pendingObjects(of: e, request).isEmpty else { return try fetchKeys(request, keyPaths: []).map(\.id) }
         let plan = try makePlan(request, keyPaths: [], withSortKeys: false)
         let name = e.name
-        return try coordinator.withBackend { try $0.fetchKeys(plan) }.map { ObjectID(entityName: name, rowID: $0.0) }
+        return try withStore { try $0.fetchKeys(plan) }.map { ObjectID(entityName: name, rowID: $0.0) }
     }
 
     /// Each matching object's ID with the values of `keyPaths` (attributes,
@@ -50,14 +50,14 @@ extension ObjectContext {
         let sortCount = request.sortDescriptors.count
         if pending.isEmpty {
             plan.keyColumns.removeFirst(sortCount)
-            let rows = try coordinator.withBackend { try $0.fetchKeys(plan) }
+            let rows = try withStore { try $0.fetchKeys(plan) }
             return rows.map { FetchedKeys(id: ObjectID(entityName: e.name, rowID: $0.0), values: $0.1) }
         }
         // Merge unsaved changes: stored rows minus changed objects, plus changed objects that match.
         plan.limit = nil
         plan.offset = nil
         let excluded = Set(pending.map(\.objectID))
-        var all = try coordinator.withBackend { try $0.fetchKeys(plan) }
+        var all = try withStore { try $0.fetchKeys(plan) }
             .map { (ObjectID(entityName: e.name, rowID: $0.0), $0.1) }
             .filter { !excluded.contains($0.0) }
         let chains = try (request.sortDescriptors.map { try sortKeyPath($0) } + keyPaths.map { $0 as AnyKeyPath })
@@ -84,7 +84,7 @@ extension ObjectContext {
         let e = schema.entity(for: T.self)
         if pendingObjects(of: e, request).isEmpty {
             let plan = try makePlan(request, keyPaths: [])
-            return try coordinator.withBackend { try $0.count(plan) }
+            return try withStore { try $0.count(plan) }
         }
         return try fetchKeys(request, keyPaths: []).count
     }
@@ -102,7 +102,7 @@ extension ObjectContext {
         var keep: [ManagedObject] = []
         for (name, rowIDs) in missing {
             guard let e = schema.entity(named: name) else { continue }
-            let rows = try coordinator.withBackend { try $0.rows(of: e, ids: rowIDs) }
+            let rows = try withStore { try $0.rows(of: e, ids: rowIDs) }
             for (rowID, row) in rows { keep.append(materialise(e, rowID, row)) }
         }
         return withExtendedLifetime(keep) { ids.compactMap { id in

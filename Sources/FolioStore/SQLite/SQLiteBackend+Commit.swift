@@ -5,8 +5,9 @@ extension SQLiteBackend {
     /// Writes one save as a single transaction: allocates permanent IDs,
     /// deletes, inserts, updates, relationship rows, positions, and the
     /// history entry other processes read. On any failure nothing is written.
+    /// Inside a write transaction it is a savepoint of that transaction.
     func commit(_ batch: SaveBatch, author: String) throws -> [ObjectID] {
-        try connection.execute("BEGIN IMMEDIATE")
+        try connection.execute(inWriteTransaction ? "SAVEPOINT folio_save" : "BEGIN IMMEDIATE")
         do {
             let permanent = try allocateIDs(batch)
             // Temporary → permanent, needed only where something refers to a new object.
@@ -69,10 +70,10 @@ extension SQLiteBackend {
             if !history.isEmpty {
                 try connection.run("INSERT INTO folio_history (author, changes) VALUES (?, ?)", [.text(author), .text(history)])
             }
-            try connection.execute("COMMIT")
+            try connection.execute(inWriteTransaction ? "RELEASE folio_save" : "COMMIT")
             return permanent
         } catch {
-            try? connection.execute("ROLLBACK")
+            try? connection.execute(inWriteTransaction ? "ROLLBACK TO folio_save; RELEASE folio_save" : "ROLLBACK")
             throw error
         }
     }

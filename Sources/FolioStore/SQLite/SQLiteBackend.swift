@@ -7,14 +7,18 @@ final class SQLiteBackend: StoreBackend {
     let connection: SQLiteConnection
     let path: String
     let isInMemory: Bool
-    /// Checkpoints the log off the save path; nil in memory.
+    /// Checkpoints the log off the save path; nil in memory and for write transactions.
     private(set) var checkpointer: WALCheckpointer?
+    /// Whether a write transaction is open on this connection: a commit is then a savepoint of it.
+    var inWriteTransaction = false
+    let busyTimeoutMilliseconds: Int32
 
     /// Opens (or creates) the file. A file that is not a database, or is
     /// damaged, is reported and never written to.
     init(path: String?, busyTimeoutMilliseconds: Int32 = 5000) throws {
         isInMemory = path == nil
         self.path = path ?? ":memory:"
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         if let path, FileManager.default.fileExists(atPath: path) {
             try SQLiteBackend.checkHeader(path)
         }
@@ -35,6 +39,21 @@ final class SQLiteBackend: StoreBackend {
             self.checkpointer = checkpointer
         }
         try connection.execute("PRAGMA foreign_keys=ON")
+    }
+
+    /// A connection of its own to `store`'s file with a write transaction
+    /// open (`BEGIN IMMEDIATE`, waiting up to the busy timeout for other
+    /// writers), so what it reads is the latest committed state and stays so
+    /// until ``endWriteTransaction(commit:)``.
+    init(writeTransactionOn store: SQLiteBackend) throws {
+        path = store.path
+        isInMemory = false
+        busyTimeoutMilliseconds = store.busyTimeoutMilliseconds
+        connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        // As the store's connection: no fsync per commit, checkpoints left to its checkpointer.
+        try connection.execute("PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0; PRAGMA foreign_keys=ON")
+        try connection.execute("BEGIN IMMEDIATE")
+        inWriteTransaction = true
     }
 
     deinit {

@@ -28,12 +28,11 @@ public enum LocationsStore {
     /// Inserts a location and saves.
     @discardableResult
     public static func add(_ input: LocationInput, to context: ObjectContext, at url: URL) throws -> Location {
-        var location: Location!
         try AppStore.save(context, at: url) {
-            location = Location(context: context)
+            let location = Location(context: context)
             input.apply(to: location)
+            return location
         }
-        return location
     }
 
     /// Deletes the location whose id (row number) is `id`.
@@ -41,8 +40,10 @@ public enum LocationsStore {
         guard let row = Int64(id), row > 0 else {
             throw AppError.invalidValue(option: "ID", value: id, reason: "not a location id (a positive number from `list`)")
         }
-        let object = try? context.existingObject(with: ObjectID(entityName: "Location", rowID: row))
-        guard let location = object as? Location else { throw AppError.notFound(kind: "location with id", name: id) }
-        try AppStore.save(context, at: url) { context.delete(location) }
+        try AppStore.save(context, at: url) {
+            let object = try? context.existingObject(with: ObjectID(entityName: "Location", rowID: row))
+            guard let location = object as? Location else { throw AppError.notFound(kind: "location with id", name: id) }
+            context.delete(location)
+        }
     }
 }

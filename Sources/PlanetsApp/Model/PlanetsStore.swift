@@ -34,24 +34,26 @@ public enum PlanetsStore {
     public static func add(_ name: String, to context: ObjectContext, at url: URL) throws -> Planet {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw AppError.invalidValue(option: "NAME", value: name, reason: "must not be empty") }
-        if try planet(named: trimmed, in: context) != nil { throw AppError.alreadyExists(kind: "planet", name: trimmed) }
-        var request = Planet.listRequest
-        request.sortDescriptors = [SortDescriptor(\Planet.position, order: .reverse)]
-        request.fetchLimit = 1
-        let last = try context.fetch(request).first?.position ?? -1
-        var planet: Planet!
-        try AppStore.save(context, at: url) {
-            planet = Planet(context: context)
+        // Decided inside the write transaction: a concurrent add cannot take the name or the position meanwhile.
+        return try AppStore.save(context, at: url) {
+            if try planet(named: trimmed, in: context) != nil { throw AppError.alreadyExists(kind: "planet", name: trimmed) }
+            var request = Planet.listRequest
+            request.sortDescriptors = [SortDescriptor(\Planet.position, order: .reverse)]
+            request.fetchLimit = 1
+            let last = try context.fetch(request).first?.position ?? -1
+            let planet = Planet(context: context)
             planet.name = trimmed
             planet.position = last + 1
+            return planet
         }
-        return planet
     }
 
     /// Deletes the planet named `name` and saves; ``AppError/notFound(kind:name:)`` when there is none.
     public static func delete(named name: String, from context: ObjectContext, at url: URL) throws {
-        guard let planet = try planet(named: name, in: context) else { throw AppError.notFound(kind: "planet", name: name) }
-        try AppStore.save(context, at: url) { context.delete(planet) }
+        try AppStore.save(context, at: url) {
+            guard let planet = try planet(named: name, in: context) else { throw AppError.notFound(kind: "planet", name: name) }
+            context.delete(planet)
+        }
     }
 
     /// Moves `planet` to `index` in `ordered` (the list as shown) and

@@ -50,17 +50,14 @@ public enum ZooStore {
         let name = name.trimmingCharacters(in: .whitespaces), order = order.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { throw AppError.invalidValue(option: "--name", value: name, reason: "must not be empty") }
         guard !order.isEmpty else { throw AppError.invalidValue(option: "--order", value: order, reason: "must not be empty") }
-        let existing = try classification(order: order, in: context)
-        var animal: Animal!
-        try AppStore.save(context, at: url) {
-            let classification = existing ?? Classification(context: context)
-            if existing == nil { classification.order = order }
-            animal = Animal(context: context)
+        // Looked up inside the write transaction, so concurrent adds of a new order make one classification.
+        return try AppStore.save(context, at: url) {
+            let animal = Animal(context: context)
             animal.commonName = name
             animal.habitat = habitat
-            animal.classification = classification
+            animal.classification = try classification(order: order, in: context) ?? newClassification(order, in: context)
+            return animal
         }
-        return animal
     }
 
     /// Changes an animal's name, habitat and order (the classification of
@@ -70,21 +67,20 @@ public enum ZooStore {
         let name = name.trimmingCharacters(in: .whitespaces), order = order.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { throw AppError.invalidValue(option: "Common Name", value: name, reason: "must not be empty") }
         guard !order.isEmpty else { throw AppError.invalidValue(option: "Order", value: order, reason: "must not be empty") }
-        let existing = order == animal.classification?.order ? animal.classification : try classification(order: order, in: context)
         try AppStore.save(context, at: url) {
-            let classification = existing ?? Classification(context: context)
-            if existing == nil { classification.order = order }
+            let current = animal.classification
+            let target = current?.order == order ? current : try classification(order: order, in: context)
             animal.commonName = name
             animal.habitat = habitat
-            animal.classification = classification
+            animal.classification = target ?? newClassification(order, in: context)
         }
     }
 
     /// Deletes every animal named `name`; ``AppError/notFound(kind:name:)`` when there is none.
     public static func deleteAnimal(named name: String, from context: ObjectContext, at url: URL) throws {
-        let animals = try context.fetch(FetchRequest<Animal>(predicate: #Predicate { $0.commonName == name }))
-        guard !animals.isEmpty else { throw AppError.notFound(kind: "animal", name: name) }
         try AppStore.save(context, at: url) {
+            let animals = try context.fetch(FetchRequest<Animal>(predicate: #Predicate { $0.commonName == name }))
+            guard !animals.isEmpty else { throw AppError.notFound(kind: "animal", name: name) }
             for animal in animals { context.delete(animal) }
         }
     }
@@ -93,10 +89,16 @@ public enum ZooStore {
     public static func renameOrder(_ old: String, to new: String, in context: ObjectContext, at url: URL) throws {
         let new = new.trimmingCharacters(in: .whitespaces)
         guard !new.isEmpty else { throw AppError.invalidValue(option: "NEW", value: new, reason: "must not be empty") }
-        let classifications = try context.fetch(FetchRequest<Classification>(predicate: #Predicate { $0.order == old }))
-        guard !classifications.isEmpty else { throw AppError.notFound(kind: "order", name: old) }
         try AppStore.save(context, at: url) {
+            let classifications = try context.fetch(FetchRequest<Classification>(predicate: #Predicate { $0.order == old }))
+            guard !classifications.isEmpty else { throw AppError.notFound(kind: "order", name: old) }
             for classification in classifications { classification.order = new }
         }
+    }
+
+    private static func newClassification(_ order: String, in context: ObjectContext) -> Classification {
+        let classification = Classification(context: context)
+        classification.order = order
+        return classification
     }
 }
