@@ -113,7 +113,7 @@ import FolioTestSupport
         let container = try PersistentContainer(schema: StoreTestSchema.make(), path: nil)
         let context = container.viewContext
         var received: [ChangeSet] = []
-        let token = context.observeChanges { received.append($0) }
+        let token = context.observeDidSave { received.append($0) }
         let a = TestAnimal(context: context)
         a.commonName = "Manatee"
         try context.save()

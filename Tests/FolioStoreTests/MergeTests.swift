@@ -53,15 +53,15 @@ func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
         let c = container.viewContext
         a.habitat = "Local edit"
         let id = a.objectID
-        var count = 0
-        let token = c.observeChanges { _ in count += 1 }
+        var merges = 0
+        let token = c.observeChanges { if $0.origin == .otherContext { merges += 1 } }
         let bg = container.newBackgroundContext()
         try await bg.perform { ctx in
             let other: TestAnimal = ctx.object(with: id)
             other.commonName = "Jaguar"
             try ctx.save()
         }
-        #expect(await waitUntil { count == 1 })
+        #expect(await waitUntil { merges == 1 })
         #expect(a.commonName == "Jaguar")
         #expect(a.habitat == "Local edit")
         #expect(a.changedKeys == ["habitat"])
@@ -94,8 +94,12 @@ func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
         a.commonName = "Ocelot"
         try c.save()
         var iterator = stream.makeAsyncIterator()
-        let first = await iterator.next()
-        #expect(first?.inserted == [a.objectID])
+        let pending = await iterator.next()
+        let saved = await iterator.next()
+        #expect(pending?.origin == .pending)
+        let temporary = try #require(pending?.inserted.first)
+        #expect(temporary.isTemporary)
+        #expect(saved?.permanentIDs == [temporary: a.objectID])
     }
 
     @Test func willSaveReportsPendingChanges() throws {

@@ -43,7 +43,7 @@ final class GuideEditorController: TableViewController, TableViewEditingDataSour
         tableView.allowsSelectionDuringEditing = true
         setEditing(true)
         observation = container.viewContext.observeChanges { [weak self] changes in
-            guard let self, changes.origin != .thisContext else { return }
+            guard let self, changes.origin == .otherContext || changes.origin == .otherProcess else { return }
             self.followExternalChange(changes)
         }
     }

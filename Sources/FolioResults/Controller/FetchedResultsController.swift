@@ -59,6 +59,7 @@ public final class FetchedResultsController<Entity: ManagedObject> {
     let engine: Engine
     var plan: KeyPlan<Entity>?
     var observation: ObservationToken?
+    var saveObservation: ObservationToken?
     var suppression = 0
     /// The sections as last built; dropped whenever the results change.
     var sectionCache: [FetchedResultsSection<Entity>]?
@@ -115,7 +116,12 @@ public final class FetchedResultsController<Entity: ManagedObject> {
         updateRelated(plan, links, removed: [])
         if let cacheName, cached == nil { ResultsCache.store(name: cacheName, plan: plan, engine: engine, context: managedObjectContext) }
         if observation == nil {
-            observation = managedObjectContext.observeChanges { [weak self] changes in self?.process(changes) }
+            // Own saves as a whole (after them); pending batches are not followed yet.
+            observation = managedObjectContext.observeChanges { [weak self] changes in
+                guard changes.origin != .pending && changes.origin != .thisContext else { return }
+                self?.process(changes)
+            }
+            saveObservation = managedObjectContext.observeDidSave { [weak self] saved in self?.process(saved) }
         }
     }
 

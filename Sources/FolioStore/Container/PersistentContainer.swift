@@ -76,7 +76,9 @@ public final class BackgroundContext: @unchecked Sendable {
     public func perform<T: Sendable>(_ body: @escaping @Sendable (ObjectContext) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                continuation.resume(with: Result { try body(self.context) })
+                let result = Result { try body(self.context) }
+                self.context.processPendingChanges()
+                continuation.resume(with: result)
             }
         }
     }
@@ -85,6 +87,9 @@ public final class BackgroundContext: @unchecked Sendable {
     ///
     ///     try bg.performAndWait { context in try context.save() }
     public func performAndWait<T>(_ body: (ObjectContext) throws -> T) rethrows -> T {
-        try queue.sync { try body(context) }
+        try queue.sync {
+            defer { context.processPendingChanges() }
+            return try body(context)
+        }
     }
 }

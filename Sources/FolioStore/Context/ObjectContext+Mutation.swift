@@ -2,6 +2,7 @@ extension ObjectContext {
     func didInsert(_ object: ManagedObject) {
         object.isInsertedFlag = true
         touch(object)
+        noteChange(object)
         undoManager?.record(.inserted(object, true), in: self)
     }
 
@@ -40,6 +41,7 @@ extension ObjectContext {
         if object.committed == nil && !object.isInsertedFlag {
             object.committed = CommittedValues(attrs: object.attrs, ones: object.ones)
         }
+        noteChange(object, p.name)
         let old: ManagedSlot.Storage
         switch (p.kind, value) {
         case (.attribute, .value(let v)):
@@ -190,6 +192,7 @@ extension ObjectContext {
     private func markDeleted(_ object: ManagedObject) {
         object.isDeletedFlag = true
         touch(object)
+        noteChange(object)
         undoManager?.record(.deleted(object, false), in: self)
     }
 

@@ -1,8 +1,9 @@
 extension ObjectContext {
-    /// Calls `body` with each change set this context sees: after its own
-    /// saves (origin `.thisContext`), after merging another context's save
-    /// (`.otherContext`) and another process's (`.otherProcess`). Keep the
-    /// token; releasing it stops the calls.
+    /// Calls `body` with each change set this context sees: its processed
+    /// unsaved changes (origin `.pending`), its saves (`.thisContext`, the
+    /// new objects' permanent IDs), merges of another context's save
+    /// (`.otherContext`) and another process's (`.otherProcess`); see
+    /// ``ObjectContext`` for the protocol. Keep the token; releasing it stops the calls.
     ///
     ///     let token = context.observeChanges { changes in print(changes.inserted) }
     public func observeChanges(_ body: @escaping (ChangeSet) -> Void) -> ObservationToken {
@@ -21,6 +22,19 @@ extension ObjectContext {
         let key = nextObserver
         willSaveObservers[key] = body
         return ObservationToken { [weak self] in self?.willSaveObservers[key] = nil }
+    }
+
+    /// Calls `body` after each save of this context with everything it
+    /// wrote (permanent IDs, origin `.thisContext`, and
+    /// ``ChangeSet/permanentIDs`` for the new objects), as Core Data's
+    /// `NSManagedObjectContextDidSave` notification does.
+    ///
+    ///     let token = context.observeDidSave { saved in print(saved.inserted) }
+    public func observeDidSave(_ body: @escaping (ChangeSet) -> Void) -> ObservationToken {
+        nextObserver += 1
+        let key = nextObserver
+        didSaveObservers[key] = body
+        return ObservationToken { [weak self] in self?.didSaveObservers[key] = nil }
     }
 
     /// The change sets of ``observeChanges(_:)`` as an async sequence; the
@@ -48,6 +62,8 @@ extension ObjectContext {
     /// then tells observers. Unchanged objects become faults (re-read on
     /// access); objects changed here keep their changes and adopt the rest.
     func merge(_ changes: ChangeSet) {
+        // Observers hear this context's own changes first, so every batch describes a state they can apply.
+        if !changes.isEmpty { processPendingChanges() }
         for id in changes.deleted {
             guard let o = registry[id] else { continue }
             unregister(id)

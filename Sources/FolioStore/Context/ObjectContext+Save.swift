@@ -1,8 +1,11 @@
 extension ObjectContext {
     /// Validates every change, then writes all of them in one transaction.
     /// On failure nothing is written and the changes stay in the context, so
-    /// they can be fixed and saved again. Observers then hear the change set
-    /// with permanent IDs; other contexts merge it.
+    /// they can be fixed and saved again. Changes not yet processed are
+    /// processed first (observers hear them as a `.pending` batch); after the
+    /// write, observers of ``observeChanges(_:)`` hear a `.thisContext`
+    /// change set holding only ``ChangeSet/permanentIDs``, observers of
+    /// ``observeDidSave(_:)`` the whole saved change set, and other contexts merge it.
     ///
     ///     do { try context.save() } catch let error as StoreError { print(error) }
     public func save() throws {
@@ -18,14 +21,16 @@ extension ObjectContext {
         let inserted: [ManagedObject]
     }
 
-    /// Tells will-save observers, validates, and gathers the writes; nil when nothing changed.
+    /// Tells will-save observers, processes what is unprocessed, validates,
+    /// and gathers the writes; nil when nothing changed.
     func prepareSave() throws -> PendingSave? {
+        if !willSaveObservers.isEmpty {
+            let preview = pendingChanges(touched.filter(\.hasChanges))
+            if !preview.isEmpty { for key in willSaveObservers.keys.sorted() { willSaveObservers[key]?(preview) } }
+        }
+        processPendingChanges()
         let pending = touched.filter(\.hasChanges)
         guard !pending.isEmpty else { return nil }
-        if !willSaveObservers.isEmpty {
-            let preview = pendingChanges(pending)
-            for observer in willSaveObservers.values { observer(preview) }
-        }
         try validate(pending)
         let (batch, inserted) = makeBatch(pending)
         return PendingSave(batch: batch, inserted: inserted)
@@ -35,8 +40,11 @@ extension ObjectContext {
     func finishSave(_ pending: PendingSave, permanent: [ObjectID]) {
         let saved = didCommit(pending.batch, inserted: pending.inserted, permanent: permanent)
         undoManager?.removeAll()
-        notify(saved)
-        coordinator.broadcast(saved.with(origin: .otherContext), except: inbox)
+        notify(ChangeSet(origin: .thisContext, permanentIDs: saved.permanentIDs))
+        for key in didSaveObservers.keys.sorted() { didSaveObservers[key]?(saved) }
+        var shared = saved.with(origin: .otherContext)
+        shared.permanentIDs = [:]
+        coordinator.broadcast(shared, except: inbox)
     }
 
     /// The unsaved changes as a change set (temporary IDs for inserted objects).
@@ -134,9 +142,11 @@ extension ObjectContext {
         saved.inserted.reserveCapacity(permanent.count)
         var map: [ObjectID: ObjectID] = [:]
         let stillTouched = touched
-        if batch.refersToNewObjects || stillTouched.count > inserted.count {
+        let told = !observers.isEmpty || !didSaveObservers.isEmpty
+        if told || batch.refersToNewObjects || stillTouched.count > inserted.count {
             for (o, id) in zip(inserted, permanent) { map[o.objectID] = id }
         }
+        if told { saved.permanentIDs = map }
         if let first = inserted.first { registry.reserve(inserted.count, for: first.meta) }
         for (o, id) in zip(inserted, permanent) {
             o.objectID = id
@@ -169,10 +179,15 @@ extension ObjectContext {
 
     /// Discards every unsaved change: inserted objects leave the context,
     /// deleted ones come back, changed values return to their committed ones.
+    /// Observers hear the reversal as one `.pending` batch: the new objects
+    /// deleted (temporary IDs), deleted ones inserted again, changed ones
+    /// updated in the keys that return to their committed values.
     ///
     ///     context.rollback()
     public func rollback() {
-        for o in touched {
+        let discarding = touched
+        noteDiscarding(discarding)
+        for o in discarding {
             if o.isInsertedFlag {
                 unregister(o.objectID)
                 o.isInsertedFlag = false
@@ -194,6 +209,7 @@ extension ObjectContext {
             for i in o.manys.indices { o.manys[i] = nil }
         }
         undoManager?.removeAll()
+        processPendingChanges()
     }
 
     /// Turns an object back into a fault so its next access reads the store;
@@ -206,6 +222,7 @@ extension ObjectContext {
             reloadKeepingChanges(object)
             return
         }
+        if object.isTouched { noteDiscarding([object]) }
         untouch(object)
         object.committed = nil
         object.isDeletedFlag = false

@@ -13,6 +13,35 @@ import Foundation
 ///     let planets = try context.fetch(FetchRequest<Planet>(sortBy: [SortDescriptor(\.position)]))
 ///     planets.first?.name = "Mercury"
 ///     try context.save()
+///
+/// ## What observers hear
+///
+/// ``observeChanges(_:)`` delivers, in order, one ``ChangeSet`` per batch
+/// the context sees, so that an observer holding a copy of some results (a
+/// fetched results controller) can follow the context exactly:
+///
+/// - `.pending`: this context's unsaved changes, processed in batches as
+///   Core Data processes them — at ``processPendingChanges()``, at the end of
+///   each main-actor turn in which the view context changed (one batch per
+///   turn), at the end of each `perform`, before `save()` (what was not yet
+///   processed) and at ``rollback()``. A batch says what changed since the
+///   previous one: `inserted` objects appeared (new objects under their
+///   temporary IDs, or deleted ones brought back by undo or rollback),
+///   `deleted` objects disappeared (deleted, or new ones undone or rolled
+///   back, under their temporary IDs), `updated` objects stayed and changed in
+///   the listed keys (attributes and relationships, on either side of one).
+///   An object inserted and deleted between two batches is not mentioned.
+/// - `.thisContext`: this context saved. Every saved change was reported in
+///   an earlier `.pending` batch, so the set is empty but for
+///   ``ChangeSet/permanentIDs``: the temporary ID each new object had and the
+///   permanent ID it has now. (``observeDidSave(_:)`` hears everything saved.)
+/// - `.otherContext`, `.otherProcess`: another context's or process's save,
+///   merged into this context. Unprocessed changes are processed (heard as a
+///   `.pending` batch) before the merge is applied.
+///
+/// Fetches (and ``fetchKeys(_:keyPaths:restrictedTo:)``,
+/// ``keyValues(of:keyPaths:)``) include unsaved changes, so after any batch
+/// a fetch shows the state that batch ends in.
 public final class ObjectContext {
     enum Delivery { case main, queue(DispatchQueue) }
 
@@ -35,8 +64,14 @@ public final class ObjectContext {
     var probeBeingMade: (EntityDescription, KeyPathProbe)?
     var observers: [Int: (ChangeSet) -> Void] = [:]
     var willSaveObservers: [Int: (ChangeSet) -> Void] = [:]
+    var didSaveObservers: [Int: (ChangeSet) -> Void] = [:]
     var nextObserver = 0
     var inbox = 0
+    /// Objects changed since the last processed batch, each once (kept alive until processed).
+    var unprocessed: [ManagedObject] = []
+    /// The view context's handle for the main actor; its batches are processed at the end of each turn.
+    var mainBox: MainContextBox?
+    var processingScheduled = false
 
     init(coordinator: StoreCoordinator, delivery: Delivery) {
         self.coordinator = coordinator
@@ -50,6 +85,7 @@ public final class ObjectContext {
             deliver = { changes in q.async { box.context?.merge(changes) } }
         }
         inbox = coordinator.addInbox(deliver)
+        if case .main = delivery { mainBox = MainContextBox(self) }
     }
 
     deinit {

@@ -45,6 +45,11 @@ public final class UndoStack {
         if depth == 0 { closeGroup() }
     }
 
+    /// Ends the group changes outside an explicit group are collecting, if any.
+    func closeImplicitGroup() {
+        if depth == 0 { closeGroup() }
+    }
+
     func closeGroup() {
         if let g = open, !g.isEmpty { undoGroups.append(g) }
         open = nil
@@ -111,13 +116,9 @@ extension ObjectContext {
         return try body()
     }
 
-    /// Ends the current implicit undo group, so later changes undo separately.
-    ///
-    ///     context.processPendingChanges()
-    public func processPendingChanges() { undoManager?.closeGroup() }
-
     func setInserted(_ object: ManagedObject, _ inserted: Bool) {
         object.isInsertedFlag = inserted
+        noteChange(object)
         if inserted {
             register(object)
             touch(object)
@@ -132,6 +133,7 @@ extension ObjectContext {
         // `wasDeleted` is the value before the recorded change; undo restores it.
         object.isDeletedFlag = wasDeleted
         touch(object)
+        noteChange(object)
         undoManager?.record(.deleted(object, !wasDeleted), in: self)
     }
 }

@@ -32,6 +32,13 @@ open class ManagedObject: Hashable, ManagedValue {
     var isDeletedFlag = false
     var isTouched = false
     var isListedAsTouched = false
+    /// Whether the context's observers were last told that the object exists
+    /// (stored objects from the start; new ones once a batch reported them).
+    var reportedPresent = true
+    /// Listed among the context's changes not yet processed into a batch.
+    var isUnprocessed = false
+    /// The properties changed since the last processed batch, by name.
+    var dirtyKeys: Set<String> = []
     /// Set on the stand-ins that resolve key paths: their properties record reads instead.
     var probe: KeyPathProbe?
 
@@ -65,6 +72,7 @@ open class ManagedObject: Hashable, ManagedValue {
             ones = Array(repeating: nil, count: meta.toOnes.count)
             manys = Array(repeating: [], count: meta.toManys.count)
             isFault = false
+            reportedPresent = false
             context.register(self)
             context.didInsert(self)
         }
