@@ -23,47 +23,51 @@ import FolioTestSupport
         return animals
     }
 
-    @Test func oneBatchSaysWhatChangedSinceTheLastOne() throws {
+    /// What a context's observers heard, in order.
+    final class Heard {
+        var sets: [ChangeSet] = []
+        var token: ObservationToken?
+    }
+
+    /// A view context with the three saved animals, and what its observers hear from now on.
+    func observedAnimals() throws -> (ObjectContext, [TestAnimal], Heard) {
         let c = try container().viewContext
         let animals = try saved(c)
-        var heard: [ChangeSet] = []
-        let token = c.observeChanges { heard.append($0) }
+        let heard = Heard()
+        heard.token = c.observeChanges { [unowned heard] in heard.sets.append($0) }
+        return (c, animals, heard)
+    }
+
+    @Test func oneBatchSaysWhatChangedSinceTheLastOne() throws {
+        let (c, animals, heard) = try observedAnimals()
         let added = TestAnimal(context: c)
         added.commonName = "Tapir"
         animals[0].habitat = "Forest"
         animals[0].legs = 3
         c.delete(animals[2])
         c.processPendingChanges()
-        #expect(heard == [ChangeSet(inserted: [added.objectID], updated: [animals[0].objectID: ["habitat", "legs"]],
+        #expect(heard.sets == [ChangeSet(inserted: [added.objectID], updated: [animals[0].objectID: ["habitat", "legs"]],
                                     deleted: [animals[2].objectID], origin: .pending)])
         #expect(added.objectID.isTemporary)
         c.processPendingChanges()
-        #expect(heard.count == 1, "nothing changed since the last batch")
+        #expect(heard.sets.count == 1, "nothing changed since the last batch")
         added.habitat = "River"
         c.processPendingChanges()
-        #expect(heard.last == ChangeSet(updated: [added.objectID: ["habitat"]], origin: .pending))
-        withExtendedLifetime(token) {}
+        #expect(heard.sets.last == ChangeSet(updated: [added.objectID: ["habitat"]], origin: .pending))
     }
 
     @Test func anObjectInsertedAndDeletedBetweenBatchesIsNotMentioned() throws {
-        let c = try container().viewContext
-        _ = try saved(c)
-        var heard: [ChangeSet] = []
-        let token = c.observeChanges { heard.append($0) }
+        let (c, _, heard) = try observedAnimals()
         let brief = TestAnimal(context: c)
         brief.commonName = "Quagga"
         c.delete(brief)
         c.processPendingChanges()
-        #expect(heard.isEmpty)
-        withExtendedLifetime(token) {}
+        #expect(heard.sets.isEmpty)
     }
 
     @Test func aSaveProcessesWhatIsLeftThenReportsOnlyThePermanentIDs() throws {
-        let c = try container().viewContext
-        let animals = try saved(c)
-        var heard: [ChangeSet] = []
+        let (c, animals, heard) = try observedAnimals()
         var didSave: [ChangeSet] = []
-        let token = c.observeChanges { heard.append($0) }
         let saveToken = c.observeDidSave { didSave.append($0) }
         let first = TestAnimal(context: c)
         first.commonName = "Tapir"
@@ -74,11 +78,11 @@ import FolioTestSupport
         let secondTemporary = second.objectID
         animals[1].legs = 0
         try c.save()
-        #expect(heard.count == 3)
-        #expect(heard[0] == ChangeSet(inserted: [firstTemporary], origin: .pending))
-        #expect(heard[1] == ChangeSet(inserted: [secondTemporary], updated: [animals[1].objectID: ["legs"]], origin: .pending),
+        #expect(heard.sets.count == 3)
+        #expect(heard.sets[0] == ChangeSet(inserted: [firstTemporary], origin: .pending))
+        #expect(heard.sets[1] == ChangeSet(inserted: [secondTemporary], updated: [animals[1].objectID: ["legs"]], origin: .pending),
                 "what was not processed is processed before the save")
-        #expect(heard[2] == ChangeSet(origin: .thisContext,
+        #expect(heard.sets[2] == ChangeSet(origin: .thisContext,
                                       permanentIDs: [firstTemporary: first.objectID, secondTemporary: second.objectID]),
                 "the save itself says only which temporary ID became which permanent one")
         #expect(!first.objectID.isTemporary && !second.objectID.isTemporary)
@@ -86,14 +90,11 @@ import FolioTestSupport
         #expect(didSave.first?.inserted == [first.objectID, second.objectID])
         #expect(didSave.first?.updated == [animals[1].objectID: ["legs"]])
         #expect(didSave.first?.origin == .thisContext)
-        withExtendedLifetime((token, saveToken)) {}
+        withExtendedLifetime(saveToken) {}
     }
 
     @Test func aRollbackIsReportedBackAsOneBatch() throws {
-        let c = try container().viewContext
-        let animals = try saved(c)
-        var heard: [ChangeSet] = []
-        let token = c.observeChanges { heard.append($0) }
+        let (c, animals, heard) = try observedAnimals()
         let added = TestAnimal(context: c)
         added.commonName = "Tapir"
         animals[0].commonName = "Jaguar"
@@ -103,51 +104,43 @@ import FolioTestSupport
         animals[1].habitat = "Coast"
         let temporary = added.objectID
         c.rollback()
-        #expect(heard.count == 2)
-        #expect(heard[1] == ChangeSet(inserted: [animals[2].objectID], updated: [animals[0].objectID: ["commonName"],
+        #expect(heard.sets.count == 2)
+        #expect(heard.sets[1] == ChangeSet(inserted: [animals[2].objectID], updated: [animals[0].objectID: ["commonName"],
                                                                                   animals[1].objectID: ["habitat"]],
                                       deleted: [temporary], origin: .pending))
         #expect(animals[0].commonName == "Ocelot")
-        withExtendedLifetime(token) {}
     }
 
     @Test func undoIsReportedInTheNextBatch() throws {
-        let c = try container().viewContext
-        let animals = try saved(c)
-        var heard: [ChangeSet] = []
-        let token = c.observeChanges { heard.append($0) }
+        let (c, animals, heard) = try observedAnimals()
         let added = TestAnimal(context: c)
         added.commonName = "Tapir"
         c.processPendingChanges()
         c.undo()
         c.processPendingChanges()
-        #expect(heard.last == ChangeSet(deleted: [added.objectID], origin: .pending))
+        #expect(heard.sets.last == ChangeSet(deleted: [added.objectID], origin: .pending))
         c.delete(animals[0])
         c.processPendingChanges()
         c.undo()
         c.processPendingChanges()
-        #expect(heard.last == ChangeSet(inserted: [animals[0].objectID], origin: .pending), "an undone delete brings the object back")
-        withExtendedLifetime(token) {}
+        #expect(heard.sets.last == ChangeSet(inserted: [animals[0].objectID], origin: .pending), "an undone delete brings the object back")
     }
 
     @Test func theViewContextProcessesOncePerMainActorTurn() async throws {
-        let c = try container().viewContext
-        let animals = try saved(c)
-        var heard: [ChangeSet] = []
-        let token = c.observeChanges { heard.append($0) }
+        let (c, animals, heard) = try observedAnimals()
         animals[0].legs = 2
         animals[1].legs = 1
-        #expect(heard.isEmpty, "nothing is processed within the turn")
-        #expect(await waitUntil { !heard.isEmpty })
-        #expect(heard == [ChangeSet(updated: [animals[0].objectID: ["legs"], animals[1].objectID: ["legs"]], origin: .pending)])
+        #expect(heard.sets.isEmpty, "nothing is processed within the turn")
+        #expect(await waitUntil { !heard.sets.isEmpty })
+        #expect(heard.sets == [ChangeSet(updated: [animals[0].objectID: ["legs"], animals[1].objectID: ["legs"]], origin: .pending)])
         animals[2].legs = 7
-        #expect(await waitUntil { heard.count == 2 })
-        #expect(heard.last == ChangeSet(updated: [animals[2].objectID: ["legs"]], origin: .pending))
+        #expect(await waitUntil { heard.sets.count == 2 })
+        #expect(heard.sets.last == ChangeSet(updated: [animals[2].objectID: ["legs"]], origin: .pending))
         // Later turns that change nothing add nothing.
         await Task.yield()
         try await Task.sleep(for: .milliseconds(20))
-        #expect(heard.count == 2)
-        withExtendedLifetime(token) {}
+        #expect(heard.sets.count == 2)
+        #expect(c.hasChanges, "the batches were processed, not saved")
     }
 
     @Test func aBackgroundContextProcessesAtTheEndOfEachPerform() async throws {
