@@ -10,4 +10,8 @@ struct FetchPlan {
     var limit: Int?
     var offset: Int?
     var restrictToIDs: [Int64]?
+    /// The joined to-one targets: each alias and its entity.
+    var joined: [(alias: String, entity: EntityDescription)] = []
+    /// Only rows whose joined object at one of these aliases has one of these IDs (any alias matching).
+    var joinedIDs: [(alias: String, ids: [Int64])] = []
 }

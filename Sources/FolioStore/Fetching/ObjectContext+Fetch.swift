@@ -13,8 +13,8 @@ extension ObjectContext {
         if request.fetchBatchSize > 0 {
             return FetchResults(ids: try fetchIDs(request), context: self, batchSize: request.fetchBatchSize)
         }
-        if pendingObjects(of: e, request).isEmpty {
-            let plan = try makePlan(request, keyPaths: [])
+        let plan = try makePlan(request, keyPaths: [])
+        if try pendingObjects(of: e, request, plan).isEmpty {
             let rows = try withStore { try $0.fetchRows(plan) }
             return FetchResults(objects: rows.map { materialise(e, $0.0, $0.1) as! T })
         }
@@ -26,8 +26,8 @@ extension ObjectContext {
     ///     let ids = try context.fetchIDs(FetchRequest<Planet>())
     public func fetchIDs<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [ObjectID] {
         let e = schema.entity(for: T.self)
-        guard pendingObjects(of: e, request).isEmpty else { return try fetchKeys(request, keyPaths: []).map(\.id) }
         let plan = try makePlan(request, keyPaths: [], withSortKeys: false)
+        guard try pendingObjects(of: e, request, plan).isEmpty else { return try fetchKeys(request, keyPaths: []).map(\.id) }
         let name = e.name
         return try withStore { try $0.fetchKeys(plan) }.map { ObjectID(entityName: name, rowID: $0.0) }
     }
@@ -45,7 +45,7 @@ extension ObjectContext {
         let e = schema.entity(for: T.self)
         var plan = try makePlan(request, keyPaths: keyPaths, withSortKeys: true)
         if let ids { plan.restrictToIDs = ids.filter { $0.entityName == e.name && !$0.isTemporary }.map(\.rowID).sorted() }
-        var pending = pendingObjects(of: e, request)
+        var pending = try pendingObjects(of: e, request, plan)
         if let ids { pending = pending.filter { ids.contains($0.objectID) } }
         let sortCount = request.sortDescriptors.count
         if pending.isEmpty {
@@ -82,8 +82,8 @@ extension ObjectContext {
     ///     let n = try context.count(for: FetchRequest<Planet>())
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
         let e = schema.entity(for: T.self)
-        if pendingObjects(of: e, request).isEmpty {
-            let plan = try makePlan(request, keyPaths: [])
+        let plan = try makePlan(request, keyPaths: [])
+        if try pendingObjects(of: e, request, plan).isEmpty {
             return try withStore { try $0.count(plan) }
         }
         return try fetchKeys(request, keyPaths: []).count
@@ -132,11 +132,6 @@ extension ObjectContext {
         return current.ones[last.slot].map { .integer($0.rowID) } ?? .null
     }
 
-    private func pendingObjects<T>(of e: EntityDescription, _ request: FetchRequest<T>) -> [ManagedObject] {
-        guard request.includesPendingChanges else { return [] }
-        return touchedList.filter { $0.isTouched && $0.meta === e }
-    }
-
     private func matches<T>(_ filter: StringFilter<T>, _ o: ManagedObject) -> Bool {
         filter.keyPaths.contains { keyPath in
             guard let chain = try? o.meta.resolve(keyPath: keyPath), case .text(let s) = value(of: o, through: chain) else { return false }
@@ -162,6 +157,7 @@ extension ObjectContext {
         }
         plan.keyColumns = (withSortKeys ? plan.orderBy.map(\.sql) : []) + (try keyPaths.map { b.column(for: try e.resolve(keyPath: $0)) })
         plan.joins = b.joins
+        plan.joined = b.joined
         plan.whereSQL = conditions.isEmpty ? nil : conditions.joined(separator: " AND ")
         plan.bindings = b.bindings
         plan.limit = request.fetchLimit > 0 ? request.fetchLimit : nil

@@ -23,6 +23,8 @@ enum SQLTerm {
 final class SQLQueryBuilder {
     let root: EntityDescription
     private(set) var joins: [String] = []
+    /// Each joined alias and the entity it reads.
+    private(set) var joined: [(alias: String, entity: EntityDescription)] = []
     private var aliases: [String: String] = [:]
     var bindings: [StoreValue] = []
     var variables: [PredicateExpressions.VariableID: SQLTerm] = [:]
@@ -48,6 +50,7 @@ final class SQLQueryBuilder {
         let a = "t\(aliases.count + 1)"
         aliases[key] = a
         joins.append("LEFT JOIN \(quote(p.target.name)) \(a) ON \(a).id = \(parent).\(quote(p.name))")
+        joined.append((a, p.target))
         return a
     }
 

@@ -77,15 +77,9 @@ final class SQLiteBackend: StoreBackend {
         var conditions: [String] = []
         var bindings = plan.bindings
         if let w = plan.whereSQL { conditions.append(w) }
-        if let ids = plan.restrictToIDs {
-            if ids.count <= 200 {
-                conditions.append("t0.id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ",")))")
-                bindings += ids.map { .integer($0) }
-            } else {
-                // One JSON parameter instead of thousands (SQLite caps the number of parameters).
-                conditions.append("t0.id IN (SELECT value FROM json_each(?))")
-                bindings.append(.text("[" + ids.map(String.init).joined(separator: ",") + "]"))
-            }
+        if let ids = plan.restrictToIDs { conditions.append(Self.idCondition("t0.id", ids, &bindings)) }
+        if !plan.joinedIDs.isEmpty {
+            conditions.append("(" + plan.joinedIDs.map { Self.idCondition("\($0.alias).id", $0.ids, &bindings) }.joined(separator: " OR ") + ")")
         }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         if !plan.orderBy.isEmpty || plan.limit != nil {
@@ -97,6 +91,17 @@ final class SQLiteBackend: StoreBackend {
             bindings += [.integer(Int64(plan.limit ?? -1)), .integer(Int64(plan.offset ?? 0))]
         }
         return (sql, bindings)
+    }
+
+    /// `column IN (...)`, binding the IDs.
+    private static func idCondition(_ column: String, _ ids: [Int64], _ bindings: inout [StoreValue]) -> String {
+        if ids.count <= 200 {
+            bindings += ids.map { .integer($0) }
+            return "\(column) IN (\(Array(repeating: "?", count: ids.count).joined(separator: ",")))"
+        }
+        // One JSON parameter instead of thousands (SQLite caps the number of parameters).
+        bindings.append(.text("[" + ids.map(String.init).joined(separator: ",") + "]"))
+        return "\(column) IN (SELECT value FROM json_each(?))"
     }
 
     func rowColumns(_ entity: EntityDescription) -> String {
