@@ -18,6 +18,19 @@ public final class StoreTemporaryDirectory: @unchecked Sendable {
 
     /// A path for a file inside the directory.
     public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// Every file in the directory with its bytes, to show that nothing was
+    /// written, created or removed (stricter than comparing digests).
+    ///
+    ///     let before = dir.snapshot()
+    ///     ...
+    ///     #expect(dir.snapshot() == before)
+    public func snapshot(excluding excluded: Set<String> = []) -> [String: Data] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        var files: [String: Data] = [:]
+        for name in names where !excluded.contains(name) { files[name] = FileManager.default.contents(atPath: path(name)) ?? Data() }
+        return files
+    }
 }
 
 /// A small seeded PRNG (StoreSplitMix64) for replayable randomised tests.

@@ -6,6 +6,7 @@
 //   folio-store-worker add-in-order PATH ORDER N   after stdin closes, adds N animals in the classification of ORDER
 //                                                (made when there is none), each in a write transaction; prints "done"
 //   folio-store-worker append PATH N     after stdin closes, adds N items numbered one past the largest; prints "done"
+//   (and the modes of FileModes.swift: create, disk-full)
 import Foundation
 import FolioStore
 import FolioTestSupport
@@ -23,6 +24,7 @@ extension TestClassification {
 }
 
 let args = CommandLine.arguments
+runFileMode(args)
 if args.count == 2 && args[1] == "keypaths" {
     let written: [(label: String, entity: String, keyPath: AnyKeyPath)] = [
         ("declared", "TestAnimal", \TestAnimal.commonName),

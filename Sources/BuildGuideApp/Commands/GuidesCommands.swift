@@ -9,7 +9,7 @@ enum GuidesCommands {
         switch name {
         case "list":
             try ListedTable.runList(&arguments, context: context) { url in
-                let container = try BuildGuideStore.open(at: url)
+                let container = try BuildGuideStore.open(at: url, readOnly: true)
                 return try listedTable(container.viewContext)
             }
         case "add":

@@ -11,8 +11,9 @@ import Foundation
 @MainActor
 public enum BuildGuideStore {
     /// Opens the store, seeding a new one with the races and the sample guides.
-    public static func open(at url: URL) throws -> PersistentContainer {
-        try AppStore.open(schema: Guide.schema, at: url) { context in
+    /// `readOnly` is for commands that only print: nothing is written to an existing store.
+    public static func open(at url: URL, readOnly: Bool = false) throws -> PersistentContainer {
+        try AppStore.open(schema: Guide.schema, at: url, readOnly: readOnly) { context in
             var races: [String: Race] = [:]
             for record in SampleData.races {
                 let race = Race(context: context)

@@ -27,7 +27,7 @@ public final class Guide: ManagedObject {
     }
 
     /// The schema of a BuildGuide store.
-    public static let schema = Schema([Race.self, Guide.self, Unit.self])
+    public static let schema = Schema(name: "BuildGuide", [Race.self, Guide.self, Unit.self])
 
     /// The guide list: by name.
     public static var listRequest: FetchRequest<Guide> {

@@ -7,7 +7,7 @@ extension ListedTable {
     /// ```swift
     /// case "list":
     ///     try ListedTable.runList(&arguments, context: context) { url in
-    ///         let container = try PlanetsStore.open(at: url)
+    ///         let container = try PlanetsStore.open(at: url, readOnly: true)
     ///         return try PlanetsCommands.listedTable(container.viewContext)
     ///     }
     /// ```

@@ -1,35 +1,30 @@
 import FolioStore
 import Foundation
 
-/// Opens an app's store file, seeding it when the file is new, and turns
-/// store failures into ``AppError/store(path:message:)`` (exit 1).
+/// Opens an app's store file, made and seeded in one step when there is
+/// none yet, and turns store failures into ``AppError/store(path:message:)`` (exit 1).
 ///
 /// ```swift
-/// let container = try AppStore.open(schema: Schema([Planet.self]), at: url) { context in
+/// let container = try AppStore.open(schema: Planet.schema, at: url) { context in
 ///     for (i, name) in SampleData.planets.enumerated() { Planet.insert(name, at: i, into: context) }
 /// }
 /// ```
 @MainActor
 public enum AppStore {
     /// Opens (creating when absent) the store at `url`; `seed` fills a new
-    /// file and is saved at once. A file that is not a Folio store is left
-    /// untouched and reported.
-    public static func open(schema: Schema, at url: URL, seed: (ObjectContext) throws -> Void) throws -> PersistentContainer {
-        if !FileManager.default.fileExists(atPath: url.path) {
-            // Seed through a container of its own, released before the app's
-            // opens: one that seeded a new file sometimes missed the next save
-            // by another process (a store-layer race).
-            let seeder = try container(schema: schema, at: url)
-            try save(seeder.viewContext, at: url) {
-                try seed(seeder.viewContext)
-            }
-        }
-        return try container(schema: schema, at: url)
-    }
-
-    private static func container(schema: Schema, at url: URL) throws -> PersistentContainer {
+    /// store before its file appears, so a kill during a first launch leaves
+    /// no store or a seeded one, and concurrent first launches seed once. A
+    /// file that is not this app's Folio store is left untouched and
+    /// reported. `readOnly` (for commands that only print) writes nothing
+    /// to an existing store and works on read-only files.
+    public static func open(schema: Schema, at url: URL, readOnly: Bool = false,
+                            seed: (ObjectContext) throws -> Void) throws -> PersistentContainer {
         do {
-            return try PersistentContainer(schema: schema, path: url.path)
+            return try withoutActuallyEscaping(seed) { seed in
+                try PersistentContainer(schema: schema, path: url.path, readOnly: readOnly, seed: seed)
+            }
+        } catch let error as StoreError {
+            throw AppError.store(path: url.path, message: error.description)
         } catch {
             throw AppError.store(path: url.path, message: "\(error)")
         }

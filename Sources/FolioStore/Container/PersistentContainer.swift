@@ -19,15 +19,44 @@ public final class PersistentContainer {
     public let viewContext: ObjectContext
     let coordinator: StoreCoordinator
 
-    /// Opens or creates the SQLite file at `path` (WAL, foreign keys on),
-    /// migrating it to `schema` when needed; `path: nil` makes an in-memory store.
-    /// Other processes' saves are polled for every `pollInterval` seconds.
+    /// Opens the Folio store at `path` (WAL, foreign keys on), migrating it
+    /// to `schema` when needed; `path: nil` makes an in-memory store.
+    ///
+    /// Where there is no store yet (no file, or an empty one) a new one is
+    /// made whole: its tables and what `seed` inserts (saved for it) are
+    /// built first and the file appears in one step, so a process killed at
+    /// any moment leaves no store or a seeded one, and of several processes
+    /// opening it at once one seeds it. A file that is not a Folio store, or
+    /// is the store of another schema, is refused and left exactly as it
+    /// was; damage found in the file stops all writing to it.
+    ///
+    /// A `readOnly` container writes nothing to an existing store (no
+    /// migration, no reader row, no checkpoint), reads beside a writer that
+    /// holds the lock, works on read-only files and folders, and follows no
+    /// other process's saves; it still creates a missing store when given a
+    /// `seed`. Other processes' saves are polled for every `pollInterval` seconds.
     ///
     ///     let container = try PersistentContainer(schema: schema, path: nil)   // in memory
-    public init(schema: Schema, path: String?, busyTimeout: Double = 5, pollInterval: Double = 0.025) throws {
+    ///     let seeded = try PersistentContainer(schema: schema, path: url.path) { context in
+    ///         Planet(context: context).name = "Mercury"
+    ///     }
+    public convenience init(schema: Schema, path: String?, readOnly: Bool = false, busyTimeout: Double = 5,
+                            pollInterval: Double = 0.025, seed: ((ObjectContext) throws -> Void)? = nil) throws {
+        try self.init(schema: schema, path: path, readOnly: readOnly, busyTimeout: busyTimeout, pollInterval: pollInterval,
+                      integrityCheckLimit: SQLiteBackend.integrityCheckLimit, seed: seed)
+    }
+
+    /// As the public initialiser, with the size up to which the whole file is checked at open.
+    package init(schema: Schema, path: String?, readOnly: Bool = false, busyTimeout: Double = 5, pollInterval: Double = 0.025,
+                 integrityCheckLimit: Int, seed: ((ObjectContext) throws -> Void)? = nil) throws {
         self.schema = schema
         self.path = path
-        coordinator = try StoreCoordinator(schema: schema, path: path, busyTimeoutMilliseconds: Int32(busyTimeout * 1000))
+        let timeout = Int32(busyTimeout * 1000)
+        if let path, !readOnly || seed != nil {
+            try Self.createStoreIfNeeded(at: path, schema: schema, busyTimeout: busyTimeout, seed: seed)
+        }
+        coordinator = try StoreCoordinator(schema: schema, path: path, readOnly: readOnly, busyTimeoutMilliseconds: timeout,
+                                           integrityCheckLimit: integrityCheckLimit)
         viewContext = ObjectContext(coordinator: coordinator, delivery: .main)
         viewContext.name = "viewContext"
         coordinator.startPolling(interval: pollInterval)

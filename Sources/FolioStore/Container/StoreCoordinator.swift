@@ -16,18 +16,24 @@ final class StoreCoordinator: @unchecked Sendable {
     private var timer: DispatchSourceTimer?
     private let pollQueue = DispatchQueue(label: "folio.store.history")
 
-    init(schema: Schema, path: String?, busyTimeoutMilliseconds: Int32) throws {
+    /// Opens the store at `path` (nil: in memory). A file that is not a
+    /// Folio store of `schema` is refused before anything is written; a
+    /// read-only store registers no reader and is never written.
+    init(schema: Schema, path: String?, readOnly: Bool = false, busyTimeoutMilliseconds: Int32,
+         integrityCheckLimit: Int = SQLiteBackend.integrityCheckLimit) throws {
         self.schema = schema
-        backend = try SQLiteBackend(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        if let path { try StoreFile.requireStore(at: path, for: schema) }
+        backend = try SQLiteBackend(path: path, readOnly: readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        if !readOnly { try backend.checkIntegrity(upTo: integrityCheckLimit) }
         try backend.prepare(schema)
-        if path != nil {
+        if path != nil && !readOnly {
             historyPosition = try backend.registerReader(author)
         }
     }
 
     deinit {
         timer?.cancel()
-        try? backend.removeReader(author)
+        if !backend.isReadOnly { try? backend.removeReader(author) }
     }
 
     var path: String { backend.path }
@@ -63,7 +69,7 @@ final class StoreCoordinator: @unchecked Sendable {
 
     /// Starts watching the file for other processes' commits every `interval` seconds.
     func startPolling(interval: Double) {
-        guard !backend.isInMemory, timer == nil else { return }
+        guard !backend.isInMemory, !backend.isReadOnly, timer == nil else { return }
         let t = DispatchSource.makeTimerSource(queue: pollQueue)
         t.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(5))
         t.setEventHandler { [weak self] in self?.poll() }

@@ -12,11 +12,19 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case constraintViolation(entity: String, key: String, value: String)
     /// The file exists but is not an SQLite database; it was left untouched.
     case notADatabase(path: String)
-    /// The database file is damaged; it was left untouched.
+    /// The file is an SQLite database of another program, not a Folio store; it was left untouched.
+    case notAFolioStore(path: String, reason: String)
+    /// The file is a Folio store of another schema (another app); it was left untouched.
+    case otherSchema(path: String, stored: String, expected: String)
+    /// The database file is damaged; from the moment that was found nothing more is written to it.
     case corrupt(path: String, message: String)
+    /// The container opened the store read-only, so it cannot save.
+    case readOnly(path: String)
+    /// The store needs migrating to this schema, which a read-only container cannot do.
+    case migrationNeeded(path: String, reason: String)
     /// Another connection held the database locked longer than the busy timeout.
     case busy(path: String)
-    /// The disk is full; the save was rolled back and nothing saved before was lost.
+    /// The disk is full; what failed was rolled back and nothing saved before was lost.
     case diskFull(path: String)
     /// The file could not be opened or created.
     case cannotOpen(path: String, message: String)
@@ -42,9 +50,14 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .deleteDenied(entity, key): "cannot delete \(entity): its \(key) relationship is not empty (delete rule deny)"
         case let .constraintViolation(entity, key, value): "\(entity).\(key) must be unique; \(value) is already stored"
         case let .notADatabase(path): "\(path) is not a Folio store (not an SQLite database); it was left untouched"
-        case let .corrupt(path, message): "\(path) is damaged (\(message)); it was left untouched"
+        case let .notAFolioStore(path, reason): "\(path) is not a Folio store (\(reason)); it was left untouched"
+        case let .otherSchema(path, stored, expected):
+            "\(path) is a Folio store of \(stored), not of \(expected); it was left untouched"
+        case let .corrupt(path, message): "\(path) is damaged (\(message)); nothing more is written to it"
+        case let .readOnly(path): "\(path) was opened read-only; nothing can be saved to it"
+        case let .migrationNeeded(path, reason): "\(path) needs migrating (\(reason)), which a read-only open cannot do"
         case let .busy(path): "\(path) is locked by another writer; gave up after the busy timeout"
-        case let .diskFull(path): "the disk holding \(path) is full; the save was rolled back, earlier saves are intact"
+        case let .diskFull(path): "the disk holding \(path) is full; nothing more could be written, and what was saved before is intact"
         case let .cannotOpen(path, message): "cannot open \(path): \(message)"
         case let .migrationImpossible(entity, key, reason): "cannot migrate \(entity).\(key) automatically: \(reason)"
         case let .newerSchema(stored, current): "the store has schema version \(stored), newer than this program's \(current)"

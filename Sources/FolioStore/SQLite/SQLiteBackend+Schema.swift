@@ -1,7 +1,10 @@
 import Foundation
 
-/// The shape of the schema as recorded in the file, for migrations.
+/// The shape of the schema as recorded in the file, for migrations and to
+/// tell one application's store from another's.
 struct StoredSchema: Codable {
+    /// The schema's name; nil for an unnamed schema (and stores made before names).
+    var name: String?
     var version: Int
     /// Entity name → column name → column type.
     var tables: [String: [String: String]]
@@ -9,8 +12,11 @@ struct StoredSchema: Codable {
 
 extension SQLiteBackend {
     /// Creates the store's tables, or migrates an existing store to `schema`
-    /// (lightweight: new entities, new columns, new relationships, new indexes).
+    /// (lightweight: new entities, new columns, new relationships, new
+    /// indexes), recording Folio's application id and the schema's name. A
+    /// read-only store is only checked: it must need no migration.
     func prepare(_ schema: Schema) throws {
+        if isReadOnly { return try checkNeedsNoMigration(schema) }
         try connection.execute("BEGIN IMMEDIATE")
         do {
             try migrate(to: schema)
@@ -28,12 +34,10 @@ extension SQLiteBackend {
             CREATE TABLE IF NOT EXISTS folio_history (position INTEGER PRIMARY KEY AUTOINCREMENT, author TEXT NOT NULL, changes TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS folio_readers (reader TEXT PRIMARY KEY, position INTEGER NOT NULL, seen REAL NOT NULL);
             """)
-        var stored: StoredSchema?
-        var storedJSON = ""
-        if case .text(let json)? = try connection.rows("SELECT value FROM folio_metadata WHERE key = 'schema'").first?.first {
-            stored = try JSONDecoder().decode(StoredSchema.self, from: Data(json.utf8))
-            storedJSON = json
+        if case .integer(let id)? = try connection.rows("PRAGMA application_id").first?.first, id != Int64(StoreFile.applicationID) {
+            try connection.execute("PRAGMA application_id = \(StoreFile.applicationID)")
         }
+        let (stored, storedJSON) = try storedSchema()
         if let stored, stored.version > schema.version {
             throw StoreError.newerSchema(stored: stored.version, current: schema.version)
         }
@@ -54,9 +58,41 @@ extension SQLiteBackend {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let json = String(decoding: try encoder.encode(StoredSchema(version: schema.version, tables: tables)), as: UTF8.self)
+        let record = StoredSchema(name: schema.name ?? stored?.name, version: schema.version, tables: tables)
+        let json = String(decoding: try encoder.encode(record), as: UTF8.self)
         if json != storedJSON {
             try connection.run("INSERT OR REPLACE INTO folio_metadata (key, value) VALUES ('schema', ?)", [.text(json)])
+        }
+    }
+
+    /// The schema recorded in the file and its JSON text, if any.
+    private func storedSchema() throws -> (StoredSchema?, String) {
+        guard case .text(let json)? = try connection.rows("SELECT value FROM folio_metadata WHERE key = 'schema'").first?.first else {
+            return (nil, "")
+        }
+        return (try JSONDecoder().decode(StoredSchema.self, from: Data(json.utf8)), json)
+    }
+
+    /// For a read-only store: every table, column and join table `schema`
+    /// reads must be there already, since nothing can be added.
+    private func checkNeedsNoMigration(_ schema: Schema) throws {
+        let hasMetadata = try !connection.rows("SELECT 1 FROM sqlite_master WHERE name = 'folio_metadata'").isEmpty
+        guard hasMetadata, let stored = try storedSchema().0 else {
+            throw StoreError.migrationNeeded(path: path, reason: "it has no Folio tables yet")
+        }
+        if stored.version > schema.version { throw StoreError.newerSchema(stored: stored.version, current: schema.version) }
+        let tables = Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
+            if case .text(let name) = row[0] { name } else { nil }
+        })
+        for entity in schema.entities {
+            for (column, type) in Self.columns(of: entity).sorted(by: { $0.key < $1.key }) where stored.tables[entity.name]?[column] != type {
+                throw StoreError.migrationNeeded(path: path, reason: "\(entity.name).\(column) is not stored yet")
+            }
+            for p in entity.toManys {
+                if case .joinTable(let table, _, _, _) = p.storage, !tables.contains(table) {
+                    throw StoreError.migrationNeeded(path: path, reason: "\(entity.name).\(p.name) is not stored yet")
+                }
+            }
         }
     }
 

@@ -7,25 +7,38 @@ final class SQLiteBackend: StoreBackend {
     let connection: SQLiteConnection
     let path: String
     let isInMemory: Bool
-    /// Checkpoints the log off the save path; nil in memory and for write transactions.
+    /// Opened read-only: nothing is written (no migration, no reader row, no checkpoint).
+    let isReadOnly: Bool
+    /// Checkpoints the log off the save path; nil in memory, read-only and for write transactions.
     private(set) var checkpointer: WALCheckpointer?
     /// Whether a write transaction is open on this connection: a commit is then a savepoint of it.
     var inWriteTransaction = false
     let busyTimeoutMilliseconds: Int32
 
-    /// Opens (or creates) the file. A file that is not a database, or is
-    /// damaged, is reported and never written to.
-    init(path: String?, busyTimeoutMilliseconds: Int32 = 5000) throws {
+    /// Opens a connection to the store file at `path` (which
+    /// ``StoreFile/inspect(_:for:)`` accepted; it must exist), or a new
+    /// in-memory store for nil. Read-only connections leave the file as it
+    /// is; where SQLite cannot make the `-shm` index beside it (a read-only
+    /// folder, so nobody can be writing), they read it as immutable.
+    init(path: String?, readOnly: Bool = false, health: StoreHealth = StoreHealth(),
+         busyTimeoutMilliseconds: Int32 = 5000) throws {
         isInMemory = path == nil
+        isReadOnly = readOnly && path != nil
         self.path = path ?? ":memory:"
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
-        if let path, FileManager.default.fileExists(atPath: path) {
-            try SQLiteBackend.checkHeader(path)
+        if let path, !FileManager.default.fileExists(atPath: path) {
+            throw StoreError.cannotOpen(path: path, message: "there is no store there")
         }
-        connection = try SQLiteConnection(path: self.path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        // Reading the schema first surfaces NOTADB / CORRUPT before anything is written.
-        _ = try connection.rows("SELECT count(*) FROM sqlite_master")
-        if !isInMemory {
+        do {
+            connection = try Self.connect(self.path, readOnly: isReadOnly, health: health, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        } catch StoreError.readOnly(let path) {
+            throw StoreError.cannotOpen(path: path, message: Self.writeProtected)
+        }
+        if !isInMemory && !isReadOnly && sqlite3_db_readonly(connection.db, "main") == 1 {
+            // SQLite quietly opens a write-protected file for reading only; saying so now beats failing at the first save.
+            throw StoreError.cannotOpen(path: self.path, message: Self.writeProtected)
+        }
+        if !isInMemory && !isReadOnly {
             let mode = try connection.rows("PRAGMA journal_mode=WAL")
             guard case .text(let m)? = mode.first?.first, m.lowercased() == "wal" else {
                 throw StoreError.cannotOpen(path: self.path, message: "could not switch to WAL journal mode")
@@ -38,7 +51,31 @@ final class SQLiteBackend: StoreBackend {
             try checkpointer.attach(to: connection)
             self.checkpointer = checkpointer
         }
-        try connection.execute("PRAGMA foreign_keys=ON")
+        try connection.execute(isReadOnly ? "PRAGMA query_only=1; PRAGMA foreign_keys=ON" : "PRAGMA foreign_keys=ON")
+    }
+
+    private static let writeProtected = "it or its folder is write-protected (open it read-only to read it)"
+
+    /// The connection, after a first read: NOTADB and CORRUPT surface here,
+    /// before anything is written.
+    private static func connect(_ path: String, readOnly: Bool, health: StoreHealth,
+                                busyTimeoutMilliseconds: Int32) throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+                                              mode: readOnly ? .readOnly : .readWrite, health: health)
+        do {
+            _ = try connection.rows("SELECT count(*) FROM sqlite_master")
+            return connection
+        } catch let error as StoreError {
+            // Only a read-only open that could not make the index, with no log to read, falls back.
+            guard readOnly, !FileManager.default.fileExists(atPath: path + "-wal") else { throw error }
+            switch error {
+            case .readOnly, .cannotOpen: break
+            default: throw error
+            }
+            let immutable = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, mode: .immutable, health: health)
+            _ = try immutable.rows("SELECT count(*) FROM sqlite_master")
+            return immutable
+        }
     }
 
     /// A connection of its own to `store`'s file with a write transaction
@@ -46,10 +83,12 @@ final class SQLiteBackend: StoreBackend {
     /// writers), so what it reads is the latest committed state and stays so
     /// until ``endWriteTransaction(commit:)``.
     init(writeTransactionOn store: SQLiteBackend) throws {
+        if store.isReadOnly { throw StoreError.readOnly(path: store.path) }
         path = store.path
         isInMemory = false
+        isReadOnly = false
         busyTimeoutMilliseconds = store.busyTimeoutMilliseconds
-        connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, health: store.connection.health)
         // As the store's connection: no fsync per commit, checkpoints left to its checkpointer.
         try connection.execute("PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0; PRAGMA foreign_keys=ON")
         try connection.execute("BEGIN IMMEDIATE")
@@ -57,16 +96,8 @@ final class SQLiteBackend: StoreBackend {
     }
 
     deinit {
-        checkpointer?.close(connection)
-    }
-
-    /// A non-empty file must start with SQLite's magic header.
-    private static func checkHeader(_ path: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 16)) ?? Data()
-        if head.isEmpty { return }
-        if head != Data("SQLite format 3\0".utf8) { throw StoreError.notADatabase(path: path) }
+        // A damaged file gets no checkpoint: what the log holds stays there.
+        if connection.health.damage == nil { checkpointer?.close(connection) } else { checkpointer?.detach(from: connection) }
     }
 
     // MARK: Reading

@@ -1,12 +1,18 @@
-/// The set of entities a store holds, with a version number. Relationships
-/// and their inverses are resolved and checked when the schema is built.
+/// The set of entities a store holds, with a name and a version number.
+/// Relationships and their inverses are resolved and checked when the schema
+/// is built.
 ///
-///     let schema = Schema(version: 2, [Zoo.self, Classification.self, Animal.self])
+///     let schema = Schema(name: "Zootastic", version: 2, [Zoo.self, Classification.self, Animal.self])
 ///
 /// Raising `version` after adding entities, attributes with defaults or
 /// optional attributes, or relationships lets the container migrate an
-/// existing store in place (lightweight migration).
+/// existing store in place (lightweight migration). The name is recorded in
+/// the store, and a store of another name is refused (a store of an unnamed
+/// schema is refused when it shares no entity with the one opening it).
+// Sendable: built once in init, read-only after.
 public final class Schema: @unchecked Sendable {
+    /// The name recorded in the store: which application's data it is.
+    public let name: String?
     /// The schema version stored in the file.
     public let version: Int
     /// The entities in declaration order.
@@ -16,8 +22,9 @@ public final class Schema: @unchecked Sendable {
 
     /// Builds the schema from the entity classes.
     ///
-    ///     Schema([Planet.self])
-    public init(version: Int = 1, _ types: [ManagedObject.Type]) {
+    ///     Schema(name: "Planets", [Planet.self])
+    public init(name: String? = nil, version: Int = 1, _ types: [ManagedObject.Type]) {
+        self.name = name
         self.version = version
         entities = types.map { $0.entity }
         for (i, e) in entities.enumerated() {

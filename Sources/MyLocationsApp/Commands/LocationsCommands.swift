@@ -10,7 +10,7 @@ enum LocationsCommands {
         switch name {
         case "list":
             try ListedTable.runList(&arguments, context: context) { url in
-                let container = try LocationsStore.open(at: url)
+                let container = try LocationsStore.open(at: url, readOnly: true)
                 return try listedTable(container.viewContext)
             }
         case "add":

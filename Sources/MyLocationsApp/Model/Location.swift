@@ -36,7 +36,7 @@ public final class Location: ManagedObject {
     }
 
     /// The schema of a MyLocations store.
-    public static let schema = Schema([Location.self])
+    public static let schema = Schema(name: "MyLocations", [Location.self])
 
     /// The Locations list: by category, then date.
     public static var listRequest: FetchRequest<Location> {

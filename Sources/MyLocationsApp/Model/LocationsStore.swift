@@ -11,8 +11,9 @@ import Foundation
 @MainActor
 public enum LocationsStore {
     /// Opens the store, seeding a new one with the sample locations.
-    public static func open(at url: URL) throws -> PersistentContainer {
-        try AppStore.open(schema: Location.schema, at: url) { context in
+    /// `readOnly` is for commands that only print: nothing is written to an existing store.
+    public static func open(at url: URL, readOnly: Bool = false) throws -> PersistentContainer {
+        try AppStore.open(schema: Location.schema, at: url, readOnly: readOnly) { context in
             for record in SampleData.locations {
                 let location = Location(context: context)
                 location.locationDescription = record.description

@@ -14,7 +14,7 @@ enum PlanetsCommands {
         switch name {
         case "list":
             try ListedTable.runList(&arguments, context: context) { url in
-                let container = try PlanetsStore.open(at: url)
+                let container = try PlanetsStore.open(at: url, readOnly: true)
                 return try listedTable(container.viewContext)
             }
         case "add":

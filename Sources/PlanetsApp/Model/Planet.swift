@@ -25,7 +25,7 @@ public final class Planet: ManagedObject {
     }
 
     /// The schema of a Planets store.
-    public static let schema = Schema([Planet.self])
+    public static let schema = Schema(name: "Planets", [Planet.self])
 
     /// The list's request: by position, ties by name.
     public static var listRequest: FetchRequest<Planet> {

@@ -11,8 +11,9 @@ import Foundation
 @MainActor
 public enum PlanetsStore {
     /// Opens the store, seeding a new one with the nine planets in order.
-    public static func open(at url: URL) throws -> PersistentContainer {
-        try AppStore.open(schema: Planet.schema, at: url) { context in
+    /// `readOnly` is for commands that only print: nothing is written to an existing store.
+    public static func open(at url: URL, readOnly: Bool = false) throws -> PersistentContainer {
+        try AppStore.open(schema: Planet.schema, at: url, readOnly: readOnly) { context in
             for (index, name) in SampleData.planets.enumerated() {
                 let planet = Planet(context: context)
                 planet.name = name

@@ -9,7 +9,7 @@ enum ZooCommands {
         switch name {
         case "list":
             try ListedTable.runList(&arguments, context: context) { url in
-                let container = try ZooStore.open(at: url)
+                let container = try ZooStore.open(at: url, readOnly: true)
                 return try listedTable(container.viewContext)
             }
         case "add":

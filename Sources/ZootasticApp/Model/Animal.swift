@@ -30,7 +30,7 @@ public final class Animal: ManagedObject {
     }
 
     /// The schema of a Zootastic store.
-    public static let schema = Schema([Zoo.self, Classification.self, Animal.self])
+    public static let schema = Schema(name: "Zootastic", [Zoo.self, Classification.self, Animal.self])
 
     /// The main list: by classification order, then common name.
     public static var listRequest: FetchRequest<Animal> {

@@ -11,8 +11,9 @@ import Foundation
 @MainActor
 public enum ZooStore {
     /// Opens the store, seeding a new one with the seed's zoos, classifications and animals.
-    public static func open(at url: URL) throws -> PersistentContainer {
-        try AppStore.open(schema: Animal.schema, at: url) { context in
+    /// `readOnly` is for commands that only print: nothing is written to an existing store.
+    public static func open(at url: URL, readOnly: Bool = false) throws -> PersistentContainer {
+        try AppStore.open(schema: Animal.schema, at: url, readOnly: readOnly) { context in
             var zoos: [String: Zoo] = [:]
             for record in SampleData.zoos {
                 let zoo = Zoo(context: context)

@@ -1,0 +1,23 @@
+import Dispatch
+
+extension PersistentContainer {
+    /// Makes a seeded store at `path` unless one is there: the schema and
+    /// the seed are built in memory, saved, and the finished file placed in
+    /// one step (``StoreFile/place(_:at:for:busyTimeout:)``). Returns whether this call made it.
+    @discardableResult
+    static func createStoreIfNeeded(at path: String, schema: Schema, busyTimeout: Double,
+                                    seed: ((ObjectContext) throws -> Void)?) throws -> Bool {
+        if case .folio = try StoreFile.inspect(path, for: schema) { return false }
+        let builder = try StoreCoordinator(schema: schema, path: nil, busyTimeoutMilliseconds: Int32(busyTimeout * 1000))
+        let context = ObjectContext(coordinator: builder, delivery: .queue(DispatchQueue(label: "folio.store.seed")))
+        if let seed {
+            try seed(context)
+            try context.save()
+        }
+        let image = try builder.withBackend { backend in
+            guard let sqlite = backend as? SQLiteBackend else { preconditionFailure("new stores are built in SQLite") }
+            return try sqlite.storeImage()
+        }
+        return try StoreFile.place(image, at: path, for: schema, busyTimeout: busyTimeout)
+    }
+}

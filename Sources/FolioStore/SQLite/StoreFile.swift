@@ -1,0 +1,112 @@
+import CSQLite
+import Foundation
+
+/// What is at a store's path, found without changing a byte there: the
+/// header is read directly, and the schema through an immutable connection
+/// (or a read-only one when a log shows the file is in use), so a foreign
+/// file gets no `-wal` or `-shm` beside it.
+///
+/// A Folio store says so in its header (`PRAGMA application_id`, "Foli")
+/// and records its schema's name and tables in `folio_metadata`; a store
+/// written before the application id existed is known by that table.
+///
+///     switch try StoreFile.inspect("/tmp/p.sqlite", for: schema) { case .absent, .empty: ...; case .folio: ... }
+enum StoreFile {
+    /// Folio's `PRAGMA application_id`: "Foli" in ASCII.
+    static let applicationID: Int32 = 0x466F_6C69
+
+    enum State: Equatable {
+        /// No file (or only leftovers of one: a log without its database).
+        case absent
+        /// A file with nothing in it: zero bytes, or an SQLite database without tables.
+        case empty
+        /// A Folio store of this schema; `stamped` is false for one made before the application id.
+        case folio(stamped: Bool)
+    }
+
+    /// Classifies the file at `path` for `schema`.
+    ///
+    /// Throws ``StoreError/notADatabase(path:)``, ``StoreError/notAFolioStore(path:reason:)``,
+    /// ``StoreError/otherSchema(path:stored:expected:)`` or ``StoreError/corrupt(path:message:)``.
+    static func inspect(_ path: String, for schema: Schema) throws -> State {
+        guard let size = size(of: path) else { return .absent }
+        let logSize = self.size(of: path + "-wal") ?? 0
+        if size == 0 && logSize == 0 { return .empty }
+        if size > 0 {
+            let header = try readHeader(path)
+            guard header.count >= 100, header.prefix(16) == Data("SQLite format 3\0".utf8) else {
+                throw StoreError.notADatabase(path: path)
+            }
+            let id = header[68..<72].reduce(Int32(0)) { $0 << 8 | Int32($1) }
+            if id != 0 && id != applicationID {
+                throw StoreError.notAFolioStore(path: path, reason: "its application id is \(String(format: "0x%08X", id)), another program's")
+            }
+        }
+        let contents = try readSchema(path, inUse: logSize > 0)
+        guard let stored = contents.stored else {
+            if contents.tables.isEmpty && contents.applicationID == 0 {
+                // A live log beside an empty database belongs to a program that has it open.
+                if logSize > 0 { throw StoreError.notAFolioStore(path: path, reason: "another program has it open") }
+                return .empty
+            }
+            let names = contents.tables.sorted().prefix(3).joined(separator: ", ")
+            throw StoreError.notAFolioStore(path: path, reason: contents.tables.isEmpty
+                ? "it has Folio's application id but no Folio metadata" : "it holds another program's tables: \(names)")
+        }
+        try checkSchema(stored, of: path, against: schema)
+        return .folio(stamped: contents.applicationID == applicationID)
+    }
+
+    /// The size of the file at `path` in bytes, nil when there is none.
+    static func size(of path: String) -> Int? {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue
+    }
+
+    /// Throws unless `path` holds a Folio store of `schema` (an absent or empty file is no store).
+    static func requireStore(at path: String, for schema: Schema) throws {
+        switch try inspect(path, for: schema) {
+        case .folio: return
+        case .absent, .empty: throw StoreError.cannotOpen(path: path, message: "there is no Folio store there")
+        }
+    }
+
+    /// A store of another schema is refused: by name when both have one, else
+    /// when they share no entity (a store that only gained entities migrates).
+    private static func checkSchema(_ stored: StoredSchema, of path: String, against schema: Schema) throws {
+        let mine = Set(schema.entities.map(\.name)), theirs = Set(stored.tables.keys)
+        let describe = { (name: String?, entities: Set<String>) in
+            name.map { "the \($0) schema" } ?? "a schema of " + entities.sorted().joined(separator: ", ")
+        }
+        let sameName = stored.name != nil && stored.name == schema.name
+        let clash = stored.name != nil && schema.name != nil ? !sameName : !theirs.isEmpty && mine.isDisjoint(with: theirs)
+        if clash {
+            throw StoreError.otherSchema(path: path, stored: describe(stored.name, theirs), expected: describe(schema.name, mine))
+        }
+    }
+
+    private static func readHeader(_ path: String) throws -> Data {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StoreError.cannotOpen(path: path, message: "it cannot be read")
+        }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 100)) ?? Data()
+    }
+
+    /// The tables, the application id and Folio's metadata, read without
+    /// changing anything: immutable when no log holds newer pages, otherwise
+    /// read-only beside the program that has the file open.
+    private static func readSchema(_ path: String, inUse: Bool) throws -> (tables: Set<String>, applicationID: Int32, stored: StoredSchema?) {
+        let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 2000, mode: inUse ? .readOnly : .immutable)
+        let tables = Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
+            if case .text(let name) = row[0] { name } else { nil }
+        })
+        var id: Int32 = 0
+        if case .integer(let n)? = try connection.rows("PRAGMA application_id").first?.first { id = Int32(truncatingIfNeeded: n) }
+        guard tables.contains("folio_metadata") else { return (tables, id, nil) }
+        guard case .text(let json)? = try connection.rows("SELECT value FROM folio_metadata WHERE key = 'schema'").first?.first,
+              let stored = try? JSONDecoder().decode(StoredSchema.self, from: Data(json.utf8)) else {
+            return (tables, id, StoredSchema(version: 0, tables: [:]))
+        }
+        return (tables, id, stored)
+    }
+}
