@@ -34,10 +34,16 @@ extension SQLiteBackend {
             CREATE TABLE IF NOT EXISTS folio_history (position INTEGER PRIMARY KEY AUTOINCREMENT, author TEXT NOT NULL, changes TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS folio_readers (reader TEXT PRIMARY KEY, position INTEGER NOT NULL, seen REAL NOT NULL);
             """)
+        let (stored, storedJSON) = try storedSchema()
+        // Checked again inside the transaction, on what is really stored, before anything is written.
+        if let stored { try StoreFile.checkSchema(stored, of: path, against: schema) }
         if case .integer(let id)? = try connection.rows("PRAGMA application_id").first?.first, id != Int64(StoreFile.applicationID) {
             try connection.execute("PRAGMA application_id = \(StoreFile.applicationID)")
         }
-        let (stored, storedJSON) = try storedSchema()
+        let code = StoreFile.nameCode(schema.name ?? stored?.name)
+        if case .integer(let old)? = try connection.rows("PRAGMA user_version").first?.first, old != Int64(code) {
+            try connection.execute("PRAGMA user_version = \(code)")
+        }
         if let stored, stored.version > schema.version {
             throw StoreError.newerSchema(stored: stored.version, current: schema.version)
         }

@@ -41,6 +41,17 @@ enum StoreFile {
             if id != 0 && id != applicationID {
                 throw StoreError.notAFolioStore(path: path, reason: "its application id is \(String(format: "0x%08X", id)), another program's")
             }
+            // A stamped store of a named schema is known by its header alone, read while others may be writing.
+            let code = header[60..<64].reduce(Int32(0)) { $0 << 8 | Int32($1) }
+            if id == applicationID, code != 0, schema.name != nil {
+                guard code == nameCode(schema.name) else {
+                    // The name only for the message: a failed read costs its wording, nothing else.
+                    let stored = (try? readSchema(path, mode: .immutable))?.stored?.name.map { "the \($0) schema" }
+                    throw StoreError.otherSchema(path: path, stored: stored ?? "another schema",
+                                                 expected: describe(schema.name, Set(schema.entities.map(\.name))))
+                }
+                return .folio(stamped: true)
+            }
         }
         let contents = try readSchema(path, inUse: logSize > 0)
         guard let stored = contents.stored else {
@@ -70,13 +81,22 @@ enum StoreFile {
         }
     }
 
+    /// The schema's name as the header's `user_version`: FNV-1a, never 0 (0 is "no name").
+    static func nameCode(_ name: String?) -> Int32 {
+        guard let name else { return 0 }
+        var hash: UInt32 = 2_166_136_261
+        for byte in name.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return Int32(bitPattern: hash == 0 ? 1 : hash)
+    }
+
+    private static func describe(_ name: String?, _ entities: Set<String>) -> String {
+        name.map { "the \($0) schema" } ?? "a schema of " + entities.sorted().joined(separator: ", ")
+    }
+
     /// A store of another schema is refused: by name when both have one, else
     /// when they share no entity (a store that only gained entities migrates).
-    private static func checkSchema(_ stored: StoredSchema, of path: String, against schema: Schema) throws {
+    static func checkSchema(_ stored: StoredSchema, of path: String, against schema: Schema) throws {
         let mine = Set(schema.entities.map(\.name)), theirs = Set(stored.tables.keys)
-        let describe = { (name: String?, entities: Set<String>) in
-            name.map { "the \($0) schema" } ?? "a schema of " + entities.sorted().joined(separator: ", ")
-        }
         let sameName = stored.name != nil && stored.name == schema.name
         let clash = stored.name != nil && schema.name != nil ? !sameName : !theirs.isEmpty && mine.isDisjoint(with: theirs)
         if clash {
@@ -94,9 +114,16 @@ enum StoreFile {
 
     /// The tables, the application id and Folio's metadata, read without
     /// changing anything: immutable when no log holds newer pages, otherwise
-    /// read-only beside the program that has the file open.
+    /// read-only beside the program that has the file open. An immutable
+    /// read that fails may have met a checkpoint of a program that opened
+    /// the file meanwhile; it is read again beside that program.
     private static func readSchema(_ path: String, inUse: Bool) throws -> (tables: Set<String>, applicationID: Int32, stored: StoredSchema?) {
-        let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 2000, mode: inUse ? .readOnly : .immutable)
+        if !inUse, let contents = try? readSchema(path, mode: .immutable) { return contents }
+        return try readSchema(path, mode: .readOnly)
+    }
+
+    private static func readSchema(_ path: String, mode: SQLiteConnection.Mode) throws -> (tables: Set<String>, applicationID: Int32, stored: StoredSchema?) {
+        let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 2000, mode: mode)
         let tables = Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
             if case .text(let name) = row[0] { name } else { nil }
         })

@@ -16,18 +16,19 @@ struct CommandRaceTests {
     /// Runs `folio` once per argument list, all started before any is waited for.
     func together(_ runs: [[String]]) throws {
         let binary = try AppProcess.folioBinary()
-        let processes = try runs.map { arguments -> Process in
-            let process = Process()
+        let started = try runs.map { arguments -> (Process, Pipe) in
+            let process = Process(), errors = Pipe()
             process.executableURL = binary
             process.arguments = arguments
             process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            process.standardError = errors
             try process.run()
-            return process
+            return (process, errors)
         }
-        for (process, arguments) in zip(processes, runs) {
+        for ((process, errors), arguments) in zip(started, runs) {
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(arguments)")
+            #expect(process.terminationStatus == 0, "\(arguments): \(message)")
         }
     }
 
