@@ -30,6 +30,12 @@ import FolioTestSupport
         var random = ResultsRandom.fromEnvironment()
         print("seed:", random.seed, config.name)
         let engine = ResultsEngine<Int, Int, Int>(fixedSection: config.sections == nil ? 0 : nil)
+        // The same batches on engines that always edit in place and always rebuild: the same reports.
+        let twins = [ResultsEngine<Int, Int, Int>.EditStrategy.inPlace, .rebuild].map { strategy in
+            let twin = ResultsEngine<Int, Int, Int>(fixedSection: config.sections == nil ? 0 : nil)
+            twin.editStrategy = strategy
+            return twin
+        }
         var model: [Int: Object] = [:]
         var nextID = 0
         func newObject() -> Object {
@@ -47,6 +53,7 @@ import FolioTestSupport
         }
         engine.load(model.keys.compactMap(row))
         engine.checkInvariants()
+        for twin in twins { twin.load(model.keys.compactMap(row)) }
 
         for batch in 0..<1500 {
             let old = engine.snapshot()
@@ -85,8 +92,13 @@ import FolioTestSupport
                 }
             }
             let before = Dictionary(uniqueKeysWithValues: changed.keys.map { ($0, engine.row(for: $0)) })
-            let report = engine.apply(changed.map { ResultsRowChange(id: $0.key, row: row($0.key), objectChanged: $0.value) })
+            let rowChanges = changed.map { ResultsRowChange(id: $0.key, row: row($0.key), objectChanged: $0.value) }
+            let report = engine.apply(rowChanges)
             engine.checkInvariants()
+            for twin in twins {
+                #expect(twin.apply(rowChanges) == report, "batch \(batch): \(twin.editStrategy) differs")
+                twin.checkInvariants()
+            }
 
             let new = engine.snapshot()
             let expected = Self.sortedSections(model: model, sectioned: config.sections != nil)

@@ -21,13 +21,14 @@ import FolioTestSupport
                 handles[value] = tree.insert(value)
                 model.insert(value, at: model.firstIndex { $0 > value } ?? model.count)
             }
-            if step % 100 == 0 { tree.checkInvariants() }
+            if step % 50 == 0 { tree.checkInvariants() }
             #expect(tree.count == model.count)
             let probe = Int.random(in: 0..<500, using: &random)
             #expect(tree.rank(of: probe) == model.filter { $0 < probe }.count)
             if !model.isEmpty {
                 let rank = Int.random(in: 0..<model.count, using: &random)
                 #expect(tree.element(at: rank) == model[rank])
+                #expect(tree.rank(ofHandle: handles[model[rank]]!) == rank, "step \(step)")
             }
         }
         tree.checkInvariants()

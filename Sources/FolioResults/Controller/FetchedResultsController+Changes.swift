@@ -20,6 +20,8 @@ extension FetchedResultsController {
         let deleted = Set(changes.deleted.filter { $0.entityName == plan.entityName }.map(\.rowID))
         let keyed: [(Int64, [StoreValue])]
         let links: [(Int64, [StoreValue])]
+        // Objects that only read a changed related object keep their links; the others may have new ones.
+        let relinked = plan.related.isEmpty ? [] : candidates.compactMap { $0.value && !deleted.contains($0.key) ? $0.key : nil }
         do {
             if plan.isWindowed {
                 // With a limit or offset, membership depends on rank: re-read the window.
@@ -29,24 +31,33 @@ extension FetchedResultsController {
             } else {
                 keyed = try fetchKeyRows(plan, restrictedTo: candidates.keys.filter { !deleted.contains($0) })
             }
-            links = plan.related.isEmpty ? [] : try fetchRelatedRows(plan, restrictedTo: candidates.keys.filter { !deleted.contains($0) })
+            links = relinked.isEmpty ? [] : try fetchRelatedRows(plan, restrictedTo: relinked)
         } catch {
             // The store could not be read: keep the results as they were and say why;
             // `performFetch()` starts afresh.
             lastError = error
             return
         }
-        var rows: [Int64: ResultsRow<Int64, RowKey, SectionKey>] = [:]
-        for (id, values) in keyed { rows[id] = plan.row(id: id, values: values) }
         updateRelated(plan, links, removed: Array(deleted))
-        let report = engine.apply(candidates.map { ResultsRowChange(id: $0.key, row: rows[$0.key], objectChanged: $0.value) })
+        // In the fetched order (sorted when many), so that the engine merges rather than sorts them.
+        var changeList: [ResultsRowChange<Int64, RowKey, SectionKey>] = []
+        changeList.reserveCapacity(candidates.count)
+        var present = Set<Int64>(minimumCapacity: keyed.count)
+        for (id, values) in keyed where candidates[id] != nil {
+            changeList.append(ResultsRowChange(id: id, row: plan.row(id: id, values: values), objectChanged: candidates[id]!))
+            present.insert(id)
+        }
+        for (id, changed) in candidates where !present.contains(id) {
+            changeList.append(ResultsRowChange(id: id, row: nil, objectChanged: changed))
+        }
+        let report = engine.apply(changeList)
         sectionCache = nil
         if fetchRequest.fetchBatchSize == 0 {
-            for (id, _) in rows where resident[id] == nil { resident[id] = managedObjectContext.object(with: objectID(id)) as? Entity }
+            for id in present where resident[id] == nil { resident[id] = managedObjectContext.object(with: objectID(id)) as? Entity }
         }
         deliver(report)
         // Deleted objects were handed to the delegate as they last were; now let them go.
-        for (id, _) in candidates where rows[id] == nil { forget(id) }
+        for (id, _) in candidates where !present.contains(id) { forget(id) }
     }
 
     func objectID(_ row: Int64) -> ObjectID { ObjectID(entityName: plan!.entityName, rowID: row) }

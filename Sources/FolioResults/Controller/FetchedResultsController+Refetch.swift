@@ -53,11 +53,17 @@ extension FetchedResultsController {
             let members = Set(entering.map(\.0))
             for id in engine.allIDs() where !members.contains(id) { changes.append(ResultsRowChange(id: id, row: nil, objectChanged: false)) }
         } else {
-            // Only IDs for the scan; keys only for the few that enter.
+            // Only IDs for the scan; keys only for those that enter.
             let matching = try managedObjectContext.fetchIDs(fetchRequestForAll(unordered: true)).map(\.rowID)
             let members = RowIDSet(matching)
             for id in engine.allIDs() where !members.contains(id) { changes.append(ResultsRowChange(id: id, row: nil, objectChanged: false)) }
-            entering = try fetchKeyRows(next, restrictedTo: matching.filter { !engine.contains($0) })
+            let newcomers = matching.filter { !engine.contains($0) }
+            if newcomers.count > 4096 && newcomers.count * 2 > matching.count {
+                // Mostly new results: one ordered scan costs less than looking each up by ID.
+                entering = try fetchKeyRows(next, restrictedTo: nil).filter { !engine.contains($0.0) }
+            } else {
+                entering = try fetchKeyRows(next, restrictedTo: newcomers)
+            }
         }
         let links = next.related.isEmpty ? [] : try fetchRelatedRows(next, restrictedTo: nil)
 

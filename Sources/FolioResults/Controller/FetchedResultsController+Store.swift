@@ -7,7 +7,8 @@ extension FetchedResultsController {
         if let ids, ids.isEmpty { return [] }
         var request = fetchRequestForAll()
         // A few rows looked up by ID need no ORDER BY: the engine places them.
-        if ids != nil { request.sortDescriptors = [] }
+        // Many come sorted, so that the engine's ordered rebuild merges them without sorting.
+        if let ids, ids.count < 1024 { request.sortDescriptors = [] }
         let restriction = ids.map { Set($0.map { ObjectID(entityName: plan.entityName, rowID: $0) }) }
         return try managedObjectContext.fetchKeys(request, keyPaths: plan.keyPaths, restrictedTo: restriction)
             .map { ($0.id.rowID, $0.values) }

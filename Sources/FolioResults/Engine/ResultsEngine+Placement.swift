@@ -9,6 +9,7 @@ extension ResultsEngine {
         departures: [(store: SectionStore, row: Int)],
         arrivals: [(store: SectionStore, row: Int)]
     ) -> Set<Int> {
+        guard !relocated.isEmpty else { return [] }
         var leaving: [ObjectIdentifier: [Int]] = [:]
         var coming: [ObjectIdentifier: [Int]] = [:]
         for item in departures { leaving[ObjectIdentifier(item.store), default: []].append(item.row) }

@@ -65,7 +65,7 @@ extension ResultsEngine {
     package func indexPath(of id: ID) -> IndexPath? {
         guard let location = locations[id] else { return nil }
         let rows = storeOf(location).rows
-        return IndexPath(row: rows.rank(of: rows[location.handle]), section: sectionOrder.rank(of: storeOf(location).section))
+        return IndexPath(row: rows.rank(ofHandle: location.handle), section: sectionOrder.rank(of: storeOf(location).section))
     }
 
     /// True when the identifier is in the results.

@@ -45,6 +45,8 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
     var slots: [SectionStore?] = []
     var freeSlots: [Int32] = []
     var locations: [ID: Location] = [:]
+    /// How sections are edited by a batch; tests compare the strategies.
+    package var editStrategy = EditStrategy.automatic
     /// The one section of unsectioned results; it exists even when empty.
     package let fixedSection: Section?
 

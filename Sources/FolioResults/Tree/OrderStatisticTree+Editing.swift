@@ -21,8 +21,9 @@ extension OrderStatisticTree {
             left.append(Self.none)
             right.append(Self.none)
             size.append(1)
+            parent.append(Self.none)
         }
-        root = insert(node, into: root)
+        setRoot(insert(node, into: root))
         return node
     }
 
@@ -30,16 +31,16 @@ extension OrderStatisticTree {
         if tree == Self.none { return node }
         if Self.priority(node) > Self.priority(tree) {
             let (l, r) = split(tree, before: elements[Int(node)])
-            left[Int(node)] = l
-            right[Int(node)] = r
+            setLeft(node, l)
+            setRight(node, r)
             update(node)
             return node
         }
         precondition(elements[Int(node)] != elements[Int(tree)], "OrderStatisticTree: element inserted twice")
         if elements[Int(node)] < elements[Int(tree)] {
-            left[Int(tree)] = insert(node, into: left[Int(tree)])
+            setLeft(tree, insert(node, into: left[Int(tree)]))
         } else {
-            right[Int(tree)] = insert(node, into: right[Int(tree)])
+            setRight(tree, insert(node, into: right[Int(tree)]))
         }
         size[Int(tree)] &+= 1
         return tree
@@ -50,12 +51,12 @@ extension OrderStatisticTree {
         if tree == Self.none { return (Self.none, Self.none) }
         if elements[Int(tree)] < key {
             let (l, r) = split(right[Int(tree)], before: key)
-            right[Int(tree)] = l
+            setRight(tree, l)
             update(tree)
             return (tree, r)
         } else {
             let (l, r) = split(left[Int(tree)], before: key)
-            left[Int(tree)] = r
+            setLeft(tree, r)
             update(tree)
             return (l, tree)
         }
@@ -65,17 +66,19 @@ extension OrderStatisticTree {
         if a == Self.none { return b }
         if b == Self.none { return a }
         if Self.priority(a) > Self.priority(b) {
-            right[Int(a)] = merge(right[Int(a)], b)
+            setRight(a, merge(right[Int(a)], b))
             update(a)
             return a
         } else {
-            left[Int(b)] = merge(a, left[Int(b)])
+            setLeft(b, merge(a, left[Int(b)]))
             update(b)
             return b
         }
     }
 
-    /// Removes the element behind a handle; the handle becomes invalid.
+    /// Removes the element behind a handle; the handle becomes invalid. No
+    /// element is compared: the node's children take its place and the
+    /// sizes above it shrink.
     ///
     /// ```swift
     /// let handle = tree.insert(5)
@@ -83,20 +86,22 @@ extension OrderStatisticTree {
     /// ```
     /// - Complexity: O(log n) expected.
     package mutating func remove(_ handle: Handle) {
-        root = remove(handle, from: root)
-        freeList.append(handle)
-    }
-
-    private mutating func remove(_ node: Int32, from tree: Int32) -> Int32 {
-        precondition(tree != Self.none, "OrderStatisticTree: handle \(node) is not in the tree")
-        if tree == node { return merge(left[Int(node)], right[Int(node)]) }
-        if elements[Int(node)] < elements[Int(tree)] {
-            left[Int(tree)] = remove(node, from: left[Int(tree)])
+        precondition(handle >= 0 && Int(handle) < elements.count && (parent[Int(handle)] != Self.none || root == handle),
+                     "OrderStatisticTree: handle \(handle) is not in the tree")
+        let above = parent[Int(handle)]
+        let replacement = merge(left[Int(handle)], right[Int(handle)])
+        if above == Self.none {
+            setRoot(replacement)
         } else {
-            right[Int(tree)] = remove(node, from: right[Int(tree)])
+            if left[Int(above)] == handle { setLeft(above, replacement) } else { setRight(above, replacement) }
+            var node = above
+            while node != Self.none {
+                size[Int(node)] &-= 1
+                node = parent[Int(node)]
+            }
         }
-        size[Int(tree)] &-= 1
-        return tree
+        parent[Int(handle)] = Self.none
+        freeList.append(handle)
     }
 
     /// Removes every element, keeping the storage for reuse.

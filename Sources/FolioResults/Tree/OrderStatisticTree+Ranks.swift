@@ -19,6 +19,24 @@ extension OrderStatisticTree {
         return below
     }
 
+    /// The rank of the element behind a handle, found by walking up to the
+    /// root (no element is compared).
+    ///
+    /// ```swift
+    /// let h = tree.insert(5); tree.rank(ofHandle: h)
+    /// ```
+    /// - Complexity: O(log n) expected.
+    package func rank(ofHandle handle: Handle) -> Int {
+        var below = sizeOf(left[Int(handle)])
+        var node = handle
+        while true {
+            let above = parent[Int(node)]
+            if above == Self.none { return Int(below) }
+            if right[Int(above)] == node { below &+= sizeOf(left[Int(above)]) &+ 1 }
+            node = above
+        }
+    }
+
     /// The handle of a stored element equal to `element`, if any.
     ///
     /// ```swift
@@ -86,6 +104,16 @@ extension OrderStatisticTree {
     /// ```
     /// - Complexity: O(n).
     package func forEachInOrder(_ body: (Element) -> Void) {
+        forEachHandleInOrder { body(elements[Int($0)]) }
+    }
+
+    /// Calls `body` on each element's handle in increasing order of the elements.
+    ///
+    /// ```swift
+    /// tree.forEachHandleInOrder { handle in print(tree[handle]) }
+    /// ```
+    /// - Complexity: O(n).
+    package func forEachHandleInOrder(_ body: (Handle) -> Void) {
         var stack: [Int32] = []
         var node = root
         while node != Self.none || !stack.isEmpty {
@@ -94,7 +122,7 @@ extension OrderStatisticTree {
                 node = left[Int(node)]
             }
             let top = stack.removeLast()
-            body(elements[Int(top)])
+            body(top)
             node = right[Int(top)]
         }
     }
@@ -114,12 +142,14 @@ extension OrderStatisticTree {
             seen += 1
         }
         precondition(seen == count, "OrderStatisticTree: size \(count) but \(seen) elements")
+        precondition(root == Self.none || parent[Int(root)] == Self.none, "OrderStatisticTree: the root has a parent")
         var stack: [Int32] = root == Self.none ? [] : [root]
         while let node = stack.popLast() {
             let expected = 1 + sizeOf(left[Int(node)]) + sizeOf(right[Int(node)])
             precondition(size[Int(node)] == expected, "OrderStatisticTree: bad size at node \(node)")
             for child in [left[Int(node)], right[Int(node)]] where child != Self.none {
                 precondition(Self.priority(child) <= Self.priority(node), "OrderStatisticTree: heap order broken at \(node)")
+                precondition(parent[Int(child)] == node, "OrderStatisticTree: node \(child) does not know its parent \(node)")
                 stack.append(child)
             }
         }

@@ -4,6 +4,8 @@
 ///
 /// Nodes have stable handles: an element keeps its handle until it is
 /// removed, so callers may keep a handle instead of a copy of the element.
+/// Nodes know their parents, so ranking or removing by handle walks up the
+/// tree without comparing a single element.
 ///
 /// ```swift
 /// var tree = OrderStatisticTree<Int>()
@@ -28,6 +30,7 @@ package struct OrderStatisticTree<Element: Comparable> {
     var left: ContiguousArray<Int32> = []
     var right: ContiguousArray<Int32> = []
     var size: ContiguousArray<Int32> = []
+    var parent: ContiguousArray<Int32> = []
     var freeList: ContiguousArray<Int32> = []
     var root: Int32 = -1
 
@@ -50,6 +53,7 @@ package struct OrderStatisticTree<Element: Comparable> {
         left = ContiguousArray(repeating: Self.none, count: n)
         right = ContiguousArray(repeating: Self.none, count: n)
         size = ContiguousArray(repeating: 1, count: n)
+        parent = ContiguousArray(repeating: Self.none, count: n)
         // A Cartesian tree over the priorities, built left to right with a stack.
         var stack: [Int32] = []
         stack.reserveCapacity(64)
@@ -63,6 +67,10 @@ package struct OrderStatisticTree<Element: Comparable> {
             stack.append(i)
         }
         root = stack.first ?? Self.none
+        for node in 0..<n {
+            if left[node] != Self.none { parent[Int(left[node])] = Int32(node) }
+            if right[node] != Self.none { parent[Int(right[node])] = Int32(node) }
+        }
         if root != Self.none { fixSizes(root) }
     }
 
@@ -96,6 +104,24 @@ package struct OrderStatisticTree<Element: Comparable> {
     }
 
     @inline(__always) func sizeOf(_ node: Int32) -> Int32 { node == Self.none ? 0 : size[Int(node)] }
+
+    /// Makes `child` (possibly none) the left child of `node`.
+    @inline(__always) mutating func setLeft(_ node: Int32, _ child: Int32) {
+        left[Int(node)] = child
+        if child != Self.none { parent[Int(child)] = node }
+    }
+
+    /// Makes `child` (possibly none) the right child of `node`.
+    @inline(__always) mutating func setRight(_ node: Int32, _ child: Int32) {
+        right[Int(node)] = child
+        if child != Self.none { parent[Int(child)] = node }
+    }
+
+    /// Makes `node` (possibly none) the root.
+    @inline(__always) mutating func setRoot(_ node: Int32) {
+        root = node
+        if node != Self.none { parent[Int(node)] = Self.none }
+    }
 
     @inline(__always) mutating func update(_ node: Int32) {
         size[Int(node)] = 1 &+ sizeOf(left[Int(node)]) &+ sizeOf(right[Int(node)])

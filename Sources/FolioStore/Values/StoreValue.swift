@@ -54,7 +54,7 @@ public enum StoreValue: Sendable, Hashable, CustomStringConvertible {
         case (.real(let x), .real(let y)): return order(x, y)
         case (.integer, _), (.real, _): return .orderedAscending
         case (_, .integer), (_, .real): return .orderedDescending
-        case (.text(let x), .text(let y)): return compareBytes(x.utf8, y.utf8)
+        case (.text(let x), .text(let y)): return compareText(x, y)
         case (.text, .blob): return .orderedAscending
         case (.blob, .text): return .orderedDescending
         case (.blob(let x), .blob(let y)): return compareBytes(x, y)
@@ -81,6 +81,19 @@ public enum StoreValue: Sendable, Hashable, CustomStringConvertible {
 
     private static func order<T: Comparable>(_ x: T, _ y: T) -> ComparisonResult {
         x < y ? .orderedAscending : (x == y ? .orderedSame : .orderedDescending)
+    }
+
+    /// Texts by their UTF-8 bytes: one `memcmp` over Swift's contiguous storage.
+    private static func compareText(_ x: String, _ y: String) -> ComparisonResult {
+        var x = x, y = y
+        return x.withUTF8 { a in
+            y.withUTF8 { b in
+                let common = min(a.count, b.count)
+                let r = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
+                if r != 0 { return r < 0 ? .orderedAscending : .orderedDescending }
+                return a.count == b.count ? .orderedSame : (a.count < b.count ? .orderedAscending : .orderedDescending)
+            }
+        }
     }
 
     private static func compareBytes<S: Sequence>(_ x: S, _ y: S) -> ComparisonResult where S.Element == UInt8 {
