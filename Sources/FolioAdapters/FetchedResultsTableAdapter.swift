@@ -1,13 +1,14 @@
 import FolioTable
 
-/// The classic glue between a fetched results controller's change report
-/// and a table, done right:
-/// - `willChangeContent` opens a batch and `didChangeContent` closes it;
+/// The glue between a fetched results controller's change report and a
+/// table, done right: the controller hands over each batch whole
+/// (`controller(_:didChangeContentWith:)`), and the adapter applies it as
+/// one validated table batch:
 /// - section and object inserts and deletes go through unchanged (the report
 ///   already uses UITableView's coordinates);
-/// - a move is `moveRow`, and the moved row's cell is asked for again after
+/// - a move is a row move, and the moved row's cell is asked for again after
 ///   the batch, because a row moves when its own keys changed;
-/// - an update is `reloadRows` at the OLD path (the tutorials' "configure
+/// - an update reloads the row at its OLD path (the tutorials' "configure
 ///   the cell at indexPath" reads the wrong row once others shift), and the
 ///   fresh cell is made at the new path from the new object.
 ///
@@ -16,12 +17,12 @@ import FolioTable
 /// `reloadData()` so that the table never shows wrong rows.
 ///
 /// ```swift
-/// let adapter = FetchedResultsTableAdapter(tableView: table)
-/// // in the controller's delegate (the view context reports on the main actor):
-/// func controllerWillChangeContent(_ c: FetchedResultsController<Animal>) {
-///     MainActor.assumeIsolated { adapter.willChangeContent() }
+/// let adapter = FetchedResultsTableAdapter(tableView: tableView)
+/// extension ShelvesController: FetchedResultsControllerDelegate {
+///     func controller(_ controller: AnyFetchedResultsController, didChangeContentWith changes: FetchedResultsChanges) {
+///         adapter.apply(changes)
+///     }
 /// }
-/// // ... didChangeSection(at:for:), didChangeObject(at:for:newIndexPath:), didChangeContent()
 /// ```
 @MainActor
 public final class FetchedResultsTableAdapter {
@@ -43,8 +44,6 @@ public final class FetchedResultsTableAdapter {
     /// if let error = adapter.lastRefusal { print(error.message) }
     /// ```
     public private(set) var lastRefusal: TableUpdateError?
-    private var movedTo: [IndexPath] = []
-    private var isChanging = false
 
     /// Creates the glue for a table.
     ///
@@ -55,84 +54,42 @@ public final class FetchedResultsTableAdapter {
         self.tableView = tableView
     }
 
-    /// The controller is about to report changes: opens a batch.
+    /// Applies one batch of changes to the table as one batch update, then
+    /// refreshes the moved rows; a refused batch is repaired by `reloadData()`.
     ///
     /// ```swift
-    /// adapter.willChangeContent()
+    /// adapter.apply(changes)
     /// ```
-    public func willChangeContent() {
-        guard let tableView, !isChanging else { return }
-        isChanging = true
-        movedTo = []
-        tableView.beginUpdates()
-    }
-
-    /// A section was inserted (new index) or deleted (old index).
-    ///
-    /// ```swift
-    /// adapter.didChange(section: SectionChange(type: .insert, index: 2, section: "Birds"))
-    /// ```
-    public func didChange<Section>(section change: SectionChange<Section>) {
-        guard let tableView else { return }
-        switch change.type {
-        case .insert: try? tableView.insertSections([change.index])
-        case .delete: try? tableView.deleteSections([change.index])
-        case .move, .update: break
+    /// - Complexity: O(changes × log changes + sections + visible rows).
+    public func apply<ID, Section>(_ changes: ResultsChangeSet<ID, Section>) {
+        guard let tableView, !changes.isEmpty else { return }
+        var batch = TableBatch()
+        var movedTo: [IndexPath] = []
+        for change in changes.sectionChanges {
+            switch change.type {
+            case .insert: batch.insertedSections.append(change.index)
+            case .delete: batch.deletedSections.append(change.index)
+            case .move, .update: break
+            }
         }
-    }
-
-    /// An object was inserted, deleted, moved or updated.
-    ///
-    /// ```swift
-    /// adapter.didChange(object: ObjectChange(type: .delete, id: 7, indexPath: IndexPath(row: 0, section: 0), newIndexPath: nil))
-    /// ```
-    public func didChange<ID>(object change: ObjectChange<ID>) {
-        guard let tableView else { return }
-        switch (change.type, change.indexPath, change.newIndexPath) {
-        case (.insert, _, let new?):
-            try? tableView.insertRows(at: [new])
-        case (.delete, let old?, _):
-            try? tableView.deleteRows(at: [old])
-        case (.move, let old?, let new?):
-            try? tableView.moveRow(at: old, to: new)
-            movedTo.append(new)
-        case (.update, let old?, _):
-            try? tableView.reloadRows(at: [old])
-        default:
-            preconditionFailure("change \(change) lacks the index path its type needs")
+        for change in changes.objectChanges {
+            switch (change.type, change.indexPath, change.newIndexPath) {
+            case (.insert, _, let new?): batch.insertedRows.append(new)
+            case (.delete, let old?, _): batch.deletedRows.append(old)
+            case (.move, let old?, let new?):
+                batch.movedRows.append(TableBatch.RowMove(from: old, to: new))
+                movedTo.append(new)
+            case (.update, let old?, _): batch.reloadedRows.append(old)
+            default: preconditionFailure("change \(change) lacks the index path its type needs")
+            }
         }
-    }
-
-    /// The report is complete: applies the batch, then refreshes moved rows.
-    ///
-    /// ```swift
-    /// adapter.didChangeContent()
-    /// ```
-    public func didChangeContent() {
-        guard let tableView, isChanging else { return }
-        isChanging = false
         do {
-            try tableView.endUpdates()
+            try tableView.apply(batch)
             tableView.reconfigureRows(at: movedTo)
         } catch {
             refusals += 1
             lastRefusal = error
             tableView.reloadData()
         }
-        movedTo = []
-    }
-
-    /// Feeds a whole change set: will, sections, objects, did.
-    ///
-    /// ```swift
-    /// for await changes in controller.changeSets() { adapter.apply(changes) }
-    /// ```
-    ///
-    /// - Complexity: O(changes + sections + visible rows).
-    public func apply<ID, Section>(_ changes: ResultsChangeSet<ID, Section>) {
-        willChangeContent()
-        for change in changes.sectionChanges { didChange(section: change) }
-        for change in changes.objectChanges { didChange(object: change) }
-        didChangeContent()
     }
 }

@@ -3,17 +3,16 @@ import FolioResults
 import FolioTable
 
 /// A fetched results controller wired to a FolioTable table view the way an
-/// app wires it (UIKit's classic pattern): the delegate opens a batch, turns
-/// each reported change into the table call, and ends the batch; the data
-/// source answers from the controller. Refused batches are kept in
+/// app wires it (UIKit's classic pattern): each batch opens a table batch,
+/// every reported change becomes the table call, and the batch ends; the
+/// data source answers from the controller. Refused batches are kept in
 /// `tableErrors`; every batch is also kept as a change set.
 ///
 ///     let harness = ResultsTableHarness(controller: controller)
 ///     try context.save()
 ///     #expect(harness.tableErrors.isEmpty)
-
 @MainActor
-public final class ResultsTableHarness<Entity: ManagedObject>: TableViewDataSource {
+public final class ResultsTableHarness<Entity: ManagedObject>: TableViewDataSource, FetchedResultsControllerDelegate {
     /// The controller feeding the table.
     public let controller: FetchedResultsController<Entity>
     /// The table.
@@ -21,18 +20,14 @@ public final class ResultsTableHarness<Entity: ManagedObject>: TableViewDataSour
     /// Batches the table refused, with UIKit's message.
     public private(set) var tableErrors: [TableUpdateError] = []
     /// Every completed batch, as reported.
-    public private(set) var batches: [ResultsChangeSet<ObjectID, String>] = []
-    private let relay: ResultsTableRelay<Entity>
-    var pending = ResultsChangeSet<ObjectID, String>()
+    public private(set) var batches: [FetchedResultsChanges] = []
 
     /// Wires `controller` to a new, loaded table; the controller must have fetched.
     public init(controller: FetchedResultsController<Entity>) {
         self.controller = controller
         table = TableView(viewportHeight: 12)
         table.register(forCellReuseIdentifier: "Cell") { TableViewCell(style: .default, reuseIdentifier: $0) }
-        relay = ResultsTableRelay()
-        relay.harness = self
-        controller.delegate = relay
+        controller.delegate = self
         table.dataSource = self
         table.reloadData()
     }
@@ -55,66 +50,27 @@ public final class ResultsTableHarness<Entity: ManagedObject>: TableViewDataSour
         return cell
     }
 
-    func begin() {
-        pending = ResultsChangeSet()
+    /// Records the batch and applies it to the table, call by call.
+    public func controller(_ controller: AnyFetchedResultsController, didChangeContentWith changes: FetchedResultsChanges) {
+        batches.append(changes)
         table.beginUpdates()
-    }
-
-    func section(_ index: Int, name: String, type: ResultsChangeType) {
-        pending.sectionChanges.append(SectionChange(type: type, index: index, section: name))
         do {
-            switch type {
-            case .insert: try table.insertSections([index])
-            case .delete: try table.deleteSections([index])
-            default: break
+            for change in changes.sectionChanges {
+                switch change.type {
+                case .insert: try table.insertSections([change.index])
+                case .delete: try table.deleteSections([change.index])
+                default: break
+                }
+            }
+            for change in changes.objectChanges {
+                switch change.type {
+                case .insert: try table.insertRows(at: [change.newIndexPath!])
+                case .delete: try table.deleteRows(at: [change.indexPath!])
+                case .move: try table.moveRow(at: change.indexPath!, to: change.newIndexPath!)
+                case .update: try table.reloadRows(at: [change.indexPath!])
+                }
             }
         } catch { tableErrors.append(error) }
-    }
-
-    func object(_ id: ObjectID, at old: IndexPath?, type: ResultsChangeType, new: IndexPath?) {
-        pending.objectChanges.append(ObjectChange(type: type, id: id, indexPath: old, newIndexPath: new))
-        do {
-            switch type {
-            case .insert: try table.insertRows(at: [new!])
-            case .delete: try table.deleteRows(at: [old!])
-            case .move: try table.moveRow(at: old!, to: new!)
-            case .update: try table.reloadRows(at: [old!])
-            }
-        } catch { tableErrors.append(error) }
-    }
-
-    func end() {
-        batches.append(pending)
         do { try table.endUpdates() } catch { tableErrors.append(error) }
-    }
-}
-
-/// The controller's delegate for a ``ResultsTableHarness``; the controller
-/// reports on the main actor here, as the view context does.
-final class ResultsTableRelay<Entity: ManagedObject>: FetchedResultsControllerDelegate {
-    weak var harness: ResultsTableHarness<Entity>?
-
-    func controllerWillChangeContent(_ controller: FetchedResultsController<Entity>) {
-        let harness = self.harness
-        MainActor.assumeIsolated { harness?.begin() }
-    }
-
-    func controller(_ controller: FetchedResultsController<Entity>, didChange section: FetchedResultsSection<Entity>,
-                    atSectionIndex sectionIndex: Int, for type: ResultsChangeType) {
-        let name = section.name
-        let harness = self.harness
-        MainActor.assumeIsolated { harness?.section(sectionIndex, name: name, type: type) }
-    }
-
-    func controller(_ controller: FetchedResultsController<Entity>, didChange object: Entity, at indexPath: IndexPath?,
-                    for type: ResultsChangeType, newIndexPath: IndexPath?) {
-        let id = object.objectID
-        let harness = self.harness
-        MainActor.assumeIsolated { harness?.object(id, at: indexPath, type: type, new: newIndexPath) }
-    }
-
-    func controllerDidChangeContent(_ controller: FetchedResultsController<Entity>) {
-        let harness = self.harness
-        MainActor.assumeIsolated { harness?.end() }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import FolioStore
 
-/// An item for results tests: sectioned by `group` or by its tag's `rank`,
+/// An item for results tests: sectioned by `group`, by its tag's `rank` or
+/// by its optional `shelf` (where nil and "" are different sections),
 /// sorted by `name` or `score`, filtered by `visible`.
 public final class ResultsItem: ManagedObject {
     @Managed public var name: String
@@ -9,8 +10,9 @@ public final class ResultsItem: ManagedObject {
     @Managed public var score: Int
     @Managed public var visible: Bool
     @Managed public var tag: ResultsTag?
+    @Managed public var shelf: String?
 
-    /// The item's properties: name, group, score, visible, tag.
+    /// The item's properties: name, group, score, visible, tag, shelf.
     public override class var entity: EntityDescription {
         EntityDescription(ResultsItem.self, properties: [
             .attribute(\ResultsItem.name, "name", defaultValue: ""),
@@ -18,6 +20,7 @@ public final class ResultsItem: ManagedObject {
             .attribute(\ResultsItem.score, "score", defaultValue: 0),
             .attribute(\ResultsItem.visible, "visible", defaultValue: true),
             .toOne(\ResultsItem.tag, "tag", inverse: \ResultsTag.items),
+            .attribute(\ResultsItem.shelf, "shelf"),
         ])
     }
 }

@@ -18,7 +18,7 @@ final class ResultsBenchRow: ManagedObject {
 /// Notes when each batch of changes finishes.
 final class ResultsBenchDelegate: FetchedResultsControllerDelegate {
     var finished: UInt64 = 0
-    func controllerDidChangeContent(_ controller: FetchedResultsController<ResultsBenchRow>) { finished = ResultsBench.now() }
+    func controllerDidChangeContent(_ controller: AnyFetchedResultsController) { finished = ResultsBench.now() }
 }
 
 extension ResultsBench {

@@ -6,24 +6,14 @@ import FolioTable
 import FolioTestSupport
 import Testing
 
-/// The app's delegate: relays the controller's calls to the classic glue.
+/// The app's delegate: hands each batch to the classic glue, whole.
+@MainActor
 final class StoreAdapterRelay: FetchedResultsControllerDelegate {
     let adapter: FetchedResultsTableAdapter
     init(_ adapter: FetchedResultsTableAdapter) { self.adapter = adapter }
 
-    func controllerWillChangeContent(_ controller: FetchedResultsController<ResultsItem>) {
-        MainActor.assumeIsolated { [adapter] in adapter.willChangeContent() }
-    }
-    func controller(_ controller: FetchedResultsController<ResultsItem>, didChange section: FetchedResultsSection<ResultsItem>,
-                    atSectionIndex sectionIndex: Int, for type: ResultsChangeType) {
-        MainActor.assumeIsolated { [adapter] in adapter.didChangeSection(at: sectionIndex, for: type) }
-    }
-    func controller(_ controller: FetchedResultsController<ResultsItem>, didChange object: ResultsItem, at indexPath: IndexPath?,
-                    for type: ResultsChangeType, newIndexPath: IndexPath?) {
-        MainActor.assumeIsolated { [adapter] in adapter.didChangeObject(at: indexPath, for: type, newIndexPath: newIndexPath) }
-    }
-    func controllerDidChangeContent(_ controller: FetchedResultsController<ResultsItem>) {
-        MainActor.assumeIsolated { [adapter] in adapter.didChangeContent() }
+    func controller(_ controller: AnyFetchedResultsController, didChangeContentWith changes: FetchedResultsChanges) {
+        adapter.apply(changes)
     }
 }
 
@@ -87,15 +77,15 @@ struct StoreAdapterTests {
 
         let diffable = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group)
         let diffableTable = Self.makeTable()
-        let dataSource = TableViewDiffableDataSource<String, ObjectID>(tableView: diffableTable) { table, path, id in
+        let dataSource = TableViewDiffableDataSource<SectionIdentifier, ObjectID>(tableView: diffableTable) { table, path, id in
             let cell = table.dequeueReusableCell(withIdentifier: "Cell", for: path)
             cell.textLabel.text = StoreAdapterTests.text(context.object(with: id, as: ResultsItem.self))
             return cell
         }
-        diffable.snapshotHandler = { snapshot in MainActor.assumeIsolated { dataSource.apply(results: snapshot) } }
+        diffable.snapshotHandler = { snapshot in dataSource.apply(results: snapshot) }
         try diffable.performFetch()
         if dataSource.snapshot().numberOfSections == 0 {
-            dataSource.apply(TableSnapshot((diffable.sections ?? []).map { ($0.name, $0.objects.map(\.objectID)) }))
+            dataSource.apply(TableSnapshot(diffable.snapshot()))
         }
 
         for round in 0..<150 {

@@ -42,7 +42,7 @@ import FolioTestSupport
     }
 
     func names(_ controller: FetchedResultsController<ResultsItem>) -> [[String]] {
-        (controller.sections ?? []).map { $0.objects.map(\.name) }
+        (controller.sections ?? []).indices.map { controller.objects(inSection: $0).map(\.name) }
     }
 
     @Test func fetchesSectionsInOrder() throws {
@@ -262,11 +262,43 @@ import FolioTestSupport
         let bee = item("Bee", group: 2)
         try context.save()
         #expect(snapshots.count == 1)
-        #expect(snapshots.first?.sectionIdentifiers == ["1", "2"])
+        #expect(snapshots.first?.sectionIdentifiers == [SectionIdentifier("1"), SectionIdentifier("2")])
         #expect(snapshots.first?.itemIdentifiers.last == [bee.objectID])
         var iterator = stream.makeAsyncIterator()
         let changes = await iterator.next()
-        #expect(changes?.sectionChanges == [SectionChange(type: .insert, index: 1, section: "2")])
+        #expect(changes?.sectionChanges == [SectionChange(type: .insert, index: 1, section: SectionIdentifier("2"))])
         #expect(changes?.objectChanges == [ObjectChange(type: .insert, id: bee.objectID, indexPath: nil, newIndexPath: IndexPath(row: 0, section: 1))])
+    }
+
+    /// A nil key and an empty key are two sections, both named "", with
+    /// identifiers that never repeat: in `sections`, the snapshot, the
+    /// change-set stream, and a diffable data source that refuses repeats.
+    @Test func nilAndEmptySectionKeysAreTwoSectionsWithTheirOwnIdentities() async throws {
+        let none = item("Ant"), empty = item("Bee"), shelved = item("Cat")
+        none.shelf = nil
+        empty.shelf = ""
+        shelved.shelf = "A"
+        try context.save()
+        let request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.shelf), SortDescriptor(\.name)])
+        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.shelf)
+        let recorder = try watch(controller)
+        #expect(controller.sections?.map(\.name) == ["", "", "A"])
+        #expect(controller.sections?.map(\.identifier) == [.nilKey, SectionIdentifier(""), SectionIdentifier("A")])
+        #expect(controller.snapshot().sectionIdentifiers == [.nilKey, SectionIdentifier(""), SectionIdentifier("A")])
+
+        let stream = controller.changeSets()
+        context.delete(none)
+        let dog = item("Dog")
+        dog.shelf = nil
+        try context.save()
+        #expect(recorder.lines == ["will", "delete Ant [0, 0]", "insert Dog [0, 0]", "did"])
+        context.delete(empty)
+        try context.save()
+        var iterator = stream.makeAsyncIterator()
+        _ = await iterator.next()
+        let changes = await iterator.next()
+        #expect(changes?.sectionChanges == [SectionChange(type: .delete, index: 1, section: SectionIdentifier(""))])
+        #expect(controller.snapshot().sectionIdentifiers == [.nilKey, SectionIdentifier("A")])
+        controller.checkInvariants()
     }
 }

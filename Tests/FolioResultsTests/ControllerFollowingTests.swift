@@ -60,6 +60,6 @@ import FolioTestSupport
         #expect(recorder.lines == ["will", "delete section 0 '2'", "insert section 0 '1'",
                                    "delete Bee [0, 0]", "insert Ant [0, 0]", "insert Bee [0, 1]", "did"])
         #expect(controller.sections?.map(\.name) == ["1"])
-        #expect(controller.sections?.first?.objects.map(\.name) == ["Ant", "Bee"])
+        #expect((controller.sections?.first?.objects as? [ResultsItem])?.map(\.name) == ["Ant", "Bee"])
     }
 }

@@ -12,7 +12,7 @@ import FolioTestSupport
     struct Watch {
         let harness: ResultsTableHarness<ResultsItem>
         let sectionKey: PartialKeyPath<ResultsItem>?
-        var previous: [ResultsBatchApplier.Section<ObjectID, String>]
+        var previous: [ResultsBatchApplier.Section<ObjectID, SectionIdentifier>]
     }
 
     static func requests() -> [(FetchRequest<ResultsItem>, PartialKeyPath<ResultsItem>?, Int)] {
@@ -121,26 +121,27 @@ import FolioTestSupport
 
     /// The sections a fresh fetch gives.
     static func truth(_ controller: FetchedResultsController<ResultsItem>, _ sectionKey: PartialKeyPath<ResultsItem>?) throws
-        -> [ResultsBatchApplier.Section<ObjectID, String>] {
+        -> [ResultsBatchApplier.Section<ObjectID, SectionIdentifier>] {
         var request = controller.fetchRequest
         request.fetchBatchSize = 0
         let keyed = try controller.managedObjectContext.fetchKeys(request, keyPaths: sectionKey.map { [$0] } ?? [])
-        guard sectionKey != nil else { return [("", keyed.map(\.id))] }
-        var sections: [ResultsBatchApplier.Section<ObjectID, String>] = []
+        guard sectionKey != nil else { return [(SectionIdentifier(""), keyed.map(\.id))] }
+        var sections: [ResultsBatchApplier.Section<ObjectID, SectionIdentifier>] = []
         for row in keyed {
-            let name: String
+            let section: SectionIdentifier
             switch row.values[0] {
-            case .null: name = ""
-            case .integer(let v): name = String(v)
-            default: name = "\(row.values[0])"
+            case .null: section = .nilKey
+            case .integer(let v): section = SectionIdentifier(String(v))
+            case .text(let v): section = SectionIdentifier(v)
+            default: section = SectionIdentifier("\(row.values[0])")
             }
-            if sections.last?.section == name { sections[sections.count - 1].ids.append(row.id) } else { sections.append((name, [row.id])) }
+            if sections.last?.section == section { sections[sections.count - 1].ids.append(row.id) } else { sections.append((section, [row.id])) }
         }
         return sections
     }
 
     /// The sections the controller shows.
-    static func shown(_ controller: FetchedResultsController<ResultsItem>) -> [ResultsBatchApplier.Section<ObjectID, String>] {
+    static func shown(_ controller: FetchedResultsController<ResultsItem>) -> [ResultsBatchApplier.Section<ObjectID, SectionIdentifier>] {
         let snapshot = controller.snapshot()
         return Array(zip(snapshot.sectionIdentifiers, snapshot.itemIdentifiers).map { ($0.0, $0.1) })
     }

@@ -104,7 +104,7 @@ import FolioTestSupport
         var windowed = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.score), SortDescriptor(\.name)])
         windowed.fetchLimit = 15
         let controllers = [grouped(), FetchedResultsController(fetchRequest: windowed, managedObjectContext: context)]
-        var watches: [(harness: ResultsTableHarness<ResultsItem>, previous: [ResultsBatchApplier.Section<ObjectID, String>])] = []
+        var watches: [(harness: ResultsTableHarness<ResultsItem>, previous: [ResultsBatchApplier.Section<ObjectID, SectionIdentifier>])] = []
         for controller in controllers {
             try controller.performFetch()
             watches.append((ResultsTableHarness(controller: controller), try ControllerModelTests.truth(controller, controller.sectionNameKeyPath)))

@@ -11,10 +11,11 @@ extension ListedTable {
     /// }
     /// ```
     /// - Complexity: O(n log n), materialising every object.
+    @MainActor
     public init<Entity: ManagedObject>(results: FetchedResultsController<Entity>, row: (Entity) -> Row) {
         let sections = results.sections ?? []
-        self.init(sections: sections.map { section in
-            Section(name: section.name, rows: section.objects.map(row))
+        self.init(sections: sections.indices.map { index in
+            Section(name: sections[index].name, rows: results.objects(inSection: index).map(row))
         })
     }
 

@@ -163,27 +163,10 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
     }
 }
 
-extension ResultsTableController: @MainActor FetchedResultsControllerDelegate {
-    /// A batch of changes begins: opens a table batch.
-    public func controllerWillChangeContent(_ controller: FetchedResultsController<Entity>) {
-        adapter.willChangeContent()
-    }
-
-    /// A section was inserted or deleted.
-    public func controller(_ controller: FetchedResultsController<Entity>, didChange section: FetchedResultsSection<Entity>,
-                           atSectionIndex sectionIndex: Int, for type: ResultsChangeType) {
-        adapter.didChange(section: SectionChange(type: type, index: sectionIndex, section: section.name))
-    }
-
-    /// An object was inserted, deleted, moved or updated.
-    public func controller(_ controller: FetchedResultsController<Entity>, didChange object: Entity, at indexPath: IndexPath?,
-                           for type: ResultsChangeType, newIndexPath: IndexPath?) {
-        adapter.didChange(object: ObjectChange(type: type, id: object.objectID, indexPath: indexPath, newIndexPath: newIndexPath))
-    }
-
-    /// The batch is complete: applies it and puts the highlight back on its object.
-    public func controllerDidChangeContent(_ controller: FetchedResultsController<Entity>) {
-        adapter.didChangeContent()
+extension ResultsTableController: FetchedResultsControllerDelegate {
+    /// Applies each batch to the table whole and puts the highlight back on its object.
+    public func controller(_ controller: AnyFetchedResultsController, didChangeContentWith changes: FetchedResultsChanges) {
+        adapter.apply(changes)
         restoreHighlight()
         setNeedsDisplay()
     }

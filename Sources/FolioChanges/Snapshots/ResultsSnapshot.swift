@@ -1,15 +1,16 @@
 /// The whole result set as identifiers, for diffable data sources: section
-/// identifiers (section names), item identifiers per section, and the items
-/// whose content changed in place and should be reconfigured.
+/// identifiers (each section's key, never repeated: see ``SectionIdentifier``),
+/// item identifiers per section, and the items whose content changed in
+/// place and should be reconfigured.
 ///
 /// ```swift
 /// controller.snapshotHandler = { snapshot in
-///     for (name, items) in zip(snapshot.sectionIdentifiers, snapshot.itemIdentifiers) { print(name, items.count) }
+///     for (section, items) in zip(snapshot.sectionIdentifiers, snapshot.itemIdentifiers) { print(section.name, items.count) }
 /// }
 /// ```
 public struct ResultsSnapshot<ID: Hashable & Sendable>: Hashable, Sendable {
     /// Section identifiers in order.
-    public var sectionIdentifiers: [String]
+    public var sectionIdentifiers: [SectionIdentifier]
     /// Item identifiers of each section, in order.
     public var itemIdentifiers: [[ID]]
     /// Items that changed and were not inserted (updated or moved): reconfigure their cells.
@@ -18,10 +19,11 @@ public struct ResultsSnapshot<ID: Hashable & Sendable>: Hashable, Sendable {
     /// Creates a snapshot.
     ///
     /// ```swift
-    /// ResultsSnapshot<Int>(sectionIdentifiers: ["A"], itemIdentifiers: [[1, 2]], reconfiguredItemIdentifiers: [])
+    /// ResultsSnapshot<Int>(sectionIdentifiers: [SectionIdentifier("A")], itemIdentifiers: [[1, 2]], reconfiguredItemIdentifiers: [])
     /// ```
-    public init(sectionIdentifiers: [String], itemIdentifiers: [[ID]], reconfiguredItemIdentifiers: [ID]) {
+    public init(sectionIdentifiers: [SectionIdentifier], itemIdentifiers: [[ID]], reconfiguredItemIdentifiers: [ID]) {
         precondition(sectionIdentifiers.count == itemIdentifiers.count, "ResultsSnapshot: \(sectionIdentifiers.count) sections but \(itemIdentifiers.count) item lists")
+        precondition(Set(sectionIdentifiers).count == sectionIdentifiers.count, "ResultsSnapshot: section identifiers repeat in \(sectionIdentifiers)")
         self.sectionIdentifiers = sectionIdentifiers
         self.itemIdentifiers = itemIdentifiers
         self.reconfiguredItemIdentifiers = reconfiguredItemIdentifiers
@@ -38,10 +40,10 @@ public struct ResultsSnapshot<ID: Hashable & Sendable>: Hashable, Sendable {
     /// The items of the section with this identifier (empty when absent).
     ///
     /// ```swift
-    /// snapshot.itemIdentifiers(inSection: "Mammals")
+    /// snapshot.itemIdentifiers(inSection: SectionIdentifier("Mammals"))
     /// ```
     /// - Complexity: O(s).
-    public func itemIdentifiers(inSection identifier: String) -> [ID] {
+    public func itemIdentifiers(inSection identifier: SectionIdentifier) -> [ID] {
         sectionIdentifiers.firstIndex(of: identifier).map { itemIdentifiers[$0] } ?? []
     }
 }

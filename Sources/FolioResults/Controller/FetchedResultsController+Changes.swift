@@ -6,9 +6,9 @@ extension FetchedResultsController {
     func process(_ changes: ChangeSet) {
         guard let plan else { return }
         var candidates: [Int64: Bool] = [:]     // row → the object itself changed
-        for id in changes.inserted where id.entityName == plan.entityName { candidates[id.rowID] = true }
-        for id in changes.updated.keys where id.entityName == plan.entityName { candidates[id.rowID] = true }
-        for id in changes.deleted where id.entityName == plan.entityName { candidates[id.rowID] = true }
+        for id in changes.inserted where id.entityName == plan.entityName { candidates[engineID(id)] = true }
+        for id in changes.updated.keys where id.entityName == plan.entityName { candidates[engineID(id)] = true }
+        for id in changes.deleted where id.entityName == plan.entityName { candidates[engineID(id)] = true }
         if !plan.related.isEmpty {
             for (id, keys) in changes.updated where id.entityName != plan.entityName
                 && plan.relatedKeyNames.map({ !keys.isDisjoint(with: $0) }) ?? true {
@@ -17,7 +17,7 @@ extension FetchedResultsController {
         }
         guard !candidates.isEmpty else { return }
         if let cacheName { ResultsCache.delete(name: cacheName) }
-        let deleted = Set(changes.deleted.filter { $0.entityName == plan.entityName }.map(\.rowID))
+        let deleted = Set(changes.deleted.filter { $0.entityName == plan.entityName }.map(engineID))
         let keyed: [(Int64, [StoreValue])]
         let links: [(Int64, [StoreValue])]
         // Objects that only read a changed related object keep their links; the others may have new ones.
@@ -53,56 +53,10 @@ extension FetchedResultsController {
         let report = engine.apply(changeList)
         sectionCache = nil
         if fetchRequest.fetchBatchSize == 0 {
-            for id in present where resident[id] == nil { resident[id] = managedObjectContext.object(with: objectID(id)) as? Entity }
+            for id in present where resident[id] == nil { resident[id] = managedObjectContext.object(with: objectID(id)) }
         }
         deliver(report)
         // Deleted objects were handed to the delegate as they last were; now let them go.
         for (id, _) in candidates where !present.contains(id) { forget(id) }
-    }
-
-    func objectID(_ row: Int64) -> ObjectID { ObjectID(entityName: plan!.entityName, rowID: row) }
-
-    /// Tells the delegate, the snapshot handler and the change-set streams.
-    func deliver(_ report: ResultsChangeSet<Int64, SectionKey>) {
-        guard !report.isEmpty, suppression == 0 else { return }
-        if let delegate {
-            delegate.controllerWillChangeContent(self)
-            for change in report.sectionChanges {
-                let info = change.type == .insert ? sectionInfo(at: change.index)
-                    : FetchedResultsSection(name: sectionName(change.section), indexTitle: sectionIndexTitle(forSectionName: sectionName(change.section)),
-                                            numberOfObjects: 0, index: change.index, controller: nil)
-                delegate.controller(self, didChange: info, atSectionIndex: change.index, for: change.type)
-            }
-            for change in report.objectChanges {
-                let object = resident[change.id] ?? managedObjectContext.object(with: objectID(change.id)) as! Entity
-                delegate.controller(self, didChange: object, at: change.indexPath, for: change.type, newIndexPath: change.newIndexPath)
-            }
-            delegate.controllerDidChangeContent(self)
-        }
-        if let snapshotHandler {
-            // Moved rows may have changed too; inserted ones get fresh cells anyway.
-            let reconfigured = report.objectChanges.filter { $0.type == .update || $0.type == .move }.map { objectID($0.id) }
-            snapshotHandler(snapshot(reconfiguring: reconfigured))
-        }
-        if broadcaster.hasListeners { broadcaster.yield(publicChangeSet(report)) }
-    }
-
-    func publicChangeSet(_ report: ResultsChangeSet<Int64, SectionKey>) -> ResultsChangeSet<ObjectID, String> {
-        ResultsChangeSet(
-            sectionChanges: report.sectionChanges.map { SectionChange(type: $0.type, index: $0.index, section: sectionName($0.section)) },
-            objectChanges: report.objectChanges.map { ObjectChange(type: $0.type, id: objectID($0.id), indexPath: $0.indexPath, newIndexPath: $0.newIndexPath) })
-    }
-
-    /// The whole result set as identifiers.
-    ///
-    /// ```swift
-    /// let snapshot = controller.snapshot()
-    /// ```
-    /// - Complexity: O(n).
-    public func snapshot(reconfiguring reconfigured: [ObjectID] = []) -> ResultsSnapshot<ObjectID> {
-        let sections = engine.snapshot()
-        return ResultsSnapshot(sectionIdentifiers: sections.map { sectionName($0.section) },
-                               itemIdentifiers: sections.map { $0.ids.map(objectID) },
-                               reconfiguredItemIdentifiers: reconfigured)
     }
 }

@@ -54,7 +54,7 @@ extension FetchedResultsController {
             for id in engine.allIDs() where !members.contains(id) { changes.append(ResultsRowChange(id: id, row: nil, objectChanged: false)) }
         } else {
             // Only IDs for the scan; keys only for those that enter.
-            let matching = try managedObjectContext.fetchIDs(fetchRequestForAll(unordered: true)).map(\.rowID)
+            let matching = try managedObjectContext.fetchIDs(fetchRequestForAll(unordered: true)).map(engineID)
             let members = RowIDSet(matching)
             for id in engine.allIDs() where !members.contains(id) { changes.append(ResultsRowChange(id: id, row: nil, objectChanged: false)) }
             let newcomers = matching.filter { !engine.contains($0) }

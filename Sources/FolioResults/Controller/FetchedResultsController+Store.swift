@@ -9,9 +9,9 @@ extension FetchedResultsController {
         // A few rows looked up by ID need no ORDER BY: the engine places them.
         // Many come sorted, so that the engine's ordered rebuild merges them without sorting.
         if let ids, ids.count < 1024 { request.sortDescriptors = [] }
-        let restriction = ids.map { Set($0.map { ObjectID(entityName: plan.entityName, rowID: $0) }) }
+        let restriction = ids.map { Set($0.map(objectID)) }
         return try managedObjectContext.fetchKeys(request, keyPaths: plan.keyPaths, restrictedTo: restriction)
-            .map { ($0.id.rowID, $0.values) }
+            .map { (engineID($0.id), $0.values) }
     }
 
     /// The request as the controller runs it: no batching, and saved state
@@ -26,9 +26,9 @@ extension FetchedResultsController {
     }
 
     /// Loads the objects for rows in one query.
-    func prefetch(_ rows: [Int64]) throws -> [Int64: Entity] {
+    func prefetch(_ rows: [Int64]) throws -> [Int64: ManagedObject] {
         let objects = try managedObjectContext.objects(with: rows.map(objectID), as: Entity.self)
-        return Dictionary(objects.map { ($0.objectID.rowID, $0) }, uniquingKeysWith: { a, _ in a })
+        return Dictionary(objects.map { (engineID($0.objectID), $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Each object's related row IDs (all objects of the entity, or only `ids`),
@@ -38,12 +38,13 @@ extension FetchedResultsController {
         if let ids, ids.isEmpty { return [] }
         var request = FetchRequest<Entity>()
         request.includesPendingChanges = false
-        let restriction = ids.map { Set($0.map { ObjectID(entityName: plan.entityName, rowID: $0) }) }
+        let restriction = ids.map { Set($0.map(objectID)) }
         return try managedObjectContext.fetchKeys(request, keyPaths: plan.relatedKeyPaths, restrictedTo: restriction)
-            .map { ($0.id.rowID, $0.values) }
+            .map { (engineID($0.id), $0.values) }
     }
 
-    /// Points each object at its related objects; `removed` objects are gone.
+    /// Points each object (engine ID) at its related objects (their row IDs);
+    /// `removed` objects are gone.
     func updateRelated(_ plan: KeyPlan<Entity>, _ rows: [(Int64, [StoreValue])], removed: [Int64]) {
         guard !plan.related.isEmpty else { return }
         func unlink(_ row: Int64) {

@@ -2,11 +2,12 @@ import Foundation
 import FolioStore
 
 /// Live, sorted, sectioned results of a fetch request, with an exact change
-/// report after every save the context sees (Core Data's
-/// `NSFetchedResultsController`).
+/// report for every change its context sees (Core Data's
+/// `NSFetchedResultsController`). The delegate receives it as an
+/// ``AnyFetchedResultsController``.
 ///
-/// Only object IDs and sort/section keys stay resident; a save of k objects
-/// re-reads and re-places those k rows in O(k log n).
+/// Only object IDs and sort/section keys stay resident; a batch of k changed
+/// objects re-reads and re-places those k rows in O(k log n).
 ///
 /// ```swift
 /// let request = FetchRequest<Animal>(sortBy: [SortDescriptor(\.classification?.order), SortDescriptor(\.commonName)])
@@ -16,58 +17,24 @@ import FolioStore
 /// try controller.performFetch()
 /// let first = controller.object(at: IndexPath(row: 0, section: 0))
 /// ```
-public final class FetchedResultsController<Entity: ManagedObject> {
-    typealias Engine = ResultsEngine<Int64, RowKey, SectionKey>
-
-    /// The request; change its predicate or sort descriptors, then call `performFetch()` again.
+public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedResultsController {
+    /// The request. Change it with ``updateFetchRequest(_:)`` to hear the
+    /// difference as a change report, or set it and call `performFetch()`
+    /// (and reload the table), as in Core Data.
     ///
     /// ```swift
     /// controller.fetchRequest.predicate = #Predicate { $0.habitat == "Savanna" }
     /// try controller.performFetch()
     /// ```
     public var fetchRequest: FetchRequest<Entity>
-    /// The context whose saves (and merges) the controller follows.
-    public let managedObjectContext: ObjectContext
     /// The key path whose value names each object's section; nil for one section.
     public let sectionNameKeyPath: PartialKeyPath<Entity>?
-    /// The name of the persistent section cache, if any.
-    public let cacheName: String?
-    /// Hears the changes (see ``FetchedResultsControllerDelegate``).
-    public weak var delegate: (any FetchedResultsControllerDelegate<Entity>)? {
-        didSet { sectionCache = nil }   // index titles may come from the delegate
-    }
-    /// Called after each batch with the whole result set as identifiers, for diffable data sources.
-    ///
-    /// ```swift
-    /// controller.snapshotHandler = { snapshot in dataSource.apply(snapshot) }
-    /// ```
-    public var snapshotHandler: ((ResultsSnapshot<ObjectID>) -> Void)?
 
     /// True when the last `performFetch()` built its sections from the cache.
-    ///
-    /// ```swift
-    /// try controller.performFetch(); controller.lastFetchUsedCache
-    /// ```
     package private(set) var lastFetchUsedCache = false
-    /// The last error met while following a save (the results were left as
-    /// they were); nil after a successful `performFetch()`.
-    ///
-    /// ```swift
-    /// if let error = controller.lastError { print(error); try controller.performFetch() }
-    /// ```
-    public internal(set) var lastError: (any Error)?
-    let engine: Engine
     var plan: KeyPlan<Entity>?
     var observation: ObservationToken?
     var saveObservation: ObservationToken?
-    var suppression = 0
-    /// The sections as last built; dropped whenever the results change.
-    var sectionCache: [FetchedResultsSection<Entity>]?
-    let broadcaster = ChangeSetBroadcaster<ResultsChangeSet<ObjectID, String>>()
-    /// Objects kept alive: all of them without batching, recent batches with it.
-    var resident: [Int64: Entity] = [:]
-    var residentBatches: [Int64: [Int64]] = [:]
-    var batchOrder: [Int64] = []
     /// For key paths through a to-one relationship: related row → dependent rows, and back.
     var dependents: [Int64: Set<Int64>] = [:]
     var relatedOf: [Int64: [Int64]] = [:]
@@ -82,20 +49,19 @@ public final class FetchedResultsController<Entity: ManagedObject> {
     public init(fetchRequest: FetchRequest<Entity>, managedObjectContext context: ObjectContext,
                 sectionNameKeyPath: PartialKeyPath<Entity>? = nil, cacheName: String? = nil) {
         self.fetchRequest = fetchRequest
-        self.managedObjectContext = context
         self.sectionNameKeyPath = sectionNameKeyPath
-        self.cacheName = cacheName
-        self.engine = Engine(fixedSection: sectionNameKeyPath == nil ? SectionKey(.null, ascending: true) : nil)
+        super.init(managedObjectContext: context, cacheName: cacheName, entityName: Entity.entity.name, sectioned: sectionNameKeyPath != nil)
     }
 
-    /// Fetches the results (again, after a change to the request). Throws when
-    /// the first sort descriptor does not order by the section key path.
+    /// Fetches the results afresh (after a change to the request, too) and
+    /// reports nothing, as in Core Data. Throws when the first sort
+    /// descriptor does not order by the section key path.
     ///
     /// ```swift
     /// try controller.performFetch()
     /// ```
     /// - Complexity: O(n log n), or O(n) from a valid cache.
-    public func performFetch() throws {
+    override public func performFetch() throws {
         // Read everything first, so that a failure leaves the previous results intact.
         let plan = try KeyPlan(request: fetchRequest, sectionKeyPath: sectionNameKeyPath, context: managedObjectContext)
         let cached = cacheName.flatMap { ResultsCache.load(name: $0, plan: plan, context: managedObjectContext) }
@@ -104,6 +70,7 @@ public final class FetchedResultsController<Entity: ManagedObject> {
         let objects = fetchRequest.fetchBatchSize == 0 ? try materialiseAll() : [:]
 
         self.plan = plan
+        hasFetched = true
         lastError = nil
         lastFetchUsedCache = cached != nil
         engine.load(rows)
@@ -132,31 +99,9 @@ public final class FetchedResultsController<Entity: ManagedObject> {
     /// ```
     /// - Complexity: O(n log n); materialises every object.
     public var fetchedObjects: [Entity]? {
-        guard plan != nil else { return nil }
+        guard hasFetched else { return nil }
         return (0..<engine.numberOfSections).flatMap { objects(inSection: $0) }
     }
-
-    /// The sections, or nil before `performFetch()`.
-    ///
-    /// ```swift
-    /// controller.sections?.map(\.name)
-    /// ```
-    /// - Complexity: O(s log s) for s sections after a change, then O(1); objects load on access.
-    public var sections: [FetchedResultsSection<Entity>]? {
-        guard plan != nil else { return nil }
-        if let sectionCache { return sectionCache }
-        let built = (0..<engine.numberOfSections).map { sectionInfo(at: $0) }
-        sectionCache = built
-        return built
-    }
-
-    func sectionInfo(at index: Int) -> FetchedResultsSection<Entity> {
-        let key = engine.section(at: index)
-        return FetchedResultsSection(name: sectionName(key), indexTitle: sectionIndexTitle(forSectionName: sectionName(key)),
-                                     numberOfObjects: engine.numberOfRows(inSection: index), index: index, controller: self)
-    }
-
-    func sectionName(_ key: SectionKey) -> String { sectionNameKeyPath == nil ? "" : key.name }
 
     /// The object at an index path; the index path must exist.
     ///
@@ -165,61 +110,20 @@ public final class FetchedResultsController<Entity: ManagedObject> {
     /// ```
     /// - Complexity: O(log n), plus one batch read when batching.
     public func object(at indexPath: IndexPath) -> Entity {
-        precondition(plan != nil, "FetchedResultsController: object(at: \(indexPath)) before performFetch()")
-        precondition(indexPath.section >= 0 && indexPath.section < engine.numberOfSections,
-                     "FetchedResultsController: no section \(indexPath.section) for \(indexPath); there are \(engine.numberOfSections)")
-        precondition(indexPath.row >= 0 && indexPath.row < engine.numberOfRows(inSection: indexPath.section),
-                     "FetchedResultsController: no row at \(indexPath); section \(indexPath.section) has \(engine.numberOfRows(inSection: indexPath.section))")
-        let id = engine.id(at: indexPath)
-        if let object = resident[id] { return object }
-        return materialiseBatch(around: indexPath, id: id)
+        unsafeDowncast(super.object(at: indexPath), to: Entity.self)
     }
 
-    /// The index path of an object, or nil when it is not in the results.
-    ///
-    /// ```swift
-    /// controller.indexPath(forObject: lion)
-    /// ```
-    /// - Complexity: O(log n).
-    public func indexPath(forObject object: Entity) -> IndexPath? {
-        guard plan != nil, object.objectID.entityName == plan?.entityName else { return nil }
-        return engine.indexPath(of: object.objectID.rowID)
+    override func materialise(at indexPath: IndexPath, id: Int64) -> ManagedObject {
+        materialiseBatch(around: indexPath, id: id)
     }
 
-    /// Runs `body` (which reorders rows by hand and saves) without reporting
-    /// the resulting changes: the table already shows them.
+    /// The objects of section `index`, in order.
     ///
     /// ```swift
-    /// controller.withUserDrivenChanges {
-    ///     units.move(from: source, to: destination)
-    ///     try? context.save()
-    /// }
+    /// controller.objects(inSection: 0).map(\.commonName)
     /// ```
-    public func withUserDrivenChanges<R>(_ body: () throws -> R) rethrows -> R {
-        suppression += 1
-        defer { suppression -= 1 }
-        return try body()
+    /// - Complexity: O(m log n) for m objects.
+    public func objects(inSection index: Int) -> [Entity] {
+        (0..<engine.numberOfRows(inSection: index)).map { object(at: IndexPath(row: $0, section: index)) }
     }
-
-    /// Every batch's change set (section names as section identities), as an async sequence.
-    ///
-    /// ```swift
-    /// for await changes in controller.changeSets() { print(changes.objectChanges.count) }
-    /// ```
-    public func changeSets() -> AsyncStream<ResultsChangeSet<ObjectID, String>> { broadcaster.makeStream() }
-
-    /// Removes a named cache, or every cache when `name` is nil.
-    ///
-    /// ```swift
-    /// FetchedResultsController<Animal>.deleteCache(withName: "Animals")
-    /// ```
-    public static func deleteCache(withName name: String?) { ResultsCache.delete(name: name) }
-
-    /// Checks the engine; traps with a message on failure.
-    ///
-    /// ```swift
-    /// controller.checkInvariants()
-    /// ```
-    /// - Complexity: O(n).
-    package func checkInvariants() { engine.checkInvariants() }
 }

@@ -1,83 +1,118 @@
 import FolioStore
 
-/// Hears a fetched results controller's changes, in the contract's order:
-/// `controllerWillChangeContent`, section changes, object changes, then
-/// `controllerDidChangeContent`. Every method has a default that does nothing.
+/// Hears a fetched results controller's changes, with Core Data's
+/// `NSFetchedResultsControllerDelegate` signatures: the controller comes
+/// type-erased (``AnyFetchedResultsController``, Core Data's
+/// `NSFetchedResultsController<NSFetchRequestResult>`) and objects as
+/// `Any`, so one delegate serves controllers of any entity, and a method
+/// written with Core Data's signature is the requirement, not a look-alike
+/// that is never called.
+///
+/// Each batch arrives once, whole, at `controller(_:didChangeContentWith:)`.
+/// Its default implementation makes Core Data's classic calls, in the
+/// contract's order: `controllerWillChangeContent`, every section change,
+/// every object change, then `controllerDidChangeContent`. Implement it to
+/// take the batch whole instead (then the classic calls are not made, as in
+/// Core Data when the delegate takes a snapshot or a difference).
+/// Every method has a default that does nothing.
 ///
 /// ```swift
-/// final class AnimalsScreen: FetchedResultsControllerDelegate {
-///     func controller(_ c: FetchedResultsController<Animal>, didChange animal: Animal,
-///                     at indexPath: IndexPath?, for type: ResultsChangeType, newIndexPath: IndexPath?) {
-///         print(type, indexPath as Any, newIndexPath as Any)
+/// extension ZooViewController: FetchedResultsControllerDelegate {
+///     func controllerWillChangeContent(_ controller: AnyFetchedResultsController) { tableView.beginUpdates() }
+///     func controller(_ controller: AnyFetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
+///                     for type: ResultsChangeType, newIndexPath: IndexPath?) {
+///         switch type {
+///         case .insert: tableView.insertRows(at: [newIndexPath!], with: .fade)
+///         case .delete: tableView.deleteRows(at: [indexPath!], with: .fade)
+///         case .move: tableView.moveRow(at: indexPath!, to: newIndexPath!)
+///         case .update: tableView.reloadRows(at: [indexPath!], with: .none)
+///         }
 ///     }
+///     func controllerDidChangeContent(_ controller: AnyFetchedResultsController) { tableView.endUpdates() }
 /// }
-/// controller.delegate = screen
 /// ```
-public protocol FetchedResultsControllerDelegate<Object>: AnyObject {
-    /// The entity the controller fetches.
-    associatedtype Object: ManagedObject
+@MainActor
+public protocol FetchedResultsControllerDelegate: AnyObject {
+    /// One batch, whole: section changes, then object changes, in table
+    /// batch-update coordinates (see docs/change-report.md). The default
+    /// makes the classic calls below.
+    ///
+    /// ```swift
+    /// func controller(_ controller: AnyFetchedResultsController, didChangeContentWith changes: FetchedResultsChanges) {
+    ///     adapter.apply(changes)
+    /// }
+    /// ```
+    func controller(_ controller: AnyFetchedResultsController, didChangeContentWith changes: FetchedResultsChanges)
 
     /// A batch of changes begins (`tableView.beginUpdates()`).
     ///
     /// ```swift
-    /// func controllerWillChangeContent(_ c: FetchedResultsController<Animal>) { try? table.beginUpdates() }
+    /// func controllerWillChangeContent(_ controller: AnyFetchedResultsController) { tableView.beginUpdates() }
     /// ```
-    func controllerWillChangeContent(_ controller: FetchedResultsController<Object>)
+    func controllerWillChangeContent(_ controller: AnyFetchedResultsController)
 
     /// A section was inserted (new index) or deleted (old index).
     ///
     /// ```swift
-    /// func controller(_ c: FetchedResultsController<Animal>, didChange s: FetchedResultsSection<Animal>,
-    ///                 atSectionIndex i: Int, for type: ResultsChangeType) { ... }
+    /// func controller(_ controller: AnyFetchedResultsController, didChange sectionInfo: FetchedResultsSectionInfo,
+    ///                 atSectionIndex sectionIndex: Int, for type: ResultsChangeType) {
+    ///     if type == .insert { tableView.insertSections(IndexSet(integer: sectionIndex), with: .fade) }
+    /// }
     /// ```
-    func controller(_ controller: FetchedResultsController<Object>, didChange section: FetchedResultsSection<Object>,
+    func controller(_ controller: AnyFetchedResultsController, didChange sectionInfo: any FetchedResultsSectionInfo,
                     atSectionIndex sectionIndex: Int, for type: ResultsChangeType)
 
-    /// An object was inserted, deleted, moved or updated (coordinates: docs/change-report.md §2).
+    /// An object was inserted, deleted, moved or updated (coordinates in docs/change-report.md).
     ///
     /// ```swift
-    /// func controller(_ c: FetchedResultsController<Animal>, didChange a: Animal, at old: IndexPath?,
-    ///                 for type: ResultsChangeType, newIndexPath new: IndexPath?) { ... }
+    /// func controller(_ controller: AnyFetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
+    ///                 for type: ResultsChangeType, newIndexPath: IndexPath?) {
+    ///     if type == .delete { tableView.deleteRows(at: [indexPath!], with: .fade) }
+    /// }
     /// ```
-    func controller(_ controller: FetchedResultsController<Object>, didChange object: Object, at indexPath: IndexPath?,
+    func controller(_ controller: AnyFetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
                     for type: ResultsChangeType, newIndexPath: IndexPath?)
 
     /// The batch is complete (`tableView.endUpdates()`).
     ///
     /// ```swift
-    /// func controllerDidChangeContent(_ c: FetchedResultsController<Animal>) { try? table.endUpdates() }
+    /// func controllerDidChangeContent(_ controller: AnyFetchedResultsController) { tableView.endUpdates() }
     /// ```
-    func controllerDidChangeContent(_ controller: FetchedResultsController<Object>)
+    func controllerDidChangeContent(_ controller: AnyFetchedResultsController)
 
     /// The index title for a section name; nil keeps the default (its capitalised first letter).
     ///
     /// ```swift
-    /// func controller(_ c: FetchedResultsController<Animal>, sectionIndexTitleForSectionName name: String) -> String? {
-    ///     "#" + name
+    /// func controller(_ controller: AnyFetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String? {
+    ///     sectionName
     /// }
     /// ```
-    func controller(_ controller: FetchedResultsController<Object>, sectionIndexTitleForSectionName sectionName: String) -> String?
+    func controller(_ controller: AnyFetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String?
 }
 
-/// Defaults, so a delegate implements only what it needs:
+/// Defaults: the whole batch becomes the classic calls, which do nothing.
 ///
 /// ```swift
 /// final class Counter: FetchedResultsControllerDelegate {
 ///     var batches = 0
-///     func controllerDidChangeContent(_ c: FetchedResultsController<Animal>) { batches += 1 }
+///     func controllerDidChangeContent(_ controller: AnyFetchedResultsController) { batches += 1 }
 /// }
 /// ```
 extension FetchedResultsControllerDelegate {
+    /// Makes the classic calls: will, each section, each object, did.
+    public func controller(_ controller: AnyFetchedResultsController, didChangeContentWith changes: FetchedResultsChanges) {
+        controller.reportEachChange(changes, to: self)
+    }
     /// Does nothing.
-    public func controllerWillChangeContent(_ controller: FetchedResultsController<Object>) {}
+    public func controllerWillChangeContent(_ controller: AnyFetchedResultsController) {}
     /// Does nothing.
-    public func controller(_ controller: FetchedResultsController<Object>, didChange section: FetchedResultsSection<Object>,
+    public func controller(_ controller: AnyFetchedResultsController, didChange sectionInfo: any FetchedResultsSectionInfo,
                            atSectionIndex sectionIndex: Int, for type: ResultsChangeType) {}
     /// Does nothing.
-    public func controller(_ controller: FetchedResultsController<Object>, didChange object: Object, at indexPath: IndexPath?,
+    public func controller(_ controller: AnyFetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
                            for type: ResultsChangeType, newIndexPath: IndexPath?) {}
     /// Does nothing.
-    public func controllerDidChangeContent(_ controller: FetchedResultsController<Object>) {}
+    public func controllerDidChangeContent(_ controller: AnyFetchedResultsController) {}
     /// Keeps the default title.
-    public func controller(_ controller: FetchedResultsController<Object>, sectionIndexTitleForSectionName sectionName: String) -> String? { nil }
+    public func controller(_ controller: AnyFetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String? { nil }
 }

@@ -1,6 +1,6 @@
 import FolioChanges
 
-extension TableSnapshot where SectionID == String {
+extension TableSnapshot where SectionID == SectionIdentifier {
     /// A table snapshot of a fetched results controller's snapshot, its
     /// reconfigured items marked.
     ///

@@ -94,17 +94,17 @@ open class TableViewDiffableDataSource<SectionID: Hashable & Sendable, ItemID: H
         }
     }
 
-    /// Shows a fetched results controller's snapshot (section names as
-    /// section identifiers), then asks again for every visible cell: the
+    /// Shows a fetched results controller's snapshot (its section
+    /// identifiers as section identifiers), then asks again for every visible cell: the
     /// snapshot marks only changed items that stayed in place, and the
     /// controller may have reported as moved an item the difference keeps.
     ///
     /// ```swift
-    /// controller.snapshotHandler = { snapshot in MainActor.assumeIsolated { dataSource.apply(results: snapshot) } }
+    /// controller.snapshotHandler = { snapshot in dataSource.apply(results: snapshot) }
     /// ```
     ///
     /// - Complexity: as `apply(_:)`, plus O(visible rows).
-    public func apply(results: ResultsSnapshot<ItemID>) where SectionID == String {
+    public func apply(results: ResultsSnapshot<ItemID>) where SectionID == SectionIdentifier {
         apply(TableSnapshot(results))
         guard let tableView else { return }
         tableView.reconfigureRows(at: tableView.indexPathsForVisibleRows)

@@ -53,17 +53,10 @@ final class ShelvesController: TableViewController, TableViewDataSource {
 }
 
 // Every change report becomes one batch update of the table.
-extension ShelvesController: @MainActor FetchedResultsControllerDelegate {
-    func controllerWillChangeContent(_ controller: FetchedResultsController<Book>) { adapter.willChangeContent() }
-    func controller(_ controller: FetchedResultsController<Book>, didChange section: FetchedResultsSection<Book>,
-                    atSectionIndex index: Int, for type: ResultsChangeType) {
-        adapter.didChange(section: SectionChange(type: type, index: index, section: section.name))
+extension ShelvesController: FetchedResultsControllerDelegate {
+    func controller(_ controller: AnyFetchedResultsController, didChangeContentWith changes: FetchedResultsChanges) {
+        adapter.apply(changes)
     }
-    func controller(_ controller: FetchedResultsController<Book>, didChange book: Book, at indexPath: IndexPath?,
-                    for type: ResultsChangeType, newIndexPath: IndexPath?) {
-        adapter.didChange(object: ObjectChange(type: type, id: book.objectID, indexPath: indexPath, newIndexPath: newIndexPath))
-    }
-    func controllerDidChangeContent(_ controller: FetchedResultsController<Book>) { adapter.didChangeContent() }
 }
 
 @MainActor

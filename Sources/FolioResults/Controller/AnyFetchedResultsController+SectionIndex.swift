@@ -1,6 +1,6 @@
 import FolioStore
 
-extension FetchedResultsController {
+extension AnyFetchedResultsController {
     /// The section index strip's titles: each section's index title, in
     /// section order, without repeats.
     ///

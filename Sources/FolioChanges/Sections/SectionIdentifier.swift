@@ -1,0 +1,47 @@
+/// A section's identity in change reports and snapshots: its section key's
+/// value, as text, with a nil key kept apart from an empty one. Two sections
+/// of one result set never share an identifier, though both a nil key and an
+/// empty string are *named* "" (Core Data's section name); `name` is for
+/// display, the identifier for diffing.
+///
+/// ```swift
+/// let empty = SectionIdentifier("")
+/// let none = SectionIdentifier.nilKey
+/// empty == none            // false
+/// empty.name == none.name  // true: both show as ""
+/// ```
+public struct SectionIdentifier: Hashable, Sendable, CustomStringConvertible {
+    /// The section's name: the key's value as text ("" for a nil key).
+    public let name: String
+    /// Whether the section key is nil.
+    public let isNilKey: Bool
+
+    /// The identifier of a section whose key reads as `name`.
+    ///
+    /// ```swift
+    /// SectionIdentifier("Primates")
+    /// ```
+    public init(_ name: String) {
+        self.name = name
+        isNilKey = false
+    }
+
+    /// The identifier of the section of objects whose key is nil.
+    ///
+    /// ```swift
+    /// if section.identifier == .nilKey { print("(none)") }
+    /// ```
+    public static let nilKey = SectionIdentifier(nilKey: ())
+
+    private init(nilKey: Void) {
+        name = ""
+        isNilKey = true
+    }
+
+    /// The name, or `nil` for the nil key: `Primates`, `nil`.
+    ///
+    /// ```swift
+    /// "\(SectionIdentifier.nilKey)"   // "nil"
+    /// ```
+    public var description: String { isNilKey ? "nil" : name }
+}
