@@ -43,11 +43,16 @@ func runFileMode(_ arguments: [String]) {
 private func fillThenUse(folder: String) {
     let path = folder + "/full.sqlite"
     do {
-        let container = try PersistentContainer(schema: StoreTestSchema.make(), path: path)
+        // No poller: a poll in flight would keep the container, and its -shm, open past this scope.
+        let container = try PersistentContainer(schema: StoreTestSchema.make(), path: path, pollInterval: 3600)
         TestAnimal(context: container.viewContext).commonName = "Ocelot"
         try container.viewContext.save()
     } catch {
         say("setup: \(error)")
+        return
+    }
+    guard !FileManager.default.fileExists(atPath: path + "-shm") else {
+        say("setup: the -shm index outlived its container")
         return
     }
     // Closed, so the next open must make its -shm index again: on a full disk.

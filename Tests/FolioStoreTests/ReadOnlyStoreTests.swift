@@ -34,7 +34,7 @@ final class MigratedAnimal: ManagedObject {
     @Test func aReadOnlyContainerReadsBesideAWriterHoldingTheLock() throws {
         let dir = try StoreTemporaryDirectory()
         let path = dir.path("zoo.sqlite")
-        _ = try PersistentContainer(schema: StoreTestSchema.make(), path: path) { TestAnimal(context: $0).commonName = "Ocelot" }
+        _ = try PersistentContainer(schema: StoreTestSchema.make(), path: path, pollInterval: 3600) { TestAnimal(context: $0).commonName = "Ocelot" }
         var writer: OpaquePointer?
         #expect(sqlite3_open(path, &writer) == SQLITE_OK)
         defer { sqlite3_close(writer) }
@@ -73,7 +73,7 @@ final class MigratedAnimal: ManagedObject {
     @Test func aReadOnlyOpenNeverMigrates() throws {
         let dir = try StoreTemporaryDirectory()
         let path = dir.path("zoo.sqlite")
-        _ = try PersistentContainer(schema: StoreTestSchema.make(), path: path) { TestAnimal(context: $0).commonName = "Ocelot" }
+        _ = try PersistentContainer(schema: StoreTestSchema.make(), path: path, pollInterval: 3600) { TestAnimal(context: $0).commonName = "Ocelot" }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(throws: StoreError.migrationNeeded(path: path, reason: "TestAnimal.rank is not stored yet")) {
             _ = try PersistentContainer(schema: Schema(version: 2, [MigratedAnimal.self]), path: path, readOnly: true)

@@ -11,7 +11,7 @@ import FolioTestSupport
 @Suite struct StoreDamageTests {
     /// A small store (a few dozen pages), closed, with its log folded in.
     func makeStore(_ path: String) throws {
-        let container = try PersistentContainer(schema: StoreTestSchema.make(), path: path)
+        let container = try PersistentContainer(schema: StoreTestSchema.make(), path: path, pollInterval: 3600)
         let c = container.viewContext
         for i in 0..<120 {
             let cls = TestClassification(context: c)
@@ -22,6 +22,15 @@ import FolioTestSupport
             a.classification = cls
         }
         try c.save()
+        // No poller (it could hold the container past this scope); the log folded in now, so
+        // the damage below is in the pages every reader reads.
+        var db: OpaquePointer?
+        #expect(sqlite3_open(path, &db) == SQLITE_OK)
+        // A first read puts the connection in WAL mode; before it a checkpoint does nothing.
+        #expect(sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK)
+        #expect(sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil) == SQLITE_OK)
+        sqlite3_close(db)
+        #expect((StoreFile.size(of: path + "-wal") ?? 0) == 0)
     }
 
     func damage(_ path: String, page: Int, pageSize: Int = 4096) throws {
@@ -47,7 +56,7 @@ import FolioTestSupport
             let before = try Data(contentsOf: URL(fileURLWithPath: path))
             var failure: StoreError?
             do {
-                let container = try PersistentContainer(schema: StoreTestSchema.make(), path: path)
+                let container = try PersistentContainer(schema: StoreTestSchema.make(), path: path, pollInterval: 3600)
                 TestAnimal(context: container.viewContext).commonName = "Newcomer"
                 try container.viewContext.save()
             } catch let error as StoreError {
@@ -87,7 +96,7 @@ import FolioTestSupport
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         var log = Data()
         do {
-            let container = try PersistentContainer(schema: StoreTestSchema.make(), path: path, integrityCheckLimit: 0)
+            let container = try PersistentContainer(schema: StoreTestSchema.make(), path: path, pollInterval: 3600, integrityCheckLimit: 0)
             let c = container.viewContext
             #expect(throws: StoreError.self) { _ = try c.fetch(FetchRequest<TestAnimal>()).map(\.commonName) }
             // Opening wrote its reader row to the log before anything was known; nothing is written after.

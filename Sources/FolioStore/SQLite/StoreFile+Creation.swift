@@ -2,7 +2,7 @@ import Foundation
 
 extension StoreFile {
     /// Puts a new store at `path` in one step: `image` is written to a file
-    /// of its own beside it, flushed, and then linked into place. A process
+    /// of its own beside it, flushed, and then renamed into place. A process
     /// killed at any moment leaves no store or a whole one, never a part.
     /// Creators in the folder take turns (a lock on the folder), and one that
     /// finds a store already there leaves it, so concurrent first launches
@@ -32,13 +32,9 @@ extension StoreFile {
         for leftover in [partial, path + "-wal", path + "-shm", path + "-journal"] { unlink(leftover) }
         defer { unlink(partial) }
         try write(image, to: partial, for: path)
-        if state == .empty {
-            guard rename(partial, path) == 0 else { throw failure(path) }
-        } else if link(partial, path) != 0 {
-            // Another program's file appeared meanwhile: leave it to be inspected.
-            if errno == EEXIST { return false }
-            throw failure(path)
-        }
+        // Folio's creators are locked out and the path was just seen free (or empty): rename, so that no
+        // second name of the store is left behind if this process is killed now.
+        guard rename(partial, path) == 0 else { throw failure(path) }
         fsync(lock)
         return true
     }
