@@ -1,6 +1,7 @@
 import CSQLite
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Keeps the write-ahead log short without making a save pay for it.
 ///
@@ -17,7 +18,7 @@ import Foundation
 ///
 ///     let checkpointer = WALCheckpointer(path: path, busyTimeoutMilliseconds: 5000)
 ///     checkpointer.attach(to: connection)   // after `PRAGMA journal_mode=WAL`
-final class WALCheckpointer: @unchecked Sendable {
+final class WALCheckpointer: @unchecked Sendable {  // `connection` and `completed` are used only on `queue`
     /// The log length (pages, 16 MB at 4 KB) that schedules a PASSIVE checkpoint.
     /// SQLite's default is 1,000; a background checkpoint still shares the disk
     /// with the saves it overlaps, so fewer, larger ones disturb fewer saves.
@@ -28,8 +29,7 @@ final class WALCheckpointer: @unchecked Sendable {
     let path: String
     private let busyTimeoutMilliseconds: Int32
     private let queue = DispatchQueue(label: "folio.store.checkpoint", qos: .utility)
-    private let lock = NSLockBox()
-    private var scheduled = false
+    private let scheduled = Atomic(false)
     /// Used only on `queue`.
     private var connection: SQLiteConnection?
     /// How many checkpoints ran, for tests.
@@ -61,14 +61,9 @@ final class WALCheckpointer: @unchecked Sendable {
     /// Called inside each commit (under the store's lock): only schedules work.
     private func committed(logPages pages: Int32) {
         guard pages >= Self.passivePages else { return }
-        let first = lock.with { () -> Bool in
-            if scheduled { return false }
-            scheduled = true
-            return true
-        }
-        guard first else { return }
+        guard scheduled.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
         queue.async { [self] in
-            lock.with { scheduled = false }
+            scheduled.store(false, ordering: .releasing)
             checkpoint()
         }
     }
@@ -80,6 +75,8 @@ final class WALCheckpointer: @unchecked Sendable {
                 let c = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
                 // Reading once puts the new connection in WAL mode before it checkpoints.
                 _ = try c.rows("SELECT count(*) FROM sqlite_master")
+                // Checkpoints never wait for a lock: a busy one is simply tried again later.
+                sqlite3_busy_timeout(c.db, 0)
                 connection = c
             }
         } catch {
@@ -87,7 +84,16 @@ final class WALCheckpointer: @unchecked Sendable {
         }
         guard let connection else { return }
         // A reader on an old snapshot only means the log stays longer for now.
-        _ = sqlite3_wal_checkpoint_v2(connection.db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        var log: Int32 = 0, done: Int32 = 0
+        let rc = sqlite3_wal_checkpoint_v2(connection.db, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &done)
+        if rc == SQLITE_OK && log > 0 && done == log {
+            // Everything was copied, but saves that came meanwhile appended to
+            // the log, so the next one would not start it over; RESTART copies
+            // those few frames and makes the next save begin the log again.
+            // It needs the writer lock for that moment: when a save holds it,
+            // it gives up at once and a later checkpoint tries again.
+            _ = sqlite3_wal_checkpoint_v2(connection.db, nil, SQLITE_CHECKPOINT_RESTART, nil, nil)
+        }
         completed += 1
     }
 
