@@ -22,6 +22,8 @@ final class SQLiteConnection {
     let path: String
     /// Shared with the container's other connections to the file.
     let health: StoreHealth
+    /// Ends lock waits at their deadline (see ``SQLiteBusyWait``).
+    let busyWait: SQLiteBusyWait
     private var statements: [String: SQLiteStatement] = [:]
     private var writesStopped = false
 
@@ -47,8 +49,9 @@ final class SQLiteConnection {
         db = handle
         self.path = path
         self.health = health
+        busyWait = SQLiteBusyWait(timeoutNanoseconds: UInt64(max(0, busyTimeoutMilliseconds)) * 1_000_000)
         sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        busyWait.install(on: db)
         registerFunctions()
     }
 
