@@ -102,4 +102,30 @@ public final class StoreChildProcess: @unchecked Sendable {
 
     /// The exit status once ended.
     public var terminationStatus: Int32 { process.terminationStatus }
+
+    /// The child's process ID.
+    public var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Stops the child as Ctrl-Z would (SIGSTOP) and waits until the kernel
+    /// reports it stopped; false if it never did. ``resume()`` continues it.
+    @discardableResult
+    public func suspend(timeout: Double = 10) -> Bool {
+        Foundation.kill(process.processIdentifier, SIGSTOP)
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if state == "T" || state == "t" { return true }
+            usleep(1000)
+        }
+        return false
+    }
+
+    /// The process state letter from `/proc/PID/stat` (`R`, `S`, `T` for stopped…).
+    public var state: Character? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        return stat[stat.index(after: close)...].first { $0 != " " }
+    }
+
+    /// Continues a suspended child (SIGCONT), as `fg` does.
+    public func resume() { Foundation.kill(process.processIdentifier, SIGCONT) }
 }

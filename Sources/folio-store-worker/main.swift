@@ -1,7 +1,9 @@
 // folio-store-worker: a child process for FolioStore's crash and two-process tests.
 //   folio-store-worker save-loop PATH   saves forever; prints "saved N" after each acknowledged save
 //   folio-store-worker insert PATH NAME... inserts animals one save each, prints "saved ID", then waits for stdin to close
-//   folio-store-worker watch PATH        prints "heard INSERTED-IDS" for each change set from other processes
+//   folio-store-worker insert-paced PATH SEED COUNT  inserts COUNT animals, pausing 0-3 ms (seeded) between saves, as insert
+//   folio-store-worker watch PATH [LIMIT]  prints "heard INSERTED-IDS" for each change set from other processes, "reload" for a reload;
+//                                        LIMIT is the reader silence limit in seconds (its heartbeat follows it)
 //   folio-store-worker keypaths          prints how key paths written here and in FolioTestSupport resolve
 //   folio-store-worker add-in-order PATH ORDER N   after stdin closes, adds N animals in the classification of ORDER
 //                                                (made when there is none), each in a write transaction; prints "done"
@@ -38,7 +40,7 @@ if args.count == 2 && args[1] == "keypaths" {
     exit(0)
 }
 guard args.count >= 3 else {
-    FileHandle.standardError.write(Data("usage: folio-store-worker save-loop|insert|watch PATH [NAME...] | keypaths\n".utf8))
+    FileHandle.standardError.write(Data("usage: folio-store-worker save-loop|insert|insert-paced|watch|add-in-order|append PATH [ARGUMENTS...] | keypaths\n".utf8))
     exit(2)
 }
 let container: PersistentContainer
@@ -75,9 +77,25 @@ case "insert":
         say("saved \(a.objectID)")
     }
     _ = FileHandle.standardInput.readDataToEndOfFile()
+case "insert-paced":
+    guard args.count == 5, let seed = UInt64(args[3]), let count = Int(args[4]) else {
+        FileHandle.standardError.write(Data("usage: folio-store-worker insert-paced PATH SEED COUNT\n".utf8))
+        exit(2)
+    }
+    var rng = StoreSplitMix64(seed: seed)
+    for i in 0..<count {
+        let a = TestAnimal(context: context)
+        a.commonName = "Paced \(i)"
+        try context.save()
+        say("saved \(a.objectID)")
+        usleep(UInt32.random(in: 0...3000, using: &rng))
+    }
+    _ = FileHandle.standardInput.readDataToEndOfFile()
 case "watch":
+    if args.count > 3, let limit = Double(args[3]) { container.setReaderSilenceLimit(limit) }
     let token = context.observeChanges { changes in
-        say("heard " + changes.inserted.sorted().map(\.description).joined(separator: ","))
+        guard changes.origin == .otherProcess else { return }
+        say(changes.isReload ? "reload" : "heard " + changes.inserted.sorted().map(\.description).joined(separator: ","))
     }
     say("ready")
     DispatchQueue.global().async {

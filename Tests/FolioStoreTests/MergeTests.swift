@@ -3,17 +3,6 @@ import Testing
 import FolioStore
 import FolioTestSupport
 
-/// Waits on the main actor (letting merges arrive) until `condition` holds or `seconds` pass.
-@MainActor
-func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        if Date() > deadline { return false }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return true
-}
-
 @MainActor
 @Suite struct MergeTests {
     /// An in-memory container holding one saved animal.

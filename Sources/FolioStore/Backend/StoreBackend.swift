@@ -1,6 +1,7 @@
 /// The narrow interface between contexts and a SQL database. SQLite is the
 /// implementation today; nothing above this protocol speaks SQLite.
-/// Implementations are used under the coordinator's lock.
+/// An instance is one connection, used by one thread at a time (the
+/// coordinator's lanes see to that); a container opens several.
 protocol StoreBackend: AnyObject {
     /// Where the data lives, for messages.
     var path: String { get }
@@ -17,7 +18,8 @@ protocol StoreBackend: AnyObject {
     /// The stored members of a to-many relationship, in order.
     func members(of property: PropertyDescription, owner: Int64) throws -> [Int64]
     /// Writes a save in one transaction and returns the inserted objects' permanent IDs, in insert order.
-    /// Inside a write transaction the save becomes part of it.
+    /// Inside a write transaction the save becomes part of it; after
+    /// ``beginWriting(until:)`` it commits the transaction that opened.
     func commit(_ batch: SaveBatch, author: String) throws -> [ObjectID]
     /// Whether the store lives in memory (one connection, one process).
     var isInMemory: Bool { get }
@@ -28,15 +30,20 @@ protocol StoreBackend: AnyObject {
     func beginWriteTransaction() throws -> StoreBackend
     /// Ends the write transaction held by this backend (one `beginWriteTransaction` returned).
     func endWriteTransaction(commit: Bool) throws
-    /// History written by others after `position`: (position, changes).
-    func history(after position: Int64, excludingAuthor author: String) throws -> [(Int64, ChangeSet)]
     /// The newest history position.
     func latestHistoryPosition() throws -> Int64
-    /// Records how far `reader` has read and trims history every live reader has seen.
-    func acknowledge(reader: String, position: Int64) throws
-    /// Adds `reader` at the newest history position, in one transaction (so
-    /// no trim can pass a commit it has not seen), and returns that position.
-    func registerReader(_ reader: String) throws -> Int64
+    /// Takes the store's write lock for a save, waiting for other writers
+    /// until `deadline` (`DispatchTime` uptime nanoseconds), then `busy`.
+    func beginWriting(until deadline: UInt64) throws
+    /// Whether a write transaction is open on this connection.
+    var isWriting: Bool { get }
+    /// Ends an open write transaction without writing anything.
+    func abandonWriting()
+    /// A deadline `busyTimeout` from now.
+    var deadlineFromNow: UInt64 { get }
+    /// A change feed for `reader` with a connection of its own; nil for a
+    /// store no other connection can write (in memory).
+    func makeChangeFeed(reader: String) throws -> StoreChangeFeed?
 }
 
 /// A row as stored: attribute values in declaration order, then to-one targets.

@@ -34,20 +34,23 @@ public final class PersistentContainer {
     /// migration, no reader row, no checkpoint), reads beside a writer that
     /// holds the lock, works on read-only files and folders, and follows no
     /// other process's saves; it still creates a missing store when given a
-    /// `seed`. Other processes' saves are polled for every `pollInterval` seconds.
+    /// `seed`. A save waits at most `busyTimeout` seconds for another
+    /// writer's lock, then fails with ``StoreError/busy(path:)``. Other
+    /// processes' saves arrive as soon as the store's files change;
+    /// `pollInterval` seconds is only the fallback poll.
     ///
     ///     let container = try PersistentContainer(schema: schema, path: nil)   // in memory
     ///     let seeded = try PersistentContainer(schema: schema, path: url.path) { context in
     ///         Planet(context: context).name = "Mercury"
     ///     }
     public convenience init(schema: Schema, path: String?, readOnly: Bool = false, busyTimeout: Double = 5,
-                            pollInterval: Double = 0.025, seed: ((ObjectContext) throws -> Void)? = nil) throws {
+                            pollInterval: Double = 1, seed: ((ObjectContext) throws -> Void)? = nil) throws {
         try self.init(schema: schema, path: path, readOnly: readOnly, busyTimeout: busyTimeout, pollInterval: pollInterval,
                       integrityCheckLimit: SQLiteBackend.integrityCheckLimit, seed: seed)
     }
 
     /// As the public initialiser, with the size up to which the whole file is checked at open.
-    package init(schema: Schema, path: String?, readOnly: Bool = false, busyTimeout: Double = 5, pollInterval: Double = 0.025,
+    package init(schema: Schema, path: String?, readOnly: Bool = false, busyTimeout: Double = 5, pollInterval: Double = 1,
                  integrityCheckLimit: Int, seed: ((ObjectContext) throws -> Void)? = nil) throws {
         self.schema = schema
         self.path = path
@@ -59,7 +62,7 @@ public final class PersistentContainer {
                                            integrityCheckLimit: integrityCheckLimit)
         viewContext = ObjectContext(coordinator: coordinator, delivery: .main)
         viewContext.name = "viewContext"
-        coordinator.startPolling(interval: pollInterval)
+        coordinator.startFollowing(fallbackInterval: pollInterval)
     }
 
     /// A new context whose work runs on its own serial queue.
@@ -80,17 +83,25 @@ public final class PersistentContainer {
         try await newBackgroundContext().perform(body)
     }
 
-    /// Checks the file right now for other processes' saves (the poller does this on its own).
+    /// Reads other processes' saves right now and records how far this
+    /// container has read (the store does both by itself; this never waits
+    /// for another writer's lock). The change sets arrive as usual, on the
+    /// main actor after this returns.
     ///
     ///     container.checkForExternalChanges()
-    public func checkForExternalChanges() { coordinator.poll() }
+    public func checkForExternalChanges() { coordinator.pollNow() }
+
+    /// Drops other readers silent for `seconds` (a minute unless set), and
+    /// says this container is alive often enough for that limit; for tests
+    /// that stop a process for a few seconds instead of a minute.
+    package func setReaderSilenceLimit(_ seconds: Double) { coordinator.setReaderSilenceLimit(seconds) }
 }
 
 /// A context confined to its own serial queue; use it only inside `perform`.
 ///
 ///     let bg = container.newBackgroundContext()
 ///     let count = try await bg.perform { try $0.count(for: FetchRequest<Planet>()) }
-public final class BackgroundContext: @unchecked Sendable {
+public final class BackgroundContext: @unchecked Sendable {  // `context` is used only on `queue`
     private let queue = DispatchQueue(label: "folio.store.background")
     private let context: ObjectContext
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension ObjectContext {
     /// Calls `body` with each change set this context sees: its processed
     /// unsaved changes (origin `.pending`), its saves (`.thisContext`, the
@@ -64,6 +66,11 @@ extension ObjectContext {
     func merge(_ changes: ChangeSet) {
         // Observers hear this context's own changes first, so every batch describes a state they can apply.
         if !changes.isEmpty { processPendingChanges() }
+        if changes.isReload {
+            reloadAll()
+            notify(changes)
+            return
+        }
         for id in changes.deleted {
             guard let o = registry[id] else { continue }
             unregister(id)
@@ -85,12 +92,24 @@ extension ObjectContext {
         }
         notify(changes)
     }
+
+    /// After history this context had not heard was trimmed: every
+    /// unchanged object becomes a fault, changed ones adopt the stored
+    /// values of the keys they did not change, and loaded to-many lists
+    /// that were not changed are dropped (all re-read on access).
+    private func reloadAll() {
+        for o in registry.all where !o.isInsertedFlag {
+            if o.hasChanges { reloadKeepingChanges(o) } else if !o.isFault { refresh(o, mergeChanges: false) }
+            for p in o.meta.toManys where o.manys[p.slot] != nil && o.committed?.manys[p.slot] == nil {
+                o.manys[p.slot] = nil
+            }
+        }
+    }
 }
 
 /// Set once from any thread when an async stream's consumer goes away.
-final class FinishFlag: @unchecked Sendable {
-    private let lock = NSLockBox()
-    private var value = false
-    var isSet: Bool { lock.with { value } }
-    func set() { lock.with { value = true } }
+final class FinishFlag: Sendable {
+    private let value = Atomic(false)
+    var isSet: Bool { value.load(ordering: .acquiring) }
+    func set() { value.store(true, ordering: .releasing) }
 }

@@ -11,7 +11,7 @@ extension ObjectContext {
     public func save() throws {
         precondition(writeTransaction == nil, "save() inside performWrite: its changes are saved when the body returns")
         guard let pending = try prepareSave() else { return }
-        let permanent = try coordinator.withBackend { try $0.commit(pending.batch, author: coordinator.author) }
+        let permanent = try coordinator.commit(pending.batch)
         finishSave(pending, permanent: permanent)
     }
 

@@ -25,12 +25,11 @@ extension ObjectContext {
     ///     }
     public func performWrite<T>(_ body: () throws -> T) throws -> T {
         precondition(writeTransaction == nil, "performWrite inside performWrite on the same context")
-        let store = coordinator.withBackend { $0 }
-        let (result, saved) = store.isInMemory
+        let (result, saved) = coordinator.isInMemory
             // One connection: keep every other context off it until the transaction ends.
             ? try coordinator.withBackend { try write(in: try $0.beginWriteTransaction(), body) }
             // A connection of its own: other contexts keep reading while this one waits and writes.
-            : try write(in: try store.beginWriteTransaction(), body)
+            : try write(in: try coordinator.openWriteTransaction(), body)
         if let (pending, permanent) = saved { finishSave(pending, permanent: permanent) }
         return result
     }
@@ -57,7 +56,7 @@ extension ObjectContext {
 
     /// Runs `body` with the store: the write transaction's connection inside
     /// ``performWrite(_:)``, otherwise the coordinator's under its lock.
-    func withStore<T>(_ body: (StoreBackend) throws -> T) rethrows -> T {
+    func withStore<T>(_ body: (StoreBackend) throws -> T) throws -> T {
         if let transaction = writeTransaction { return try body(transaction) }
         return try coordinator.withBackend(body)
     }

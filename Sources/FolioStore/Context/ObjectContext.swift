@@ -45,7 +45,7 @@ import Foundation
 public final class ObjectContext {
     enum Delivery { case main, queue(DispatchQueue) }
 
-    let coordinator: StoreCoordinator
+    let coordinator: ContextCoordinator
     /// The store's schema.
     public var schema: Schema { coordinator.schema }
     /// A name for messages and debugging.
@@ -73,8 +73,12 @@ public final class ObjectContext {
     var mainBox: MainContextBox?
     var processingScheduled = false
 
-    init(coordinator: StoreCoordinator, delivery: Delivery) {
-        self.coordinator = coordinator
+    init(coordinator shared: StoreCoordinator, delivery: Delivery) {
+        if case .main = delivery {
+            coordinator = ContextCoordinator(shared: shared, forMainActor: true)
+        } else {
+            coordinator = ContextCoordinator(shared: shared, forMainActor: false)
+        }
         registry = ObjectRegistry(schema: coordinator.schema)
         let box = ContextBox(self)
         let deliver: @Sendable (ChangeSet) -> Void
@@ -212,7 +216,7 @@ public final class ObjectContext {
 }
 
 /// A weak, sendable handle on a context for deliveries on its own queue.
-final class ContextBox: @unchecked Sendable {
+final class ContextBox: @unchecked Sendable {  // `context` is read only on the context's own queue or actor
     weak var context: ObjectContext?
     init(_ context: ObjectContext) { self.context = context }
 }

@@ -1,10 +1,18 @@
 /// What one save changed: inserted, updated (with the keys that changed) and
 /// deleted object IDs. Posted to a context's observers after merging another
-/// context's save and for other processes' saves; a context's own unsaved
-/// changes arrive as `.pending` batches, and its own save as the
-/// temporary-to-permanent ID mapping (see ``ObjectContext`` for the protocol).
+/// context's save and for other processes' saves (all the saves one look at
+/// the store found, merged into one set); a context's own unsaved changes
+/// arrive as `.pending` batches, and its own save as the temporary-to-permanent
+/// ID mapping (see ``ObjectContext`` for the protocol).
+///
+/// A change set with ``isReload`` set says that anything may have changed:
+/// the store could not tell what (history this container had not read yet
+/// was trimmed while it was stopped or too slow). Its ID sets are empty;
+/// the context has turned its unchanged objects back into faults, and an
+/// observer that keeps its own copy of the results fetches them again.
 ///
 ///     let token = context.observeChanges { changes in
+///         if changes.isReload { reloadEverything(); return }
 ///         for (id, keys) in changes.updated where keys.contains("name") { print(id) }
 ///     }
 public struct ChangeSet: Sendable, Equatable, Codable, CustomStringConvertible {
@@ -32,6 +40,8 @@ public struct ChangeSet: Sendable, Equatable, Codable, CustomStringConvertible {
     /// For a save by this context (`.thisContext`): each saved new object's
     /// temporary ID and the permanent ID it has now.
     public var permanentIDs: [ObjectID: ObjectID] = [:]
+    /// Anything may have changed: fetch again (the ID sets are empty).
+    public var isReload = false
 
     /// A change set; all parts default to empty.
     ///
@@ -45,8 +55,17 @@ public struct ChangeSet: Sendable, Equatable, Codable, CustomStringConvertible {
         self.permanentIDs = permanentIDs
     }
 
-    /// Whether nothing changed.
-    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && permanentIDs.isEmpty }
+    /// Whether nothing changed (a reload is never empty).
+    public var isEmpty: Bool { !isReload && inserted.isEmpty && updated.isEmpty && deleted.isEmpty && permanentIDs.isEmpty }
+
+    /// A change set saying that anything may have changed.
+    ///
+    ///     ChangeSet.reload(origin: .otherProcess).isReload   // true
+    public static func reload(origin: Origin) -> ChangeSet {
+        var changes = ChangeSet(origin: origin)
+        changes.isReload = true
+        return changes
+    }
 
     /// Every ID mentioned.
     ///
@@ -60,8 +79,9 @@ public struct ChangeSet: Sendable, Equatable, Codable, CustomStringConvertible {
         return copy
     }
 
-    /// `+3 ~2 -1 (origin)`.
+    /// `ChangeSet(+[…] ~[…] -[…] origin)`, or `ChangeSet(reload origin)`.
     public var description: String {
-        "ChangeSet(+\(inserted.sorted()) ~\(updated.keys.sorted()) -\(deleted.sorted()) \(origin.rawValue))"
+        if isReload { return "ChangeSet(reload \(origin.rawValue))" }
+        return "ChangeSet(+\(inserted.sorted()) ~\(updated.keys.sorted()) -\(deleted.sorted()) \(origin.rawValue))"
     }
 }

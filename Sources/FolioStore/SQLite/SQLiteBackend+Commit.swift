@@ -7,7 +7,9 @@ extension SQLiteBackend {
     /// history entry other processes read. On any failure nothing is written.
     /// Inside a write transaction it is a savepoint of that transaction.
     func commit(_ batch: SaveBatch, author: String) throws -> [ObjectID] {
-        try connection.execute(inWriteTransaction ? "SAVEPOINT folio_save" : "BEGIN IMMEDIATE")
+        // Inside performWrite a savepoint; after beginWriting(until:) the lock is already held.
+        if inWriteTransaction { try connection.execute("SAVEPOINT folio_save") }
+        else if !connection.isInTransaction { try connection.execute("BEGIN IMMEDIATE") }
         do {
             let permanent = try allocateIDs(batch)
             // Temporary → permanent, needed only where something refers to a new object.

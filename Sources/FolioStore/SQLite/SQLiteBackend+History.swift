@@ -1,19 +1,33 @@
+import Dispatch
 import Foundation
 
 // Other processes' saves: the history rows each commit writes, and the
-// readers' positions that decide when rows may be trimmed.
+// readers' positions that decide when rows may be trimmed. Positions come
+// from AUTOINCREMENT inside the writing transaction, so a reader sees them
+// as a prefix, in order. `history_trimmed_through` in `folio_metadata`
+// records the newest position ever trimmed: a reader behind it has lost
+// rows, whether or not its own reader row survived.
 extension SQLiteBackend {
-    func history(after position: Int64, excludingAuthor author: String) throws -> [(Int64, ChangeSet)] {
-        let rows = try connection.rows("""
-            SELECT position, author, CASE WHEN author = ? THEN '' ELSE changes END
-            FROM folio_history WHERE position > ? ORDER BY position
-            """, [.text(author), .integer(position)])
-        var result: [(Int64, ChangeSet)] = []
-        for row in rows {
-            guard case .integer(let p) = row[0], case .text(let who) = row[1], case .text(let json) = row[2] else { continue }
-            result.append((p, who == author ? ChangeSet() : ChangeSet(historyText: json, origin: .otherProcess)))
+    /// The rows after `position` (changes of `author`'s own saves left
+    /// empty), with the trim mark and the newest position, from one snapshot.
+    func readHistory(after position: Int64, excludingAuthor author: String) throws -> HistoryRead {
+        try connection.execute("BEGIN")
+        do {
+            let rows = try connection.rows("""
+                SELECT position, author, CASE WHEN author = ? THEN '' ELSE changes END
+                FROM folio_history WHERE position > ? ORDER BY position
+                """, [.text(author), .integer(position)])
+            var read = HistoryRead(rows: [], trimmed: try trimmedThrough() > position, latest: try latestHistoryPosition())
+            for row in rows {
+                guard case .integer(let p) = row[0], case .text(let who) = row[1], case .text(let text) = row[2] else { continue }
+                read.rows.append((p, who == author ? ChangeSet() : ChangeSet(historyText: text, origin: .otherProcess)))
+            }
+            try connection.execute("COMMIT")
+            return read
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
         }
-        return result
     }
 
     func latestHistoryPosition() throws -> Int64 {
@@ -24,8 +38,9 @@ extension SQLiteBackend {
         return 0
     }
 
+    /// Adds `reader` at the newest position, in one write transaction, and returns that position.
     func registerReader(_ reader: String) throws -> Int64 {
-        try connection.execute("BEGIN IMMEDIATE")
+        try connection.withDeadline(connection.deadlineFromNow) { try connection.execute("BEGIN IMMEDIATE") }
         do {
             let position = try latestHistoryPosition()
             try connection.run("INSERT OR REPLACE INTO folio_readers (reader, position, seen) VALUES (?, ?, ?)",
@@ -38,15 +53,34 @@ extension SQLiteBackend {
         }
     }
 
-    func acknowledge(reader: String, position: Int64) throws {
+    /// The newest position ever trimmed (0 when nothing was).
+    private func trimmedThrough() throws -> Int64 {
+        guard case .text(let text)? = try connection.rows(
+            "SELECT value FROM folio_metadata WHERE key = 'history_trimmed_through'").first?.first else { return 0 }
+        return Int64(text) ?? 0
+    }
+
+    /// Records `reader` at `position`, drops readers silent for `silenceLimit`
+    /// seconds, and trims the rows every remaining reader has read. Fails at
+    /// once (busy) rather than wait for another writer.
+    func acknowledge(reader: String, position: Int64, silenceLimit: Double) throws {
         let now = Date().timeIntervalSince1970
-        try connection.execute("BEGIN IMMEDIATE")
+        try connection.withDeadline(DispatchTime.now().uptimeNanoseconds) {
+            try connection.execute("BEGIN IMMEDIATE")
+        }
         do {
             try connection.run("INSERT OR REPLACE INTO folio_readers (reader, position, seen) VALUES (?, ?, ?)",
                                [.text(reader), .integer(position), .real(now)])
-            // Readers silent for a minute are gone (crashed without saying goodbye).
-            try connection.run("DELETE FROM folio_readers WHERE seen < ?", [.real(now - 60)])
-            try connection.run("DELETE FROM folio_history WHERE position <= (SELECT min(position) FROM folio_readers)")
+            try connection.run("DELETE FROM folio_readers WHERE seen < ?", [.real(now - silenceLimit)])
+            if case .integer(let passed)? = try connection.rows("""
+                SELECT max(position) FROM folio_history WHERE position <= (SELECT min(position) FROM folio_readers)
+                """).first?.first {
+                try connection.run("DELETE FROM folio_history WHERE position <= ?", [.integer(passed)])
+                if passed > (try trimmedThrough()) {
+                    try connection.run("INSERT OR REPLACE INTO folio_metadata (key, value) VALUES ('history_trimmed_through', ?)",
+                                       [.text(String(passed))])
+                }
+            }
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")
@@ -55,6 +89,8 @@ extension SQLiteBackend {
     }
 
     func removeReader(_ reader: String) throws {
-        try connection.run("DELETE FROM folio_readers WHERE reader = ?", [.text(reader)])
+        try connection.withDeadline(DispatchTime.now().uptimeNanoseconds) {
+            try connection.run("DELETE FROM folio_readers WHERE reader = ?", [.text(reader)])
+        }
     }
 }

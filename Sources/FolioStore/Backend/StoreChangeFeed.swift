@@ -1,0 +1,47 @@
+import Dispatch
+
+/// Other connections' saves, read from the store's history after a position.
+///
+/// Every save writes its history row in the save's own transaction, at a
+/// position that only grows. A reader keeps its position in the store and
+/// moves it forward as it reads; history that every live reader has passed
+/// is trimmed, and a reader that stays silent past a limit stops holding it
+/// back. A reader therefore always finds either every row after its
+/// position, or learns that some were trimmed (``HistoryRead/trimmed``) and
+/// must reload. A feed has a connection of its own and is used on one queue.
+///
+/// SQLite wakes its feed through inotify on the store's files; a server
+/// backend would LISTEN on its connection instead.
+protocol StoreChangeFeed: AnyObject {
+    /// Adds this reader at the newest position and returns it, in one
+    /// transaction (so no trim can pass a save it has not read). Waits for
+    /// the write lock up to the busy timeout, as opening the store does.
+    func register() throws -> Int64
+    /// Reads the rows after `position`, in one snapshot.
+    func read(after position: Int64) throws -> HistoryRead
+    /// Records `position` for this reader (registering it if it is missing),
+    /// drops readers silent past `silenceLimit` seconds and trims history
+    /// that every remaining reader has read. Never waits for another writer:
+    /// a busy store fails at once, and the next call tries again.
+    func acknowledge(position: Int64, silenceLimit: Double) throws
+    /// Removes this reader; its history no longer needs keeping.
+    func unregister()
+    /// Calls `wake` on the feed's queue whenever the store may have new
+    /// history, until ``close()``. Returns false when the store cannot say
+    /// (the caller then relies on polling alone).
+    func startWaking(on queue: DispatchQueue, _ wake: @escaping @Sendable () -> Void) -> Bool
+    /// Stops waking and closes the connection.
+    func close()
+}
+
+/// What one read of the history found.
+struct HistoryRead {
+    /// Each row after the position, in order, with what it changed
+    /// (empty for this container's own saves).
+    var rows: [(position: Int64, changes: ChangeSet)]
+    /// History after the position was trimmed before it was read: what
+    /// changed since is unknown, so everything must be reloaded.
+    var trimmed: Bool
+    /// The newest position in the snapshot the rows came from.
+    var latest: Int64
+}

@@ -1,0 +1,86 @@
+import Dispatch
+
+/// One context's way to the store: the container's shared coordinator and
+/// the lanes this context reads and writes through (the view context's
+/// own pair, or the lane background contexts share).
+///
+///     let rows = try context.coordinator.withBackend { try $0.rows(of: entity, ids: ids) }
+final class ContextCoordinator: Sendable {
+    let shared: StoreCoordinator
+    private let reads: StoreLane
+    private let writes: StoreLane
+    /// Whether a save can wait for the write lock off the calling thread
+    /// (the view context's own writer, on a file another connection can lock).
+    let canWaitOffThread: Bool
+
+    init(shared: StoreCoordinator, forMainActor: Bool) {
+        self.shared = shared
+        if forMainActor {
+            reads = shared.viewReader
+            writes = shared.viewWriter
+            canWaitOffThread = !shared.isInMemory
+        } else {
+            reads = shared.backgroundLane
+            writes = reads
+            canWaitOffThread = false
+        }
+    }
+
+    var schema: Schema { shared.schema }
+    var author: String { shared.author }
+    var path: String { shared.path }
+
+    var isInMemory: Bool { shared.isInMemory }
+
+    /// Runs `body` with this context's reading connection.
+    func withBackend<T>(_ body: (StoreBackend) throws -> T) throws -> T {
+        try reads.with(body)
+    }
+
+    /// A connection of its own holding the write lock, for `performWrite` on a file.
+    func openWriteTransaction() throws -> StoreBackend {
+        try writes.with { try $0.beginWriteTransaction() }
+    }
+
+    /// Writes a save, waiting for other writers at most the busy timeout in
+    /// all (inside the lock wait the caller may already have done).
+    func commit(_ batch: SaveBatch) throws -> [ObjectID] {
+        try writes.with { backend in
+            if !backend.isWriting { try backend.beginWriting(until: backend.deadlineFromNow) }
+            return try backend.commit(batch, author: author)
+        }
+    }
+
+    /// Waits on a utility queue until this context's writer holds the write
+    /// lock (or `deadline` passes: `busy`); the transaction stays open for
+    /// the next ``commit(_:)`` or ``abandonWrite()``.
+    func waitForWriteLock(until deadline: UInt64) async throws {
+        let writes = self.writes
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(with: Result {
+                    try writes.with { backend in
+                        if !backend.isWriting { try backend.beginWriting(until: deadline) }
+                    }
+                })
+            }
+        }
+    }
+
+    /// Whether a write transaction is open, waiting for a commit.
+    var isWriteOpen: Bool { (try? writes.with { $0.isWriting }) ?? false }
+
+    /// Ends an open write transaction without writing.
+    func abandonWrite() {
+        _ = try? writes.with { $0.abandonWriting() }
+    }
+
+    /// A deadline a busy timeout from now.
+    var deadlineFromNow: UInt64 { (try? writes.with { $0.deadlineFromNow }) ?? DispatchTime.now().uptimeNanoseconds }
+
+    func addInbox(_ deliver: @escaping @Sendable (ChangeSet) -> Void) -> Int { shared.addInbox(deliver) }
+
+    func removeInbox(_ id: Int) { shared.removeInbox(id) }
+
+    func broadcast(_ changes: ChangeSet, except sender: Int?) { shared.broadcast(changes, except: sender) }
+}

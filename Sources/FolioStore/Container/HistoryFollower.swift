@@ -1,0 +1,182 @@
+import Dispatch
+
+/// Follows other connections' saves: on a queue of its own, it reads the
+/// store's history after its position whenever the change feed wakes it
+/// (and on a slow fallback poll), merges each read's rows into one change
+/// set and hands it on. A read that finds its history trimmed hands on a
+/// reload instead. Nothing here runs on, or waits for, the main actor.
+///
+/// Its position in the store is recorded (acknowledged) after reads, at
+/// most every 100 ms, and at least every heartbeat (see ``HistorySettings``)
+/// so that others know it is alive; an acknowledgement never waits for
+/// another writer, it is simply tried again later.
+///
+///     let follower = HistoryFollower(feed: feed, position: start) { changes in broadcast(changes) }
+///     follower.start(fallbackInterval: 1)
+final class HistoryFollower: @unchecked Sendable {  // mutable state is used only on `queue`
+    private let queue = DispatchQueue(label: "folio.store.history")
+    private let feed: StoreChangeFeed
+    private let deliver: @Sendable (ChangeSet) -> Void
+    private var position: Int64
+    /// The position last recorded in the store.
+    private var acknowledged: Int64
+    private var lastAttempt: UInt64 = 0
+    private var lastSuccess: UInt64 = 0
+    private var acknowledgementScheduled = false
+    private var followUpScheduled = false
+    private var windowOpen = false
+    private var wokeInWindow = false
+    private var timer: DispatchSourceTimer?
+    private var fallbackInterval: Double = 1
+    private var silenceLimit = HistorySettings.defaultSilenceLimit
+    private var heartbeat: Double { HistorySettings.heartbeat(forSilenceLimit: silenceLimit) }
+    private var stopped = false
+
+    /// After a wake, further wakes within this many milliseconds share one read.
+    private static let windowMilliseconds = 2
+    /// Acknowledgements closer together than this wait (ns).
+    private static let acknowledgementSpacing: UInt64 = 100_000_000
+
+    /// A follower for a reader the feed registered at `position`.
+    init(feed: StoreChangeFeed, registeredAt position: Int64, deliver: @escaping @Sendable (ChangeSet) -> Void) {
+        self.feed = feed
+        self.position = position
+        self.deliver = deliver
+        acknowledged = position
+        lastSuccess = DispatchTime.now().uptimeNanoseconds
+    }
+
+    deinit { timer?.cancel() }
+
+    /// Starts the feed's waking and a fallback poll every `fallbackInterval`
+    /// seconds (sooner if the heartbeat needs it), and reads once.
+    func start(fallbackInterval: Double) {
+        queue.async { [self] in
+            guard !stopped else { return }
+            self.fallbackInterval = fallbackInterval
+            _ = feed.startWaking(on: queue) { [weak self] in self?.woke() }
+            let t = DispatchSource.makeTimerSource(queue: queue)
+            t.setEventHandler { [weak self] in self?.poll() }
+            timer = t
+            scheduleTimer()
+            t.resume()
+            poll()
+        }
+    }
+
+    /// Drops other readers silent for `seconds` (and heartbeats to match) from now on.
+    func setSilenceLimit(_ seconds: Double) {
+        queue.sync {
+            silenceLimit = seconds
+            scheduleTimer()
+        }
+    }
+
+    private func scheduleTimer() {
+        let interval = max(0.001, min(fallbackInterval, heartbeat))
+        timer?.schedule(deadline: .now() + interval, repeating: interval, leeway: .nanoseconds(Int(interval * 1e8)))
+    }
+
+    /// Stops following and removes the reader from the store.
+    func stop() {
+        queue.async { [self] in
+            stopped = true
+            timer?.cancel()
+            feed.close()
+            feed.unregister()
+        }
+    }
+
+    /// Reads and acknowledges now, waiting for it (never for another writer's lock).
+    func pollNow() {
+        queue.sync { _ = poll(forceAcknowledgement: true) }
+    }
+
+    /// The feed saw the store's files change: read at once, then at most
+    /// once per window while wakes keep coming (a big commit writes for a
+    /// while), and once more at the end of the window after the last wake.
+    /// That last read also catches a commit that was not visible yet when
+    /// its wake arrived (see ``SQLiteStoreWatcher``).
+    private func woke() {
+        if windowOpen {
+            wokeInWindow = true
+            return
+        }
+        poll()
+        openWindow()
+    }
+
+    private func openWindow() {
+        windowOpen = true
+        wokeInWindow = false
+        queue.asyncAfter(deadline: .now() + .milliseconds(Self.windowMilliseconds)) { [weak self] in
+            guard let self else { return }
+            windowOpen = false
+            poll()
+            if wokeInWindow { openWindow() }
+        }
+    }
+
+    private func followUp(after milliseconds: Int) {
+        guard !followUpScheduled else { return }
+        followUpScheduled = true
+        queue.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [weak self] in
+            guard let self else { return }
+            followUpScheduled = false
+            poll()
+        }
+    }
+
+    /// Reads what is new and hands it on; true if the read found rows or a trim.
+    @discardableResult
+    private func poll(forceAcknowledgement: Bool = false) -> Bool {
+        guard !stopped else { return false }
+        let read: HistoryRead
+        do {
+            read = try feed.read(after: position)
+        } catch {
+            followUp(after: 50)  // busy or transient: the position did not move
+            return false
+        }
+        if read.trimmed {
+            position = max(position, read.latest)
+            deliver(.reload(origin: .otherProcess))
+        } else if let last = read.rows.last?.position {
+            position = last
+            var merged = read.rows.reduce(ChangeSet(origin: .otherProcess)) { $0.merged(with: $1.changes) }
+            merged.origin = .otherProcess
+            if !merged.isEmpty { deliver(merged) }
+        }
+        acknowledgeIfDue(force: forceAcknowledgement)
+        return !read.rows.isEmpty || read.trimmed
+    }
+
+    /// Records the position when it moved or the heartbeat is due, spacing attempts out.
+    private func acknowledgeIfDue(force: Bool = false) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let heartbeatDue = now &- lastSuccess >= UInt64(heartbeat * 1e9)
+        guard force || heartbeatDue || acknowledged != position else { return }
+        if !force && now &- lastAttempt < Self.acknowledgementSpacing {
+            scheduleAcknowledgement(at: lastAttempt &+ Self.acknowledgementSpacing)
+            return
+        }
+        lastAttempt = now
+        do {
+            try feed.acknowledge(position: position, silenceLimit: silenceLimit)
+            acknowledged = position
+            lastSuccess = now
+        } catch {
+            scheduleAcknowledgement(at: now &+ Self.acknowledgementSpacing)  // busy: another writer has the lock
+        }
+    }
+
+    private func scheduleAcknowledgement(at uptime: UInt64) {
+        guard !acknowledgementScheduled else { return }
+        acknowledgementScheduled = true
+        queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: uptime)) { [weak self] in
+            guard let self, !stopped else { return }
+            acknowledgementScheduled = false
+            acknowledgeIfDue()
+        }
+    }
+}

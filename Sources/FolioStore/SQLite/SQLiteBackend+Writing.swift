@@ -1,0 +1,28 @@
+import Foundation
+
+// Write transactions that wait for the lock before the save is built (so a
+// caller can wait off the main actor), and the extra connections a
+// container opens beside its first.
+extension SQLiteBackend {
+    func beginWriting(until deadline: UInt64) throws {
+        try connection.withDeadline(deadline) { try connection.execute("BEGIN IMMEDIATE") }
+    }
+
+    var isWriting: Bool { connection.isInTransaction }
+
+    func abandonWriting() {
+        if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+    }
+
+    var deadlineFromNow: UInt64 { connection.deadlineFromNow }
+
+    /// Opens the file again with the same busy timeout (the schema is already prepared).
+    func reopenConnection() throws -> SQLiteBackend {
+        try SQLiteBackend(path: path, health: connection.health, busyTimeoutMilliseconds: Int32(connection.busyWait.timeoutNanoseconds / 1_000_000))
+    }
+
+    func makeChangeFeed(reader: String) throws -> StoreChangeFeed? {
+        if isInMemory { return nil }
+        return SQLiteChangeFeed(backend: try reopenConnection(), reader: reader)
+    }
+}

@@ -1,0 +1,44 @@
+import Dispatch
+
+/// The SQLite change feed: the history SQL on a connection of its own,
+/// woken by ``SQLiteStoreWatcher`` when the store's files change.
+///
+///     let feed = SQLiteChangeFeed(backend: try store.reopenConnection(), reader: author)
+///     let read = try feed.read(after: position)
+final class SQLiteChangeFeed: StoreChangeFeed {
+    private let backend: SQLiteBackend
+    /// This container's name among the readers, and the author of its own saves.
+    private let reader: String
+    private var watcher: SQLiteStoreWatcher?
+
+    init(backend: SQLiteBackend, reader: String) {
+        self.backend = backend
+        self.reader = reader
+    }
+
+    func register() throws -> Int64 {
+        try backend.registerReader(reader)
+    }
+
+    func read(after position: Int64) throws -> HistoryRead {
+        try backend.readHistory(after: position, excludingAuthor: reader)
+    }
+
+    func acknowledge(position: Int64, silenceLimit: Double) throws {
+        try backend.acknowledge(reader: reader, position: position, silenceLimit: silenceLimit)
+    }
+
+    func unregister() {
+        try? backend.removeReader(reader)
+    }
+
+    func startWaking(on queue: DispatchQueue, _ wake: @escaping @Sendable () -> Void) -> Bool {
+        watcher = SQLiteStoreWatcher(path: backend.path, queue: queue, onChange: wake)
+        return watcher != nil
+    }
+
+    func close() {
+        watcher?.cancel()
+        watcher = nil
+    }
+}

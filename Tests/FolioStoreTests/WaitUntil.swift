@@ -1,0 +1,22 @@
+import Foundation
+
+/// Waits on the main actor, letting merges arrive, until `condition` holds
+/// or this wait has had `seconds` of the main actor's time.
+///
+/// Change sets reach the view context as main-actor jobs. When other work
+/// holds the main actor (other tests' long synchronous bodies, on a loaded
+/// machine for tens of seconds), those jobs queue behind it, and a
+/// wall-clock deadline would run out while they wait, then judge before
+/// they ran. So each turn of this loop counts at most 50 ms against the
+/// budget, however long the main actor was away.
+@MainActor
+func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+    var budget = seconds
+    while !condition() {
+        if budget <= 0 { return false }
+        let start = Date()
+        try? await Task.sleep(for: .milliseconds(5))
+        budget -= min(Date().timeIntervalSince(start), 0.05)
+    }
+    return true
+}
