@@ -4,6 +4,7 @@
 //   folio-store-worker insert-paced PATH SEED COUNT  inserts COUNT animals, pausing 0-3 ms (seeded) between saves, as insert
 //   folio-store-worker watch PATH [LIMIT]  prints "heard INSERTED-IDS" for each change set from other processes, "reload" for a reload;
 //                                        LIMIT is the reader silence limit in seconds (its heartbeat follows it)
+//   folio-store-worker insert-and-close PATH NAME  inserts one animal, closes the store, prints "closed"
 //   folio-store-worker keypaths          prints how key paths written here and in FolioTestSupport resolve
 //   folio-store-worker add-in-order PATH ORDER N   after stdin closes, adds N animals in the classification of ORDER
 //                                                (made when there is none), each in a write transaction; prints "done"
@@ -37,6 +38,21 @@ if args.count == 2 && args[1] == "keypaths" {
         ("computed-chain", "TestAnimal", \TestAnimal.classification?.loudOrder),
     ]
     for line in StoreTestKeyPaths.report(written + StoreTestKeyPaths.cases, in: StoreTestSchema.make()) { say(line) }
+    exit(0)
+}
+if args.count == 4 && args[1] == "insert-and-close" {
+    // Closes its connections before exiting (the other modes just exit), as a finished command does.
+    do {
+        let container = try PersistentContainer(schema: StoreTestSchema.make(), path: args[2])
+        let a = TestAnimal(context: container.viewContext)
+        a.commonName = args[3]
+        try container.viewContext.save()
+        say("saved \(a.objectID)")
+    } catch {
+        FileHandle.standardError.write(Data("folio-store-worker: \(error)\n".utf8))
+        exit(1)
+    }
+    say("closed")
     exit(0)
 }
 guard args.count >= 3 else {

@@ -104,12 +104,13 @@ enum StoreFile {
         }
     }
 
+    /// Through SQLite's file layer: closing a descriptor of our own would drop
+    /// this process's locks on the file (see ``SQLiteFileHeader``).
     private static func readHeader(_ path: String) throws -> Data {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard let bytes = SQLiteFileHeader.read(path, count: 100) else {
             throw StoreError.cannotOpen(path: path, message: "it cannot be read")
         }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: 100)) ?? Data()
+        return Data(bytes)
     }
 
     /// The tables, the application id and Folio's metadata, read without
