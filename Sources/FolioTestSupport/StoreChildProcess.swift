@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A child process whose stdout lines are collected with their arrival
 /// times, for tests that need a real second process (crash and two-process tests).
@@ -6,30 +7,38 @@ import Foundation
 ///     let child = try StoreChildProcess(executable: StoreChildProcess.sibling("folio-store-worker"), arguments: ["watch", path])
 ///     _ = child.waitForLine { $0 == "ready" }
 ///     child.kill()
-public final class StoreChildProcess: @unchecked Sendable {
+public final class StoreChildProcess: @unchecked Sendable {  // the collected lines are used only under `lock`
     private let process = Process()
     private let output = Pipe()
     private let input = Pipe()
-    private let lock = NSLock()
+    private let lock = Mutex(())
     private var collected: [(line: String, at: Date)] = []
     private var buffer = Data()
     private var ended = false
 
     /// Starts `executable` with `arguments`.
+    ///
+    /// Its output is read by a thread of its own with blocking reads, until
+    /// end of file. (A `readabilityHandler` watches the pipe with a dispatch
+    /// source, and closing the pipe while that source is still being
+    /// cancelled crashed the test process in `_dispatch_event_loop_drain`.)
     public init(executable: URL, arguments: [String]) throws {
         process.executableURL = executable
         process.arguments = arguments
         process.standardOutput = output
         process.standardInput = input
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.receive(data)
-        }
         try process.run()
+        let reading = output.fileHandleForReading
+        Thread.detachNewThread { [weak self] in
+            while true {
+                let data = reading.availableData
+                self?.receive(data)
+                if data.isEmpty { return }
+            }
+        }
     }
 
     deinit {
-        output.fileHandleForReading.readabilityHandler = nil
         if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
     }
 
@@ -47,22 +56,20 @@ public final class StoreChildProcess: @unchecked Sendable {
 
     private func receive(_ data: Data) {
         let now = Date()
-        lock.lock()
-        defer { lock.unlock() }
-        if data.isEmpty { ended = true; return }
-        buffer.append(data)
-        while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-            let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-            buffer = Data(buffer[buffer.index(after: newline)...])
-            collected.append((line, now))
+        lock.withLock { _ in
+            if data.isEmpty { ended = true; return }
+            buffer.append(data)
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer = Data(buffer[buffer.index(after: newline)...])
+                collected.append((line, now))
+            }
         }
     }
 
     /// Every complete line so far with the time it arrived.
     public var lines: [(line: String, at: Date)] {
-        lock.lock()
-        defer { lock.unlock() }
-        return collected
+        lock.withLock { _ in collected }
     }
 
     /// Waits up to `timeout` seconds for a line matching `predicate`; returns it and its arrival time.
@@ -81,10 +88,7 @@ public final class StoreChildProcess: @unchecked Sendable {
         process.waitUntilExit()
         let deadline = Date().addingTimeInterval(2)
         while Date() < deadline {
-            lock.lock()
-            let done = ended
-            lock.unlock()
-            if done { break }
+            if lock.withLock({ _ in ended }) { break }
             usleep(1000)
         }
     }
