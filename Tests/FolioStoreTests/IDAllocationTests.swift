@@ -14,6 +14,7 @@ import FolioTestSupport
         var db: OpaquePointer?
         #expect(sqlite3_open(path, &db) == SQLITE_OK)
         defer { sqlite3_close(db) }
+        sqlite3_busy_timeout(db, 5000)  // the container may be recording its reader position
         #expect(sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK, "\(sql)")
     }
 
