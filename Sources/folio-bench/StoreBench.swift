@@ -3,22 +3,27 @@ import Foundation
 import FolioStore
 
 /// `folio-bench store --rows N [--json]`: the store's work against the same
-/// work written directly on SQLite's C API with prepared statements, in one run.
+/// work written directly on SQLite's C API with prepared statements, in one
+/// run; then how soon a save reaches observers, from this process and from another.
 @MainActor
-func runStoreBench(_ options: [String]) {
-    let parsed = BenchOptions(options, suite: "store", defaultRows: 100_000, valueOptions: ["--repeat", "--batched-child"])
+func runStoreBench(_ options: [String]) async {
+    let parsed = BenchOptions(options, suite: "store", defaultRows: 100_000,
+                              valueOptions: ["--repeat", "--batched-child", "--save-child"])
     let rows = parsed.rows, json = parsed.json
-    let batchedChild = parsed.values["--batched-child"]
     guard let repeats = Int(parsed.values["--repeat"] ?? "3"), repeats > 0 else {
         benchUsageError("store", "--repeat needs a positive number")
     }
     do {
-        if let path = batchedChild {
+        if let path = parsed.values["--batched-child"] {
             let ms = try storeBatched(path)
             print("{\"fetch_batched_ms\": \(ms), \"peak_rss_mb\": \(storePeakRSSMB())}")
             return
         }
-        try StoreBench(rows: rows, repeats: repeats).run(json: json)
+        if let path = parsed.values["--save-child"] {
+            try LatencyChild.save(path: path)
+            return
+        }
+        try await StoreBench(rows: rows, repeats: repeats).run(json: json)
     } catch {
         storeBenchFail("\(error)")
     }
@@ -55,7 +60,7 @@ struct StoreBench {
 
     func score(_ i: Int) -> Int { (i &* 7919) % rows }
 
-    func run(json: Bool) throws {
+    func run(json: Bool) async throws {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let storePath = dir.appendingPathComponent("store.sqlite").path
@@ -81,6 +86,10 @@ struct StoreBench {
                         try median { let n = try raw.count(below: half); precondition(n == half) }))
         let child = try batchedInChild(storePath)
         results.append(("fetch_batched", child.ms, try median { try raw.batched() }))
+        let latency = try await latency(container, path: storePath)
+        let p = StoreLatency.percentile
+        let delivery = [("same_process", latency.sameProcess), ("cross_process", latency.otherProcess)]
+            .map { ($0.0, p($0.1, 0.5), p($0.1, 0.99)) }
 
         print("store benchmark, \(rows) rows (median of \(repeats) for fetches and count; insert once)")
         for (name, ours, base) in results {
@@ -88,11 +97,17 @@ struct StoreBench {
             print(label + String(format: " folio %10.1f ms   raw SQLite %10.1f ms   ratio %5.2fx", ours, base, ours / base))
         }
         print(String(format: "  peak RSS during batched iteration: %.1f MB", child.peakMB))
+        print(String(format: "save heard   same process p50 %6.2f ms  p99 %6.2f ms   other process p50 %6.2f ms  p99 %6.2f ms  (%d saves each)",
+                     delivery[0].1, delivery[0].2, delivery[1].1, delivery[1].2, StoreLatency.saves))
         if json {
             var fields = ["\"rows\": \(rows)", String(format: "\"peak_rss_mb\": %.1f", child.peakMB)]
             for (name, ours, base) in results {
                 fields.append(String(format: "\"%@_ms\": %.2f", name, ours))
                 fields.append(String(format: "\"raw_%@_ms\": %.2f", name, base))
+            }
+            for (name, p50, p99) in delivery {
+                fields.append(String(format: "\"%@_p50_ms\": %.3f", name, p50))
+                fields.append(String(format: "\"%@_p99_ms\": %.3f", name, p99))
             }
             print("{" + fields.joined(separator: ", ") + "}")
         }

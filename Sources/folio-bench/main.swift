@@ -8,7 +8,7 @@ guard let suite = arguments.first else {
 }
 let options = Array(arguments.dropFirst())
 switch suite {
-case "store": runStoreBench(options)
+case "store": await runStoreBench(options)
 case "results": runResultsBench(options)
 case "table": runTableBench(options)
 case "render": runRenderBench(options)

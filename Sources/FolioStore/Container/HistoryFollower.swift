@@ -102,7 +102,10 @@ final class HistoryFollower: @unchecked Sendable {  // mutable state is used onl
             wokeInWindow = true
             return
         }
-        poll()
+        if !poll() {
+            // Most often the log write was seen before its index update: look again very soon.
+            queue.asyncAfter(deadline: .now() + .microseconds(300)) { [weak self] in self?.poll() }
+        }
         openWindow()
     }
 
