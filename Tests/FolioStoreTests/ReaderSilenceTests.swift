@@ -83,6 +83,8 @@ import FolioTestSupport
         defer { sqlite3_close(other) }
         sqlite3_busy_timeout(other, 5000)  // the container may be recording its reader position
         #expect(sqlite3_exec(other, "UPDATE TestAnimal SET commonName = commonName || ' (renamed)'", nil, nil, nil) == SQLITE_OK)
+        // The unsaved edit is reported on its own first, as any merge processes pending changes.
+        c.processPendingChanges()
         var heard: [ChangeSet] = []
         let token = c.observeChanges { heard.append($0) }
         c.merge(.reload(origin: .otherProcess))

@@ -44,6 +44,7 @@ final class HistoryFollower: @unchecked Sendable {  // mutable state is used onl
         self.deliver = deliver
         acknowledged = position
         lastSuccess = DispatchTime.now().uptimeNanoseconds
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
     deinit { timer?.cancel() }
@@ -77,15 +78,21 @@ final class HistoryFollower: @unchecked Sendable {  // mutable state is used onl
         timer?.schedule(deadline: .now() + interval, repeating: interval, leeway: .nanoseconds(Int(interval * 1e8)))
     }
 
-    /// Stops following and removes the reader from the store.
+    /// Stops following and removes the reader from the store, before it
+    /// returns: once a container is gone, none of its connections is open
+    /// (a damaged file, a test that checks the files, a user moving them).
     func stop() {
-        queue.async { [self] in
+        let finish = { [self] in
             stopped = true
             timer?.cancel()
             feed.close()
             feed.unregister()
         }
+        // The coordinator can be released on the queue itself, while it delivers.
+        if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) { finish() } else { queue.sync(execute: finish) }
     }
+
+    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
     /// Reads and acknowledges now, waiting for it (never for another writer's lock).
     func pollNow() {

@@ -47,7 +47,7 @@ final class SQLiteBackend: StoreBackend {
             // killed process loses nothing; only power loss can undo the latest saves.
             // FULL would add an fsync to every save.
             try connection.execute("PRAGMA synchronous=NORMAL")
-            let checkpointer = WALCheckpointer(path: self.path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            let checkpointer = WALCheckpointer(path: self.path, health: health, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
             try checkpointer.attach(to: connection)
             self.checkpointer = checkpointer
         }

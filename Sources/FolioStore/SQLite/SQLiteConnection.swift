@@ -57,6 +57,9 @@ final class SQLiteConnection {
 
     deinit {
         statements.removeAll()
+        // Whichever connection closes last must not checkpoint a damaged file,
+        // even one that ran no statement since the damage was found.
+        if health.damage != nil { sqlite3_db_config_no_checkpoint_on_close(db) }
         sqlite3_close_v2(db)
     }
 

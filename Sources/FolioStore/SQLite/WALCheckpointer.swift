@@ -16,7 +16,7 @@ import Synchronization
 /// to `journal_size_limit`, so the log stays as short as with SQLite's own
 /// checkpoints. ``close(_:)`` truncates the log once more.
 ///
-///     let checkpointer = WALCheckpointer(path: path, busyTimeoutMilliseconds: 5000)
+///     let checkpointer = WALCheckpointer(path: path, health: connection.health, busyTimeoutMilliseconds: 5000)
 ///     checkpointer.attach(to: connection)   // after `PRAGMA journal_mode=WAL`
 final class WALCheckpointer: @unchecked Sendable {  // `connection` and `completed` are used only on `queue`
     /// The log length (pages, 16 MB at 4 KB) that schedules a PASSIVE checkpoint.
@@ -27,6 +27,8 @@ final class WALCheckpointer: @unchecked Sendable {  // `connection` and `complet
     static let sizeLimitBytes = 16 << 20
 
     let path: String
+    /// The store's health: a damaged file is never checkpointed.
+    private let health: StoreHealth
     private let busyTimeoutMilliseconds: Int32
     private let queue = DispatchQueue(label: "folio.store.checkpoint", qos: .utility)
     private let scheduled = Atomic(false)
@@ -35,8 +37,9 @@ final class WALCheckpointer: @unchecked Sendable {  // `connection` and `complet
     /// How many checkpoints ran, for tests.
     private(set) var completed = 0
 
-    init(path: String, busyTimeoutMilliseconds: Int32) {
+    init(path: String, health: StoreHealth, busyTimeoutMilliseconds: Int32) {
         self.path = path
+        self.health = health
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
     }
 
@@ -70,9 +73,10 @@ final class WALCheckpointer: @unchecked Sendable {  // `connection` and `complet
 
     /// Runs one checkpoint on the checkpointer's own connection (on `queue`).
     private func checkpoint() {
+        guard health.damage == nil else { return }
         do {
             if connection == nil {
-                let c = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+                let c = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, health: health)
                 // Reading once puts the new connection in WAL mode before it checkpoints.
                 _ = try c.rows("SELECT count(*) FROM sqlite_master")
                 // Checkpoints never wait for a lock: a busy one is simply tried again later.
