@@ -2,16 +2,21 @@ import CSQLite
 import Foundation
 import FolioStore
 
-/// `folio-bench store --rows N [--json]`: the store's work against the same
-/// work written directly on SQLite's C API with prepared statements, in one
-/// run; then how soon a save reaches observers, from this process and from another.
+/// `folio-bench store --rows N [--assignments N] [--json]`: the store's work
+/// against the same work written directly on SQLite's C API with prepared
+/// statements, in one run; to-one assignments into a loaded to-many against
+/// the same into an unloaded one; then how soon a save reaches observers,
+/// from this process and from another.
 @MainActor
 func runStoreBench(_ options: [String]) async {
     let parsed = BenchOptions(options, suite: "store", defaultRows: 100_000,
-                              valueOptions: ["--repeat", "--batched-child", "--save-child"])
+                              valueOptions: ["--repeat", "--batched-child", "--save-child", "--assignments"])
     let rows = parsed.rows, json = parsed.json
     guard let repeats = Int(parsed.values["--repeat"] ?? "3"), repeats > 0 else {
         benchUsageError("store", "--repeat needs a positive number")
+    }
+    guard let assignments = Int(parsed.values["--assignments"] ?? "\(StoreBench.defaultInverseAssignments)"), assignments > 0 else {
+        benchUsageError("store", "--assignments needs a positive number")
     }
     do {
         if let path = parsed.values["--batched-child"] {
@@ -23,7 +28,7 @@ func runStoreBench(_ options: [String]) async {
             try LatencyChild.save(path: path)
             return
         }
-        try await StoreBench(rows: rows, repeats: repeats).run(json: json)
+        try await StoreBench(rows: rows, repeats: repeats, assignments: assignments).run(json: json)
     } catch {
         storeBenchFail("\(error)")
     }
@@ -56,6 +61,8 @@ struct RawItem {
 struct StoreBench {
     let rows: Int
     let repeats: Int
+    /// To-one assignments in the inverse row.
+    let assignments: Int
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-\(UUID().uuidString)")
 
     func score(_ i: Int) -> Int { (i &* 7919) % rows }
@@ -97,10 +104,15 @@ struct StoreBench {
             print(label + String(format: " folio %10.1f ms   raw SQLite %10.1f ms   ratio %5.2fx", ours, base, ours / base))
         }
         print(String(format: "  peak RSS during batched iteration: %.1f MB", child.peakMB))
+        let inverse = try inverseRow()
+        print(String(format: "to-one x%d into a loaded to-many %10.1f ms   into an unloaded one %10.1f ms   ratio %5.2fx (target <= 1.5x)",
+                     assignments, inverse.loaded, inverse.unloaded, inverse.loaded / inverse.unloaded))
         print(String(format: "save heard   same process p50 %6.2f ms  p99 %6.2f ms   other process p50 %6.2f ms  p99 %6.2f ms  (%d saves each)",
                      delivery[0].1, delivery[0].2, delivery[1].1, delivery[1].2, StoreLatency.saves))
         if json {
             var fields = ["\"rows\": \(rows)", String(format: "\"peak_rss_mb\": %.1f", child.peakMB)]
+            fields += [String(format: "\"inverse_loaded_ms\": %.2f", inverse.loaded), String(format: "\"inverse_unloaded_ms\": %.2f", inverse.unloaded),
+                       String(format: "\"inverse_ratio\": %.3f", inverse.loaded / inverse.unloaded)]
             for (name, ours, base) in results {
                 fields.append(String(format: "\"%@_ms\": %.2f", name, ours))
                 fields.append(String(format: "\"raw_%@_ms\": %.2f", name, base))

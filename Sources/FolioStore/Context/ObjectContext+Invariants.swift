@@ -17,23 +17,32 @@ extension ObjectContext {
             precondition(registry[o.objectID] === o, "\(o.objectID) has changes but is not registered")
         }
         for o in registry.all {
+            for p in o.meta.toManys {
+                guard let list = o.manys[p.slot] else { continue }
+                list.checkInvariants("\(o.objectID).\(p.name)")
+                if !o.isDeletedFlag && list.isLoaded {
+                    for m in list.ids { checkPointsBack(o, p, ObjectID(entityName: p.target.name, rowID: m)) }
+                }
+            }
             if o.isFault || o.isDeletedFlag { continue }
             for p in o.meta.toOnes {
                 if let t = o.ones[p.slot] { checkPointsBack(o, p, t) }
             }
-            for p in o.meta.toManys {
-                guard let list = o.manys[p.slot] else { continue }
-                precondition(Set(list).count == list.count, "\(o.objectID).\(p.name) lists a member twice")
-                for m in list { checkPointsBack(o, p, m) }
-            }
         }
     }
 
-    /// `o.p` includes `t`, so wherever `t`'s inverse is loaded it must include `o`.
+    /// `o.p` includes `t`, so wherever `t`'s side is known it must include `o`.
     private func checkPointsBack(_ o: ManagedObject, _ p: PropertyDescription, _ t: ObjectID) {
-        guard let target = registry[t], !target.isFault, !target.isDeletedFlag else { return }
-        let back: [ObjectID]? = p.inverse.isToOne ? target.ones[p.inverse.slot].map { [$0] } ?? [] : target.manys[p.inverse.slot]
-        guard let back else { return }
-        precondition(back.contains(o.objectID), "\(o.objectID).\(p.name) includes \(t), but \(t).\(p.inverse.name) does not point back")
+        guard let target = registry[t], !target.isDeletedFlag else { return }
+        let inverse = p.inverse!
+        let back: Bool
+        if inverse.isToOne {
+            if target.isFault { return }
+            back = target.ones[inverse.slot] == o.objectID
+        } else {
+            guard let list = target.manys[inverse.slot] else { return }
+            back = list.isLoaded ? list.contains(o.objectID.rowID) : !list.removed.contains(o.objectID.rowID)
+        }
+        precondition(back, "\(o.objectID).\(p.name) includes \(t), but \(t).\(inverse.name) does not point back")
     }
 }

@@ -82,14 +82,7 @@ extension ObjectContext {
             guard let o = registry[id] else { continue }
             if o.hasChanges { reloadKeepingChanges(o) } else if !o.isFault { refresh(o, mergeChanges: false) }
         }
-        if !changes.isEmpty {
-            // Stored to-many lists may have changed; reload the unchanged ones lazily.
-            for o in registry.all {
-                for p in o.meta.toManys where o.manys[p.slot] != nil && o.committed?.manys[p.slot] == nil {
-                    o.manys[p.slot] = nil
-                }
-            }
-        }
+        if !changes.isEmpty { forgetStoredMembership(deleted: changes.deleted) }
         notify(changes)
     }
 

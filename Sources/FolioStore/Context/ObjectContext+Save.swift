@@ -76,12 +76,16 @@ extension ObjectContext {
     private func validate(_ o: ManagedObject) throws {
         let e = o.meta
         if o.isDeletedFlag {
-            if o.isInsertedFlag { return }
-            for p in e.properties where p.deleteRule == .deny && !p.isAttribute && !targets(o, p).isEmpty {
+            // The relationship as the save will store it: members deleted in the same save do not
+            // count, and a new object deleted again is refused like a stored one (its members would point at nothing).
+            for p in e.properties where p.deleteRule == .deny && !p.isAttribute
+                && targets(o, p).contains(where: { registry[$0]?.isDeletedFlag != true }) {
                 throw StoreError.deleteDenied(entity: e.name, key: p.name)
             }
             return
         }
+        // Changed only in its to-manys: the stored values were valid when saved.
+        if o.isFault { return }
         for p in e.attributes {
             let v = o.attrs[p.slot]
             if v.isNull {
@@ -110,23 +114,27 @@ extension ObjectContext {
             }
             if o.isInsertedFlag {
                 inserted.append(o)
-            } else if let c = o.committed {
-                batch.changes.updated[o.objectID] = o.changedKeys
-                batch.updates.append(.init(
-                    entity: e, id: o.objectID,
-                    attrs: e.attributes.filter { o.attrs[$0.slot] != c.attrs[$0.slot] }.map { ($0, o.attrs[$0.slot]) },
-                    ones: e.toOnes.filter { o.ones[$0.slot] != c.ones[$0.slot] }.map { ($0, o.ones[$0.slot]) }))
-            }
-            for p in e.toManys {
-                guard let now = o.manys[p.slot] else { continue }
-                let before = o.isInsertedFlag ? [] : (o.committed?.manys[p.slot] ?? now)
-                if before == now && !o.isInsertedFlag { continue }
-                if case .joinTable = p.storage {
-                    let b = Set(before), n = Set(now)
-                    batch.joinRemoves += before.filter { !n.contains($0) }.map { .init(property: p, owner: o.objectID, member: $0) }
-                    batch.joinAdds += now.filter { !b.contains($0) }.map { .init(property: p, owner: o.objectID, member: $0) }
+            } else {
+                let keys = o.changedKeys
+                if !keys.isEmpty { batch.changes.updated[o.objectID] = keys }
+                if let c = o.committed, !o.isFault {
+                    batch.updates.append(.init(
+                        entity: e, id: o.objectID,
+                        attrs: e.attributes.filter { o.attrs[$0.slot] != c.attrs[$0.slot] }.map { ($0, o.attrs[$0.slot]) },
+                        ones: e.toOnes.filter { o.ones[$0.slot] != c.ones[$0.slot] }.map { ($0, o.ones[$0.slot]) }))
                 }
-                if p.isOrdered && !now.isEmpty { batch.orders.append(.init(property: p, owner: o.objectID, members: now)) }
+            }
+            // Only what changed: members added and removed, and an ordered list's order.
+            for p in e.toManys {
+                guard let list = o.manys[p.slot], list.hasChanges else { continue }
+                let target = p.target.name
+                if case .joinTable = p.storage {
+                    batch.joinRemoves += list.removed.map { .init(property: p, owner: o.objectID, member: ObjectID(entityName: target, rowID: $0)) }
+                    batch.joinAdds += list.added.map { .init(property: p, owner: o.objectID, member: ObjectID(entityName: target, rowID: $0)) }
+                }
+                if p.isOrdered && list.isLoaded && list.count > 0 {
+                    batch.orders.append(.init(property: p, owner: o.objectID, members: list.objectIDs(of: target)))
+                }
             }
         }
         // Inserts in creation order, so row IDs follow it.
@@ -143,8 +151,12 @@ extension ObjectContext {
         var map: [ObjectID: ObjectID] = [:]
         let stillTouched = touched
         let told = !observers.isEmpty || !didSaveObservers.isEmpty
+        var rows: [Int64: Int64] = [:]
         if told || batch.refersToNewObjects || stillTouched.count > inserted.count {
-            for (o, id) in zip(inserted, permanent) { map[o.objectID] = id }
+            for (o, id) in zip(inserted, permanent) {
+                map[o.objectID] = id
+                rows[o.objectID.rowID] = id.rowID
+            }
         }
         if told { saved.permanentIDs = map }
         if let first = inserted.first { registry.reserve(inserted.count, for: first.meta) }
@@ -164,9 +176,11 @@ extension ObjectContext {
                 unregister(o.objectID)
                 o.managedContext = nil
             }
-            if !map.isEmpty {
-                o.ones = o.ones.map { $0.map(fix) }
-                o.manys = o.manys.map { $0?.map(fix) }
+            if !map.isEmpty { o.ones = o.ones.map { $0.map(fix) } }
+            for i in o.manys.indices {
+                guard let list = o.manys[i] else { continue }
+                // A list that recorded changes only now has them stored: read it again when needed.
+                if list.isLoaded { list.didSave(rows) } else { o.manys[i] = nil }
             }
             o.isInsertedFlag = false
             o.committed = nil
@@ -175,78 +189,5 @@ extension ObjectContext {
         registry.removeTemporaries()
         clearTouched()
         return saved
-    }
-
-    /// Discards every unsaved change: inserted objects leave the context,
-    /// deleted ones come back, changed values return to their committed ones.
-    /// Observers hear the reversal as one `.pending` batch: the new objects
-    /// deleted (temporary IDs), deleted ones inserted again, changed ones
-    /// updated in the keys that return to their committed values.
-    ///
-    ///     context.rollback()
-    public func rollback() {
-        let discarding = touched
-        noteDiscarding(discarding)
-        for o in discarding {
-            if o.isInsertedFlag {
-                unregister(o.objectID)
-                o.isInsertedFlag = false
-                o.isDeletedFlag = false
-                o.managedContext = nil
-                continue
-            }
-            o.isDeletedFlag = false
-            if let c = o.committed {
-                o.attrs = c.attrs
-                o.ones = c.ones
-                for i in o.manys.indices { o.manys[i] = c.manys[i] ?? o.manys[i] }
-                o.committed = nil
-            }
-        }
-        clearTouched()
-        // To-many lists may mention discarded objects; reload them lazily.
-        for o in registry.all {
-            for i in o.manys.indices { o.manys[i] = nil }
-        }
-        undoManager?.removeAll()
-        processPendingChanges()
-    }
-
-    /// Turns an object back into a fault so its next access reads the store;
-    /// with `mergeChanges: false` its unsaved changes are discarded.
-    ///
-    ///     context.refresh(planet, mergeChanges: false)
-    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
-        precondition(!object.isInsertedFlag, "\(object.objectID) is not saved yet; it cannot be refreshed")
-        if mergeChanges && object.hasChanges {
-            reloadKeepingChanges(object)
-            return
-        }
-        if object.isTouched { noteDiscarding([object]) }
-        untouch(object)
-        object.committed = nil
-        object.isDeletedFlag = false
-        object.isFault = true
-        object.attrs = []
-        object.ones = []
-        for i in object.manys.indices { object.manys[i] = nil }
-    }
-
-    /// Refreshes every registered object that has no unsaved changes.
-    ///
-    ///     context.refreshAllObjects()
-    public func refreshAllObjects() {
-        for o in registry.all {
-            if !o.hasChanges && !o.isInsertedFlag { refresh(o, mergeChanges: false) }
-        }
-    }
-
-    /// Reads the stored row and adopts its values for every key not changed here.
-    func reloadKeepingChanges(_ o: ManagedObject) {
-        guard let row = (try? withStore({ try $0.rows(of: o.meta, ids: [o.objectID.rowID]) }))?[o.objectID.rowID],
-              let c = o.committed else { return }
-        for p in o.meta.attributes where o.attrs[p.slot] == c.attrs[p.slot] { o.attrs[p.slot] = row.attributes[p.slot] }
-        for p in o.meta.toOnes where o.ones[p.slot] == c.ones[p.slot] { o.ones[p.slot] = row.toOnes[p.slot] }
-        o.committed = CommittedValues(attrs: row.attributes, ones: row.toOnes, manys: c.manys)
     }
 }

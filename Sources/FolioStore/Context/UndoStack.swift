@@ -9,7 +9,14 @@
 ///     context.undo()   // both changes reverted
 public final class UndoStack {
     enum Action {
+        /// An attribute or to-one before the change.
         case slot(ManagedObject, PropertyDescription, ManagedSlot.Storage)
+        /// A member added to a to-many (row ID).
+        case memberAdded(ManagedObject, PropertyDescription, Int64)
+        /// A member removed from a to-many, and the member it followed.
+        case memberRemoved(ManagedObject, PropertyDescription, Int64, after: Int64)
+        /// An ordered to-many's members before they were replaced.
+        case members(ManagedObject, PropertyDescription, [Int64])
         case inserted(ManagedObject, Bool)
         case deleted(ManagedObject, Bool)
     }
@@ -87,6 +94,9 @@ public final class UndoStack {
         for action in group.reversed() {
             switch action {
             case let .slot(object, p, old): context.setPrimitive(object, p, old)
+            case let .memberAdded(object, p, member): context.removeMember(member, from: object, p)
+            case let .memberRemoved(object, p, member, previous): context.insertMember(member, into: object, p, after: previous)
+            case let .members(object, p, old): context.replaceMembers(of: object, p, with: old)
             case let .inserted(object, flag): context.setInserted(object, !flag)
             case let .deleted(object, flag): context.setDeleted(object, flag)
             }

@@ -4,17 +4,15 @@ extension ManagedObject {
     ///     planet.name = "Terra"
     ///     planet.changedKeys   // ["name"]
     ///
-    /// - Complexity: O(p) in the number of properties.
+    /// - Complexity: O(p) in the number of properties (an ordered to-many
+    ///   whose order changed compares its members).
     public var changedKeys: Set<String> {
-        guard let committed, !isFault else { return [] }
         var keys: Set<String> = []
-        for p in meta.attributes where attrs[p.slot] != committed.attrs[p.slot] { keys.insert(p.name) }
-        for p in meta.toOnes where ones[p.slot] != committed.ones[p.slot] { keys.insert(p.name) }
-        for p in meta.toManys {
-            if let before = committed.manys[p.slot], let now = manys[p.slot] {
-                if p.isOrdered ? before != now : Set(before) != Set(now) { keys.insert(p.name) }
-            }
+        if let committed, !isFault {
+            for p in meta.attributes where attrs[p.slot] != committed.attrs[p.slot] { keys.insert(p.name) }
+            for p in meta.toOnes where ones[p.slot] != committed.ones[p.slot] { keys.insert(p.name) }
         }
+        for p in meta.toManys where manys[p.slot]?.hasChanges == true { keys.insert(p.name) }
         return keys
     }
 
@@ -28,7 +26,7 @@ extension ManagedObject {
             switch p.kind {
             case .attribute: result[key] = attrs[p.slot]
             case .toOne: result[key] = ones[p.slot].map { .integer($0.rowID) } ?? .null
-            case .toMany: result[key] = .integer(Int64(manys[p.slot]?.count ?? 0))
+            case .toMany: result[key] = .integer(Int64(managedContext?.members(self, p).count ?? 0))
             }
         }
         return result

@@ -14,33 +14,36 @@ open class ManagedObject: Hashable, ManagedValue {
     }
 
     /// The object's ID: temporary until its first save, then permanent.
-    public internal(set) var objectID: ObjectID
+    public internal(set) final var objectID: ObjectID
     let meta: EntityDescription
-    unowned(unsafe) var managedContext: ObjectContext?
+    // unowned(unsafe): the context clears it before the object can outlive it (its deinit,
+    // rollback, saved deletes, merges); owning it would be a cycle, and weak costs a lookup per access.
+    unowned(unsafe) final var managedContext: ObjectContext?
 
-    var attrs: [StoreValue] = []
-    var ones: [ObjectID?] = []
-    var manys: [[ObjectID]?] = []
+    final var attrs: [StoreValue] = []
+    final var ones: [ObjectID?] = []
+    /// Each to-many's members as far as the context knows them; nil until needed.
+    final var manys: [MemberList?] = []
     /// Whether the object's values are not loaded yet (Core Data's `isFault`):
     /// reading any property loads them.
     ///
     ///     if animal.isFault { print("not loaded yet") }
-    public internal(set) var isFault = true
+    public internal(set) final var isFault = true
     /// Values as last saved or fetched; kept from the first change until save or rollback.
-    var committed: CommittedValues?
-    var isInsertedFlag = false
-    var isDeletedFlag = false
-    var isTouched = false
-    var isListedAsTouched = false
+    final var committed: CommittedValues?
+    final var isInsertedFlag = false
+    final var isDeletedFlag = false
+    final var isTouched = false
+    final var isListedAsTouched = false
     /// Whether the context's observers were last told that the object exists
     /// (stored objects from the start; new ones once a batch reported them).
-    var reportedPresent = true
+    final var reportedPresent = true
     /// Listed among the context's changes not yet processed into a batch.
-    var isUnprocessed = false
+    final var isUnprocessed = false
     /// The properties changed since the last processed batch, by name.
-    var dirtyKeys: Set<String> = []
+    final var dirtyKeys: Set<String> = []
     /// Set on the stand-ins that resolve key paths: their properties record reads instead.
-    var probe: KeyPathProbe?
+    final var probe: KeyPathProbe?
 
     /// Creates a new object and inserts it into `context`; it is saved by the next `save()`.
     ///
@@ -70,7 +73,7 @@ open class ManagedObject: Hashable, ManagedValue {
             objectID = .temporary(meta.name)
             attrs = meta.defaults
             ones = Array(repeating: nil, count: meta.toOnes.count)
-            manys = Array(repeating: [], count: meta.toManys.count)
+            manys = Array(repeating: nil, count: meta.toManys.count)
             isFault = false
             reportedPresent = false
             context.register(self)
@@ -130,9 +133,9 @@ open class ManagedObject: Hashable, ManagedValue {
     }
 }
 
-/// An object's values before its first unsaved change.
+/// An object's attribute and to-one values before its first unsaved change
+/// (to-manys keep their changes in their ``MemberList``).
 struct CommittedValues {
     var attrs: [StoreValue]
     var ones: [ObjectID?]
-    var manys: [Int: [ObjectID]] = [:]
 }
