@@ -89,14 +89,12 @@ extension ObjectContext {
     /// After history this context had not heard was trimmed: every
     /// unchanged object becomes a fault, changed ones adopt the stored
     /// values of the keys they did not change, and loaded to-many lists
-    /// that were not changed are dropped (all re-read on access).
+    /// forget what they read (all re-read on access).
     private func reloadAll() {
         for o in registry.all where !o.isInsertedFlag {
             if o.hasChanges { reloadKeepingChanges(o) } else if !o.isFault { refresh(o, mergeChanges: false) }
-            for p in o.meta.toManys where o.manys[p.slot] != nil && o.committed?.manys[p.slot] == nil {
-                o.manys[p.slot] = nil
-            }
         }
+        forgetStoredMembership(deleted: [])
     }
 }
 
