@@ -21,6 +21,9 @@ public final class ResultsTableHarness<Entity: ManagedObject>: TableViewDataSour
     public private(set) var tableErrors: [TableUpdateError] = []
     /// Every completed batch, as reported.
     public private(set) var batches: [FetchedResultsChanges] = []
+    /// Called after each batch reached the table, for checks made at every
+    /// processed batch (the context's state is the batch's end state then).
+    public var afterEachBatch: ((FetchedResultsChanges) -> Void)?
 
     /// Wires `controller` to a new, loaded table; the controller must have fetched.
     public init(controller: FetchedResultsController<Entity>) {
@@ -72,5 +75,6 @@ public final class ResultsTableHarness<Entity: ManagedObject>: TableViewDataSour
             }
         } catch { tableErrors.append(error) }
         do { try table.endUpdates() } catch { tableErrors.append(error) }
+        afterEachBatch?(changes)
     }
 }

@@ -156,20 +156,62 @@ import FolioTestSupport
         #expect(names(controller) == [["Aardvark", "Ant"]])
     }
 
-    @Test func unsavedInsertsAppearWhenSaved() throws {
+    /// As Core Data's controller: the context's own unsaved changes are in
+    /// the results, and reported, when the context processes them; the save
+    /// reports nothing more; a rollback is reported back.
+    @Test func unsavedChangesAppearWhenProcessedAndTheSaveReportsNothingMore() throws {
+        let ant = item("Ant")
+        try context.save()
+        let controller = FetchedResultsController(fetchRequest: FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.name)]),
+                                                  managedObjectContext: context)
+        let recorder = try watch(controller)
+        let bee = item("Bee")
+        #expect(recorder.lines == [], "nothing before the context processes its changes")
+        context.processPendingChanges()
+        #expect(recorder.lines == ["will", "insert Bee [0, 1]", "did"])
+        #expect(controller.object(at: IndexPath(row: 1, section: 0)) === bee)
+
+        recorder.reset()
+        bee.name = "Aardvark"
+        context.processPendingChanges()
+        #expect(recorder.lines == ["will", "move Aardvark [0, 1] -> [0, 0]", "did"])
+
+        recorder.reset()
+        try context.save()
+        #expect(recorder.lines == [], "the save reports nothing the batches did not")
+        #expect(!bee.objectID.isTemporary)
+        #expect(controller.indexPath(forObject: bee) == IndexPath(row: 0, section: 0))
+        #expect(controller.snapshot().itemIdentifiers == [[bee.objectID, ant.objectID]])
+
+        context.delete(ant)
+        bee.score = 3
+        try context.save()                           // unprocessed changes are processed by the save, once
+        #expect(recorder.lines == ["will", "delete Ant [0, 1]", "update Aardvark [0, 0] -> [0, 0]", "did"])
+
+        recorder.reset()
+        let cat = item("Cat")
+        bee.name = "Zebra"
+        context.processPendingChanges()
+        #expect(recorder.lines == ["will", "insert Cat [0, 0]", "update Zebra [0, 0] -> [0, 1]", "did"])   // it kept its place among unchanged rows
+        recorder.reset()
+        context.rollback()
+        #expect(recorder.lines == ["will", "delete Cat [0, 0]", "update Aardvark [0, 1] -> [0, 0]", "did"])
+        #expect(names(controller) == [["Aardvark"]])
+        _ = cat
+        controller.checkInvariants()
+    }
+
+    @Test func aFetchIncludesUnsavedChanges() throws {
         item("Ant")
         try context.save()
-        let request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.name)])
-        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context)
-        let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
-        controller.delegate = recorder
-        item("Bee")                                   // not saved yet
-        try controller.performFetch()
-        #expect(names(controller) == [["Ant"]])
-        try context.save()
-        #expect(recorder.lines == ["will", "insert Bee [0, 1]", "did"])
+        item("Bee")                                   // not saved
+        let controller = FetchedResultsController(fetchRequest: FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.name)]),
+                                                  managedObjectContext: context)
+        let recorder = try watch(controller)
         #expect(names(controller) == [["Ant", "Bee"]])
-        controller.checkInvariants()
+        try context.save()
+        #expect(recorder.lines == [])
+        #expect(controller.snapshot().itemIdentifiers.first?.allSatisfy { !$0.isTemporary } == true)
     }
 
     @Test func aPredicateThroughARelationshipFollowsTheRelatedObject() throws {
@@ -260,14 +302,16 @@ import FolioTestSupport
         try controller.performFetch()
         let stream = controller.changeSets()
         let bee = item("Bee", group: 2)
+        let unsaved = bee.objectID      // reported when the context processes it, before the save
         try context.save()
-        #expect(snapshots.count == 1)
+        #expect(snapshots.count == 2, "the batch, then the save's new IDs")
         #expect(snapshots.first?.sectionIdentifiers == [SectionIdentifier("1"), SectionIdentifier("2")])
-        #expect(snapshots.first?.itemIdentifiers.last == [bee.objectID])
+        #expect(snapshots.first?.itemIdentifiers.last == [unsaved])
+        #expect(snapshots.last?.itemIdentifiers.last == [bee.objectID], "the saved object keeps its row under its permanent ID")
         var iterator = stream.makeAsyncIterator()
         let changes = await iterator.next()
         #expect(changes?.sectionChanges == [SectionChange(type: .insert, index: 1, section: SectionIdentifier("2"))])
-        #expect(changes?.objectChanges == [ObjectChange(type: .insert, id: bee.objectID, indexPath: nil, newIndexPath: IndexPath(row: 0, section: 1))])
+        #expect(changes?.objectChanges == [ObjectChange(type: .insert, id: unsaved, indexPath: nil, newIndexPath: IndexPath(row: 0, section: 1))])
     }
 
     /// A nil key and an empty key are two sections, both named "", with

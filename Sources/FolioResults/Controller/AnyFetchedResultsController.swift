@@ -30,7 +30,9 @@ public class AnyFetchedResultsController {
     public weak var delegate: (any FetchedResultsControllerDelegate)? {
         didSet { sectionCache = nil }   // index titles may come from the delegate
     }
-    /// Called after each batch with the whole result set as identifiers, for diffable data sources.
+    /// Called after each batch with the whole result set as identifiers, for
+    /// diffable data sources; also after a save gives new objects their
+    /// permanent IDs (the rows do not move, their identifiers change).
     ///
     /// ```swift
     /// controller.snapshotHandler = { snapshot in dataSource.apply(results: snapshot) }
@@ -123,8 +125,10 @@ public class AnyFetchedResultsController {
         return engine.indexPath(of: engineID(object.objectID))
     }
 
-    /// Runs `body` (which reorders rows by hand and saves) without reporting
-    /// the resulting changes: the table already shows them.
+    /// Runs `body` (which reorders rows by hand, and usually saves) without
+    /// reporting the resulting changes: the table already shows them. The
+    /// context's changes are processed before the scope ends, so that what
+    /// `body` changed is absorbed here and never reported later.
     ///
     /// ```swift
     /// controller.withUserDrivenChanges {
@@ -134,7 +138,10 @@ public class AnyFetchedResultsController {
     /// ```
     public func withUserDrivenChanges<R>(_ body: () throws -> R) rethrows -> R {
         suppression += 1
-        defer { suppression -= 1 }
+        defer {
+            managedObjectContext.processPendingChanges()
+            suppression -= 1
+        }
         return try body()
     }
 

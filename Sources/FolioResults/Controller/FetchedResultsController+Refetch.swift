@@ -26,6 +26,7 @@ extension FetchedResultsController {
     /// - Complexity: one query over the entity, O(n) to compare memberships,
     ///   and O(k log n) for the k objects that enter or leave.
     public func updateFetchRequest(_ change: (inout FetchRequest<Entity>) throws -> Void) throws {
+        managedObjectContext.processPendingChanges()
         var request = fetchRequest
         try change(&request)
         guard let current = plan else {

@@ -14,13 +14,12 @@ extension FetchedResultsController {
             .map { (engineID($0.id), $0.values) }
     }
 
-    /// The request as the controller runs it: no batching, and saved state
-    /// only, since the controller follows saves (an unsaved insert would
-    /// otherwise appear under a temporary ID that its save replaces).
+    /// The request as the controller runs it: no batching, and the
+    /// context's unsaved changes included, since the controller follows them.
     func fetchRequestForAll(unordered: Bool = false) -> FetchRequest<Entity> {
         var request = fetchRequest
         request.fetchBatchSize = 0
-        request.includesPendingChanges = false
+        request.includesPendingChanges = true
         if unordered { request.sortDescriptors = [] }
         return request
     }
@@ -36,8 +35,7 @@ extension FetchedResultsController {
     /// when a related object changes.
     func fetchRelatedRows(_ plan: KeyPlan<Entity>, restrictedTo ids: [Int64]?) throws -> [(Int64, [StoreValue])] {
         if let ids, ids.isEmpty { return [] }
-        var request = FetchRequest<Entity>()
-        request.includesPendingChanges = false
+        let request = FetchRequest<Entity>()
         let restriction = ids.map { Set($0.map(objectID)) }
         return try managedObjectContext.fetchKeys(request, keyPaths: plan.relatedKeyPaths, restrictedTo: restriction)
             .map { (engineID($0.id), $0.values) }

@@ -6,6 +6,13 @@ import FolioStore
 /// `NSFetchedResultsController`). The delegate receives it as an
 /// ``AnyFetchedResultsController``.
 ///
+/// It follows its context as Core Data's does: unsaved inserts, deletes and
+/// changes made in the context are in the results, and reported, when the
+/// context processes them (at the end of the main-actor turn, at
+/// `processPendingChanges()`, before a save); a save reports nothing more
+/// (new objects keep their rows under their permanent IDs); a rollback is
+/// reported back; other contexts' and processes' changes arrive when saved.
+///
 /// Only object IDs and sort/section keys stay resident; a batch of k changed
 /// objects re-reads and re-places those k rows in O(k log n).
 ///
@@ -34,7 +41,6 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
     package private(set) var lastFetchUsedCache = false
     var plan: KeyPlan<Entity>?
     var observation: ObservationToken?
-    var saveObservation: ObservationToken?
     /// For key paths through a to-one relationship: related row → dependent rows, and back.
     var dependents: [Int64: Set<Int64>] = [:]
     var relatedOf: [Int64: [Int64]] = [:]
@@ -62,9 +68,14 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
     /// ```
     /// - Complexity: O(n log n), or O(n) from a valid cache.
     override public func performFetch() throws {
+        // Unsaved changes made so far are processed first, so that the results hold them and
+        // the batches that follow report only what changes after the fetch.
+        managedObjectContext.processPendingChanges()
         // Read everything first, so that a failure leaves the previous results intact.
         let plan = try KeyPlan(request: fetchRequest, sectionKeyPath: sectionNameKeyPath, context: managedObjectContext)
-        let cached = cacheName.flatMap { ResultsCache.load(name: $0, plan: plan, context: managedObjectContext) }
+        // The cache holds saved rows; unsaved changes are part of the results.
+        let pending = managedObjectContext.hasChanges
+        let cached = pending ? nil : cacheName.flatMap { ResultsCache.load(name: $0, plan: plan, context: managedObjectContext) }
         let rows = try cached ?? fetchKeyRows(plan, restrictedTo: nil).map { plan.row(id: $0.0, values: $0.1) }
         let links = plan.related.isEmpty ? [] : try fetchRelatedRows(plan, restrictedTo: nil)
         let objects = fetchRequest.fetchBatchSize == 0 ? try materialiseAll() : [:]
@@ -81,15 +92,8 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
         dependents = [:]
         relatedOf = [:]
         updateRelated(plan, links, removed: [])
-        if let cacheName, cached == nil { ResultsCache.store(name: cacheName, plan: plan, engine: engine, context: managedObjectContext) }
-        if observation == nil {
-            // Own saves as a whole (after them); pending batches are not followed yet.
-            observation = managedObjectContext.observeChanges { [weak self] changes in
-                guard changes.origin != .pending && changes.origin != .thisContext else { return }
-                self?.process(changes)
-            }
-            saveObservation = managedObjectContext.observeDidSave { [weak self] saved in self?.process(saved) }
-        }
+        if let cacheName, cached == nil, !pending { ResultsCache.store(name: cacheName, plan: plan, engine: engine, context: managedObjectContext) }
+        followContext()
     }
 
     /// All fetched objects in order, or nil before `performFetch()`.

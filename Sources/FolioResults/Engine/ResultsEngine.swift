@@ -90,6 +90,23 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
         freeSlots.append(store.slot)
     }
 
+    /// Gives rows new identifiers, each ordering among equal keys exactly as
+    /// its old one did (as a save's permanent IDs do for temporary ones), so
+    /// no row moves and nothing is reported.
+    ///
+    /// ```swift
+    /// engine.renameIDs([temporary: permanent])
+    /// ```
+    /// - Complexity: O(k) for k renamed rows.
+    package func renameIDs(_ mapping: [ID: ID]) {
+        for (old, new) in mapping {
+            guard let location = locations.removeValue(forKey: old) else { continue }
+            let store = storeOf(location)
+            store.rows.replace(location.handle, with: Entry(key: store.rows[location.handle].key, id: new))
+            locations[new] = location
+        }
+    }
+
     /// Replaces the contents with `rows` (identifiers must be unique).
     ///
     /// ```swift

@@ -104,6 +104,17 @@ extension OrderStatisticTree {
         freeList.append(handle)
     }
 
+    /// Replaces the element behind a handle with one that sorts in the same
+    /// place (between its neighbours); `checkInvariants()` catches a misuse.
+    ///
+    /// ```swift
+    /// tree.replace(handle, with: renamed)
+    /// ```
+    /// - Complexity: O(1).
+    package mutating func replace(_ handle: Handle, with element: Element) {
+        elements[Int(handle)] = element
+    }
+
     /// Removes every element, keeping the storage for reuse.
     ///
     /// ```swift

@@ -34,11 +34,20 @@ public struct ObjectID: Hashable, Comparable, Sendable, CustomStringConvertible,
     /// Same entity and row.
     public static func == (a: ObjectID, b: ObjectID) -> Bool { a.rowID == b.rowID && a.entityName == b.entityName }
 
-    /// Orders by entity name, then row ID; the store's tie-breaker for equal sort keys.
+    /// Orders by entity name, then row ID, with temporary IDs after every
+    /// permanent one in creation order: the store's tie-breaker for equal
+    /// sort keys. A save gives new objects permanent IDs above every stored
+    /// one, in creation order, so an unsaved object keeps its place among
+    /// equal keys when it is saved.
     ///
     ///     ObjectID(entityName: "A", rowID: 1) < ObjectID(entityName: "A", rowID: 2)   // true
     public static func < (a: ObjectID, b: ObjectID) -> Bool {
-        a.entityName == b.entityName ? a.rowID < b.rowID : a.entityName < b.entityName
+        guard a.entityName == b.entityName else { return a.entityName < b.entityName }
+        switch (a.isTemporary, b.isTemporary) {
+        case (false, false): return a.rowID < b.rowID
+        case (true, true): return a.rowID > b.rowID     // -1 was created before -2
+        case (let first, _): return !first
+        }
     }
 
     private static let nextTemporary = Atomic<Int64>(0)

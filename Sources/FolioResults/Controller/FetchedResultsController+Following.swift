@@ -1,0 +1,56 @@
+import FolioStore
+
+// How the controller follows its context, as Core Data's does: each processed
+// batch of the context's own unsaved changes (`.pending`) and each save of
+// another context or process is one report; its own save only turns
+// temporary IDs into permanent ones, which moves nothing and reports nothing.
+
+extension FetchedResultsController {
+    /// Starts following the context, once.
+    func followContext() {
+        guard observation == nil else { return }
+        observation = managedObjectContext.observeChanges { [weak self] changes in self?.follow(changes) }
+    }
+
+    func follow(_ changes: ChangeSet) {
+        switch changes.origin {
+        case .thisContext: adoptPermanentIDs(changes.permanentIDs)
+        case .pending, .otherContext, .otherProcess: process(changes)
+        }
+    }
+
+    /// A save of this context: every change was reported in an earlier
+    /// batch; new objects now have permanent IDs, which sort where their
+    /// temporary ones did (see ``AnyFetchedResultsController/engineID(_:)``).
+    /// The delegate hears nothing; the snapshot handler gets the renamed snapshot.
+    /// - Complexity: O(k) for k new objects.
+    func adoptPermanentIDs(_ mapping: [ObjectID: ObjectID]) {
+        guard !mapping.isEmpty else { return }
+        var rows: [Int64: Int64] = [:]      // engine IDs of this entity
+        var related: [Int64: Int64] = [:]   // row IDs of any entity, as relationships hold them
+        for (temporary, permanent) in mapping {
+            related[temporary.rowID] = permanent.rowID
+            if temporary.entityName == entityName { rows[engineID(temporary)] = engineID(permanent) }
+        }
+        engine.renameIDs(rows)
+        func row(_ id: Int64) -> Int64 { rows[id] ?? id }
+        for (old, new) in rows {
+            if let object = resident.removeValue(forKey: old) { resident[new] = object }
+            if let links = relatedOf.removeValue(forKey: old) {
+                relatedOf[new] = links
+                for target in links where dependents[target]?.remove(old) != nil { dependents[target]!.insert(new) }
+            }
+        }
+        for (old, new) in related {
+            guard let members = dependents.removeValue(forKey: old) else { continue }
+            dependents[new] = members
+            for member in members { relatedOf[member] = relatedOf[member]?.map { $0 == old ? new : $0 } }
+        }
+        if !residentBatches.isEmpty, !rows.isEmpty {
+            residentBatches = Dictionary(uniqueKeysWithValues: residentBatches.map { (row($0.key), $0.value.map(row)) })
+            batchOrder = batchOrder.map(row)
+        }
+        // A snapshot names objects by ID: a diffable data source needs the new ones (Core Data sends them too).
+        if !rows.isEmpty, suppression == 0, let snapshotHandler { snapshotHandler(snapshot()) }
+    }
+}
