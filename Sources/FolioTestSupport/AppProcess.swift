@@ -35,9 +35,9 @@ public enum AppProcess {
         /// A message naming the path.
         public var description: String {
             switch self {
-            case .binaryMissing(let path): "no executable at \(path): run `scripts/setup` or `swift build --product folio` first"
+            case .binaryMissing(let path): "no executable at \(path): run `scripts/setup` (it builds `swift build -c release --product folio`)"
             case .binaryStale(let path, let source):
-                "\(path) is older than \(source): run `scripts/setup` or `swift build --product folio` first"
+                "\(path) is older than \(source): run `scripts/setup` (it builds `swift build -c release --product folio`)"
             case .spawnFailed(let path, let code): "cannot start \(path): \(String(cString: strerror(code)))"
             }
         }
@@ -96,41 +96,47 @@ public enum AppProcess {
         return pid
     }
 
-    /// The `folio` executable beside the tests (`$FOLIO_BINARY` overrides).
-    /// `swift test` builds the test bundle but not the executables, so
-    /// `scripts/setup` builds it; a binary older than the sources is refused
-    /// rather than tested.
+    /// The release-built `folio` (what a user installs), which every test
+    /// that drives the program runs: `.build/release/folio`, built by
+    /// `scripts/setup` (`swift test` builds only debug products).
+    /// `$FOLIO_BINARY` overrides. A binary older than any source it is built
+    /// from is refused rather than tested.
     ///
     /// Throws ``Failure/binaryMissing(path:)`` or ``Failure/binaryStale(path:source:)``.
     public static func folioBinary(file: StaticString = #filePath) throws -> URL {
         if let override = ProcessInfo.processInfo.environment["FOLIO_BINARY"] {
             return URL(fileURLWithPath: override)
         }
-        let root = URL(fileURLWithPath: "\(file)").deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        var candidates: [URL] = []
-        if let runner = Bundle.main.executableURL {
-            candidates.append(runner.deletingLastPathComponent().appendingPathComponent("folio"))
+        let root = packageRoot(file: file)
+        let binary = root.appendingPathComponent(".build/release/folio")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw Failure.binaryMissing(path: binary.path)
         }
-        candidates.append(root.appendingPathComponent(".build/debug/folio"))
-        guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw Failure.binaryMissing(path: candidates[0].path)
-        }
-        let sources = folioModules.map { root.appendingPathComponent("Sources/\($0)") }
-        if let built = modified(binary), let newest = sources.compactMap(newestSource).max(by: { $0.date < $1.date }),
+        if let built = modified(binary), let newest = folioSources(root).compactMap(newestSource).max(by: { $0.date < $1.date }),
            newest.date > built {
             throw Failure.binaryStale(path: binary.path, source: newest.path)
         }
         return binary
     }
 
-    /// The targets `folio` is built from.
-    private static let folioModules = [
-        "CSQLite", "FolioStore", "FolioResults", "FolioTable", "FolioTerminal", "FolioAppSupport",
-        "PlanetsApp", "ZootasticApp", "MyLocationsApp", "BuildGuideApp", "folio",
-    ]
+    /// The package's root folder, found from this file's path.
+    static func packageRoot(file: StaticString = #filePath) -> URL {
+        URL(fileURLWithPath: "\(file)").deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
 
-    /// Whether end-to-end tests can run: the binary is built and current, or
-    /// this is CI (where `scripts/setup` built it, so a problem must fail loudly).
+    /// Every target `folio` may be built from: all of Sources but the other
+    /// executables and the test support, and the manifest.
+    private static func folioSources(_ root: URL) -> [URL] {
+        let sources = root.appendingPathComponent("Sources")
+        let others: Set<String> = ["folio-bench", "folio-terminal-probe", "folio-store-worker", "FolioTestSupport"]
+        let targets = (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []
+        return targets.filter { !others.contains($0) }.map { sources.appendingPathComponent($0) }
+            + [root.appendingPathComponent("Package.swift")]
+    }
+
+    /// Whether end-to-end tests can run: the release binary is built and
+    /// current, or this is CI (where `scripts/setup` built it, so a missing or
+    /// stale binary must fail loudly instead of skipping).
     public static var folioBinaryIsReady: Bool {
         (try? folioBinary()) != nil || ProcessInfo.processInfo.environment["CI"] != nil
     }
@@ -139,8 +145,9 @@ public enum AppProcess {
         try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date
     }
 
-    /// The most recently changed Swift source under `folder`.
+    /// The most recently changed Swift source under `folder` (or the file itself).
     private static func newestSource(in folder: URL) -> (path: String, date: Date)? {
+        if folder.pathExtension == "swift" { return modified(folder).map { (folder.path, $0) } }
         guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.contentModificationDateKey]) else {
             return nil
         }
