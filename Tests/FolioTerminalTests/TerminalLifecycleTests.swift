@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FolioTerminal
+import FolioTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -29,7 +29,7 @@ public final class LauncherController: ViewController {
         menu.onOpen = { [weak self] index in self?.open(index) }
     }
 
-    private var current: ViewController { openApp ?? list }
+    var current: ViewController { openApp ?? list }
 
     /// Opens the app at `index` in the launcher's list.
     public func open(_ index: Int) {
@@ -81,6 +81,10 @@ public final class LauncherController: ViewController {
     override public var isEditingText: Bool { current.isEditingText }
     /// Passes the call to the screen shown.
     override public func viewWillAppear() { current.viewWillAppear() }
+}
+
+extension LauncherController: DebugInspectable {
+    package var debugVisibleChild: ViewController? { current }
 }
 
 /// The launcher's table: one subtitle row per app (title, summary).

@@ -163,6 +163,16 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
     }
 }
 
+extension ResultsTableController: DebugRowIdentifying {
+    /// The object's store ID ("Planet/3"), for the debug state hook.
+    package func debugIdentifier(forRowAt indexPath: IndexPath) -> String? {
+        guard let sections = results.sections, indexPath.section < sections.count,
+              indexPath.row < sections[indexPath.section].numberOfObjects else { return nil }
+        let id = results.object(at: indexPath).objectID
+        return "\(id.entityName)/\(id.rowID)"
+    }
+}
+
 extension ResultsTableController: FetchedResultsControllerDelegate {
     /// Applies each batch to the table whole and puts the highlight back on its object.
     public func controller(_ controller: AnyFetchedResultsController, didChangeContentWith changes: FetchedResultsChanges) {

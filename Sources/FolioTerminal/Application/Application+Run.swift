@@ -19,6 +19,9 @@ extension Application {
         try session.enter()
         defer { session.restore() }
         let application = Application(root: root, driver: ANSIDriver(session: session))
+        if ProcessEnvironment.variables[debugStateVariable] == "1" {
+            application.debugStateSink = { session.writeAll(Array($0.utf8)) }
+        }
         let sources = application.startReading(session)
         application.suspendHandler = { [weak application] in
             // Ctrl-Z: give the terminal back, stop, and take it again on SIGCONT.
@@ -49,8 +52,10 @@ extension Application {
                     if count == 0 || (errno != EAGAIN && errno != EINTR) { self.quit() }
                     return
                 }
+                self.inputBytesReceived += count
                 self.receive(Array(buffer[..<count]))
                 if self.hasPendingInput { self.scheduleInputFlush() }
+                self.emitDebugState()
             }
         }
         input.resume()
@@ -63,16 +68,10 @@ extension Application {
             }
         }
         resize.resume()
-        // Changes made outside an event (a store notification that updated a
-        // table) show within a tick even if nobody called setNeedsDisplay();
-        // an unchanged frame writes nothing.
-        let tick = DispatchSource.makeTimerSource(queue: .main)
-        tick.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
-        tick.setEventHandler { [weak self] in
-            MainActor.assumeIsolated { self?.render() }
-        }
-        tick.resume()
-        return [input, resize, tick]
+        // No periodic frame: an idle application draws nothing. What changes
+        // outside an event (a store notification, a HUD timer) asks for a
+        // frame with setNeedsDisplay().
+        return [input, resize]
     }
 
     /// A lone ESC becomes Esc when nothing follows within 30 ms.

@@ -58,6 +58,12 @@ public final class Application {
     /// Suspends the process on Ctrl-Z (set by `run`; tests have none).
     var suspendHandler: (() -> Void)?
     var needsDisplay = true
+    /// Bytes read from the terminal so far (the debug state reports them).
+    package var inputBytesReceived = 0
+    /// Frames composed so far: an idle application composes none.
+    package private(set) var framesComposed = 0
+    /// Where the debug state goes after each frame (`FOLIO_DEBUG_STATE=1`).
+    package var debugStateSink: ((String) -> Void)?
     private var displayScheduled = false
     private var hudGeneration = 0
 
@@ -172,7 +178,9 @@ public final class Application {
         let size = driver.size
         var screen = Screen(width: max(0, size.columns), height: max(0, size.rows))
         compose(into: &screen)
+        framesComposed += 1
         driver.present(screen)
+        emitDebugState()
     }
 
     /// Draws the screens and overlays into a screen.

@@ -23,12 +23,29 @@ struct FolioBinary {
         return term
     }
 
+    /// Starts the app on a pty driven directly (no tmux) and waits for `ready`.
+    func launch(waitingFor ready: String, columns: Int = 80, rows: Int = 24) throws -> PtyApp {
+        let app = try PtyApp(binary, [app, "--store", store], columns: columns, rows: rows)
+        try app.waitFor(ready)
+        return app
+    }
+
     /// Runs `folio <app> ARGS --store <store>` as another process; expects success.
     @discardableResult
     func run(_ arguments: String..., expecting status: Int32 = 0) throws -> AppProcess.Result {
         let result = try AppProcess.run(binary, [app] + arguments + ["--store", store])
         #expect(result.status == status, "\(result)")
         return result
+    }
+
+    /// `list`'s lines, trimmed.
+    func listed() throws -> [String] {
+        try run("list").stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// The IDs in `list --json`, as "Entity/ID".
+    func ids(_ entity: String) throws -> Set<String> {
+        Set(try sections().flatMap(\.rows).compactMap { ($0["id"] as? String).map { "\(entity)/\($0)" } })
     }
 
     /// `list --json`, decoded: (section name, rows).
