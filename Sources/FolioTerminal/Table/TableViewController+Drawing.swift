@@ -14,6 +14,8 @@ extension TableViewController {
         let rect = drawSectionIndex(into: &screen, in: fullRect)
         if tableView.viewportHeight != rect.height { tableView.viewportHeight = rect.height }
         if !tableView.hasLoadedData { tableView.reloadData() }
+        keepHighlightVisible()
+        keepRevealedActionsOnHighlight()
         var drewRow = false
         for item in tableView.layoutItems() {
             let y = rect.y + item.y
@@ -42,6 +44,14 @@ extension TableViewController {
             let middle = rect.y + min(rect.height - 1, max(0, rect.height / 2 - 1))
             screen.draw(emptyStateText, in: rect.row(middle - rect.y), style: theme.secondary, alignment: .center)
         }
+    }
+
+    /// The highlighted row is always on screen: after a resize, or a live
+    /// update that moved it, the table scrolls to it before drawing, so a
+    /// key never acts on a row the user cannot see.
+    func keepHighlightVisible() {
+        guard let highlighted = tableView.highlightedIndexPath, !tableView.isRowFullyVisible(highlighted) else { return }
+        try? tableView.scrollToRow(at: highlighted, at: .none)
     }
 
     /// One row: marker, editing control, content, accessory or actions.

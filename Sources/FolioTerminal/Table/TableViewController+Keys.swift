@@ -4,6 +4,8 @@ extension TableViewController {
     /// Routes an event: the text field being edited first, then the mouse,
     /// then the table's keys.
     func handleTableEvent(_ event: InputEvent) -> Bool {
+        keepRevealedActionsOnHighlight()
+        defer { keepRevealedActionsOnHighlight() }
         if textEditor != nil { return handleTextEditing(event) }
         switch event {
         case .key(let key): return handleTableKey(key)
@@ -16,6 +18,10 @@ extension TableViewController {
     func handleTableKey(_ key: Key) -> Bool {
         let plain = key.modifiers.isEmpty
         let character = key.character
+        // As a touch elsewhere does in UIKit, any key but those of the
+        // revealed actions hides them first, so Enter can only ever act on
+        // the highlighted row's actions.
+        if revealedActionPath != nil && !Self.actsOnRevealedActions(key) { hideRevealedActions() }
         let swiped = tableView.swipedIndexPath != nil
         let confirming = tableView.deleteConfirmationIndexPath != nil
         switch (key.code, character) {
@@ -48,6 +54,7 @@ extension TableViewController {
             } else {
                 tableView.revealTrailingSwipeActions(forRowAt: path)
             }
+            noteRevealedActions()
         case (.right, _) where plain, (_, "l"):
             if swiped {
                 if !tableView.focusPreviousSwipeAction() { tableView.hideSwipeActions() }
@@ -73,19 +80,66 @@ extension TableViewController {
         return true
     }
 
+    /// The keys that work on revealed actions: choose (Left/Right), do
+    /// (Enter, and d/Delete for the destructive one), hide (Esc).
+    static func actsOnRevealedActions(_ key: Key) -> Bool {
+        switch (key.code, key.character) {
+        case (.left, _) where key.modifiers.isEmpty, (.right, _) where key.modifiers.isEmpty,
+             (.enter, _), (.escape, _), (.delete, _), (_, "h"), (_, "l"), (_, "d"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The row whose actions are showing: swiped, or its delete
+    /// confirmation in edit mode.
+    var revealedActionPath: IndexPath? {
+        tableView.swipedIndexPath ?? tableView.deleteConfirmationIndexPath
+    }
+
+    /// Hides swipe actions and any delete confirmation.
+    func hideRevealedActions() {
+        tableView.hideSwipeActions()
+        tableView.cancelDeleteConfirmation()
+        revealedActionsAt = nil
+    }
+
+    /// Records where actions were just revealed (the highlighted row).
+    func noteRevealedActions() {
+        revealedActionsAt = revealedActionPath
+    }
+
+    /// The kit's invariant: revealed actions belong to the highlighted row and
+    /// stay where they were revealed. Anything that breaks it — the
+    /// highlight moving, a live update shifting the row under actions whose
+    /// handlers captured its old index path — hides them.
+    func keepRevealedActionsOnHighlight() {
+        guard let revealed = revealedActionPath else {
+            revealedActionsAt = nil
+            return
+        }
+        if revealed != tableView.highlightedIndexPath || revealed != revealedActionsAt {
+            hideRevealedActions()
+        }
+    }
+
     /// Enter: the focused swipe action, the delete confirmation, a text
     /// field (editing starts only here, in edit mode too where the table
     /// allows selection during editing), or a tap on the row.
     func activateHighlighted() {
-        if tableView.swipedIndexPath != nil {
-            tableView.performFocusedSwipeAction()
-            return
-        }
-        if tableView.deleteConfirmationIndexPath != nil {
-            tableView.userDidConfirmDeletion()
-            return
-        }
         guard let path = tableView.highlightedIndexPath else { return }
+        if let revealed = revealedActionPath {
+            // Never act on another row's actions.
+            guard revealed == path else { return hideRevealedActions() }
+            if tableView.swipedIndexPath != nil {
+                tableView.performFocusedSwipeAction()
+            } else {
+                tableView.userDidConfirmDeletion()
+            }
+            revealedActionsAt = nil
+            return
+        }
         if textFieldsSelectable, let field = tableView.cellForRow(at: path) as? TextFieldCell {
             beginTextEditing(field, at: path)
             return
@@ -100,12 +154,15 @@ extension TableViewController {
         if tableView.isEditing {
             if tableView.deleteConfirmationIndexPath == path {
                 tableView.userDidConfirmDeletion()
+                revealedActionsAt = nil
             } else if tableView.editingStyleForRow(at: path) == .delete {
                 tableView.userDidTapEditingControl(forRowAt: path)
+                noteRevealedActions()
             }
             return
         }
         guard tableView.revealTrailingSwipeActions(forRowAt: path) else { return }
+        noteRevealedActions()
         guard let destructive = tableView.revealedSwipeActions.lastIndex(where: { $0.style == .destructive }) else {
             tableView.hideSwipeActions()
             return

@@ -7,14 +7,23 @@ extension TableViewController {
         switch mouse.kind {
         case .wheelUp:
             tableView.scroll(byLines: -3)
+            moveHighlightIntoViewport()
         case .wheelDown:
             tableView.scroll(byLines: 3)
+            moveHighlightIntoViewport()
         case .press(.left):
             pressStart = (mouse.column, mouse.row, path(atRow: mouse.row), false)
         case .drag(.left):
             guard var start = pressStart, !start.swiped, let path = start.path, !tableView.isEditing else { return true }
             if start.column - mouse.column >= 3 {
-                tableView.revealTrailingSwipeActions(forRowAt: path)
+                // The swiped row becomes the highlighted one, as a touch
+                // highlights it: actions never show on another row.
+                hideRevealedActions()
+                tableView.highlightRow(at: path)
+                if tableView.highlightedIndexPath == path {
+                    tableView.revealTrailingSwipeActions(forRowAt: path)
+                    noteRevealedActions()
+                }
                 start.swiped = true
                 pressStart = start
             }
@@ -42,6 +51,7 @@ extension TableViewController {
             while let focused = tableView.focusedSwipeActionIndex, focused > index, tableView.focusNextSwipeAction() {}
             while let focused = tableView.focusedSwipeActionIndex, focused < index, tableView.focusPreviousSwipeAction() {}
             tableView.performFocusedSwipeAction()
+            revealedActionsAt = nil
             return
         }
         if let (_, path) = detailButtonFrames.first(where: { $0.0.contains(column: column, row: row) }) {
@@ -51,21 +61,33 @@ extension TableViewController {
         }
         if let confirmationFrame, confirmationFrame.contains(column: column, row: row) {
             tableView.userDidConfirmDeletion()
+            revealedActionsAt = nil
             return
         }
-        if tableView.swipedIndexPath != nil || tableView.deleteConfirmationIndexPath != nil {
-            tableView.hideSwipeActions()
-            tableView.cancelDeleteConfirmation()
+        if revealedActionPath != nil {
+            // A touch elsewhere only hides the revealed actions (UIKit).
+            hideRevealedActions()
             return
         }
         guard let path = path(atRow: row) else { return }
         if tableView.isEditing && column <= frame.x + 3 && tableView.editingStyleForRow(at: path) != .none {
             tableView.highlightRow(at: path)
+            guard tableView.highlightedIndexPath == path else { return }
             tableView.userDidTapEditingControl(forRowAt: path)
+            noteRevealedActions()
             return
         }
         tableView.highlightRow(at: path)
         activateHighlighted()
+    }
+
+    /// After a wheel scroll the cursor comes along to the nearest row in
+    /// view, so the highlighted row is always on screen.
+    private func moveHighlightIntoViewport() {
+        guard let highlighted = tableView.highlightedIndexPath, !tableView.isRowFullyVisible(highlighted) else { return }
+        let visible = tableView.indexPathsForVisibleRows.filter { tableView.isRowFullyVisible($0) }
+        guard let first = visible.first, let last = visible.last else { return }
+        tableView.highlightRow(at: highlighted < first ? first : last)
     }
 
     /// The row drawn on a screen row.

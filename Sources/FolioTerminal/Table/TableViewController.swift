@@ -61,6 +61,8 @@ open class TableViewController: ViewController {
     var confirmationFrame: Rect?
     var indexFrames: [(Rect, Int)] = []
     var detailButtonFrames: [(Rect, IndexPath)] = []
+    /// Where the showing actions were revealed (see `keepRevealedActionsOnHighlight`).
+    var revealedActionsAt: IndexPath?
 
     /// Creates a table screen.
     ///
