@@ -107,21 +107,15 @@ public enum AppProcess {
         if let override = ProcessInfo.processInfo.environment["FOLIO_BINARY"] {
             return URL(fileURLWithPath: override)
         }
-        let root = packageRoot(file: file)
+        let root = ReleaseBuild.packageRoot(file: file)
         let binary = root.appendingPathComponent(".build/release/folio")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw Failure.binaryMissing(path: binary.path)
         }
-        if let built = modified(binary), let newest = folioSources(root).compactMap(newestSource).max(by: { $0.date < $1.date }),
-           newest.date > built {
-            throw Failure.binaryStale(path: binary.path, source: newest.path)
+        if let newer = ReleaseBuild.newerSource(than: binary, in: folioSources(root)) {
+            throw Failure.binaryStale(path: binary.path, source: newer)
         }
         return binary
-    }
-
-    /// The package's root folder, found from this file's path.
-    static func packageRoot(file: StaticString = #filePath) -> URL {
-        URL(fileURLWithPath: "\(file)").deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
     /// Every target `folio` may be built from: all of Sources but the other
@@ -138,23 +132,6 @@ public enum AppProcess {
     /// current, or this is CI (where `scripts/setup` built it, so a missing or
     /// stale binary must fail loudly instead of skipping).
     public static var folioBinaryIsReady: Bool {
-        (try? folioBinary()) != nil || ProcessInfo.processInfo.environment["CI"] != nil
-    }
-
-    private static func modified(_ url: URL) -> Date? {
-        try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date
-    }
-
-    /// The most recently changed Swift source under `folder` (or the file itself).
-    private static func newestSource(in folder: URL) -> (path: String, date: Date)? {
-        if folder.pathExtension == "swift" { return modified(folder).map { (folder.path, $0) } }
-        guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.contentModificationDateKey]) else {
-            return nil
-        }
-        var newest: (path: String, date: Date)?
-        for case let file as URL in files where file.pathExtension == "swift" {
-            if let date = modified(file), date > (newest?.date ?? .distantPast) { newest = (file.path, date) }
-        }
-        return newest
+        (try? folioBinary()) != nil || ReleaseBuild.isCI
     }
 }

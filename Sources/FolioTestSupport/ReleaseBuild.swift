@@ -14,14 +14,35 @@ public enum ReleaseBuild {
 
     /// `.build/release/NAME` when it exists and is newer than everything under `Sources/`.
     public static func executable(_ name: String, file: StaticString = #filePath) -> URL? {
-        let root = URL(fileURLWithPath: "\(file)").deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = packageRoot(file: file)
         let binary = root.appendingPathComponent(".build/release/\(name)")
-        guard FileManager.default.isExecutableFile(atPath: binary.path), let built = modified(binary) else { return nil }
-        let sources = FileManager.default.enumerator(at: root.appendingPathComponent("Sources"), includingPropertiesForKeys: nil)
-        while let source = sources?.nextObject() as? URL {
-            if let changed = modified(source), changed > built { return nil }
-        }
+        guard FileManager.default.isExecutableFile(atPath: binary.path),
+              newerSource(than: binary, in: [root.appendingPathComponent("Sources")]) == nil else { return nil }
         return binary
+    }
+
+    /// The package's root folder, found from this file's path.
+    public static func packageRoot(file: StaticString = #filePath) -> URL {
+        URL(fileURLWithPath: "\(file)").deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// A file under `paths` (folders, or files) changed after `binary` was
+    /// built, or nil when the binary is current.
+    public static func newerSource(than binary: URL, in paths: [URL]) -> String? {
+        guard let built = modified(binary) else { return binary.path }
+        for path in paths {
+            if let changed = modified(path), changed > built, !isFolder(path) { return path.path }
+            let files = FileManager.default.enumerator(at: path, includingPropertiesForKeys: nil)
+            while let source = files?.nextObject() as? URL {
+                if let changed = modified(source), changed > built { return source.path }
+            }
+        }
+        return nil
+    }
+
+    private static func isFolder(_ url: URL) -> Bool {
+        var folder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &folder) && folder.boolValue
     }
 
     private static func modified(_ url: URL) -> Date? {
