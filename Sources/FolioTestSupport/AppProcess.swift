@@ -103,11 +103,11 @@ public enum AppProcess {
     /// from is refused rather than tested.
     ///
     /// Throws ``Failure/binaryMissing(path:)`` or ``Failure/binaryStale(path:source:)``.
-    public static func folioBinary(file: StaticString = #filePath) throws -> URL {
+    public static func folioBinary() throws -> URL {
         if let override = ProcessInfo.processInfo.environment["FOLIO_BINARY"] {
             return URL(fileURLWithPath: override)
         }
-        let root = ReleaseBuild.packageRoot(file: file)
+        let root = ReleaseBuild.packageRoot
         let binary = root.appendingPathComponent(".build/release/folio")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw Failure.binaryMissing(path: binary.path)

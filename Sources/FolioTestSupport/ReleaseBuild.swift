@@ -13,17 +13,18 @@ public enum ReleaseBuild {
     public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
 
     /// `.build/release/NAME` when it exists and is newer than everything under `Sources/`.
-    public static func executable(_ name: String, file: StaticString = #filePath) -> URL? {
-        let root = packageRoot(file: file)
+    public static func executable(_ name: String) -> URL? {
+        let root = packageRoot
         let binary = root.appendingPathComponent(".build/release/\(name)")
         guard FileManager.default.isExecutableFile(atPath: binary.path),
               newerSource(than: binary, in: [root.appendingPathComponent("Sources")]) == nil else { return nil }
         return binary
     }
 
-    /// The package's root folder, found from this file's path.
-    public static func packageRoot(file: StaticString = #filePath) -> URL {
-        URL(fileURLWithPath: "\(file)").deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The package's root folder, found from this file's own path
+    /// (Sources/FolioTestSupport/ReleaseBuild.swift), whoever asks.
+    public static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
     /// A file under `paths` (folders, or files) changed after `binary` was
