@@ -37,6 +37,8 @@ public final class PtyApp: @unchecked Sendable {  // driven from one test thread
     public let terminal: PseudoTerminal
     /// The program's process id.
     public let pid: pid_t
+    /// The terminal's modes before the program started: what it must restore.
+    public let initialModes: termios
     /// The screen as the program drew it.
     public private(set) var emulator: TerminalEmulator
     /// The last debug state the program sent.
@@ -65,6 +67,7 @@ public final class PtyApp: @unchecked Sendable {  // driven from one test thread
         var env = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", Self.debugVariable: "1"]
         for key in ["HOME", "PATH"] { env[key] = base[key] }
         env.merge(environment) { $1 }
+        initialModes = terminal.modes()
         pid = try terminal.spawn(executable.path, arguments, environment: env)
         try waitUntil("the first frame", timeout: timeout) { app in app.statesReceived > 0 }
     }
@@ -269,25 +272,11 @@ public final class PtyApp: @unchecked Sendable {  // driven from one test thread
             index += 1
         }
         // A UTF-8 character cut at the end of the read waits for its rest.
-        if carry.isEmpty, let cut = Self.incompleteUTF8Suffix(drawable) {
+        if carry.isEmpty, let cut = InputParser.incompleteUTF8Start(drawable) {
             carry = Array(drawable[cut...])
             drawable.removeSubrange(cut...)
         }
         emulator.apply(drawable)
-    }
-
-    /// Where an unfinished UTF-8 sequence at the end of `bytes` starts, if any.
-    static func incompleteUTF8Suffix(_ bytes: [UInt8]) -> Int? {
-        var index = bytes.count - 1
-        var continuation = 0
-        while index >= 0, continuation < 3, bytes[index] & 0xC0 == 0x80 {
-            continuation += 1
-            index -= 1
-        }
-        guard index >= 0 else { return nil }
-        let lead = bytes[index]
-        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
-        return length > continuation + 1 ? index : nil
     }
 
     private func receiveState(_ payload: String) {

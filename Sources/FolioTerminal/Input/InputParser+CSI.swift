@@ -66,19 +66,17 @@ extension InputParser.Scanner {
     }
 
     /// Bracketed paste: everything up to ESC [ 201 ~ is text, never keys.
+    /// A paste whose end has not come yet is taken whole (`openPaste`); the
+    /// parser goes on collecting it from the next reads.
     mutating func paste(start: Int) -> Bool {
-        let end: [UInt8] = Array("\u{1B}[201~".utf8)
-        var cursor = start
-        while cursor + end.count <= bytes.count {
-            if bytes[cursor] == 0x1B && Array(bytes[cursor..<(cursor + end.count)]) == end {
-                emit(.paste(String(decoding: bytes[start..<cursor], as: UTF8.self)))
-                index = cursor + end.count
-                return true
-            }
-            cursor += 1
+        if let end = InputParser.find(InputParser.pasteEnd, in: bytes, from: start) {
+            emit(.paste(String(decoding: bytes[start..<end], as: UTF8.self)))
+            index = end + InputParser.pasteEnd.count
+            return true
         }
-        guard atEnd else { return false }
-        emit(.paste(String(decoding: bytes[start...], as: UTF8.self)))
+        if atEnd { emit(.paste(String(decoding: bytes[start...], as: UTF8.self))) }
+        flushText()
+        openPaste = start
         index = bytes.count
         return true
     }

@@ -12,6 +12,8 @@
 /// ```
 public struct InputParser: Sendable {
     private var pending: [UInt8] = []
+    /// The text of a bracketed paste whose end has not arrived yet.
+    private var openPaste: [UInt8]?
 
     /// Creates a parser with nothing pending.
     ///
@@ -20,50 +22,126 @@ public struct InputParser: Sendable {
     /// ```
     public init() {}
 
-    /// Whether bytes of an unfinished sequence are waiting.
+    /// Whether bytes of an unfinished sequence (or paste) are waiting.
     ///
     /// ```swift
-    /// if parser.hasPending { /* flush after 25 ms */ }
+    /// if parser.hasPending { /* flush after 30 ms */ }
     /// ```
-    public var hasPending: Bool { !pending.isEmpty }
+    public var hasPending: Bool { !pending.isEmpty || openPaste != nil }
 
-    /// Parses newly read bytes (after any still pending).
+    /// The end of a bracketed paste.
+    static let pasteEnd: [UInt8] = Array("\u{1B}[201~".utf8)
+
+    /// Parses newly read bytes (after any still pending). A paste arriving
+    /// over many reads is searched only in the new bytes, so a paste of n
+    /// bytes costs O(n) whatever the reads.
     ///
     /// - Complexity: O(n) in the bytes.
     /// ```swift
     /// let events = parser.feed(Array("jj".utf8))
     /// ```
     public mutating func feed(_ bytes: [UInt8]) -> [InputEvent] {
-        pending.append(contentsOf: bytes)
+        var events: [InputEvent] = []
+        var input = bytes
+        if openPaste != nil {
+            // `pending` holds at most the start of a split end marker.
+            let data = pending + bytes
+            pending = []
+            guard let end = Self.find(Self.pasteEnd, in: data, from: 0) else {
+                continuePaste(data[...])
+                return []
+            }
+            openPaste! += data[..<end]
+            events.append(.paste(String(decoding: openPaste!, as: UTF8.self)))
+            openPaste = nil
+            input = Array(data[(end + Self.pasteEnd.count)...])
+        }
+        pending.append(contentsOf: input)
         let result = InputParser.parse(pending, atEnd: false)
-        pending.removeFirst(result.consumed)
-        return result.events
+        events += result.events
+        if let start = result.openPaste {
+            let rest = pending[start...]
+            pending = []
+            openPaste = []
+            continuePaste(rest)
+        } else {
+            pending.removeFirst(result.consumed)
+        }
+        return events
     }
 
-    /// Treats what is pending as complete: a lone ESC becomes Esc.
+    /// Adds bytes to the open paste, keeping back a possible start of its end marker.
+    private mutating func continuePaste(_ data: ArraySlice<UInt8>) {
+        var keep = min(Self.pasteEnd.count - 1, data.count)
+        while keep > 0 && !data.suffix(keep).elementsEqual(Self.pasteEnd.prefix(keep)) { keep -= 1 }
+        openPaste! += data.dropLast(keep)
+        pending = Array(data.suffix(keep))
+    }
+
+    /// Treats what is pending as complete: a lone ESC becomes Esc. A paste
+    /// still open hands over what has arrived (as a paste: it never becomes
+    /// keys) and stays open for the rest.
     ///
     /// - Complexity: O(p) in the pending bytes.
     /// ```swift
     /// let events = parser.flush()
     /// ```
     public mutating func flush() -> [InputEvent] {
+        if var text = openPaste {
+            // An unfinished UTF-8 character waits for the rest of the paste.
+            let cut = Self.incompleteUTF8Start(text) ?? text.count
+            openPaste = Array(text[cut...])
+            text.removeSubrange(cut...)
+            return text.isEmpty ? [] : [.paste(String(decoding: text, as: UTF8.self))]
+        }
         let result = InputParser.parse(pending, atEnd: true)
+        // A paste that started here stays open for the rest of its text.
+        if result.openPaste != nil { openPaste = [] }
         pending.removeAll()
         return result.events
     }
 
     /// The pure parser: events for `bytes` and how many bytes they used.
     /// Unless `atEnd`, an unfinished sequence at the end is left unconsumed.
+    /// A paste whose end is not in `bytes` is reported by where its text starts.
     ///
     /// - Complexity: O(n) in the bytes.
     /// ```swift
     /// InputParser.parse(Array("\u{1B}[<0;5;3M".utf8), atEnd: false).events
     /// // [.mouse(MouseEvent(kind: .press(.left), column: 4, row: 2))]
     /// ```
-    public static func parse(_ bytes: [UInt8], atEnd: Bool) -> (events: [InputEvent], consumed: Int) {
+    public static func parse(_ bytes: [UInt8], atEnd: Bool) -> (events: [InputEvent], consumed: Int, openPaste: Int?) {
         var scanner = Scanner(bytes: bytes, atEnd: atEnd)
         scanner.run()
-        return (scanner.events, scanner.consumed)
+        return (scanner.events, scanner.consumed, scanner.openPaste)
+    }
+
+    /// Where `needle` first occurs in `bytes` at or after `start`.
+    static func find(_ needle: [UInt8], in bytes: some RandomAccessCollection<UInt8>, from start: Int) -> Int? {
+        let base = bytes.startIndex
+        var cursor = start
+        while cursor + needle.count <= bytes.count {
+            if bytes[bytes.index(base, offsetBy: cursor)] == needle[0],
+               bytes[bytes.index(base, offsetBy: cursor)..<bytes.index(base, offsetBy: cursor + needle.count)].elementsEqual(needle) {
+                return cursor
+            }
+            cursor += 1
+        }
+        return nil
+    }
+
+    /// Where an unfinished UTF-8 sequence at the end of `bytes` starts, if any.
+    package static func incompleteUTF8Start(_ bytes: [UInt8]) -> Int? {
+        var index = bytes.count - 1
+        var continuation = 0
+        while index >= 0, continuation < 3, bytes[index] & 0xC0 == 0x80 {
+            continuation += 1
+            index -= 1
+        }
+        guard index >= 0 else { return nil }
+        let lead = bytes[index]
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        return length > continuation + 1 ? index : nil
     }
 }
 
@@ -75,6 +153,8 @@ extension InputParser {
         var index = 0
         var consumed = 0
         var events: [InputEvent] = []
+        /// Where the text of a paste without its end starts.
+        var openPaste: Int?
         /// Printable scalars gathered so that combining marks join their base.
         var text = ""
 

@@ -49,8 +49,10 @@ extension TableViewController {
         textEditor = editor
         switch outcome {
         case .edited:
-            if let path = textEditorPath, let cell = tableView.cellForRow(at: path) as? TextFieldCell {
-                cell.text = editor.text
+            // The cell takes the text when editing ends: copying it on every
+            // key would make typing n characters cost O(n²).
+            if editor.lastInputWasCut {
+                application?.showNotice("A field holds at most \(editor.maximumLength) characters; the rest was not typed")
             }
         case .ended(let commit):
             textEditor = editor
