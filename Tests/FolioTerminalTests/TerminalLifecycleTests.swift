@@ -103,23 +103,22 @@ struct RunLoopPTYTests {
     @Test("Keys typed into the terminal reach the app; q quits with the terminal restored")
     func typeAndQuit() throws {
         try #require(FileManager.default.isExecutableFile(atPath: probe), "folio-terminal-probe not built at \(probe)")
-        let pty = try PseudoTerminal()
-        let original = pty.modes()
-        let pid = try pty.spawn(probe, ["demo"])
-        let first = pty.read(until: "Mercury", timeout: 20)
-        #expect(first.contains("\u{1B}[?1049h"))
-        pty.type("jjh")
-        let swiped = pty.read(until: "Delete", timeout: 10)
-        #expect(swiped.contains("Delete"), "the swipe was drawn: \(swiped.debugDescription)")
-        pty.type("\u{1B}")  // Esc alone: hides the actions after the pause
-        _ = pty.read(until: nil, timeout: 1)
-        pty.type("q")
-        let end = PseudoTerminal.wait(pid)
-        let rest = pty.read(until: nil, timeout: 2)
+        // PtyApp waits on the app's own state (FOLIO_DEBUG_STATE), not on time.
+        let app = try PtyApp(URL(fileURLWithPath: probe), ["demo"])
+        defer { app.close() }
+        let original = app.initialModes
+        app.keepsOutput = true
+        try app.waitFor("Mercury")
+        try app.press("j", "j", "h")
+        try app.waitFor("Delete")
+        try app.press("Escape")  // Esc alone: hides the actions after the pause
+        try app.waitForAbsence(of: "Delete")
+        app.send(Array("q".utf8))
+        let end = try app.waitForExit()
         #expect(end.code == 0)
-        #expect(rest.contains(TerminalSession.exitSequence(mouse: true)))
-        #expect(pty.modes().c_lflag == original.c_lflag)
-        #expect(pty.modes().c_iflag == original.c_iflag)
+        #expect(String(decoding: app.output, as: UTF8.self).contains(TerminalSession.exitSequence(mouse: true)))
+        #expect(app.terminal.modes().c_lflag == original.c_lflag)
+        #expect(app.terminal.modes().c_iflag == original.c_iflag)
     }
 
     @Test("A hung-up terminal ends the app")

@@ -1,3 +1,5 @@
+import Dispatch
+
 extension Application {
     /// Parses input bytes, handles the events and draws a frame.
     /// A lone ESC waits for `flushInput()` (the run loop calls it after a pause).
@@ -6,9 +8,25 @@ extension Application {
     /// app.receive(Array("\u{1B}[B".utf8)) // Down
     /// ```
     public func receive(_ bytes: [UInt8]) {
+        receive(bytes, at: .now())
+    }
+
+    /// Receives bytes read at `time`. A lone ESC that has already waited its
+    /// pause is Esc, even when the flush timer has not run yet (a busy main
+    /// queue): the key read after it is never taken for Alt plus that key.
+    func receive(_ bytes: [UInt8], at time: DispatchTime) {
+        if parser.hasPending, let since = pendingInputSince,
+           time.uptimeNanoseconds >= since.uptimeNanoseconds + Self.escapePause {
+            for event in parser.flush() { handle(event) }
+            pendingInputSince = nil
+        }
         for event in parser.feed(bytes) { handle(event) }
+        pendingInputSince = parser.hasPending ? (pendingInputSince ?? time) : nil
         renderIfNeeded()
     }
+
+    /// How long a lone ESC waits for the rest of a sequence, in nanoseconds.
+    static let escapePause: UInt64 = 30_000_000
 
     /// Treats pending input as complete (a lone ESC becomes Esc).
     ///
@@ -17,6 +35,7 @@ extension Application {
     /// ```
     public func flushInput() {
         for event in parser.flush() { handle(event) }
+        pendingInputSince = nil
         renderIfNeeded()
     }
 
@@ -35,6 +54,7 @@ extension Application {
     /// ```
     public func handle(_ event: InputEvent) {
         needsDisplay = true
+        notice = nil
         if case .key(let key) = event, key == Key(.character("c"), modifiers: .control) {
             quit()
             return
@@ -44,8 +64,7 @@ extension Application {
             return
         }
         if isShowingHelp {
-            if case .key = event { isShowingHelp = false }
-            if case .mouse(let mouse) = event, case .press = mouse.kind { isShowingHelp = false }
+            handleHelp(event)
             return
         }
         if let alert = presentedAlert {
@@ -73,7 +92,10 @@ extension Application {
         }
     }
 
-    /// The keys of the screen shown, with the application's own.
+    /// The keys of the screen shown, with the application's own: innermost
+    /// first, and a key that an inner screen uses is not offered again by an
+    /// outer one (Esc hides revealed actions before it goes back). While
+    /// text is typed, `?` and `q` type, so they are not offered.
     ///
     /// ```swift
     /// app.keyHints.map(\.keys)
@@ -81,8 +103,31 @@ extension Application {
     public var keyHints: [KeyHint] {
         if let alert = presentedAlert { return alert.keyHints }
         var hints = root.keyHints
-        hints.append(KeyHint("?", "help"))
-        if root.canQuit { hints.append(KeyHint("q", "quit")) }
-        return hints
+        if !root.isEditingText {
+            hints.append(KeyHint("?", "help"))
+            if root.canQuit { hints.append(KeyHint("q", "quit")) }
+        }
+        return KeyHint.innermostFirst(hints)
+    }
+
+    /// While help shows: when it does not fit, ↑↓ (and j/k, PgUp/PgDn)
+    /// scroll it; any other key or a click closes it.
+    private func handleHelp(_ event: InputEvent) {
+        switch event {
+        case .key(let key) where helpScrolls:
+            switch (key.code, key.character) {
+            case (.up, _), (_, "k"): helpOffset = max(0, helpOffset - 1)
+            case (.down, _), (_, "j"): helpOffset += 1
+            case (.pageUp, _): helpOffset = max(0, helpOffset - 5)
+            case (.pageDown, _): helpOffset += 5
+            default: isShowingHelp = false
+            }
+        case .key:
+            isShowingHelp = false
+        case .mouse(let mouse):
+            if case .press = mouse.kind { isShowingHelp = false }
+        case .paste:
+            isShowingHelp = false
+        }
     }
 }

@@ -1,11 +1,16 @@
 extension Application {
-    /// The one-line key-hint bar at the bottom.
+    /// The one-line key-hint bar at the bottom. While text is typed, `?`
+    /// types too, so "? help" is not offered then.
     func drawHintBar(into screen: inout Screen, row: Int) {
         let bar = Rect(x: 0, y: row, width: screen.width, height: 1)
         screen.fill(bar)
-        // "? help" always shows, at the right end.
-        let helpStart = bar.maxX - 7
-        if helpStart > 1 && presentedAlert == nil {
+        if let notice, presentedAlert == nil {
+            screen.draw(notice, at: 1, row: row, style: Style(attributes: .bold), maxWidth: bar.width - 2)
+            return
+        }
+        let offersHelp = presentedAlert == nil && !root.isEditingText
+        let helpStart = offersHelp ? bar.maxX - 7 : bar.maxX + 1
+        if offersHelp && helpStart > 1 {
             screen.draw("?", at: helpStart, row: row, style: Style(attributes: .bold))
             screen.draw("help", at: helpStart + 2, row: row, style: theme.hintBar)
         }
@@ -20,33 +25,56 @@ extension Application {
         }
     }
 
-    /// A short message in a box in the middle.
+    /// A short success message in a box in the middle, wrapped to fit (never cut).
     func drawHUD(_ text: String, into screen: inout Screen, bounds: Rect) {
-        let label = "✓ " + text
-        let width = min(bounds.width, DisplayWidth.of(label) + 6)
-        let box = Rect(x: bounds.x + (bounds.width - width) / 2, y: bounds.y + max(0, (bounds.height - 3) / 2), width: width, height: 3)
+        let inner = max(1, min(bounds.width - 4, 60))
+        let lines = DisplayText.wrap("✓ " + text, width: inner)
+        let width = min(bounds.width, (lines.map(DisplayWidth.of).max() ?? 0) + 4)
+        let height = min(bounds.height, lines.count + 2)
+        let box = Rect(x: bounds.x + (bounds.width - width) / 2, y: bounds.y + max(0, (bounds.height - height) / 2),
+                       width: width, height: height)
         screen.drawBox(box, style: Style(attributes: .bold))
-        screen.draw(label, in: box.row(1).inset(left: 2, right: 2), style: Style(attributes: .bold), alignment: .center)
+        for (index, line) in lines.enumerated() where box.y + 1 + index < box.maxY - 1 {
+            screen.draw(line, in: Rect(x: box.x + 2, y: box.y + 1 + index, width: max(0, width - 4), height: 1),
+                        style: Style(attributes: .bold), alignment: .center)
+        }
     }
 
-    /// The `?` overlay: every key of the current screen.
-    func drawHelp(into screen: inout Screen, bounds: Rect) {
+    /// Every key of the help overlay: the screen's, the application's own.
+    var helpHints: [KeyHint] {
         var hints = keyHints.filter { $0.keys != "?" }
         hints.append(KeyHint("Ctrl-C", "quit at once"))
         if suspendHandler != nil { hints.append(KeyHint("Ctrl-Z", "suspend (fg resumes)")) }
+        return hints
+    }
+
+    /// How many hint lines the help box shows at once in `bounds`.
+    func helpLinesShown(in bounds: Rect) -> Int { max(1, bounds.height - 4) }
+
+    /// The `?` overlay over a dimmed screen: every key of the current
+    /// screen; when they do not all fit, ↑↓ scroll them.
+    func drawHelp(into screen: inout Screen, bounds: Rect) {
+        screen.restyle(bounds) { $0.attributes.insert(.dim) }
+        let hints = helpHints
         let keyWidth = min(16, hints.map { DisplayWidth.of($0.keys) }.max() ?? 0)
         let width = min(bounds.width, max(30, keyWidth + 4 + (hints.map { DisplayWidth.of($0.action) }.max() ?? 0) + 3))
-        let height = min(bounds.height, hints.count + 4)
-        let box = Rect(x: bounds.x + (bounds.width - width) / 2, y: bounds.y + max(0, (bounds.height - height) / 2), width: width, height: height)
+        let shown = min(hints.count, helpLinesShown(in: bounds))
+        let height = min(bounds.height, shown + 4)
+        let box = Rect(x: bounds.x + (bounds.width - width) / 2, y: bounds.y + max(0, (bounds.height - height) / 2),
+                       width: width, height: height)
         screen.drawBox(box)
-        screen.draw(" Keys ", in: box.row(0), style: theme.title, alignment: .center)
+        helpOffset = max(0, min(helpOffset, hints.count - shown))
+        let scrolls = hints.count > shown
+        helpScrolls = scrolls
+        screen.draw(scrolls ? " Keys \(helpOffset + 1)–\(helpOffset + shown) of \(hints.count) " : " Keys ",
+                    in: box.row(0), style: theme.title, alignment: .center)
         var row = box.y + 1
-        for hint in hints where row < box.maxY - 2 {
+        for hint in hints.dropFirst(helpOffset).prefix(shown) where row < box.maxY - 2 {
             screen.draw(hint.keys, at: box.x + 2, row: row, style: Style(attributes: .bold), maxWidth: keyWidth)
             screen.draw(hint.action, at: box.x + 3 + keyWidth, row: row, maxWidth: box.maxX - 1 - (box.x + 3 + keyWidth))
             row += 1
         }
-        screen.draw("any key closes help", in: Rect(x: box.x + 1, y: box.maxY - 2, width: width - 2, height: 1),
-                    style: theme.secondary, alignment: .center)
+        screen.draw(scrolls ? "↑↓ more · other keys close" : "any key closes help",
+                    in: Rect(x: box.x + 1, y: box.maxY - 2, width: width - 2, height: 1), style: theme.secondary, alignment: .center)
     }
 }

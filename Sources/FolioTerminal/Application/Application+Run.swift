@@ -74,9 +74,9 @@ extension Application {
         return [input, resize]
     }
 
-    /// A lone ESC becomes Esc when nothing follows within 30 ms.
+    /// A lone ESC becomes Esc when nothing follows within the pause.
     private func scheduleInputFlush() {
-        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(30)) { [weak self] in
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(Int(Self.escapePause / 1_000_000))) { [weak self] in
             MainActor.assumeIsolated {
                 guard let self, self.hasPendingInput else { return }
                 self.flushInput()

@@ -43,7 +43,13 @@ public final class Application {
     /// The HUD message showing, if any.
     public private(set) var hudText: String?
     /// Whether the `?` help overlay is showing.
-    public internal(set) var isShowingHelp = false
+    public internal(set) var isShowingHelp = false {
+        didSet { if !isShowingHelp { helpOffset = 0 } }
+    }
+    /// The first help line shown, when help scrolls.
+    var helpOffset = 0
+    /// Whether help had more keys than room when last drawn.
+    var helpScrolls = false
     /// False once the user has quit.
     public private(set) var isRunning = true
     /// How long a HUD message stays, in seconds.
@@ -60,6 +66,8 @@ public final class Application {
     var needsDisplay = true
     /// Bytes read from the terminal so far (the debug state reports them).
     package var inputBytesReceived = 0
+    /// When the input now pending (a lone ESC) arrived.
+    var pendingInputSince: DispatchTime?
     /// Frames composed so far: an idle application composes none.
     package private(set) var framesComposed = 0
     /// Where the debug state goes after each frame (`FOLIO_DEBUG_STATE=1`).
@@ -94,6 +102,20 @@ public final class Application {
     public func present(_ alert: AlertController) {
         alert.prepareFocus()
         presentedAlerts.append(alert)
+        setNeedsDisplay()
+    }
+
+    /// A note in place of the key hints until the next key or click: how to
+    /// do what the user tried ("press e first"), a limit reached.
+    public internal(set) var notice: String?
+
+    /// Shows a note in the hint bar until the next key or click.
+    ///
+    /// ```swift
+    /// app.showNotice("Rows are reordered in edit mode: press e, then K/J")
+    /// ```
+    public func showNotice(_ text: String) {
+        notice = text
         setNeedsDisplay()
     }
 

@@ -24,3 +24,27 @@ public struct KeyHint: Hashable, Sendable {
         self.inBar = inBar
     }
 }
+
+extension KeyHint {
+    /// The keys a hint names: its `keys` split at "/" and spaces
+    /// ("↑↓/jk" is "↑↓" and "jk"; "Home/End g/G" four keys).
+    var keyNames: [String] {
+        keys.split(whereSeparator: { $0 == "/" || $0 == " " }).map(String.init)
+    }
+
+    /// Hints innermost first, dropping every later hint that names a key an
+    /// earlier one already has: the inner screen uses that key first.
+    ///
+    /// - Complexity: O(n) in the keys named.
+    static func innermostFirst(_ hints: [KeyHint]) -> [KeyHint] {
+        var claimed: Set<String> = []
+        var kept: [KeyHint] = []
+        for hint in hints {
+            let names = hint.keyNames
+            guard names.allSatisfy({ !claimed.contains($0) }) else { continue }
+            claimed.formUnion(names)
+            kept.append(hint)
+        }
+        return kept
+    }
+}

@@ -73,6 +73,10 @@ extension TableViewController {
             }
         case (.delete, _), (_, "d"):
             deleteHighlighted()
+        case (_, "["):
+            jumpSection(by: -1)
+        case (_, "]"):
+            jumpSection(by: 1)
         default:
             return false
         }
@@ -173,7 +177,13 @@ extension TableViewController {
 
     /// Shift+Up/Down, K/J in edit mode: one reorder step.
     func reorderHighlighted(by offset: Int) -> Bool {
-        guard tableView.isEditing, let path = tableView.highlightedIndexPath else { return false }
+        guard let path = tableView.highlightedIndexPath else { return false }
+        guard tableView.isEditing else {
+            // Say how, rather than do nothing, where the rows can be reordered.
+            guard tableView.dataSource is any TableViewReorderingDataSource else { return false }
+            application?.showNotice("Rows are reordered in edit mode: press e, then K/J")
+            return true
+        }
         if let moved = tableView.userMoveRow(at: path, by: offset) {
             tableView.highlightRow(at: moved)
         }
@@ -181,7 +191,8 @@ extension TableViewController {
         return true
     }
 
-    /// The keys that work now, for the hint bar and help.
+    /// The keys that work now, for the hint bar and help: only keys that
+    /// do something on the highlighted row, in the words of what they do.
     var tableKeyHints: [KeyHint] {
         if textEditor != nil {
             return [KeyHint("Enter", "done"), KeyHint("Esc", "cancel edit"), KeyHint("←→", "move cursor"),
@@ -190,10 +201,14 @@ extension TableViewController {
         if tableView.swipedIndexPath != nil {
             return [KeyHint("←→", "choose action"), KeyHint("Enter", "do it"), KeyHint("Esc", "hide actions")]
         }
+        if tableView.deleteConfirmationIndexPath != nil {
+            return [KeyHint("Enter/d", "delete"), KeyHint("Esc", "keep")]
+        }
         let highlighted = tableView.highlightedIndexPath
-        let isField = highlighted.map { tableView.cellForRow(at: $0) is TextFieldCell } ?? false
-        var hints = [KeyHint("↑↓/jk", "move"), KeyHint("Enter", isField && textFieldsSelectable ? "edit text" : "select"),
-                     KeyHint("PgUp/PgDn", "page", inBar: false), KeyHint("Home/End g/G", "first / last row", inBar: false)]
+        var hints = [KeyHint("↑↓/jk", "move")]
+        if let highlighted, let enter = enterHint(forRowAt: highlighted) { hints.append(KeyHint("Enter", enter)) }
+        hints += [KeyHint("PgUp/PgDn", "page", inBar: false), KeyHint("Home/End g/G", "first / last row", inBar: false)]
+        if tableView.numberOfSections > 1 { hints.append(KeyHint("[ ]", "previous / next section", inBar: false)) }
         if tableView.isEditing {
             if let highlighted, tableView.editingStyleForRow(at: highlighted) == .delete {
                 hints.append(KeyHint("d/Del", "delete"))
@@ -203,11 +218,24 @@ extension TableViewController {
             }
         } else if let highlighted, let actions = tableView.trailingSwipeActions(forRowAt: highlighted), !actions.actions.isEmpty {
             // Only rows that have actions offer the swipe.
+            if actions.actions.contains(where: { $0.style == .destructive }) { hints.append(KeyHint("d/Del", "delete")) }
             hints.append(KeyHint("←/h", "swipe"))
-            if actions.actions.contains(where: { $0.style == .destructive }) {
-                hints.append(KeyHint("d/Del", "delete", inBar: false))
-            }
         }
         return hints
+    }
+
+    /// `[` and `]`: the first row of the previous or next section (the
+    /// section index from the keyboard).
+    func jumpSection(by offset: Int) {
+        let current = tableView.highlightedIndexPath?.section ?? 0
+        var section = current + offset
+        while section >= 0 && section < tableView.numberOfSections {
+            if let first = tableView.firstRow(atOrAfter: IndexPath(row: 0, section: section)), first.section == section {
+                tableView.highlightRow(at: first)
+                try? tableView.scrollToRow(at: first, at: .top)
+                return
+            }
+            section += offset
+        }
     }
 }

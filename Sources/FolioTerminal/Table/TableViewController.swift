@@ -86,6 +86,21 @@ open class TableViewController: ViewController {
         super.setEditing(editing)
     }
 
+    /// What Enter does on a row, for the hint bar and help, or nil when it
+    /// does nothing there (no Enter hint is shown). By default: "edit text"
+    /// on a text field that selecting starts, "select" where the table
+    /// allows selection now; override to name it ("open", "choose").
+    ///
+    /// ```swift
+    /// override func enterHint(forRowAt indexPath: IndexPath) -> String? { "open" }
+    /// ```
+    open func enterHint(forRowAt indexPath: IndexPath) -> String? {
+        if textFieldsSelectable, tableView.cellForRow(at: indexPath) is TextFieldCell { return "edit text" }
+        let selectable = tableView.isEditing ? tableView.allowsSelectionDuringEditing : tableView.allowsSelection
+        guard selectable else { return nil }
+        return tableView.isEditing && tableView.allowsMultipleSelectionDuringEditing ? "check" : "select"
+    }
+
     /// Whether a text-field cell is taking keys.
     override open var isEditingText: Bool { textEditor != nil }
 
