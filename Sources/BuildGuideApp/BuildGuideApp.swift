@@ -19,18 +19,18 @@ public enum BuildGuideApp: FolioApp {
     public static let subcommands = [
         HelpEntry("list [--json]", "print the guides as the app shows them"),
         HelpEntry("add NAME [--race RACE]", "add a guide (race Protoss, Terran or Zerg)"),
-        HelpEntry("add-unit NAME UNIT", "append a unit of the guide's race to its build order"),
-        HelpEntry("delete NAME", "delete the guide named NAME"),
+        HelpEntry("add-unit NAME|--id ID UNIT", "append a unit of the guide's race to its build order"),
+        HelpEntry("delete NAME | --id ID", "delete a guide and its build order (by id if names repeat)"),
     ]
     /// The app's own keys, for `--help`.
     public static let keys = [
-        HelpEntry("+ or a", "add a guide and open it"),
+        HelpEntry("+ or a", "add a guide (no race yet) and open it"),
         HelpEntry("Enter on Name / Race", "edit the name / choose the race"),
         HelpEntry("Enter on Add a Unit", "choose a unit of the guide's race"),
         HelpEntry("K/J in Build Order", "reorder (kept within the build order)"),
     ]
     /// The options that take a value.
-    public static let valueOptions: Set<String> = ["--race"]
+    public static let valueOptions: Set<String> = ["--race", "--id"]
 
     /// Runs a subcommand against the store (see ``subcommands``).
     public static func runSubcommand(_ name: String, arguments: inout Arguments, context: AppContext) throws {

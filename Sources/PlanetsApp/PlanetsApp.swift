@@ -24,7 +24,7 @@ public enum PlanetsApp: FolioApp {
     ]
     /// The app's own keys, for `--help`.
     public static let keys = [
-        HelpEntry("Left, then Enter", "Delete: asks \"Are you sure you want to permanently delete …?\""),
+        HelpEntry("d, or Left then Enter", "Delete: asks \"Are you sure you want to permanently delete …?\""),
         HelpEntry("e, then K/J", "edit mode: reorder (the order is saved)"),
     ]
     /// The options that take a value.

@@ -14,24 +14,35 @@ enum GuidesCommands {
             }
         case "add":
             let race = try arguments.option("--race")
-            let guide = try arguments.positional("NAME")
+            let guide = try TextInput.visible(try arguments.positional("NAME"), field: "NAME")
             try arguments.finish()
             let container = try BuildGuideStore.open(at: context.storeURL)
             try BuildGuideStore.addGuide(named: guide, race: race, to: container.viewContext, at: context.storeURL)
         case "add-unit":
-            let guideName = try arguments.positional("NAME")
+            let id = try arguments.option("--id")
+            let guideName = id == nil ? try arguments.positional("NAME") : nil
             let unit = try arguments.positional("UNIT")
             try arguments.finish()
             let container = try BuildGuideStore.open(at: context.storeURL)
-            let guide = try BuildGuideStore.guide(named: guideName, in: container.viewContext)
+            let guide = try guide(named: guideName, id: id, in: container.viewContext)
             try BuildGuideStore.addUnit(unit, to: guide, in: container.viewContext, at: context.storeURL)
         case "delete":
-            let guide = try arguments.positional("NAME")
+            let id = try arguments.option("--id")
+            let name = id == nil ? try arguments.positional("NAME") : nil
             try arguments.finish()
             let container = try BuildGuideStore.open(at: context.storeURL)
-            try BuildGuideStore.deleteGuide(named: guide, from: container.viewContext, at: context.storeURL)
+            let view = container.viewContext
+            let guide = try guide(named: name, id: id, in: view)
+            try AppStore.save(view, at: context.storeURL) { view.delete(guide) }
         default:
             throw AppError.usage(message: "unknown subcommand '\(name)' for guides")
+        }
+    }
+
+    /// The guide named `name` (refused when several share it), or the one with `id`.
+    static func guide(named name: String?, id: String?, in context: ObjectContext) throws -> Guide {
+        try NamedObject.resolve(Guide.self, kind: "guide", name: name, id: id, in: context) { name in
+            FetchRequest<Guide>(predicate: #Predicate { $0.name == name })
         }
     }
 

@@ -13,6 +13,10 @@ public enum AppError: Error, Equatable, CustomStringConvertible {
     case notFound(kind: String, name: String)
     /// A value is well-formed on the command line but not acceptable (exit 1).
     case invalidValue(option: String, value: String, reason: String)
+    /// No thing of that kind has that ID (exit 1).
+    case notFoundID(kind: String, id: String)
+    /// Several things share the name; the command will not guess (exit 1).
+    case ambiguous(kind: String, name: String, ids: [String], option: String)
     /// A thing with that name already exists where names must be unique (exit 1).
     case alreadyExists(kind: String, name: String)
     /// The store could not be opened, read or written (exit 1).
@@ -37,6 +41,10 @@ public enum AppError: Error, Equatable, CustomStringConvertible {
             "no \(kind) named '\(name)'"
         case .invalidValue(let option, let value, let reason):
             "invalid value '\(value)' for \(option): \(reason)"
+        case .notFoundID(let kind, let id):
+            "no \(kind) with id \(id)"
+        case .ambiguous(let kind, let name, let ids, let option):
+            "\(ids.count) \(kind)s are named '\(name)' (ids \(ids.joined(separator: ", "))): say which with \(option) ID"
         case .alreadyExists(let kind, let name):
             "a \(kind) named '\(name)' already exists"
         case .store(let path, let message):

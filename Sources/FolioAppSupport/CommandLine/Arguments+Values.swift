@@ -27,14 +27,39 @@ extension Arguments {
     /// ```
     public mutating func doubleOption(_ name: String, in range: ClosedRange<Double>) throws -> Double? {
         guard let text = try option(name) else { return nil }
-        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+        return try Self.decimal(text, named: name, in: range)
+    }
+
+    /// Reads `text` as a plain decimal number (`-122.4194`, `+12`, `.5`)
+    /// within `range`; hexadecimal, exponents, `inf` and `nan` are refused
+    /// (Swift's `Double("0x10")` would read 16). `name` is what the message
+    /// calls the value: an option, or a form's field.
+    ///
+    /// ```swift
+    /// try Arguments.decimal("0x10", named: "Latitude", in: -90...90)   // throws: not a number
+    /// ```
+    public static func decimal(_ text: String, named name: String, in range: ClosedRange<Double>) throws -> Double {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard isPlainDecimal(trimmed), let value = Double(trimmed), value.isFinite else {
             throw AppError.invalidValue(option: name, value: text, reason: "not a number")
         }
         guard range.contains(value) else {
-            let low = Self.plain(range.lowerBound), high = Self.plain(range.upperBound)
+            let low = plain(range.lowerBound), high = plain(range.upperBound)
             throw AppError.invalidValue(option: name, value: text, reason: "must be between \(low) and \(high)")
         }
         return value
+    }
+
+    /// An optional sign, digits, and an optional fraction: nothing else.
+    private static func isPlainDecimal(_ text: String) -> Bool {
+        var scalars = Substring(text).unicodeScalars[...]
+        if let sign = scalars.first, sign == "+" || sign == "-" { scalars = scalars.dropFirst() }
+        let digits = CharacterSet(charactersIn: "0123456789")
+        var whole = 0, fraction = 0, points = 0
+        for scalar in scalars {
+            if scalar == "." { points += 1 } else if digits.contains(scalar) { if points == 0 { whole += 1 } else { fraction += 1 } } else { return false }
+        }
+        return points <= 1 && whole + fraction > 0
     }
 
     /// Removes option `name` and reads it as an ISO 8601 date

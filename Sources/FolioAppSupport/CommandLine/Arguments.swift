@@ -91,7 +91,7 @@ public struct Arguments: Sendable {
                 index += 2
                 continue
             }
-            if afterDashes || !token.hasPrefix("-") || token == "-" {
+            if afterDashes || !token.hasPrefix("-") || token == "-" || Self.isNegativeNumber(token) {
                 remaining.remove(at: index)
                 dropDashesIfEmpty()
                 return token
@@ -113,10 +113,16 @@ public struct Arguments: Sendable {
     /// Throws a usage error naming the first token nobody consumed.
     public func finish() throws {
         guard let first = remaining.first(where: { $0 != "--" }) else { return }
-        if first.hasPrefix("-") && first != "-" {
+        if first.hasPrefix("-") && first != "-" && !Self.isNegativeNumber(first) {
             throw AppError.usage(message: "unknown option '\(first)'")
         }
         throw AppError.usage(message: "unexpected argument '\(first)'")
+    }
+
+    /// "-5" or "-0.5": a value (an ID, a coordinate), not an option.
+    static func isNegativeNumber(_ token: String) -> Bool {
+        let rest = token.dropFirst()
+        return token.hasPrefix("-") && !rest.isEmpty && rest.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
     }
 
     private var optionsEnd: Int {

@@ -37,14 +37,22 @@ public final class Console {
         self.captures = captures
     }
 
-    /// Writes `line` and a newline to standard output.
-    public func out(_ line: String) {
-        write(line + "\n", toError: false)
+    /// Writes `text` and a newline to standard output, each line made safe
+    /// for a terminal (``TextSanitizer``): data never reaches it raw.
+    public func out(_ text: String) {
+        write(Self.safe(text) + "\n", toError: false)
     }
 
-    /// Writes `line` and a newline to standard error.
-    public func error(_ line: String) {
-        write(line + "\n", toError: true)
+    /// Writes `text` and a newline to standard error, made safe as `out` does
+    /// (names echoed in errors are user data too).
+    public func error(_ text: String) {
+        write(Self.safe(text) + "\n", toError: true)
+    }
+
+    /// Every line sanitised; the line breaks between them kept.
+    static func safe(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { TextSanitizer.visible(String($0)) }
+            .joined(separator: "\n")
     }
 
     private func write(_ text: String, toError: Bool) {

@@ -1,3 +1,4 @@
+import FolioTerminal
 import Foundation
 
 /// A JSON value whose objects keep their keys in the order given, so that
@@ -68,7 +69,8 @@ public indirect enum JSONValue: Equatable, Sendable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || DisplayText.isBidiMark(scalar):
+                // Controls and bidi marks escaped: the JSON stays exact and prints harmlessly.
                 out += String(format: "\\u%04x", scalar.value)
             default: out.unicodeScalars.append(scalar)
             }

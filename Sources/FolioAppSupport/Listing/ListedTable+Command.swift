@@ -17,6 +17,11 @@ extension ListedTable {
         let json = arguments.flag("--json")
         try arguments.finish()
         let listed = try table(context.storeURL)
-        context.console.out(json ? listed.json.text : String(listed.plainText.dropLast()))
+        if json {
+            context.console.out(listed.json.text)
+        } else if !listed.plainText.isEmpty {
+            // An empty table prints nothing at all, not a blank line.
+            context.console.out(String(listed.plainText.dropLast()))
+        }
     }
 }

@@ -129,6 +129,44 @@ public enum DisplayText {
         }
     }
 
+    /// Text made safe to print on a terminal outside the UI (a command's
+    /// output or errors): controls as `^[`-style pictures (`<9B>` for C1),
+    /// and the marks that reorder text (bidi overrides, embeddings,
+    /// isolates, LRM/RLM/ALM) as `<U+202E>`. Everything else is kept, joiners
+    /// of emoji sequences too. The one sanitiser of user data for the
+    /// terminal: the UI draws through `visible`, commands print through this.
+    ///
+    /// - Complexity: O(n) in the string's length.
+    /// ```swift
+    /// DisplayText.printable("a\u{1B}]0;x\u{07}")   // "a^[]0;x^G"
+    /// DisplayText.printable("abc\u{202E}fed")       // "abc<U+202E>fed"
+    /// ```
+    public static func printable(_ string: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in string.unicodeScalars {
+            if isControl(scalar) {
+                out.append(contentsOf: controlPicture(scalar).unicodeScalars)
+            } else if isBidiMark(scalar) {
+                out.append(contentsOf: "<U+\(String(scalar.value, radix: 16, uppercase: true))>".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// The invisible marks that change the order text is shown in.
+    ///
+    /// ```swift
+    /// DisplayText.isBidiMark("\u{202E}")   // true
+    /// ```
+    public static func isBidiMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: true
+        default: false
+        }
+    }
+
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }

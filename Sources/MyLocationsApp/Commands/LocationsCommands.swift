@@ -29,7 +29,13 @@ enum LocationsCommands {
         case "delete":
             let id = try arguments.positional("ID")
             try arguments.finish()
+            guard let row = Int64(id), row > 0 else {
+                throw AppError.invalidValue(option: "ID", value: id, reason: "not a location id (a positive number from `list --json`)")
+            }
             let container = try LocationsStore.open(at: context.storeURL)
+            guard (try? container.viewContext.existingObject(with: ObjectID(entityName: "Location", rowID: row))) != nil else {
+                throw AppError.notFoundID(kind: "location", id: id)
+            }
             try LocationsStore.delete(id: id, from: container.viewContext, at: context.storeURL)
         default:
             throw AppError.usage(message: "unknown subcommand '\(name)' for locations")

@@ -23,23 +23,32 @@ public struct LocationInput: Sendable, Equatable {
     /// When.
     public var date: Date
 
-    /// Checks typed values; errors name the option (`--latitude`) or field.
+    /// What errors call the values: command-line options, or a form's fields.
+    public enum Naming: Sendable {
+        /// `--latitude`, `--category`...
+        case commandLine
+        /// "Latitude", "Category"...
+        case form
+
+        func name(_ option: String, _ label: String) -> String { self == .commandLine ? option : label }
+    }
+
+    /// Checks typed values; errors name the option (`--latitude`) or, with
+    /// `naming: .form`, the form's field ("Latitude").
     public init(description: String, category: String, latitude: String, longitude: String,
-                address: String, date: String, now: Date = Date()) throws {
+                address: String, date: String, now: Date = Date(), naming: Naming = .commandLine) throws {
         guard SampleData.locationCategories.contains(category) else {
-            throw AppError.invalidValue(option: "--category", value: category,
+            throw AppError.invalidValue(option: naming.name("--category", "Category"), value: category,
                                         reason: "not a category; one of: \(SampleData.locationCategories.joined(separator: ", "))")
         }
-        var arguments = Arguments(["--latitude", latitude, "--longitude", longitude])
-        guard let lat = try arguments.doubleOption("--latitude", in: -90...90),
-              let long = try arguments.doubleOption("--longitude", in: -180...180) else {
-            throw AppError.usage(message: "missing --latitude or --longitude")
-        }
+        let lat = try Arguments.decimal(latitude, named: naming.name("--latitude", "Latitude"), in: -90...90)
+        let long = try Arguments.decimal(longitude, named: naming.name("--longitude", "Longitude"), in: -180...180)
         let trimmedDate = date.trimmingCharacters(in: .whitespaces)
         var when = now
         if !trimmedDate.isEmpty {
             guard let parsed = Arguments.parseDate(trimmedDate) else {
-                throw AppError.invalidValue(option: "--date", value: date, reason: "not an ISO 8601 date such as 2025-03-14T10:20:00Z")
+                throw AppError.invalidValue(option: naming.name("--date", "Date"), value: date,
+                                            reason: "not an ISO 8601 date such as 2025-03-14T10:20:00Z")
             }
             when = parsed
         }

@@ -18,7 +18,7 @@ enum PlanetsCommands {
                 return try listedTable(container.viewContext)
             }
         case "add":
-            let planet = try arguments.positional("NAME")
+            let planet = try TextInput.visible(try arguments.positional("NAME"), field: "NAME")
             try arguments.finish()
             let container = try PlanetsStore.open(at: context.storeURL)
             try PlanetsStore.add(planet, to: container.viewContext, at: context.storeURL)

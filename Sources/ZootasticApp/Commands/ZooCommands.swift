@@ -13,17 +13,22 @@ enum ZooCommands {
                 return try listedTable(container.viewContext)
             }
         case "add":
-            let animal = try arguments.requiredOption("--name")
+            let animal = try TextInput.visible(try arguments.requiredOption("--name"), field: "--name")
             let habitat = try arguments.requiredOption("--habitat")
-            let order = try arguments.requiredOption("--order")
+            let order = try TextInput.visible(try arguments.requiredOption("--order"), field: "--order")
             try arguments.finish()
             let container = try ZooStore.open(at: context.storeURL)
             try ZooStore.addAnimal(name: animal, habitat: habitat, order: order, to: container.viewContext, at: context.storeURL)
         case "delete":
-            let animal = try arguments.requiredOption("--name")
+            let name = try arguments.option("--name")
+            let id = try arguments.option("--id")
             try arguments.finish()
             let container = try ZooStore.open(at: context.storeURL)
-            try ZooStore.deleteAnimal(named: animal, from: container.viewContext, at: context.storeURL)
+            let view = container.viewContext
+            let animal = try NamedObject.resolve(Animal.self, kind: "animal", name: name, id: id, in: view) { name in
+                FetchRequest<Animal>(predicate: #Predicate { $0.commonName == name })
+            }
+            try AppStore.save(view, at: context.storeURL) { view.delete(animal) }
         case "rename-order":
             let old = try arguments.positional("OLD")
             let new = try arguments.positional("NEW")
