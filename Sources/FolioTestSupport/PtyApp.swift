@@ -68,6 +68,8 @@ public final class PtyApp: @unchecked Sendable {  // driven from one test thread
         for key in ["HOME", "PATH"] { env[key] = base[key] }
         env.merge(environment) { $1 }
         initialModes = terminal.modes()
+        // Writes that would block return at once, so `send` can read output meanwhile.
+        _ = fcntl(terminal.primary, F_SETFL, fcntl(terminal.primary, F_GETFL) | O_NONBLOCK)
         pid = try terminal.spawn(executable.path, arguments, environment: env)
         try waitUntil("the first frame", timeout: timeout) { app in app.statesReceived > 0 }
     }
@@ -85,6 +87,14 @@ public final class PtyApp: @unchecked Sendable {  // driven from one test thread
 
     /// The screen's lines, trailing blanks dropped.
     public var lines: [String] { text.components(separatedBy: "\n") }
+
+    /// The screen's words in reading order, box lines and runs of blanks
+    /// made single spaces: for text that a box may have wrapped.
+    public var words: String {
+        let boxes = Set("│─┌┐└┘├┤")
+        let spaced = String(text.map { boxes.contains($0) || $0 == "\n" ? " " : $0 })
+        return spaced.split(separator: " ").joined(separator: " ")
+    }
 
     /// Sends tmux-style key names (`Down`, `Enter`, `Escape`, `S-Up`, `C-c`,
     /// `BSpace`, `PgDn`…) or single characters, settling after each.
@@ -128,10 +138,25 @@ public final class PtyApp: @unchecked Sendable {  // driven from one test thread
         try settle()
     }
 
-    /// Sends raw bytes without waiting.
+    /// Sends raw bytes, reading the program's output while the terminal's
+    /// input buffer is full: a program drawing while it reads would
+    /// otherwise block on its output as the test blocks on its input.
     public func send(_ bytes: [UInt8]) {
         sent += bytes.count
-        terminal.write(bytes)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBufferPointer { buffer in
+                Glibc.write(terminal.primary, buffer.baseAddress! + offset, min(4096, buffer.count - offset))
+            }
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno != EAGAIN && errno != EINTR {
+                return
+            } else {
+                if hasExited { return }
+                pump(timeout: 0.01)
+            }
+        }
     }
 
     /// Resizes the terminal and waits for the frame at the new size.

@@ -48,10 +48,16 @@ final class GuideEditorController: TableViewController, TableViewEditingDataSour
         }
     }
 
-    /// Another process (or context) changed the store: show the guide as it is now.
+    /// Another process (or context) changed the store: show the guide as it
+    /// is now, or, when it is gone, go back to the list (past any picker
+    /// pushed on top) and say so.
     private func followExternalChange(_ changes: ChangeSet) {
-        if changes.deleted.contains(guide.objectID) {
-            navigationController?.pop()
+        guard (try? container.viewContext.existingObject(with: guide.objectID)) != nil, !guide.isDeleted else {
+            observation = nil
+            guard let navigation = navigationController,
+                  let index = navigation.viewControllers.firstIndex(where: { $0 === self }), index > 0 else { return }
+            navigation.pop(to: navigation.viewControllers[index - 1])
+            navigation.presentError(title: "Guide Deleted", message: "Another program deleted this guide while it was open.")
             return
         }
         title = guide.name
@@ -59,8 +65,14 @@ final class GuideEditorController: TableViewController, TableViewEditingDataSour
         setNeedsDisplay()
     }
 
-    override var keyHints: [KeyHint] {
-        super.keyHints + [KeyHint("Enter", "edit / choose")]
+    /// What Enter does on each row.
+    override func enterHint(forRowAt indexPath: IndexPath) -> String? {
+        switch (Section(rawValue: indexPath.section), indexPath.row) {
+        case (.details?, 0): super.enterHint(forRowAt: indexPath)
+        case (.details?, _): "choose the race"
+        case (.actions?, _): "add a unit"
+        default: nil
+        }
     }
 
     // MARK: Data source
@@ -120,14 +132,18 @@ final class GuideEditorController: TableViewController, TableViewEditingDataSour
     func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
         guard editingStyle == .delete, indexPath.section == Section.buildOrder.rawValue else { return }
         let unit = guide.units[indexPath.row]
-        save { self.container.viewContext.delete(unit) }
-        try? tableView.deleteRows(at: [indexPath])
+        // The row goes only when the delete was saved.
+        if save(as: "Unit Not Deleted", { self.container.viewContext.delete(unit) }) {
+            try? tableView.deleteRows(at: [indexPath])
+        } else {
+            tableView.reloadData()
+        }
     }
 
     func tableView(_ tableView: TableView, moveRowAt sourceIndexPath: IndexPath, to destinationIndexPath: IndexPath) {
         var units = guide.units
         units.insert(units.remove(at: sourceIndexPath.row), at: destinationIndexPath.row)
-        save { self.guide.units = units }
+        if !save(as: "Order Not Saved", { self.guide.units = units }) { tableView.reloadData() }
     }
 
     // MARK: Delegate
@@ -167,26 +183,53 @@ final class GuideEditorController: TableViewController, TableViewEditingDataSour
     // MARK: Actions
 
     private func rename(to text: String) {
-        let name = text.trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, name != guide.name else {
-            tableView.reloadData()
-            return
+        let old = guide.name
+        do {
+            let name = try TextInput.visible(text, field: "Name")
+            if name != old, save(as: "Name Not Changed", { self.guide.name = name }) { title = guide.name }
+        } catch {
+            presentError(title: "Name Not Changed", message: "A guide needs a name with a visible character; it is still “\(old)”.")
         }
-        save { self.guide.name = name }
-        title = guide.name
+        tableView.reloadData()
     }
 
     private func pickRace() {
         let picker = PickerController(title: "Select Race", items: SampleData.races.map(\.name), selected: guide.race?.name)
         picker.onChoose = { [weak self] name in
             guard let self else { return }
-            if let race = try? BuildGuideStore.race(named: name, in: self.container.viewContext) {
-                self.save { self.guide.race = race }
-            }
-            self.tableView.reloadData()
             self.navigationController?.pop()
+            self.changeRace(to: name)
         }
         navigationController?.push(picker)
+    }
+
+    /// A new race: a build order holding another race's units would be
+    /// wrong, so it asks first and then removes them in the same save.
+    private func changeRace(to name: String) {
+        guard name != guide.race?.name else { return }
+        guard let race = try? BuildGuideStore.race(named: name, in: container.viewContext) else {
+            return presentError(title: "Race Not Changed", message: "There is no race named \(name).")
+        }
+        let steps = guide.units
+        guard !steps.isEmpty else {
+            save(as: "Race Not Changed") { self.guide.race = race }
+            return tableView.reloadData()
+        }
+        let old = guide.race?.name ?? "another race"
+        let sheet = AlertController(
+            title: "Change Race",
+            message: "Changing \(guide.name) to \(name) removes its build order: \(steps.count) \(old) unit\(steps.count == 1 ? "" : "s").",
+            style: .actionSheet)
+        sheet.addAction(AlertAction(title: "Change to \(name)", style: .destructive) { [weak self] in
+            guard let self else { return }
+            self.save(as: "Race Not Changed") {
+                for step in self.guide.units { self.container.viewContext.delete(step) }
+                self.guide.race = race
+            }
+            self.tableView.reloadData()
+        })
+        sheet.addAction(AlertAction(title: "Cancel", style: .cancel))
+        present(sheet)
     }
 
     private func addUnit() {
@@ -205,19 +248,25 @@ final class GuideEditorController: TableViewController, TableViewEditingDataSour
                 let path = IndexPath(row: row, section: Section.buildOrder.rawValue)
                 try? self.tableView.insertRows(at: [path])
                 self.tableView.highlightRow(at: path)
+                self.navigationController?.pop()
             } catch {
-                self.showHUD("\(error)")
+                self.navigationController?.pop()
+                self.presentError(title: "Unit Not Added", message: ErrorText.sentence(for: error))
             }
-            self.navigationController?.pop()
         }
         navigationController?.push(picker)
     }
 
-    private func save(_ change: () -> Void) {
+    /// Saves `change`; on failure nothing is written and an error titled
+    /// `title` says why. Returns whether it was saved.
+    @discardableResult
+    private func save(as title: String, _ change: () -> Void) -> Bool {
         do {
             try AppStore.save(container.viewContext, at: storeURL, change)
+            return true
         } catch {
-            showHUD("Not saved: \(error)")
+            presentError(title: title, message: ErrorText.sentence(for: error))
+            return false
         }
     }
 }

@@ -18,6 +18,7 @@ final class GuidesController: ResultsTableController<Guide>, TableViewEditingDat
         let results = FetchedResultsController(fetchRequest: Guide.listRequest, managedObjectContext: container.viewContext)
         try super.init(title: "Guides", results: results, cellStyle: .value1)
         emptyStateText = "No guides"
+        selectionHint = "open"
         navigationItem.rightBarButtonItems = [BarButtonItem(system: .add) { [weak self] in self?.addGuide() }]
     }
 
@@ -32,20 +33,34 @@ final class GuidesController: ResultsTableController<Guide>, TableViewEditingDat
         open(guide)
     }
 
+    /// Deleting a guide takes its build order with it, so it asks first, saying so.
     func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
         guard editingStyle == .delete else { return }
-        deleteAndSave(results.object(at: indexPath))
+        let guide = results.object(at: indexPath)
+        let steps = guide.units.count
+        let buildOrder = steps == 0 ? "" : " and its build order of \(steps) unit\(steps == 1 ? "" : "s")"
+        confirmDeletion(of: guide, title: "Delete Guide",
+                        message: "Are you sure you want to permanently delete \(guide.name)\(buildOrder)?")
     }
 
+    /// `+`: a new guide under the tutorial's default name ("Test Guide",
+    /// numbered when taken) with no race yet, so that "Add a Unit" asks for
+    /// one first as the tutorial's alert does; it opens in the editor.
     private func addGuide() {
         do {
-            let defaults = SampleData.newGuide
-            let guide = try BuildGuideStore.addGuide(named: defaults.name, race: defaults.race,
-                                                     to: container.viewContext, at: storeURL)
+            let taken = Set((results.fetchedObjects ?? []).map(\.name))
+            let base = SampleData.newGuide.name
+            var name = base
+            var number = 2
+            while taken.contains(name) {
+                name = "\(base) \(number)"
+                number += 1
+            }
+            let guide = try BuildGuideStore.addGuide(named: name, race: nil, to: container.viewContext, at: storeURL)
             highlight(guide)
             open(guide)
         } catch {
-            showHUD("\(error)")
+            presentError(title: "Guide Not Added", message: ErrorText.sentence(for: error))
         }
     }
 

@@ -61,8 +61,12 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
     public let sections: [Section]
     /// The current values by field key.
     public private(set) var values: [String: String] = [:]
-    /// Called when Done is pressed.
+    /// The fields the user changed since the form opened.
+    public private(set) var editedKeys: Set<String> = []
+    /// Called when Done is pressed (not when the edited object is gone).
     public var onDone: ((FormController) -> Void)?
+    /// The object the form edits, when it follows one (see `follow(_:in:noun:values:)`).
+    var followed: FollowedObject?
 
     /// A form titled `title` with `sections` and optional starting values.
     public init(title: String, sections: [Section], values: [String: String] = [:]) {
@@ -75,6 +79,8 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
         tableView.delegate = self
         navigationItem.rightBarButtonItems = [BarButtonItem(system: .done) { [weak self] in
             guard let self else { return }
+            // An object deleted elsewhere is never written to.
+            if self.followedObjectIsGone() { return self.closeForGoneObject() }
             self.onDone?(self)
         }]
     }
@@ -82,18 +88,35 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
     /// The value of the field `key` ("" when unset).
     public func value(_ key: String) -> String { values[key] ?? "" }
 
-    /// Sets a field's value and redraws its row.
+    /// Sets a field's value as the user chose it (a picker) and redraws its row.
     public func setValue(_ value: String, for key: String) {
+        if values[key] != value { editedKeys.insert(key) }
         values[key] = value
         tableView.reloadData()
         setNeedsDisplay()
     }
 
-    /// Sets several values at once (a reset after saving).
+    /// Sets several values at once (a reset after saving); nothing counts as edited.
     public func setValues(_ newValues: [String: String]) {
         values = newValues
+        editedKeys = []
         tableView.reloadData()
         setNeedsDisplay()
+    }
+
+    /// Shows a field's value from elsewhere (the object changed), unless the user edited it.
+    func refreshValue(_ value: String, for key: String) {
+        guard !editedKeys.contains(key) else { return }
+        values[key] = value
+    }
+
+    /// What Enter does: edit a text field, or choose for a choice row.
+    override public func enterHint(forRowAt indexPath: IndexPath) -> String? {
+        guard indexPath.section < sections.count, indexPath.row < sections[indexPath.section].fields.count else { return nil }
+        switch sections[indexPath.section].fields[indexPath.row].kind {
+        case .text: return "edit text"
+        case .choice: return "choose"
+        }
     }
 
     /// The number of sections.
@@ -119,7 +142,11 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
             textCell.textLabel.text = field.label
             textCell.placeholder = placeholder
             if !textCell.isEditingText { textCell.text = value(field.key) }
-            textCell.onCommit = { [weak self] text in self?.values[field.key] = text }
+            textCell.onCommit = { [weak self] text in
+                guard let self else { return }
+                if self.values[field.key] ?? "" != text { self.editedKeys.insert(field.key) }
+                self.values[field.key] = text
+            }
             return textCell
         case .choice:
             let cell = tableView.dequeueReusableCell(withIdentifier: "Choice", for: indexPath)

@@ -40,7 +40,7 @@ public final class LauncherController: ViewController {
             openApp = screen
             addChild(screen)
         } catch {
-            showHUD("\(app.title): \(error)")
+            presentError(title: "Cannot Open \(app.title)", message: ErrorText.sentence(for: error))
         }
         setNeedsDisplay()
     }
@@ -105,7 +105,10 @@ final class AppMenuController: TableViewController, TableViewDataSource, TableVi
 
     func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         let cell = tableView.dequeueReusableCell(withIdentifier: "App", for: indexPath)
-        cell.textLabel.text = apps[indexPath.row].title
+        // Titles padded to the longest, so that the summaries form a column.
+        let width = apps.map { DisplayWidth.of($0.title) }.max() ?? 0
+        let title = apps[indexPath.row].title
+        cell.textLabel.text = title + String(repeating: " ", count: width - DisplayWidth.of(title))
         cell.detailTextLabel?.text = apps[indexPath.row].summary
         cell.accessoryType = .disclosureIndicator
         return cell
@@ -115,4 +118,6 @@ final class AppMenuController: TableViewController, TableViewDataSource, TableVi
         tableView.deselectRow(at: indexPath)
         onOpen?(indexPath.row)
     }
+
+    override func enterHint(forRowAt indexPath: IndexPath) -> String? { "open" }
 }

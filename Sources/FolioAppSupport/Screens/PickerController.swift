@@ -52,6 +52,9 @@ public final class PickerController: TableViewController, TableViewDataSource, T
         return cell
     }
 
+    /// Enter chooses the row.
+    override public func enterHint(forRowAt indexPath: IndexPath) -> String? { "choose" }
+
     /// The user selected a row.
     public func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath) {
         tableView.deselectRow(at: indexPath)

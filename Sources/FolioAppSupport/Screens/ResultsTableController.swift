@@ -32,6 +32,9 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
     public let cellStyle: TableViewCell.Style
     /// The object under the highlight, followed across changes.
     public private(set) var highlightedObject: Entity?
+    /// What Enter does on a row ("edit", "open"), for the hints; nil when
+    /// selecting a row does nothing.
+    public var selectionHint: String?
     private let reuseIdentifier: String
 
     /// A screen over `results` (fetched here), with cells of `cellType` in `cellStyle`.
@@ -77,13 +80,44 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
         rememberHighlight()
     }
 
-    /// Deletes `object` and saves; on failure rolls back (the row stays) and
-    /// says why in a HUD. The table follows through the change report.
+    /// What Enter does on a row: ``selectionHint`` outside edit mode.
+    override open func enterHint(forRowAt indexPath: IndexPath) -> String? {
+        tableView.isEditing ? super.enterHint(forRowAt: indexPath) : selectionHint
+    }
+
+    /// Asks before deleting: an action sheet with `title` and `message`,
+    /// Cancel focused, and a destructive Delete that deletes the object (and
+    /// what its delete rules take with it) only if it still exists. Every
+    /// list deletes this way: a store delete cannot be undone.
     ///
     /// ```swift
     /// func tableView(_ t: TableView, commit style: TableViewCell.EditingStyle, forRowAt path: IndexPath) {
-    ///     deleteAndSave(results.object(at: path))
+    ///     let planet = results.object(at: path)
+    ///     confirmDeletion(of: planet, title: "Delete Planet",
+    ///                     message: "Are you sure you want to permanently delete \(planet.name)?")
     /// }
+    /// ```
+    public func confirmDeletion(of object: Entity, title: String, message: String) {
+        let id = object.objectID
+        let sheet = AlertController(title: title, message: message, style: .actionSheet)
+        sheet.addAction(AlertAction(title: "Delete", style: .destructive) { [weak self] in
+            guard let self else { return }
+            let context = self.results.managedObjectContext
+            guard let current = try? context.existingObject(with: id) as? Entity else {
+                return self.presentError(title: "Not Deleted", message: "It was deleted elsewhere in the meantime.")
+            }
+            self.deleteAndSave(current)
+        })
+        sheet.addAction(AlertAction(title: "Cancel", style: .cancel))
+        present(sheet)
+    }
+
+    /// Deletes `object` and saves; on failure rolls back (the row stays) and
+    /// says why in an error that stays until dismissed. The table follows
+    /// through the change report.
+    ///
+    /// ```swift
+    /// deleteAndSave(results.object(at: path))
     /// ```
     public func deleteAndSave(_ object: Entity) {
         let context = results.managedObjectContext
@@ -92,7 +126,7 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
             try context.save()
         } catch {
             context.rollback()
-            showHUD("Not deleted: \(error)")
+            presentError(title: "Not Deleted", message: ErrorText.sentence(for: error))
         }
     }
 

@@ -68,6 +68,16 @@ public final class NavigationController: ViewController {
         return popped
     }
 
+    /// Pops every screen above `controller` (nothing when it is not in the stack).
+    ///
+    /// ```swift
+    /// navigation.pop(to: listController)
+    /// ```
+    public func pop(to controller: ViewController) {
+        guard viewControllers.contains(where: { $0 === controller }) else { return }
+        while topViewController !== controller && viewControllers.count > 1 { pop() }
+    }
+
     /// Pops back to the root screen.
     ///
     /// ```swift
@@ -205,6 +215,8 @@ public final class NavigationController: ViewController {
     /// navigation.keyHints.map(\.keys) // ["↑↓/jk", "Enter", ..., "e", "+/a", "Esc"]
     /// ```
     override public var keyHints: [KeyHint] {
+        // While text is typed every key types: the bar's keys and Esc back do nothing.
+        if topViewController.isEditingText { return topViewController.keyHints }
         var hints = topViewController.keyHints
         let item = topViewController.navigationItem
         for button in item.rightBarButtonItems + (item.leftBarButtonItem.map { [$0] } ?? []) where !button.keys.isEmpty {

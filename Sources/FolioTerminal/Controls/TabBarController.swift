@@ -129,6 +129,8 @@ public final class TabBarController: ViewController {
     /// tabs.keyHints.last?.keys // "Tab/1-2"
     /// ```
     override public var keyHints: [KeyHint] {
-        selectedViewController.keyHints + [KeyHint("Tab/1-\(min(9, tabs.count))", "switch tab")]
+        // While text is typed, Tab and digits type (or do nothing): no tab keys.
+        if selectedViewController.isEditingText { return selectedViewController.keyHints }
+        return selectedViewController.keyHints + [KeyHint("Tab/1-\(min(9, tabs.count))", "switch tab")]
     }
 }

@@ -36,7 +36,7 @@ enum LocationForm {
     static func input(from form: FormController) throws -> LocationInput {
         try LocationInput(description: form.value("description"), category: form.value("category"),
                           latitude: form.value("latitude"), longitude: form.value("longitude"),
-                          address: form.value("address"), date: form.value("date"))
+                          address: form.value("address"), date: form.value("date"), naming: .form)
     }
 
     private static func pickCategory(for form: FormController) {

@@ -20,6 +20,7 @@ final class LocationsController: ResultsTableController<Location>, TableViewEdit
                                                sectionNameKeyPath: Location.sectionKeyPath)
         try super.init(title: "Locations", results: results, cellType: LocationCell.self)
         emptyStateText = "No locations"
+        selectionHint = "edit"
         tableView.rowHeight = 2
         navigationItem.rightBarButtonItems = [editButtonItem]
     }
@@ -33,6 +34,10 @@ final class LocationsController: ResultsTableController<Location>, TableViewEdit
     override func didSelect(_ location: Location, at indexPath: IndexPath) {
         tableView.deselectRow(at: indexPath)
         let form = LocationForm.make(title: "Edit Location", values: LocationForm.values(of: location))
+        // Another program may delete or change the location while the form is open.
+        form.follow(location, in: container.viewContext, noun: "location") { object in
+            (object as? Location).map(LocationForm.values(of:)) ?? [:]
+        }
         form.onDone = { [weak self, weak form] _ in
             guard let self, let form else { return }
             self.update(location, from: form)
@@ -42,7 +47,9 @@ final class LocationsController: ResultsTableController<Location>, TableViewEdit
 
     func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
         guard editingStyle == .delete else { return }
-        deleteAndSave(results.object(at: indexPath))
+        let location = results.object(at: indexPath)
+        confirmDeletion(of: location, title: "Delete Location",
+                        message: "Are you sure you want to permanently delete “\(location.titleLine)”?")
     }
 
     private func update(_ location: Location, from form: FormController) {
@@ -53,7 +60,7 @@ final class LocationsController: ResultsTableController<Location>, TableViewEdit
             highlight(location)
             showHUD("Updated")
         } catch {
-            showHUD("\(error)")
+            form.presentError(title: "Not Saved", message: ErrorText.sentence(for: error))
         }
     }
 }

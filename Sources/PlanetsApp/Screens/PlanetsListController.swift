@@ -32,15 +32,8 @@ final class PlanetsListController: ResultsTableController<Planet>, TableViewEdit
     func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
         guard editingStyle == .delete else { return }
         let planet = results.object(at: indexPath)
-        let name = planet.name
-        let sheet = AlertController(title: "Delete Planet",
-                                    message: "Are you sure you want to permanently delete \(name)?",
-                                    style: .actionSheet)
-        sheet.addAction(AlertAction(title: "Delete", style: .destructive) { [weak self] in
-            self?.deleteAndSave(planet)
-        })
-        sheet.addAction(AlertAction(title: "Cancel", style: .cancel))
-        present(sheet)
+        confirmDeletion(of: planet, title: "Delete Planet",
+                        message: "Are you sure you want to permanently delete \(planet.name)?")
     }
 
     /// Reordering saves the new order without the results echoing the move.
@@ -52,7 +45,7 @@ final class PlanetsListController: ResultsTableController<Planet>, TableViewEdit
                 try context.save()
             } catch {
                 context.rollback()
-                showHUD("Not saved: \(error)")
+                presentError(title: "Order Not Saved", message: ErrorText.sentence(for: error))
             }
         }
     }

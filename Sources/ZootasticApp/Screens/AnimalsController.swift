@@ -22,6 +22,7 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
         try super.init(title: "Zootastic", results: results, cellStyle: .subtitle)
         showsSectionIndex = true
         emptyStateText = "No animals"
+        selectionHint = "edit"
         tableView.rowHeight = 2
         navigationItem.rightBarButtonItems = [BarButtonItem(system: .add) { [weak self] in self?.showAddForm() }]
     }
@@ -33,17 +34,25 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
 
     func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
         guard editingStyle == .delete else { return }
-        deleteAndSave(results.object(at: indexPath))
+        let animal = results.object(at: indexPath)
+        confirmDeletion(of: animal, title: "Delete Animal",
+                        message: "Are you sure you want to permanently delete \(animal.commonName)?")
     }
 
     /// Enter opens the animal in the same form; Done saves (a new order moves the row).
     override func didSelect(_ animal: Animal, at indexPath: IndexPath) {
         tableView.deselectRow(at: indexPath)
-        let form = Self.animalForm(title: "Edit Animal", values: [
-            "name": animal.commonName, "habitat": animal.habitat, "order": animal.classification?.order ?? "",
-        ])
+        let form = Self.animalForm(title: "Edit Animal", values: Self.formValues(of: animal))
+        // Another program may delete or change the animal while the form is open.
+        form.follow(animal, in: container.viewContext, noun: "animal") { object in
+            (object as? Animal).map(Self.formValues(of:)) ?? [:]
+        }
         form.onDone = { [weak self] form in self?.update(animal, from: form) }
         navigationController?.push(form)
+    }
+
+    private static func formValues(of animal: Animal) -> [String: String] {
+        ["name": animal.commonName, "habitat": animal.habitat, "order": animal.classification?.order ?? ""]
     }
 
     private static func animalForm(title: String, values: [String: String] = [:]) -> FormController {
@@ -62,25 +71,33 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
         navigationController?.push(form)
     }
 
+    /// The form's text checked in its own words: a name and an order with a visible character.
+    private static func checked(_ form: FormController) throws -> (name: String, habitat: String, order: String) {
+        (try TextInput.visible(form.value("name"), field: "Common Name"), form.value("habitat"),
+         try TextInput.visible(form.value("order"), field: "Order"))
+    }
+
     private func update(_ animal: Animal, from form: FormController) {
         do {
-            try ZooStore.updateAnimal(animal, name: form.value("name"), habitat: form.value("habitat"),
-                                      order: form.value("order"), in: container.viewContext, at: storeURL)
+            let typed = try Self.checked(form)
+            try ZooStore.updateAnimal(animal, name: typed.name, habitat: typed.habitat, order: typed.order,
+                                      in: container.viewContext, at: storeURL)
             navigationController?.pop()
             highlight(animal)
         } catch {
-            showHUD("\(error)")
+            form.presentError(title: "Not Saved", message: ErrorText.sentence(for: error))
         }
     }
 
     private func add(from form: FormController) {
         do {
-            let animal = try ZooStore.addAnimal(name: form.value("name"), habitat: form.value("habitat"),
-                                                order: form.value("order"), to: container.viewContext, at: storeURL)
+            let typed = try Self.checked(form)
+            let animal = try ZooStore.addAnimal(name: typed.name, habitat: typed.habitat, order: typed.order,
+                                                to: container.viewContext, at: storeURL)
             navigationController?.pop()
             highlight(animal)
         } catch {
-            showHUD("\(error)")
+            form.presentError(title: "Not Saved", message: ErrorText.sentence(for: error))
         }
     }
 }

@@ -38,7 +38,7 @@ extension EndToEnd {
             term.press("Down", "Down", "Enter", "BSpace")
             term.type("95")
             term.press("Enter", "e")
-            try term.waitFor("between -90 and 90")
+            try term.waitFor("must be between -90")
             #expect(try folio.sections().flatMap(\.rows).count == before)
         }
 
@@ -93,7 +93,9 @@ extension EndToEnd {
             try term.waitForAbsence(of: "Bookstore", timeout: 2)
             term.press("Home", "Left")
             try term.waitFor("Delete")
-            term.press("Enter")
+            term.press("Enter")  // a delete cannot be undone: the sheet asks, Cancel focused
+            try term.waitFor("permanently delete “Infinite Loop”?")
+            term.press("Up", "Enter")
             try term.waitForAbsence(of: "Infinite Loop")
             #expect(try !folio.sections().contains { $0.name == "Apple Store" })
         }

@@ -75,6 +75,8 @@ extension EndToEnd {
             term.press("G", "Left")
             try term.waitFor("Delete")
             term.press("Enter")
+            try term.waitFor("permanently delete West Indian Manatee?")
+            term.press("Up", "Enter")
             try term.waitForAbsence(of: "Sirenia")
             #expect(try folio.sections().map(\.name) == ["Chiroptera", "Primates"])
         }

@@ -1,0 +1,93 @@
+import FolioStore
+import FolioTerminal
+
+extension FormController {
+    /// The object a form edits and how to read its values.
+    struct FollowedObject {
+        let id: ObjectID
+        let context: ObjectContext
+        /// What the object is called in messages ("location").
+        let noun: String
+        /// The object's values as the form's fields hold them.
+        let values: @MainActor (ManagedObject) -> [String: String]
+        /// The values last read from the object.
+        var baseline: [String: String]
+        var observation: ObservationToken?
+    }
+
+    /// Makes the form follow the object it edits. When another context or
+    /// process deletes it, the form says so and closes without writing;
+    /// when they change it, the fields the user has not touched show the new
+    /// values, and a change to a field the user edited is pointed out (Done
+    /// keeps the user's value). Done never runs on an object that is gone.
+    ///
+    /// ```swift
+    /// form.follow(location, in: context, noun: "location") { LocationForm.values(of: $0 as! Location) }
+    /// ```
+    public func follow(_ object: ManagedObject, in context: ObjectContext, noun: String,
+                       values: @escaping @MainActor (ManagedObject) -> [String: String]) {
+        var followed = FollowedObject(id: object.objectID, context: context, noun: noun, values: values,
+                                      baseline: values(object), observation: nil)
+        followed.observation = context.observeChanges { [weak self] changes in
+            guard changes.origin != .thisContext else { return }
+            self?.objectMayHaveChanged(changes)
+        }
+        self.followed = followed
+    }
+
+    /// The followed object as the store has it now, or nil when it is gone.
+    /// The form keeps its values apart, so the object has no unsaved changes
+    /// and is read afresh: a deletion not yet heard is found too.
+    func followedObject() -> ManagedObject? {
+        guard let followed else { return nil }
+        let registered = followed.context.object(with: followed.id)
+        if !registered.hasChanges && !registered.isFault { followed.context.refresh(registered, mergeChanges: false) }
+        guard let object = try? followed.context.existingObject(with: followed.id), !object.isDeleted else { return nil }
+        return object
+    }
+
+    /// Whether the form follows an object that no longer exists.
+    func followedObjectIsGone() -> Bool {
+        followed != nil && followedObject() == nil
+    }
+
+    private func objectMayHaveChanged(_ changes: ChangeSet) {
+        guard var followed else { return }
+        guard let object = followedObject() else { return closeForGoneObject() }
+        let fresh = followed.values(object)
+        let changedKeys = Set(fresh.keys.filter { fresh[$0] != followed.baseline[$0] })
+        guard !changedKeys.isEmpty else { return }
+        for key in changedKeys { refreshValue(fresh[key] ?? "", for: key) }
+        followed.baseline = fresh
+        self.followed = followed
+        tableView.reloadData()
+        setNeedsDisplay()
+        let conflicts = changedKeys.intersection(editedKeys)
+        if !conflicts.isEmpty {
+            let labels = sections.flatMap(\.fields).filter { conflicts.contains($0.key) }.map(\.label)
+            let alert = AlertController(
+                title: "Changed Elsewhere",
+                message: "Another program changed this \(followed.noun)'s \(labels.joined(separator: ", ")) while you edited it. "
+                    + "Done saves what you typed here.",
+                style: .alert)
+            alert.addAction(AlertAction(title: "OK", style: .cancel))
+            present(alert)
+        }
+    }
+
+    /// The edited object is gone: back to the screen below the form, with an
+    /// error that stays until dismissed. Nothing is written.
+    func closeForGoneObject() {
+        guard let followed else { return }
+        self.followed = nil
+        let noun = followed.noun
+        guard let navigation = navigationController,
+              let index = navigation.viewControllers.firstIndex(where: { $0 === self }), index > 0 else {
+            presentError(title: "\(noun.capitalized) Deleted", message: "Another program deleted this \(noun); nothing was saved.")
+            return
+        }
+        navigation.pop(to: navigation.viewControllers[index - 1])
+        navigation.presentError(title: "\(noun.capitalized) Deleted",
+                                message: "Another program deleted this \(noun) while you edited it; your changes were not saved.")
+    }
+}
