@@ -2,6 +2,7 @@
 //   hold   enter raw mode and the alternate screen, print READY, wait for a signal
 //   quit   enter, print READY, then exit(0) normally
 //   crash  enter, print READY, then trap (a Swift runtime failure)
+//   overflow  enter, print READY, then overflow the stack (SIGSEGV on a full stack)
 //   demo   a small table app for trying the kit by hand
 import FolioTerminal
 #if canImport(Glibc)
@@ -35,6 +36,14 @@ case "crash":
     let values: [Int] = []
     // A runtime failure: index out of range traps.
     print(values[Int(getpid()) % 7 + 1])
+case "overflow":
+    print(deepen(1))
 default:
     while true { pause() }
+}
+
+/// Recursion with no end, that the optimiser cannot turn into a loop.
+func deepen(_ depth: Int) -> Int {
+    var frame = [UInt8](repeating: UInt8(truncatingIfNeeded: depth), count: 64)
+    return withUnsafeMutableBytes(of: &frame) { Int($0[0]) } + deepen(depth + 1) + frame.count
 }

@@ -18,11 +18,12 @@ struct TerminalLifecycleTests {
     }
 
     /// Runs the probe in a mode; returns what it wrote before READY, after, and how it ended.
-    func run(_ mode: String, signal: Int32? = nil) throws -> (before: String, raw: termios, original: termios, after: String, end: (code: Int32?, signal: Int32?)) {
+    func run(_ mode: String, signal: Int32? = nil, environment: [String: String]? = nil) throws
+        -> (before: String, raw: termios, original: termios, after: String, end: (code: Int32?, signal: Int32?)) {
         try #require(FileManager.default.isExecutableFile(atPath: probe), "folio-terminal-probe not built at \(probe)")
         let pty = try PseudoTerminal()
         let original = pty.modes()
-        let pid = try pty.spawn(probe, [mode])
+        let pid = try pty.spawn(probe, [mode], environment: environment)
         let before = pty.read(until: "READY", timeout: 20)
         let raw = pty.modes()
         if let signal { kill(pid, signal) }
@@ -55,6 +56,30 @@ struct TerminalLifecycleTests {
             #expect(result.end.signal == signal)
             #expect(result.after.contains("\u{1B}[?1049l"))
         }
+    }
+
+    @Test("Every signal that ends the process by default restores the terminal first")
+    func everyTerminatingSignal() throws {
+        let signals: [Int32] = [SIGSYS, SIGXCPU, SIGXFSZ, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGVTALRM, SIGPROF,
+                                SIGIO, SIGPWR, SIGSTKFLT, SIGQUIT, SIGABRT, SIGTRAP, SIGBUS, SIGFPE, SIGILL, SIGSEGV,
+                                SIGRTMIN_(), SIGRTMAX_()]
+        for signal in signals {
+            let result = try run("hold", signal: signal)
+            #expect(result.end.signal == signal, "signal \(signal) ended it: \(result.end)")
+            #expect(result.after.contains("\u{1B}[?1049l"), "signal \(signal) left the alternate screen")
+            #expect(result.after.contains("\u{1B}[?1002l"), "signal \(signal) turned the mouse off")
+        }
+    }
+
+    @Test("A stack overflow restores the terminal on the alternate signal stack")
+    func stackOverflow() throws {
+        // The Swift runtime's backtracer brings an alternate stack of its own;
+        // with it off, only the kit's can run the handler.
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        let result = try run("overflow", environment: environment)
+        #expect(result.end.signal == SIGSEGV || result.end.signal == SIGBUS, "ended by \(String(describing: result.end))")
+        #expect(result.after.contains(TerminalSession.exitSequence(mouse: true)), "\(result.after.debugDescription)")
     }
 
     @Test("A normal exit restores through atexit")
@@ -171,3 +196,7 @@ struct RunLoopPTYTests {
         #expect(pty.modes().c_lflag == original.c_lflag)
     }
 }
+
+/// glibc's real-time signal range (macros in C).
+private func SIGRTMIN_() -> Int32 { __libc_current_sigrtmin() }
+private func SIGRTMAX_() -> Int32 { __libc_current_sigrtmax() }

@@ -26,8 +26,19 @@ enum TerminalRestore {
     nonisolated(unsafe) static var copyBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 4096)
     nonisolated(unsafe) static var handlersInstalled = false
 
-    /// The signals after which the terminal is restored and the signal re-raised.
-    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE]
+    /// Every signal whose default action ends the process (signal(7)): the
+    /// terminal is restored, then the signal re-raised with that action.
+    /// Real-time signals end it too; glibc keeps the first two for itself.
+    static var signals: [Int32] {
+        [SIGHUP, SIGINT, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGUSR1, SIGSEGV, SIGUSR2, SIGPIPE,
+         SIGALRM, SIGTERM, SIGSTKFLT, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSYS]
+            + Array(__libc_current_sigrtmin()...__libc_current_sigrtmax())
+    }
+
+    /// The stack signal handlers run on, so that a stack overflow (SIGSEGV on
+    /// a full stack) can still restore the terminal. Allocated once, never freed.
+    nonisolated(unsafe) static var alternateStack: UnsafeMutableRawPointer?
+    static let alternateStackSize = 256 * 1024
 
     /// Prepares restoring `descriptor` to `saved` and writing `bytes`.
     static func arm(descriptor: Int32, output: Int32, saved: termios, exitSequence bytes: [UInt8], captureStandardError: Bool) {
@@ -85,15 +96,30 @@ enum TerminalRestore {
     private static func installHandlers() {
         guard !handlersInstalled else { return }
         handlersInstalled = true
+        installAlternateStack()
         var unblock = sigset_t()
         sigemptyset(&unblock)
         for number in signals {
-            signal(number, terminalSignalHandler)
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = terminalSignalHandler
+            action.sa_flags = SA_ONSTACK
+            sigemptyset(&action.sa_mask)
+            sigaction(number, &action, nil)
             sigaddset(&unblock, number)
         }
         // A parent may have left these blocked; the terminal must still be restored.
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         atexit(terminalExitHandler)
+    }
+}
+
+extension TerminalRestore {
+    /// Gives the calling (main) thread a stack of its own for signal handlers.
+    static func installAlternateStack() {
+        guard alternateStack == nil, let memory = malloc(alternateStackSize) else { return }
+        alternateStack = memory
+        var stack = stack_t(ss_sp: memory, ss_flags: 0, ss_size: alternateStackSize)
+        sigaltstack(&stack, nil)
     }
 }
 

@@ -7,10 +7,13 @@ import Darwin
 /// The terminal while Folio owns it: raw mode, the alternate screen, a hidden
 /// cursor, SGR mouse reporting and bracketed paste.
 ///
-/// Everything is undone by `restore()`, on a normal `exit`, and on Ctrl-C,
-/// SIGTERM, SIGHUP and crash signals (SIGILL, SIGTRAP, SIGABRT, SIGSEGV...),
-/// before anything else is printed; the signal is then re-raised with its
-/// default action.
+/// Everything is undone by `restore()`, on a normal `exit`, and on every
+/// signal whose default action ends the process (SIGINT, SIGTERM, SIGHUP,
+/// SIGPIPE, SIGUSR1/2, SIGALRM, SIGXCPU, SIGSYS, real-time signals, and the
+/// crash signals SIGILL, SIGTRAP, SIGABRT, SIGSEGV...), before anything else
+/// is printed; the signal is then re-raised with its default action. The
+/// handlers run on an alternate signal stack, so a stack overflow restores
+/// the terminal too.
 /// ```swift
 /// let session = try TerminalSession(options: .current)
 /// try session.enter()
