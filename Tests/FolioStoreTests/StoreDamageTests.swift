@@ -11,7 +11,15 @@ import FolioTestSupport
 @Suite struct StoreDamageTests {
     /// A small store (a few dozen pages), closed, with its log folded in.
     func makeStore(_ path: String) throws {
+        weak var released: PersistentContainer?
+        try fill(path) { released = $0 }
+        #expect(released == nil, "the container outlived its scope")
+        foldLog(path)
+    }
+
+    func fill(_ path: String, _ keep: (PersistentContainer) -> Void) throws {
         let container = try PersistentContainer(schema: StoreTestSchema.make(), path: path, pollInterval: 3600)
+        keep(container)
         let c = container.viewContext
         for i in 0..<120 {
             let cls = TestClassification(context: c)
@@ -22,6 +30,9 @@ import FolioTestSupport
             a.classification = cls
         }
         try c.save()
+    }
+
+    func foldLog(_ path: String) {
         // No poller (it could hold the container past this scope); the log folded in now, so
         // the damage below is in the pages every reader reads.
         var db: OpaquePointer?
