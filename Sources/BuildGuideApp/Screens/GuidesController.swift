@@ -19,6 +19,7 @@ final class GuidesController: ResultsTableController<Guide>, TableViewEditingDat
         try super.init(title: "Guides", results: results, cellStyle: .value1)
         emptyStateText = "No guides"
         selectionHint = "open"
+        searches([\Guide.name])
         navigationItem.rightBarButtonItems = [BarButtonItem(system: .add) { [weak self] in self?.addGuide() }]
     }
 
@@ -48,7 +49,8 @@ final class GuidesController: ResultsTableController<Guide>, TableViewEditingDat
     /// one first as the tutorial's alert does; it opens in the editor.
     private func addGuide() {
         do {
-            let taken = Set((results.fetchedObjects ?? []).map(\.name))
+            // Every guide's name, not only those a search shows.
+            let taken = Set(try container.viewContext.fetch(Guide.listRequest).map(\.name))
             let base = SampleData.newGuide.name
             var name = base
             var number = 2

@@ -36,6 +36,9 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
     /// selecting a row does nothing.
     public var selectionHint: String?
     private let reuseIdentifier: String
+    /// What `/` searches (see ``searches(_:)``), and the request's own filters.
+    var searchKeyPaths: [PartialKeyPath<Entity>] = []
+    var baseStringFilters: [StringFilter<Entity>] = []
 
     /// A screen over `results` (fetched here), with cells of `cellType` in `cellStyle`.
     public init(title: String, results: FetchedResultsController<Entity>, cellStyle: TableViewCell.Style = .default,
@@ -78,6 +81,11 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
     override open func viewWillAppear() {
         super.viewWillAppear()
         rememberHighlight()
+    }
+
+    /// Narrows the results to `text` (see ``searches(_:)``).
+    override open func searchTextDidChange(_ text: String) {
+        narrowResults(to: text)
     }
 
     /// What Enter does on a row: ``selectionHint`` outside edit mode.
@@ -141,7 +149,9 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
     func rememberHighlight() {
         guard let path = tableView.highlightedIndexPath, path.section < (results.sections?.count ?? 0),
               path.row < results.sections![path.section].numberOfObjects else {
-            highlightedObject = nil
+            // An empty table (a search matching nothing) keeps the object,
+            // so the highlight returns to it when rows come back.
+            if tableView.numberOfRowsInAllSections > 0 { highlightedObject = nil }
             return
         }
         highlightedObject = results.object(at: path)
@@ -150,6 +160,9 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
     func restoreHighlight() {
         if let object = highlightedObject, let path = results.indexPath(forObject: object) {
             if tableView.highlightedIndexPath != path { tableView.highlightRow(at: path) }
+        } else if tableView.highlightedIndexPath == nil, let first = tableView.firstRow(atOrAfter: IndexPath(row: 0, section: 0)) {
+            // Rows and no highlight would leave the keys acting on nothing.
+            tableView.highlightRow(at: first)
         }
         rememberHighlight()
     }

@@ -13,6 +13,10 @@ extension TableViewController: DebugInspectable {
             }
             if let line = rowFrames.first(where: { $0.1 == path })?.0.y { facts["highlightLine"] = "\(line)" }
         }
+        if isSearchable {
+            facts["search"] = searchText
+            facts["searching"] = searchEditor != nil ? "1" : "0"
+        }
         if let path = tableView.swipedIndexPath { facts["swiped"] = Self.debugName(path) }
         if let path = tableView.deleteConfirmationIndexPath { facts["confirming"] = Self.debugName(path) }
         if let path = revealedActionPath, let naming = self as? any DebugRowIdentifying,

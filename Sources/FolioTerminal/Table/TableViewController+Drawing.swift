@@ -42,7 +42,8 @@ extension TableViewController {
         // No row in the viewport means no row at all (O(visible), not O(sections)).
         if !drewRow {
             let middle = rect.y + min(rect.height - 1, max(0, rect.height / 2 - 1))
-            screen.draw(emptyStateText, in: rect.row(middle - rect.y), style: theme.secondary, alignment: .center)
+            let empty = searchText.isEmpty ? emptyStateText : "No results for “\(searchText)”"
+            screen.draw(empty, in: rect.row(middle - rect.y), style: theme.secondary, alignment: .center)
         }
     }
 

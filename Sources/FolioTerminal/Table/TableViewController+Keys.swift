@@ -1,11 +1,12 @@
 import FolioTable
 
 extension TableViewController {
-    /// Routes an event: the text field being edited first, then the mouse,
-    /// then the table's keys.
+    /// Routes an event: the search field or the text field being edited
+    /// first, then the mouse, then the table's keys.
     func handleTableEvent(_ event: InputEvent) -> Bool {
         keepRevealedActionsOnHighlight()
         defer { keepRevealedActionsOnHighlight() }
+        if searchEditor != nil { return handleSearchEditing(event) }
         if textEditor != nil { return handleTextEditing(event) }
         switch event {
         case .key(let key): return handleTableKey(key)
@@ -68,7 +69,7 @@ extension TableViewController {
                 tableView.hideSwipeActions()
             } else if confirming {
                 tableView.cancelDeleteConfirmation()
-            } else {
+            } else if !clearSearch() {
                 return false  // back: the navigation controller pops
             }
         case (.delete, _), (_, "d"):
@@ -77,6 +78,8 @@ extension TableViewController {
             jumpSection(by: -1)
         case (_, "]"):
             jumpSection(by: 1)
+        case (_, "/") where isSearchable:
+            beginSearch()
         default:
             return false
         }
@@ -194,6 +197,7 @@ extension TableViewController {
     /// The keys that work now, for the hint bar and help: only keys that
     /// do something on the highlighted row, in the words of what they do.
     var tableKeyHints: [KeyHint] {
+        if searchEditor != nil { return searchKeyHints }
         if textEditor != nil {
             return [KeyHint("Enter", "done"), KeyHint("Esc", "cancel edit"), KeyHint("←→", "move cursor"),
                     KeyHint("Backspace", "erase")]
@@ -208,7 +212,10 @@ extension TableViewController {
         var hints = [KeyHint("↑↓/jk", "move")]
         if let highlighted, let enter = enterHint(forRowAt: highlighted) { hints.append(KeyHint("Enter", enter)) }
         hints += [KeyHint("PgUp/PgDn", "page", inBar: false), KeyHint("Home/End g/G", "first / last row", inBar: false)]
-        if tableView.numberOfSections > 1 { hints.append(KeyHint("[ ]", "previous / next section", inBar: false)) }
+        if tableView.numberOfSections > 1 {
+            // In the bar where the section index shows: the strip's keyboard way.
+            hints.append(KeyHint("[ ]", "previous / next section", inBar: tableView.sectionIndexTitles != nil))
+        }
         if tableView.isEditing {
             if let highlighted, tableView.editingStyleForRow(at: highlighted) == .delete {
                 hints.append(KeyHint("d/Del", "delete"))
@@ -221,7 +228,7 @@ extension TableViewController {
             if actions.actions.contains(where: { $0.style == .destructive }) { hints.append(KeyHint("d/Del", "delete")) }
             hints.append(KeyHint("←/h", "swipe"))
         }
-        return hints
+        return hints + searchKeyHints
     }
 
     /// `[` and `]`: the first row of the previous or next section (the

@@ -63,6 +63,16 @@ open class TableViewController: ViewController {
     var detailButtonFrames: [(Rect, IndexPath)] = []
     /// Where the showing actions were revealed (see `keepRevealedActionsOnHighlight`).
     var revealedActionsAt: IndexPath?
+    /// Whether `/` opens a search field above the table (see ``searchTextDidChange(_:)``).
+    ///
+    /// ```swift
+    /// controller.isSearchable = true
+    /// ```
+    public var isSearchable = false
+    /// The filter in force: what the search field holds ("" when none).
+    public internal(set) var searchText = ""
+    /// The search field while it takes keys.
+    var searchEditor: TextField?
 
     /// Creates a table screen.
     ///
@@ -102,14 +112,27 @@ open class TableViewController: ViewController {
     }
 
     /// Whether a text-field cell is taking keys.
-    override open var isEditingText: Bool { textEditor != nil }
+    override open var isEditingText: Bool { textEditor != nil || searchEditor != nil }
 
     /// Draws the visible part of the table into `rect`.
     ///
     /// - Complexity: O(visible rows), independent of the table's size.
     override open func draw(into screen: inout Screen, in rect: Rect) {
-        drawTable(into: &screen, in: rect)
+        drawTable(into: &screen, in: drawSearchLine(into: &screen, in: rect))
     }
+
+    /// The search text changed: narrow the table to the rows matching
+    /// `text` ("" shows every row). Called on each keystroke in the search
+    /// field, and with "" when Esc clears it; the table should follow by a
+    /// batch update (not a reload) so that the highlight keeps its row.
+    ///
+    /// ```swift
+    /// override func searchTextDidChange(_ text: String) {
+    ///     shown = text.isEmpty ? all : all.filter { $0.localizedStandardContains(text) }
+    ///     tableView.reloadData()
+    /// }
+    /// ```
+    open func searchTextDidChange(_ text: String) {}
 
     /// Table keys and mouse gestures (see the type's documentation).
     ///

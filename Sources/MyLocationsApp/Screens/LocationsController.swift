@@ -21,6 +21,7 @@ final class LocationsController: ResultsTableController<Location>, TableViewEdit
         try super.init(title: "Locations", results: results, cellType: LocationCell.self)
         emptyStateText = "No locations"
         selectionHint = "edit"
+        searches([\Location.locationDescription, \Location.address])
         tableView.rowHeight = 2
         navigationItem.rightBarButtonItems = [editButtonItem]
     }

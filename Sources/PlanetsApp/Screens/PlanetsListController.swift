@@ -21,6 +21,7 @@ final class PlanetsListController: ResultsTableController<Planet>, TableViewEdit
         let results = FetchedResultsController(fetchRequest: Planet.listRequest, managedObjectContext: container.viewContext)
         try super.init(title: "Planets", results: results)
         emptyStateText = "No planets"
+        searches([\Planet.name])
         navigationItem.rightBarButtonItems = [editButtonItem]
     }
 
@@ -34,6 +35,11 @@ final class PlanetsListController: ResultsTableController<Planet>, TableViewEdit
         let planet = results.object(at: indexPath)
         confirmDeletion(of: planet, title: "Delete Planet",
                         message: "Are you sure you want to permanently delete \(planet.name)?")
+    }
+
+    /// Rows move only in the whole list: positions are renumbered over every planet.
+    func tableView(_ tableView: TableView, canMoveRowAt indexPath: IndexPath) -> Bool {
+        searchText.isEmpty
     }
 
     /// Reordering saves the new order without the results echoing the move.

@@ -23,6 +23,7 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
         showsSectionIndex = true
         emptyStateText = "No animals"
         selectionHint = "edit"
+        searches([\Animal.commonName, \Animal.habitat])
         tableView.rowHeight = 2
         navigationItem.rightBarButtonItems = [BarButtonItem(system: .add) { [weak self] in self?.showAddForm() }]
     }
