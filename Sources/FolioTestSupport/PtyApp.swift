@@ -168,9 +168,13 @@ public final class PtyApp: @unchecked Sendable {  // driven from one test thread
         self.columns = columns
         self.rows = rows
         emulator = TerminalEmulator(width: columns, height: rows)
+        let framesBefore = Int(state["frames"] ?? "") ?? 0
         kill(pid, SIGWINCH)
+        // A frame composed after the signal: one that a live change drew
+        // meanwhile may already report the new size.
         try waitUntil("a frame at \(columns)x\(rows)", timeout: timeout) { app in
             app.state["columns"] == "\(columns)" && app.state["rows"] == "\(rows)"
+                && (Int(app.state["frames"] ?? "") ?? 0) > framesBefore
         }
     }
 

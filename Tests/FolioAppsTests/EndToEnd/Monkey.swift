@@ -1,0 +1,181 @@
+import FolioTestSupport
+import Foundation
+import Testing
+
+/// A randomised user on the release binary: random keys (typing, swipes,
+/// deletes, edit mode, search, sections, help), resizes to random sizes and
+/// another process adding, changing and deleting, with the kit's invariants
+/// checked after every action:
+/// - the highlighted row is drawn on screen (its line carries the marker);
+/// - revealed actions (a swipe, a delete confirmation) belong to the highlighted row;
+/// - an object that left the store was deleted by the other process, or was
+///   the one the screen showed highlighted (or whose actions were revealed)
+///   before the key that deleted it;
+/// - back on the list with no filter, the table holds what `list` prints;
+/// - the app never ends by itself, and leaves the terminal as it found it.
+///
+/// The seed is printed; `FOLIO_SEED` replays a run, `FOLIO_MONKEY_ACTIONS`
+/// sets the actions per app.
+struct Monkey {
+    /// What one app's monkey needs: its entity, keys and the other process's changes.
+    struct Plan {
+        let app: String
+        let entity: String
+        let ready: String
+        /// Keys that reach the app's list from its root screen (Locations' tab).
+        var toList: [String] = []
+        /// One change by another process, given a random number and the objects now listed.
+        let change: (inout ResultsRandom, [(name: String, rows: [[String: Any]])]) -> [String]
+    }
+
+    static let keys: [(String, Int)] = [
+        ("j", 12), ("k", 8), ("Down", 4), ("Up", 3), ("PgDn", 2), ("PgUp", 2), ("g", 1), ("G", 1),
+        ("Enter", 8), ("Escape", 8), ("Left", 4), ("h", 2), ("Right", 2), ("l", 1), ("d", 5), ("Delete", 1),
+        ("e", 4), ("+", 2), ("K", 2), ("J", 2), ("S-Up", 1), ("/", 3), ("[", 2), ("]", 2), ("Tab", 2),
+        ("1", 1), ("2", 1), ("?", 1), ("x", 3), ("a", 2), ("BSpace", 2), ("Space", 1),
+    ]
+    static let sizes: [(Int, Int)] = [(40, 12), (60, 20), (80, 24), (100, 30), (120, 40)]
+
+    let plan: Plan
+    let folio: FolioBinary
+    var random: ResultsRandom
+    let seed: UInt64
+    let actions: Int
+    private var history: [String] = []
+
+    init(_ plan: Plan, salt: UInt64) throws {
+        self.plan = plan
+        folio = try FolioBinary(plan.app)
+        seed = StoreSplitMix64.seedFromEnvironment()
+        print("monkey \(plan.app): seed \(seed) (replay with FOLIO_SEED=\(seed))")
+        random = ResultsRandom(seed: seed &+ salt)
+        actions = Int(ProcessInfo.processInfo.environment["FOLIO_MONKEY_ACTIONS"] ?? "") ?? 1300
+    }
+
+    /// Runs the actions; records the first broken invariant with the seed, the last keys and the screen.
+    mutating func run() throws {
+        let app = try folio.launch(waitingFor: plan.ready)
+        defer { app.close() }
+        for key in plan.toList { try app.press(key) }
+        var known = try folio.ids(plan.entity)
+        for step in 0..<actions {
+            let roll = Int.random(in: 0..<100, using: &random)
+            if roll < 2 {
+                // Another size: the harness waits for the frame at the new one.
+                let others = Self.sizes.filter { "\($0.0)" != app.state["columns"] || "\($0.1)" != app.state["rows"] }
+                let size = others.randomElement(using: &random)!
+                history.append("resize \(size.0)x\(size.1)")
+                try app.resize(columns: size.0, rows: size.1)
+                do {
+                    try app.waitUntil("a drawn screen", timeout: 10) { !$0.text.allSatisfy(\.isWhitespace) }
+                } catch {
+                    _ = fail("the screen stayed blank after a resize", app, step)
+                    return
+                }
+            } else if roll < 4 {
+                guard try explained(app, before: [:], known: known, now: &known, step: step) else { return }
+                let arguments = plan.change(&random, try folio.sections())
+                history.append("other: \(arguments.joined(separator: " "))")
+                _ = try AppProcess.run(folio.binary, [plan.app] + arguments + ["--store", folio.store])
+                known = try folio.ids(plan.entity)
+            } else {
+                let key = pick()
+                history.append(key)
+                let before = app.state
+                try app.press(key)
+                let mayDelete = before["alert"] != nil || before["swiped"] != nil || before["confirming"] != nil
+                if mayDelete, !(try explained(app, before: before, known: known, now: &known, step: step)) { return }
+            }
+            guard check(app, step: step) else { return }
+            if step % 250 == 249 || step == actions - 1 {
+                guard try backOnTheList(app, known: &known, step: step) else { return }
+            }
+        }
+        try quit(app)
+    }
+
+    private mutating func pick() -> String {
+        let total = Self.keys.reduce(0) { $0 + $1.1 }
+        var roll = Int.random(in: 0..<total, using: &random)
+        for (key, weight) in Self.keys {
+            if roll < weight { return key }
+            roll -= weight
+        }
+        return "j"
+    }
+
+    /// The invariants every frame keeps.
+    private func check(_ app: PtyApp, step: Int) -> Bool {
+        let state = app.state
+        if app.hasExited { return fail("the app ended", app, step) }
+        guard state["alert"] == nil, state["help"] == "0" else { return true }
+        if let highlight = state["highlight"] {
+            guard let line = Int(state["highlightLine"] ?? ""), line < app.lines.count, app.lines[line].hasPrefix("▸") else {
+                return fail("the highlighted row \(highlight) is not on screen", app, step)
+            }
+        }
+        for revealed in [state["swiped"], state["confirming"]].compactMap({ $0 }) where revealed != state["highlight"] {
+            return fail("actions revealed on \(revealed), the highlight is on \(state["highlight"] ?? "none")", app, step)
+        }
+        return true
+    }
+
+    /// Whether every object that left the store since `known` is the one the
+    /// screen showed highlighted (or revealed) in `before`; updates `now`.
+    private func explained(_ app: PtyApp, before: [String: String], known: Set<String>, now: inout Set<String>,
+                           step: Int) throws -> Bool {
+        let current = try folio.ids(plan.entity)
+        let lost = known.subtracting(current)
+        let shown = Set([before["highlightID"], before["revealedID"]].compactMap { $0 })
+        now = current
+        guard lost.isSubset(of: shown) else {
+            return fail("\(lost.sorted()) left the store; the screen showed \(shown.sorted()) highlighted", app, step)
+        }
+        return true
+    }
+
+    /// Back to the list, no filter, nothing open: the table has `list`'s rows.
+    private mutating func backOnTheList(_ app: PtyApp, known: inout Set<String>, step: Int) throws -> Bool {
+        for _ in 0..<12 {
+            let state = app.state
+            let atList = state["alert"] == nil && state["help"] == "0" && state["editingText"] == "0"
+                && state["depth"] == "1" && (state["search"] ?? "") == "" && state["swiped"] == nil && state["confirming"] == nil
+            if atList && state["searching"] != nil { break }
+            if atList, let key = plan.toList.last { try app.press(key); continue }
+            try app.press("Escape")
+        }
+        history.append("back on the list")
+        guard try explained(app, before: app.state, known: known, now: &known, step: step) else { return false }
+        let count = known.count
+        do {
+            try app.waitUntil("the table to hold list's \(count) rows") { $0.state["rowCount"] == "\(count)" }
+        } catch {
+            return fail("the table does not hold list's \(count) rows: \(error)", app, step)
+        }
+        if let id = app.state["highlightID"], !known.contains(id) {
+            return fail("the highlight is on \(id), which is not in the store", app, step)
+        }
+        return true
+    }
+
+    /// q from the list ends the app with the terminal restored.
+    private func quit(_ app: PtyApp) throws {
+        app.send(Array("q".utf8))
+        let end = try app.waitForExit()
+        #expect(end.code == 0, "seed \(seed): q ended the app with \(end)")
+        let modes = app.terminal.modes()
+        #expect(modes.c_lflag == app.initialModes.c_lflag && modes.c_iflag == app.initialModes.c_iflag,
+                "seed \(seed): the terminal's modes were not restored")
+    }
+
+    private func fail(_ what: String, _ app: PtyApp, _ step: Int) -> Bool {
+        Issue.record("""
+            monkey \(plan.app), seed \(seed) (FOLIO_SEED), action \(step): \(what)
+            last keys: \(history.suffix(25).joined(separator: " "))
+            state: \(app.state.sorted { $0.key < $1.key })
+            screen:
+            \(app.text)
+            """)
+        return false
+    }
+}
