@@ -44,7 +44,7 @@ let package = Package(
         // Benchmarks: release-built, compared against a baseline in the same run.
         .executableTarget(
             name: "folio-bench",
-            dependencies: ["CSQLite", "FolioStore", "FolioResults", "FolioTable", "FolioTerminal"]
+            dependencies: ["CSQLite", "FolioStore", "FolioResults", "FolioTable", "FolioTerminal", "FolioAppSupport"]
         ),
 
         // A tiny program the terminal tests run on a real pty (and a demo of the kit).
