@@ -8,8 +8,10 @@ extension EndToEnd {
     @Suite struct SmallerEndToEndTests {
         @Test func bracketsJumpBetweenSectionsAndHelpSaysSo() throws {
             let folio = try FolioBinary("zoo")
-            let app = try folio.launch(waitingFor: "West Indian Manatee")
+            let app = try folio.launch(waitingFor: "West Indian Manatee", columns: 120, rows: 30)
             defer { app.close() }
+            // Where the section index shows, its keyboard way is in the bar.
+            #expect(app.lines.last?.contains("[ ] previous / next section") == true, "\(app.lines.last ?? "")")
             try app.press("]")
             #expect(app.state["highlight"] == "1.0", "\(app.state)")
             try app.press("]", "]")
