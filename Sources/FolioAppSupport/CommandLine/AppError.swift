@@ -32,23 +32,41 @@ public enum AppError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The message printed on stderr, naming the problem.
+    /// The message printed on stderr, naming the problem: one line, with
+    /// the user's text quoted as `shown(_:)` draws it.
     public var description: String {
         switch self {
         case .usage(let message):
             message
         case .notFound(let kind, let name):
-            "no \(kind) named '\(name)'"
+            "no \(kind) named '\(Self.shown(name))'"
         case .invalidValue(let option, let value, let reason):
-            "invalid value '\(value)' for \(option): \(reason)"
+            "invalid value '\(Self.shown(value))' for \(option): \(reason)"
         case .notFoundID(let kind, let id):
-            "no \(kind) with id \(id)"
+            "no \(kind) with id \(Self.shown(id))"
         case .ambiguous(let kind, let name, let ids, let option):
-            "\(ids.count) \(kind)s are named '\(name)' (ids \(ids.joined(separator: ", "))): say which with \(option) ID"
+            "\(ids.count) \(kind)s are named '\(Self.shown(name))' (ids \(ids.joined(separator: ", "))): say which with \(option) ID"
         case .alreadyExists(let kind, let name):
-            "a \(kind) named '\(name)' already exists"
+            "a \(kind) named '\(Self.shown(name))' already exists"
         case .store(let path, let message):
-            "cannot use the store at \(path): \(message)"
+            "cannot use the store at \(Self.shown(path)): \(message)"
         }
+    }
+
+    /// User text inside a one-line message: line breaks and tabs in caret
+    /// notation (`^J`, `^M`, `^I`) or `<U+2028>`, as the console's sanitiser
+    /// draws every other control, so a value cannot split or forge a line.
+    ///
+    ///     AppError.shown("a\nb")   // "a^Jb"
+    static func shown(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x09...0x0D: out += "^" + String(UnicodeScalar(UInt8(scalar.value + 0x40)))
+            case 0x85, 0x2028, 0x2029: out += "<U+" + String(scalar.value, radix: 16, uppercase: true) + ">"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }

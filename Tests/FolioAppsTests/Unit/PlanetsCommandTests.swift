@@ -63,3 +63,19 @@ import Testing
         #expect(run("--version").0 == .exit(.success))
     }
 }
+
+@MainActor
+@Suite struct OneLineErrorTests {
+    @Test func lineBreaksInAValueDoNotSplitTheError() throws {
+        let folder = try AppTemporaryDirectory()
+        for name in ["\n", "a\r\nb", "x\u{2028}y", "\t"] {
+            let console = Console.capturing()
+            let command = FolioCommand(apps: [PlanetsApp.self], console: console, environment: ["HOME": folder.url.path])
+            #expect(command.run(["planets", "delete", name, "--store", folder.path("planets.sqlite")]) == .exit(.failure))
+            let message = console.errorOutput
+            #expect(message.filter { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }.count == 1 && message.hasSuffix("\n"),
+                    "one line: \(message.debugDescription)")
+            #expect(!message.unicodeScalars.contains { $0.value == 0x2028 || $0.value == 0x09 }, "\(message.debugDescription)")
+        }
+    }
+}
