@@ -44,7 +44,8 @@ struct TableSearchTests {
         app.send("/")
         #expect(fixture.isEditingText)
         #expect(driver.screen.line(2).hasPrefix(" / "), "\(driver.screen.line(2))")
-        app.send("'ur'")
+        app.send("u")
+        app.send("r")
         #expect(fixture.searches == ["u", "ur"])
         #expect(fixture.shown == ["Mercury", "Saturn", "Uranus"])
         app.send("q ?")
@@ -70,6 +71,20 @@ struct TableSearchTests {
         #expect(!text(driver.screen).contains("Filter:"))
         app.send("/ 'x' Esc")
         #expect(fixture.searches.last == "" && fixture.shown == fixture.all && !fixture.isEditingText)
+    }
+
+    @Test("Keys read together narrow once, and a key for the list after them acts on the narrowed rows")
+    func burstsNarrowOnce() {
+        let fixture = NamesFixture()
+        let (app, _) = Application.recording(NavigationController(root: fixture), columns: 48, rows: 14)
+        app.send("/")
+        for key in [Key(.character("u")), Key(.character("r")), Key(.enter)] { app.handle(.key(key)) }
+        #expect(fixture.searches.isEmpty, "nothing narrowed before a frame or a key for the list")
+        app.handle(.key(Key(.character("j"))))
+        #expect(fixture.searches == ["ur"], "narrowed once, before j")
+        #expect(fixture.shown == ["Mercury", "Saturn", "Uranus"])
+        app.receive(Array("/x".utf8))
+        #expect(fixture.searches == ["ur", "urx"], "a frame narrows too")
     }
 
     @Test("A search that matches nothing says so; / reopens the kept filter")

@@ -7,6 +7,8 @@ extension TableViewController {
         keepRevealedActionsOnHighlight()
         defer { keepRevealedActionsOnHighlight() }
         if searchEditor != nil { return handleSearchEditing(event) }
+        // Keys for the list act on the rows the typed search leaves.
+        applyPendingSearch()
         if textEditor != nil { return handleTextEditing(event) }
         switch event {
         case .key(let key): return handleTableKey(key)

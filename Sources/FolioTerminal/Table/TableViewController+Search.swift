@@ -28,7 +28,7 @@ extension TableViewController {
             if editor.lastInputWasCut {
                 application?.showNotice("A search holds at most \(editor.maximumLength) characters; the rest was not typed")
             }
-            applySearch(editor.text)
+            applySearch(editor.text, now: false)
         case .ended(let commit):
             searchEditor = nil
             if !commit { applySearch("") }
@@ -51,12 +51,25 @@ extension TableViewController {
         return true
     }
 
-    /// Records the new text and lets the screen narrow its rows.
-    private func applySearch(_ text: String) {
-        guard text != searchText else { return }
+    /// Records the new text and lets the screen narrow its rows: now, or
+    /// (while typing) before the next frame or the next key for the list,
+    /// so that keys read together narrow once, for the last of them.
+    private func applySearch(_ text: String, now: Bool = true) {
+        guard text != searchText else {
+            if now { applyPendingSearch() }
+            return
+        }
         searchText = text
-        searchTextDidChange(text)
+        searchIsPending = true
+        if now { applyPendingSearch() }
         setNeedsDisplay()
+    }
+
+    /// Narrows the rows to `searchText` if typing changed it since.
+    func applyPendingSearch() {
+        guard searchIsPending else { return }
+        searchIsPending = false
+        searchTextDidChange(searchText)
     }
 
     private func isMouse(_ event: InputEvent) -> Bool {

@@ -73,6 +73,8 @@ open class TableViewController: ViewController {
     public internal(set) var searchText = ""
     /// The search field while it takes keys.
     var searchEditor: TextField?
+    /// Whether `searchText` changed since the screen last narrowed its rows.
+    var searchIsPending = false
 
     /// Creates a table screen.
     ///
@@ -118,12 +120,14 @@ open class TableViewController: ViewController {
     ///
     /// - Complexity: O(visible rows), independent of the table's size.
     override open func draw(into screen: inout Screen, in rect: Rect) {
+        applyPendingSearch()
         drawTable(into: &screen, in: drawSearchLine(into: &screen, in: rect))
     }
 
     /// The search text changed: narrow the table to the rows matching
-    /// `text` ("" shows every row). Called on each keystroke in the search
-    /// field, and with "" when Esc clears it; the table should follow by a
+    /// `text` ("" shows every row). Called for each keystroke in the search
+    /// field (keys read together are one call, for the text after the last
+    /// of them), and with "" when Esc clears it; the table should follow by a
     /// batch update (not a reload) so that the highlight keeps its row.
     ///
     /// ```swift
