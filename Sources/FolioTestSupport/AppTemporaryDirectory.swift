@@ -6,7 +6,7 @@ import Foundation
 /// let folder = try AppTemporaryDirectory()
 /// let store = folder.path("planets.sqlite")
 /// ```
-public final class AppTemporaryDirectory: @unchecked Sendable {
+public final class AppTemporaryDirectory: Sendable {
     /// The folder.
     public let url: URL
 

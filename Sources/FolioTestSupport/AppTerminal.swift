@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A real program running in a real terminal: a detached tmux session on a
 /// private server socket. Send keys, read the screen, wait for text.
@@ -10,7 +11,7 @@ import Foundation
 /// try term.waitFor("Delete Planet")
 /// term.close()
 /// ```
-public final class AppTerminal: @unchecked Sendable {
+public final class AppTerminal: Sendable {
     /// Why a wait failed: the text never showed, with the last screen.
     public struct Timeout: Error, CustomStringConvertible {
         /// What was waited for.
@@ -38,7 +39,7 @@ public final class AppTerminal: @unchecked Sendable {
     private let socket: String
     private let target = "folio"
     private let config: URL
-    private var closed = false
+    private let closed = Atomic(false)
 
     /// Starts `command` in a `width`×`height` terminal with `environment`
     /// added to a minimal one (`TERM=xterm-256color`, `HOME`, `PATH`, `LANG`).
@@ -152,8 +153,7 @@ public final class AppTerminal: @unchecked Sendable {
 
     /// Ends the tmux server (and the program, if still running).
     public func close() {
-        guard !closed else { return }
-        closed = true
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // A busy machine can make tmux refuse once; never leave a server behind.
         let server = (try? tmux(["display-message", "-p", "#{pid}"])).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         var stopped = false

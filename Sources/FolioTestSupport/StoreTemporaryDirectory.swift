@@ -4,7 +4,7 @@ import Foundation
 ///
 ///     let dir = try StoreTemporaryDirectory()
 ///     let path = dir.path("zoo.sqlite")
-public final class StoreTemporaryDirectory: @unchecked Sendable {
+public final class StoreTemporaryDirectory: Sendable {
     /// The directory's URL.
     public let url: URL
 

@@ -80,16 +80,18 @@ public final class ObjectContext {
             coordinator = ContextCoordinator(shared: shared, forMainActor: false)
         }
         registry = ObjectRegistry(schema: coordinator.schema)
-        let box = ContextBox(self)
         let deliver: @Sendable (ChangeSet) -> Void
         switch delivery {
         case .main:
-            deliver = { changes in DispatchQueue.main.async { MainActor.assumeIsolated { box.context?.merge(changes) } } }
+            let box = MainContextBox(self)
+            mainBox = box
+            // The box is main-actor isolated, so the compiler checks that the merge runs there.
+            deliver = { changes in DispatchQueue.main.async { box.context?.merge(changes) } }
         case .queue(let q):
+            let box = ContextBox(self)
             deliver = { changes in q.async { box.context?.merge(changes) } }
         }
         inbox = coordinator.addInbox(deliver)
-        if case .main = delivery { mainBox = MainContextBox(self) }
     }
 
     deinit {

@@ -27,7 +27,8 @@ public final class PropertyDescription: @unchecked Sendable {
     /// What deleting the owner does to the related objects.
     public let deleteRule: DeleteRule
 
-    // Set once when the schema is built.
+    // Set once when the schema is built. unowned(unsafe): the schema owns every entity and property
+    // and outlives them all (descriptions are reached only through it), and owning back would be a cycle.
     unowned(unsafe) var entity: EntityDescription!
     var index = -1
     var slot = -1

@@ -23,7 +23,7 @@ public protocol ManagedValue {
 ///
 ///     String._managedKind   // an attribute stored as text
 public struct ManagedValueKind: Sendable {
-    enum Storage: @unchecked Sendable {
+    enum Storage: Sendable {
         case attribute(StoreType)
         case toOne(ManagedObject.Type)
         case toMany(ManagedObject.Type, ordered: Bool)
