@@ -9,12 +9,13 @@ import FolioTestSupport
 @MainActor @Suite struct ControllerLifetimeTests {
     @Test func aControllerWhoseSectionsWereReadIsReleasedWithItsContextAndContainer() throws {
         let directory = try StoreTemporaryDirectory()
+        let path = directory.path("lifetime.sqlite")
         weak var weakController: FetchedResultsController<ResultsItem>?
         weak var weakContext: ObjectContext?
         weak var weakContainer: PersistentContainer?
         weak var weakDelegate: ResultsRecordingDelegate<ResultsItem>?
         do {
-            let container = try PersistentContainer(schema: ResultsTestSchema.make(), path: directory.path("lifetime.sqlite"))
+            let container = try PersistentContainer(schema: ResultsTestSchema.make(), path: path)
             let item = ResultsItem(context: container.viewContext)
             item.name = "Ant"
             try container.viewContext.save()
@@ -36,5 +37,6 @@ import FolioTestSupport
         #expect(weakDelegate == nil, "the delegate outlived its owner")
         #expect(weakContext == nil, "the context outlived its owner")
         #expect(weakContainer == nil, "the container outlived its owner")
+        #expect(StoreFileDescriptors.open(on: path) == [], "a connection outlived its container")
     }
 }

@@ -85,8 +85,10 @@ final class HistoryFollower: @unchecked Sendable {  // mutable state is used onl
         let finish = { [self] in
             stopped = true
             timer?.cancel()
-            feed.close()
             feed.unregister()
+            // Closed here, not when the follower goes: a read scheduled on the queue
+            // can hold the follower a moment past its coordinator.
+            feed.close()
         }
         // The coordinator can be released on the queue itself, while it delivers.
         if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) { finish() } else { queue.sync(execute: finish) }

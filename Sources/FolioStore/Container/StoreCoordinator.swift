@@ -22,8 +22,9 @@ final class StoreCoordinator: Sendable {
     let viewReader: StoreLane
     /// Background contexts' reads and writes, connected on first use.
     let backgroundLane: StoreLane
-    private let inboxes = Mutex<(next: Int, deliver: [Int: @Sendable (ChangeSet) -> Void])>((0, [:]))
-    private let follower: HistoryFollower?
+    private let inboxes = ContextInboxes()
+    /// Reads other connections' saves.
+    let follower: HistoryFollower?
 
     /// Opens the store at `path` (nil: in memory). A file that is not a
     /// Folio store of `schema` is refused before anything is written; a
@@ -55,9 +56,8 @@ final class StoreCoordinator: Sendable {
         viewWriter = StoreLane(writer)
         viewReader = StoreLane(reader)
         backgroundLane = StoreLane(opening: open)
-        let box = WeakCoordinator()
-        follower = feed.map { HistoryFollower(feed: $0, registeredAt: start) { changes in box.coordinator?.broadcast(changes, except: nil) } }
-        box.coordinator = self
+        let inboxes = self.inboxes
+        follower = feed.map { HistoryFollower(feed: $0, registeredAt: start) { changes in inboxes.broadcast(changes, except: nil) } }
     }
 
     deinit {
@@ -85,26 +85,10 @@ final class StoreCoordinator: Sendable {
         try viewWriter.with(body)
     }
 
-    func addInbox(_ deliver: @escaping @Sendable (ChangeSet) -> Void) -> Int {
-        inboxes.withLock { state in
-            state.next += 1
-            state.deliver[state.next] = deliver
-            return state.next
-        }
-    }
+    func addInbox(_ deliver: @escaping @Sendable (ChangeSet) -> Void) -> Int { inboxes.add(deliver) }
 
-    func removeInbox(_ id: Int) {
-        inboxes.withLock { $0.deliver[id] = nil }
-    }
+    func removeInbox(_ id: Int) { inboxes.remove(id) }
 
     /// Delivers a change set to every inbox except `sender`'s.
-    func broadcast(_ changes: ChangeSet, except sender: Int?) {
-        let targets = inboxes.withLock { state in state.deliver.filter { $0.key != sender }.map(\.value) }
-        for deliver in targets { deliver(changes) }
-    }
-}
-
-/// Lets the follower reach its coordinator without keeping it alive.
-private final class WeakCoordinator: @unchecked Sendable {  // set once in the coordinator's init, before the follower starts
-    weak var coordinator: StoreCoordinator?
+    func broadcast(_ changes: ChangeSet, except sender: Int?) { inboxes.broadcast(changes, except: sender) }
 }
