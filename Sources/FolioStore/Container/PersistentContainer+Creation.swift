@@ -1,5 +1,3 @@
-import Dispatch
-
 extension PersistentContainer {
     /// Makes a seeded store at `path` unless one is there: the schema and
     /// the seed are built in memory, saved, and the finished file placed in
@@ -9,7 +7,7 @@ extension PersistentContainer {
                                     seed: ((ObjectContext) throws -> Void)?) throws -> Bool {
         if case .folio = try StoreFile.inspect(path, for: schema) { return false }
         let builder = try StoreCoordinator(schema: schema, path: nil, busyTimeoutMilliseconds: Int32(busyTimeout * 1000))
-        let context = ObjectContext(coordinator: builder, delivery: .queue(DispatchQueue(label: "folio.store.seed")))
+        let context = ObjectContext(coordinator: builder, delivery: .caller)
         if let seed {
             try seed(context)
             try context.save()

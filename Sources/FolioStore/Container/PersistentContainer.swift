@@ -80,7 +80,8 @@ public final class PersistentContainer {
     ///         try context.save()
     ///     }
     public func performBackgroundTask<T: Sendable>(_ body: @escaping @Sendable (ObjectContext) throws -> T) async throws -> T {
-        try await newBackgroundContext().perform(body)
+        let context = newBackgroundContext()
+        return try await context.perform(body)
     }
 
     /// Reads other processes' saves right now and records how far this
@@ -97,39 +98,16 @@ public final class PersistentContainer {
     package func setReaderSilenceLimit(_ seconds: Double) { coordinator.setReaderSilenceLimit(seconds) }
 }
 
-/// A context confined to its own serial queue; use it only inside `perform`.
+/// A context whose work runs on a serial queue of its own (Core Data's
+/// private-queue context): an ``ObjectContext`` used through `perform` and
+/// `performAndWait`. It is not `Sendable`, so it stays with the code that
+/// made it, and work reaches its queue only through those two methods;
+/// using it directly traps at the first store access or change.
 ///
 ///     let bg = container.newBackgroundContext()
 ///     let count = try await bg.perform { try $0.count(for: FetchRequest<Planet>()) }
-public final class BackgroundContext: @unchecked Sendable {  // `context` is used only on `queue`
-    private let queue = DispatchQueue(label: "folio.store.background")
-    private let context: ObjectContext
-
+public final class BackgroundContext: ObjectContext {
     init(coordinator: StoreCoordinator) {
-        let q = queue
-        context = ObjectContext(coordinator: coordinator, delivery: .queue(q))
-    }
-
-    /// Runs `body` on the context's queue and returns its result.
-    ///
-    ///     try await bg.perform { context in try context.save() }
-    public func perform<T: Sendable>(_ body: @escaping @Sendable (ObjectContext) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                let result = Result { try body(self.context) }
-                self.context.processPendingChanges()
-                continuation.resume(with: result)
-            }
-        }
-    }
-
-    /// Runs `body` on the context's queue and waits for it. Never call it from that queue.
-    ///
-    ///     try bg.performAndWait { context in try context.save() }
-    public func performAndWait<T>(_ body: (ObjectContext) throws -> T) rethrows -> T {
-        try queue.sync {
-            defer { context.processPendingChanges() }
-            return try body(context)
-        }
+        super.init(coordinator: coordinator, delivery: .queue(DispatchQueue(label: "folio.store.background")))
     }
 }

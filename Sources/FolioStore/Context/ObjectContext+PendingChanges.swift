@@ -43,6 +43,7 @@ extension ObjectContext {
 
     /// Marks `object` changed since the last batch (`key` names the property, if one changed).
     func noteChange(_ object: ManagedObject, _ key: String? = nil) {
+        requireConfinement()
         if let key { object.dirtyKeys.insert(key) }
         guard !object.isUnprocessed else { return }
         object.isUnprocessed = true

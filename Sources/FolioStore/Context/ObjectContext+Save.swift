@@ -9,6 +9,7 @@ extension ObjectContext {
     ///
     ///     do { try context.save() } catch let error as StoreError { print(error) }
     public func save() throws {
+        requireConfinement()
         precondition(writeTransaction == nil, "save() inside performWrite: its changes are saved when the body returns")
         guard let pending = try prepareSave() else { return }
         let permanent = try coordinator.commit(pending.batch)

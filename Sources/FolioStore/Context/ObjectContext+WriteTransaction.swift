@@ -57,6 +57,7 @@ extension ObjectContext {
     /// Runs `body` with the store: the write transaction's connection inside
     /// ``performWrite(_:)``, otherwise the coordinator's under its lock.
     func withStore<T>(_ body: (StoreBackend) throws -> T) throws -> T {
+        requireConfinement()
         if let transaction = writeTransaction { return try body(transaction) }
         return try coordinator.withBackend(body)
     }

@@ -6,8 +6,10 @@ import Foundation
 /// (uniquing); changes are tracked per property; undo, rollback and refresh
 /// work as in Core Data.
 ///
-/// A context is not thread-safe: use the container's `viewContext` on the
-/// main actor, and a ``BackgroundContext`` inside its `perform`.
+/// A context is confined to one isolation domain, and the types say which:
+/// it is not `Sendable`, so the container's `viewContext` stays on the main
+/// actor, and a ``BackgroundContext`` is used inside its `perform` or
+/// `performAndWait` (see ``perform(_:)``).
 ///
 ///     let context = container.viewContext
 ///     let planets = try context.fetch(FetchRequest<Planet>(sortBy: [SortDescriptor(\.position)]))
@@ -42,8 +44,14 @@ import Foundation
 /// Fetches (and ``fetchKeys(_:keyPaths:restrictedTo:)``,
 /// ``keyValues(of:keyPaths:)``) include unsaved changes, so after any batch
 /// a fetch shows the state that batch ends in.
-public final class ObjectContext {
-    enum Delivery { case main, queue(DispatchQueue) }
+public class ObjectContext {
+    /// Where the context works and hears other contexts' saves: the main
+    /// actor, its own serial queue, or only its maker's code (key path
+    /// probes, a new store's seed), which hears nothing.
+    enum Delivery { case main, queue(DispatchQueue), caller }
+
+    /// A background context's queue: its work runs there, and nowhere else.
+    let queue: DispatchQueue?
 
     let coordinator: ContextCoordinator
     /// The store's schema.
@@ -80,6 +88,7 @@ public final class ObjectContext {
             coordinator = ContextCoordinator(shared: shared, forMainActor: false)
         }
         registry = ObjectRegistry(schema: coordinator.schema)
+        if case .queue(let q) = delivery { queue = q } else { queue = nil }
         let deliver: @Sendable (ChangeSet) -> Void
         switch delivery {
         case .main:
@@ -89,7 +98,10 @@ public final class ObjectContext {
             deliver = { changes in DispatchQueue.main.async { box.context?.merge(changes) } }
         case .queue(let q):
             let box = ContextBox(self)
+            q.setSpecific(key: ObjectContext.queueKey, value: ObjectIdentifier(self))
             deliver = { changes in q.async { box.context?.merge(changes) } }
+        case .caller:
+            deliver = { _ in }
         }
         inbox = coordinator.addInbox(deliver)
     }

@@ -41,7 +41,7 @@ final class KeyPathProbe {
     private static func makeContext() -> ObjectContext {
         do {
             let coordinator = try StoreCoordinator(schema: Schema([]), path: nil, busyTimeoutMilliseconds: 0)
-            return ObjectContext(coordinator: coordinator, delivery: .queue(DispatchQueue(label: "folio.store.probe")))
+            return ObjectContext(coordinator: coordinator, delivery: .caller)
         } catch {
             preconditionFailure("an empty in-memory store for key path probes could not be opened: \(error)")
         }
