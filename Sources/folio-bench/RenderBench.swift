@@ -7,10 +7,9 @@ import FolioTerminal
 /// 120x40, and the bytes written for that frame. The same scenario runs on a
 /// 1,000-row table as the baseline: a ratio near 1 shows the cost does not
 /// grow with N. A full redraw of the same frame is the baseline for bytes.
+@MainActor
 func runRenderBench(_ options: [String]) {
-    MainActor.assumeIsolated {
-        RenderBench.run(options)
-    }
+    RenderBench.run(options)
 }
 
 @MainActor

@@ -5,13 +5,14 @@ import FolioResults
 /// the fetched results controller over a real store, against the naive way
 /// (re-fetch everything after each save and diff with `CollectionDifference`
 /// and `inferringMoves()`) in the same run.
+@MainActor
 func runResultsBench(_ options: [String]) {
     let settings = ResultsBench.Settings(options)
     var random = ResultsBench.Random(seed: 0xF011_0000 ^ UInt64(settings.rows))
     var json = ["rows": Double(settings.rows)]
     for (key, value) in ResultsBench.engine(settings, &random) { json["engine_\(key)"] = value }
     do {
-        let figures = try MainActor.assumeIsolated { try ResultsBench.controller(settings, &random) }
+        let figures = try ResultsBench.controller(settings, &random)
         json.merge(figures) { $1 }
     } catch {
         ResultsBench.fail("\(error)")

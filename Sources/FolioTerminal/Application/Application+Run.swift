@@ -42,6 +42,7 @@ extension Application {
     private func startReading(_ session: TerminalSession) -> [any DispatchSourceProtocol] {
         let descriptor = session.descriptor
         let input = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: .main)
+        // A dispatch source's handler is not typed by its queue: the main queue is checked at run time.
         input.setEventHandler { [weak self] in
             MainActor.assumeIsolated {
                 guard let self else { return }
@@ -77,10 +78,8 @@ extension Application {
     /// A lone ESC becomes Esc when nothing follows within the pause.
     private func scheduleInputFlush() {
         DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(Int(Self.escapePause / 1_000_000))) { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self, self.hasPendingInput else { return }
-                self.flushInput()
-            }
+            guard let self, self.hasPendingInput else { return }
+            self.flushInput()
         }
     }
 }

@@ -130,10 +130,8 @@ public final class Application {
         let generation = hudGeneration
         setNeedsDisplay()
         DispatchQueue.main.asyncAfter(deadline: .now() + hudDuration) { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self, self.hudGeneration == generation else { return }
-                self.dismissHUD()
-            }
+            guard let self, self.hudGeneration == generation else { return }
+            self.dismissHUD()
         }
     }
 
@@ -172,11 +170,9 @@ public final class Application {
         guard !displayScheduled else { return }
         displayScheduled = true
         DispatchQueue.main.async { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                self.displayScheduled = false
-                self.renderIfNeeded()
-            }
+            guard let self else { return }
+            self.displayScheduled = false
+            self.renderIfNeeded()
         }
     }
 
