@@ -10,7 +10,9 @@ import Testing
 /// - revealed actions (a swipe, a delete confirmation) belong to the highlighted row;
 /// - an object that left the store was deleted by the other process, or was
 ///   the one the screen showed highlighted (or whose actions were revealed)
-///   before the key that deleted it;
+///   before the key that deleted it; an object whose listed fields changed
+///   (its position aside) was changed by the other process, or was the one
+///   highlighted when its editor was opened;
 /// - back on the list with no filter, the table holds what `list` prints;
 /// - the app never ends by itself, and leaves the terminal as it found it.
 ///
@@ -42,6 +44,8 @@ struct Monkey {
     let seed: UInt64
     let actions: Int
     private var history: [String] = []
+    /// The objects whose editors were opened since the last check.
+    private var opened: Set<String> = []
 
     init(_ plan: Plan, salt: UInt64) throws {
         self.plan = plan
@@ -57,7 +61,7 @@ struct Monkey {
         let app = try folio.launch(waitingFor: plan.ready)
         defer { app.close() }
         for key in plan.toList { try app.press(key) }
-        var known = try folio.ids(plan.entity)
+        var known = try snapshot()
         for step in 0..<actions {
             let roll = Int.random(in: 0..<100, using: &random)
             if roll < 2 {
@@ -77,12 +81,13 @@ struct Monkey {
                 let arguments = plan.change(&random, try folio.sections())
                 history.append("other: \(arguments.joined(separator: " "))")
                 _ = try AppProcess.run(folio.binary, [plan.app] + arguments + ["--store", folio.store])
-                known = try folio.ids(plan.entity)
+                known = try snapshot()
             } else {
                 let key = pick()
                 history.append(key)
                 let before = app.state
                 try app.press(key)
+                if before["depth"] == "1", app.state["depth"] == "2", let id = before["highlightID"] { opened.insert(id) }
                 let mayDelete = before["alert"] != nil || before["swiped"] != nil || before["confirming"] != nil
                 if mayDelete, !(try explained(app, before: before, known: known, now: &known, step: step)) { return }
             }
@@ -120,22 +125,39 @@ struct Monkey {
         return true
     }
 
+    /// Each listed object ("Planet/3") and its listed fields but its position, as JSON.
+    private func snapshot() throws -> [String: String] {
+        var rows: [String: String] = [:]
+        for row in try folio.sections().flatMap(\.rows) {
+            guard let id = row["id"] as? String else { continue }
+            let fields = row.filter { $0.key != "id" && $0.key != "position" }
+            rows["\(plan.entity)/\(id)"] = String(decoding: try JSONSerialization.data(withJSONObject: fields, options: .sortedKeys), as: UTF8.self)
+        }
+        return rows
+    }
+
     /// Whether every object that left the store since `known` is the one the
-    /// screen showed highlighted (or revealed) in `before`; updates `now`.
-    private func explained(_ app: PtyApp, before: [String: String], known: Set<String>, now: inout Set<String>,
-                           step: Int) throws -> Bool {
-        let current = try folio.ids(plan.entity)
-        let lost = known.subtracting(current)
+    /// screen showed highlighted (or revealed) in `before`, and every one
+    /// that changed is that one or one whose editor was opened; updates `now`.
+    private mutating func explained(_ app: PtyApp, before: [String: String], known: [String: String],
+                                    now: inout [String: String], step: Int) throws -> Bool {
+        let current = try snapshot()
+        let lost = Set(known.keys).subtracting(current.keys)
+        let changed = Set(known.keys.filter { current[$0] != nil && current[$0] != known[$0] })
         let shown = Set([before["highlightID"], before["revealedID"]].compactMap { $0 })
         now = current
         guard lost.isSubset(of: shown) else {
             return fail("\(lost.sorted()) left the store; the screen showed \(shown.sorted()) highlighted", app, step)
         }
+        guard changed.isSubset(of: shown.union(opened)) else {
+            return fail("\(changed.sorted()) changed; the screen showed \(shown.sorted()) highlighted, editors opened on \(opened.sorted())", app, step)
+        }
+        if app.state["depth"] == "1" { opened = [] }
         return true
     }
 
     /// Back to the list, no filter, nothing open: the table has `list`'s rows.
-    private mutating func backOnTheList(_ app: PtyApp, known: inout Set<String>, step: Int) throws -> Bool {
+    private mutating func backOnTheList(_ app: PtyApp, known: inout [String: String], step: Int) throws -> Bool {
         for _ in 0..<12 {
             let state = app.state
             let atList = state["alert"] == nil && state["help"] == "0" && state["editingText"] == "0"
@@ -152,7 +174,7 @@ struct Monkey {
         } catch {
             return fail("the table does not hold list's \(count) rows: \(error)", app, step)
         }
-        if let id = app.state["highlightID"], !known.contains(id) {
+        if let id = app.state["highlightID"], known[id] == nil {
             return fail("the highlight is on \(id), which is not in the store", app, step)
         }
         return true
