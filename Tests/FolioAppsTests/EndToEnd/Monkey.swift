@@ -152,7 +152,12 @@ struct Monkey {
         guard changed.isSubset(of: shown.union(opened)) else {
             return fail("\(changed.sorted()) changed; the screen showed \(shown.sorted()) highlighted, editors opened on \(opened.sorted())", app, step)
         }
-        if app.state["depth"] == "1" { opened = [] }
+        if app.state["depth"] == "1" {
+            opened = []
+        } else {
+            // An object made while an editor is open (BuildGuide's +) is that editor's.
+            opened.formUnion(Set(current.keys).subtracting(known.keys))
+        }
         return true
     }
 
@@ -191,13 +196,15 @@ struct Monkey {
     }
 
     private func fail(_ what: String, _ app: PtyApp, _ step: Int) -> Bool {
-        Issue.record("""
+        let message = """
             monkey \(plan.app), seed \(seed) (FOLIO_SEED), action \(step): \(what)
             last keys: \(history.suffix(25).joined(separator: " "))
             state: \(app.state.sorted { $0.key < $1.key })
             screen:
             \(app.text)
-            """)
+            """
+        print(message)
+        Issue.record(Comment(rawValue: message))
         return false
     }
 }
