@@ -2,13 +2,16 @@ import FolioStore
 
 extension FetchedResultsController {
     /// Each matching row's ID and key values, optionally only among `ids`.
+    /// In the request's order only when it is windowed.
     /// - Complexity: one query; O(k log n) for k restricted IDs.
     func fetchKeyRows(_ plan: KeyPlan<Entity>, restrictedTo ids: [Int64]?) throws -> [(Int64, [StoreValue])] {
         if let ids, ids.isEmpty { return [] }
         var request = fetchRequestForAll()
-        // A few rows looked up by ID need no ORDER BY: the engine places them.
-        // Many come sorted, so that the engine's ordered rebuild merges them without sorting.
-        if let ids, ids.count < 1024 { request.sortDescriptors = [] }
+        // No ORDER BY unless a limit or offset needs one: the engine sorts what it loads
+        // and places what changed. Ordered, SQLite walks the sort key's index and looks
+        // each row up (O(n) page reads even for a few restricted IDs); unordered, it
+        // reads the table once, or seeks each restricted ID.
+        if !plan.isWindowed { request.sortDescriptors = [] }
         let restriction = ids.map { Set($0.map(objectID)) }
         return try managedObjectContext.fetchKeys(request, keyPaths: plan.keyPaths, restrictedTo: restriction)
             .map { (engineID($0.id), $0.values) }

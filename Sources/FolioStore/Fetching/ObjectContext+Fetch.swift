@@ -44,9 +44,13 @@ extension ObjectContext {
                                             restrictedTo ids: Set<ObjectID>? = nil) throws -> [FetchedKeys] {
         let e = schema.entity(for: T.self)
         var plan = try makePlan(request, keyPaths: keyPaths, withSortKeys: true)
-        if let ids { plan.restrictToIDs = ids.filter { $0.entityName == e.name && !$0.isTemporary }.map(\.rowID).sorted() }
         var pending = try pendingObjects(of: e, request, plan)
-        if let ids { pending = pending.filter { ids.contains($0.objectID) } }
+        if let ids {
+            pending = pending.filter { ids.contains($0.objectID) }
+            // Objects with unsaved changes are evaluated in memory: the store need not read them.
+            let inMemory = Set(pending.lazy.map(\.objectID.rowID))
+            plan.restrictToIDs = ids.compactMap { $0.entityName == e.name && !$0.isTemporary && !inMemory.contains($0.rowID) ? $0.rowID : nil }.sorted()
+        }
         let sortCount = request.sortDescriptors.count
         if pending.isEmpty {
             plan.keyColumns.removeFirst(sortCount)
@@ -57,7 +61,7 @@ extension ObjectContext {
         plan.limit = nil
         plan.offset = nil
         let excluded = Set(pending.map(\.objectID))
-        var all = try withStore { try $0.fetchKeys(plan) }
+        var all = plan.restrictToIDs?.isEmpty == true ? [] : try withStore { try $0.fetchKeys(plan) }
             .map { (ObjectID(entityName: e.name, rowID: $0.0), $0.1) }
             .filter { !excluded.contains($0.0) }
         let chains = try (request.sortDescriptors.map { try sortKeyPath($0) } + keyPaths.map { $0 as AnyKeyPath })
@@ -68,9 +72,16 @@ extension ObjectContext {
             all.append((o.objectID, chains.map { value(of: o, through: $0) }))
         }
         let ascending = request.ascending
-        all.sort { a, b in
-            let r = StoreValue.compare(Array(a.1.prefix(sortCount)), Array(b.1.prefix(sortCount)), ascending: ascending)
-            return r == .orderedSame ? a.0 < b.0 : r == .orderedAscending
+        if sortCount == 0 {
+            all.sort { $0.0 < $1.0 }
+        } else {
+            all.sort { a, b in
+                for i in 0..<sortCount {
+                    let r = StoreValue.compare(a.1[i], b.1[i])
+                    if r != .orderedSame { return (r == .orderedAscending) == (i < ascending.count ? ascending[i] : true) }
+                }
+                return a.0 < b.0
+            }
         }
         let start = min(request.fetchOffset, all.count)
         let end = request.fetchLimit > 0 ? min(all.count, start + request.fetchLimit) : all.count

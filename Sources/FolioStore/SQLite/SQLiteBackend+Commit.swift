@@ -21,7 +21,12 @@ extension SQLiteBackend {
             func row(_ id: ObjectID) -> StoreValue { .integer(id.isTemporary ? map[id]?.rowID ?? id.rowID : id.rowID) }
             func ref(_ id: ObjectID?) -> StoreValue { id.map(row) ?? .null }
 
-            for (entity, id) in batch.deletes {
+            // Big saves get a page cache for their working set; the default comes back after.
+            let writes = batch.deletes.count + batch.inserts.count + batch.updates.count
+            if writes >= Self.bigSaveWrites { try connection.execute("PRAGMA cache_size = \(Self.bigSaveCacheSize(writes))") }
+            defer { if writes >= Self.bigSaveWrites { try? connection.execute("PRAGMA cache_size = \(Self.defaultCacheSize)") } }
+            // In row ID order per table, so that SQLite walks each b-tree once instead of jumping about.
+            for (entity, id) in batch.deletes.sorted(by: { ($0.0.name, row($0.1).rowIDValue) < ($1.0.name, row($1.1).rowIDValue) }) {
                 try connection.run("DELETE FROM \(quote(entity.name)) WHERE id = ?", [row(id)])
             }
             var insertStatements: [String: SQLiteStatement] = [:]
@@ -40,11 +45,20 @@ extension SQLiteBackend {
                 for o in insert.ones { try s.bind(ref(o), at: i); i += 1 }
                 try step(s, entity: e, values: insert.attrs)
             }
-            for update in batch.updates where !(update.attrs.isEmpty && update.ones.isEmpty) {
+            var updateStatements: [UpdateShape: SQLiteStatement] = [:]
+            for update in sortedUpdates(batch.updates) {
                 let e = update.entity
-                let sets = (update.attrs.map(\.0.name) + update.ones.map(\.0.name)).map { "\(quote($0)) = ?" }
-                let s = try connection.prepare("UPDATE \(quote(e.name)) SET \(sets.joined(separator: ", ")) WHERE id = ?")
-                try s.bind(update.attrs.map(\.1) + update.ones.map { ref($0.1) } + [row(update.id)])
+                let shape = UpdateShape(update)
+                let s: SQLiteStatement
+                if let cached = updateStatements[shape] { s = cached; s.reset() } else {
+                    let sets = (update.attrs.map(\.0.name) + update.ones.map(\.0.name)).map { "\(quote($0)) = ?" }
+                    s = try connection.prepare("UPDATE \(quote(e.name)) SET \(sets.joined(separator: ", ")) WHERE id = ?")
+                    updateStatements[shape] = s
+                }
+                var i: Int32 = 1
+                for (_, v) in update.attrs { try s.bind(v, at: i); i += 1 }
+                for (_, o) in update.ones { try s.bind(ref(o), at: i); i += 1 }
+                try s.bind(row(update.id), at: i)
                 try step(s, entity: e, values: update.attrs.map(\.1), keys: update.attrs.map(\.0.name))
             }
             for m in batch.joinRemoves {

@@ -1,0 +1,120 @@
+import CSQLite
+import Foundation
+import FolioStore
+import FolioResults
+
+/// Big saves and fetches against raw SQLite doing the same work in the same run.
+extension ResultsBench {
+    /// One big save: the whole save, the controller's share of it (from the
+    /// save's start to the end of `didChangeContent`; the controller follows
+    /// the context, so it reports while the save processes its changes,
+    /// before the commit) and raw SQLite running the same UPDATEs with
+    /// prepared statements in one transaction on a page-for-page copy of the file.
+    struct BulkSave {
+        var changes: Int
+        var totalMS: Double
+        var controllerMS: Double
+        var rawMS: Double
+        var controllerPerChangeUS: Double { controllerMS * 1000 / Double(max(1, changes)) }
+    }
+
+    /// Changes `rows` (every other one its name, the rest their group), saves, and runs the raw baseline.
+    @MainActor
+    static func bulkSave(_ rows: [ResultsBenchRow], context: ObjectContext, delegate: ResultsBenchDelegate?,
+                         sections: Int, random: inout Random) throws -> BulkSave {
+        guard let path = context.storePath else { fail("the results benchmark needs a store file") }
+        let copy = path + ".raw-copy"
+        try copyDatabase(from: path, to: copy)
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy + suffix) } }
+        var writes: [(id: Int64, name: String?, group: Int)] = []
+        writes.reserveCapacity(rows.count)
+        for (i, row) in rows.enumerated() {
+            if i % 2 == 0 {
+                row.name = name(&random)
+                writes.append((row.objectID.rowID, row.name, 0))
+            } else {
+                row.group = random.below(sections)
+                writes.append((row.objectID.rowID, nil, row.group))
+            }
+        }
+        let start = now()
+        try context.save()
+        let end = now()
+        var controllerMS = 0.0
+        if let delegate {
+            guard delegate.finished > start else { fail("the save of \(rows.count) rows was not reported") }
+            controllerMS = Double(delegate.finished - start) / 1_000_000
+        }
+        let raw = try RawSQLite(copy)
+        let rawMS = try measureMS {
+            try raw.exec("BEGIN IMMEDIATE")
+            let setName = try raw.prepare("UPDATE \"ResultsBenchRow\" SET \"name\" = ? WHERE id = ?")
+            let setGroup = try raw.prepare("UPDATE \"ResultsBenchRow\" SET \"group\" = ? WHERE id = ?")
+            defer { sqlite3_finalize(setName); sqlite3_finalize(setGroup) }
+            for write in writes {
+                let s = write.name == nil ? setGroup : setName
+                if let name = write.name { sqlite3_bind_text(s, 1, name, -1, storeTransient) } else { sqlite3_bind_int64(s, 1, Int64(write.group)) }
+                sqlite3_bind_int64(s, 2, write.id)
+                guard sqlite3_step(s) == SQLITE_DONE else { throw raw.error() }
+                sqlite3_reset(s)
+            }
+            try raw.exec("COMMIT")
+        }
+        return BulkSave(changes: rows.count, totalMS: Double(end - start) / 1_000_000, controllerMS: controllerMS, rawMS: rawMS)
+    }
+
+    /// A page-for-page copy of a live database (its log included), with SQLite's backup API.
+    static func copyDatabase(from source: String, to destination: String) throws {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: destination + suffix) }
+        let from = try RawSQLite(source), to = try RawSQLite(destination)
+        try to.exec("PRAGMA journal_mode=DELETE")
+        guard let backup = sqlite3_backup_init(to.db, "main", from.db, "main") else { throw to.error() }
+        let rc = sqlite3_backup_step(backup, -1)
+        sqlite3_backup_finish(backup)
+        guard rc == SQLITE_DONE else { throw to.error() }
+    }
+
+    /// Raw SQLite reading the same IDs and keys in the same order as the controller's fetch.
+    static func rawKeyScan(_ path: String) throws -> Double {
+        let raw = try RawSQLite(path)
+        var ids: [Int64] = [], groups: [Int64] = [], names: [String] = []
+        let ms = try measureMS {
+            let s = try raw.prepare("SELECT id, \"group\", \"name\" FROM \"ResultsBenchRow\" ORDER BY \"group\", \"name\", id")
+            defer { sqlite3_finalize(s) }
+            while sqlite3_step(s) == SQLITE_ROW {
+                ids.append(sqlite3_column_int64(s, 0))
+                groups.append(sqlite3_column_int64(s, 1))
+                let text = UnsafeBufferPointer(start: sqlite3_column_text(s, 2), count: Int(sqlite3_column_bytes(s, 2)))
+                names.append(String(decoding: text, as: UTF8.self))
+            }
+        }
+        precondition(ids.count == groups.count && names.count == ids.count)
+        return ms
+    }
+
+    /// A relaunch with a cache name: a new controller's `performFetch` and its first screen of 20 rows drawn.
+    @MainActor
+    static func relaunch(_ request: FetchRequest<ResultsBenchRow>, context: ObjectContext, directory: URL) throws -> Double {
+        ResultsCache.directory = directory.appendingPathComponent("caches")
+        let first = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
+                                             sectionNameKeyPath: \ResultsBenchRow.group, cacheName: "bench")
+        try first.performFetch()
+        var times: [Double] = []
+        var drawn = 0
+        for _ in 0..<3 {
+            times.append(try measureMS {
+                let again = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
+                                                     sectionNameKeyPath: \ResultsBenchRow.group, cacheName: "bench")
+                try again.performFetch()
+                guard again.lastFetchUsedCache else { fail("the relaunch did not use its cache") }
+                let section = again.sections![0]
+                for row in 0..<min(20, section.numberOfObjects) {
+                    drawn += again.object(at: IndexPath(row: row, section: 0)).name.utf8.count
+                }
+            })
+        }
+        precondition(drawn > 0)
+        ResultsCache.delete(name: "bench")
+        return percentile(times, 0.5)
+    }
+}
