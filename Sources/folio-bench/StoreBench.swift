@@ -93,6 +93,7 @@ struct StoreBench {
                         try median { let n = try raw.count(below: half); precondition(n == half) }))
         let child = try batchedInChild(storePath)
         results.append(("fetch_batched", child.ms, try median { try raw.batched() }))
+        let updates = try updateAll(context, raw: raw)
         let latency = try await latency(container, path: storePath)
         let p = StoreLatency.percentile
         let delivery = [("same_process", latency.sameProcess), ("cross_process", latency.otherProcess)]
@@ -103,6 +104,8 @@ struct StoreBench {
             let label = name.padding(toLength: 14, withPad: " ", startingAt: 0)
             print(label + String(format: " folio %10.1f ms   raw SQLite %10.1f ms   ratio %5.2fx", ours, base, ours / base))
         }
+        print(String(format: "update_all     folio %10.1f ms   raw SQLite %10.1f ms   ratio %5.2fx (every row's indexed score in one save; target <= 1.5x)",
+                     updates.ours, updates.raw, updates.ours / updates.raw))
         print(String(format: "  peak RSS during batched iteration: %.1f MB", child.peakMB))
         let inverse = try inverseRow()
         print(String(format: "to-one x%d into a loaded to-many %10.1f ms   into an unloaded one %10.1f ms   ratio %5.2fx (target <= 1.5x)",

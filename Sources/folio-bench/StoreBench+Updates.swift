@@ -1,0 +1,33 @@
+import CSQLite
+import Foundation
+import FolioStore
+
+extension StoreBench {
+    /// Every item's indexed score changed in one save, against raw SQLite
+    /// running the same UPDATEs (same rows, same values, same order) with a
+    /// prepared statement in one transaction on its own file.
+    func updateAll(_ context: ObjectContext, raw: RawSQLite) throws -> (ours: Double, raw: Double) {
+        let items = Array(try context.fetch(FetchRequest<BenchItem>(sortBy: [SortDescriptor(\.name)])))
+        precondition(items.count == rows)
+        var writes: [(id: Int64, score: Int)] = []
+        writes.reserveCapacity(rows)
+        for item in items {
+            item.score = (item.score + 1) % rows
+            writes.append((item.objectID.rowID, item.score))
+        }
+        let ours = try storeMS { try context.save() }
+        let base = try storeMS {
+            try raw.exec("BEGIN IMMEDIATE")
+            let s = try raw.prepare("UPDATE item SET score = ? WHERE id = ?")
+            defer { sqlite3_finalize(s) }
+            for write in writes {
+                sqlite3_bind_int64(s, 1, Int64(write.score))
+                sqlite3_bind_int64(s, 2, write.id)
+                guard sqlite3_step(s) == SQLITE_DONE else { throw raw.error() }
+                sqlite3_reset(s)
+            }
+            try raw.exec("COMMIT")
+        }
+        return (ours, base)
+    }
+}
