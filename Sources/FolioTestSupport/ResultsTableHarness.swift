@@ -57,24 +57,22 @@ public final class ResultsTableHarness<Entity: ManagedObject>: TableViewDataSour
     public func controller(_ controller: AnyFetchedResultsController, didChangeContentWith changes: FetchedResultsChanges) {
         batches.append(changes)
         table.beginUpdates()
-        do {
-            for change in changes.sectionChanges {
-                switch change.type {
-                case .insert: try table.insertSections([change.index])
-                case .delete: try table.deleteSections([change.index])
-                default: break
-                }
+        for change in changes.sectionChanges {
+            switch change.type {
+            case .insert: table.insertSections([change.index])
+            case .delete: table.deleteSections([change.index])
+            default: break
             }
-            for change in changes.objectChanges {
-                switch change.type {
-                case .insert: try table.insertRows(at: [change.newIndexPath!])
-                case .delete: try table.deleteRows(at: [change.indexPath!])
-                case .move: try table.moveRow(at: change.indexPath!, to: change.newIndexPath!)
-                case .update: try table.reloadRows(at: [change.indexPath!])
-                }
+        }
+        for change in changes.objectChanges {
+            switch change.type {
+            case .insert: table.insertRows(at: [change.newIndexPath!])
+            case .delete: table.deleteRows(at: [change.indexPath!])
+            case .move: table.moveRow(at: change.indexPath!, to: change.newIndexPath!)
+            case .update: table.reloadRows(at: [change.indexPath!])
             }
-        } catch { tableErrors.append(error) }
-        do { try table.endUpdates() } catch { tableErrors.append(error) }
+        }
+        do { try table.endCheckedUpdates() } catch { tableErrors.append(error) }
         afterEachBatch?(changes)
     }
 }

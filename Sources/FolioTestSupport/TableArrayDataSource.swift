@@ -82,10 +82,10 @@ public final class TableArrayDataSource: TableViewEditingDataSource, TableViewRe
         switch editingStyle {
         case .delete:
             sections[indexPath.section].remove(at: indexPath.row)
-            try? tableView.deleteRows(at: [indexPath])
+            tableView.deleteRows(at: [indexPath])
         case .insert:
             sections[indexPath.section].insert("new", at: indexPath.row)
-            try? tableView.insertRows(at: [indexPath])
+            tableView.insertRows(at: [indexPath])
         case .none:
             break
         }

@@ -91,7 +91,7 @@ private enum RenderBench {
             let target = visible[frame % visible.count]
             update.append(time {
                 source.revision += 1
-                try? source.tableView.reloadRows(at: [target])
+                source.tableView.reloadRows(at: [target])
                 application.render()
             })
             updateBytes.append(driver.lastBytes)

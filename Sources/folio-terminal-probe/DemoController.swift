@@ -47,7 +47,7 @@ final class DemoController: TableViewController, TableViewEditingDataSource, Tab
         sheet.addAction(AlertAction(title: "Delete", style: .destructive) { [weak self] in
             guard let self else { return }
             sections[indexPath.section].1.remove(at: indexPath.row)
-            try? tableView.deleteRows(at: [indexPath])
+            tableView.deleteRows(at: [indexPath])
             showHUD("Deleted")
         })
         sheet.addAction(AlertAction(title: "Cancel", style: .cancel))
@@ -61,7 +61,7 @@ final class DemoController: TableViewController, TableViewEditingDataSource, Tab
 
     func add() {
         sections[0].1.insert("Vulcan", at: 0)
-        try? tableView.insertRows(at: [IndexPath(row: 0, section: 0)])
+        tableView.insertRows(at: [IndexPath(row: 0, section: 0)])
     }
 }
 

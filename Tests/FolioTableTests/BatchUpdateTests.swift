@@ -10,9 +10,9 @@ struct BatchUpdateTests {
         let source = TableArrayDataSource([["a", "b", "c", "d"]])
         let table = source.makeTable()
         source.sections = [["b", "x", "d", "y"]]
-        try table.performBatchUpdates {
-            try table.deleteRows(at: [path(0, 0), path(0, 2)])
-            try table.insertRows(at: [path(0, 1), path(0, 3)])
+        try table.performCheckedBatchUpdates {
+            table.deleteRows(at: [path(0, 0), path(0, 2)])
+            table.insertRows(at: [path(0, 1), path(0, 3)])
         }
         #expect(table.numberOfRows(inSection: 0) == 4)
         #expect(table.indexPathsForVisibleRows.map { table.cellForRow(at: $0)?.textLabel.text } == ["b", "x", "d", "y"])
@@ -23,7 +23,7 @@ struct BatchUpdateTests {
         let source = TableArrayDataSource([["a", "b", "c", "d", "e"]])
         let table = source.makeTable()
         do {
-            try table.insertRows(at: [path(0, 0)])
+            try table.performCheckedBatchUpdates { table.insertRows(at: [path(0, 0)]) }
             Issue.record("an inconsistent batch was applied")
         } catch {
             #expect(error.failure.code == "E13")
@@ -44,9 +44,9 @@ extension BatchUpdateTests {
         let table = source.makeTable()
         source.sections = [["b", "c"]]
         var completions: [Bool] = []
-        try table.performBatchUpdates({
-            try table.deleteRows(at: [path(0, 0)])
-            try table.performBatchUpdates({ try table.insertRows(at: [path(0, 1)]) }, completion: { completions.append($0) })
+        try table.performCheckedBatchUpdates({
+            table.deleteRows(at: [path(0, 0)])
+            table.performBatchUpdates({ table.insertRows(at: [path(0, 1)]) }, completion: { completions.append($0) })
             #expect(table.numberOfRows(inSection: 0) == 2)
             #expect(table.hasUncommittedUpdates)
         }, completion: { completions.append($0) })
@@ -59,13 +59,13 @@ extension BatchUpdateTests {
             let source = TableArrayDataSource([["a", "b", "c"]])
             let table = source.makeTable()
             source.sections = [["x", "c", "b"]]
-            try table.performBatchUpdates {
-                let calls: [() throws -> Void] = [
-                    { try table.deleteRows(at: [self.path(0, 0)]) },
-                    { try table.moveRow(at: self.path(0, 1), to: self.path(0, 2)) },
-                    { try table.insertRows(at: [self.path(0, 0)]) },
+            try table.performCheckedBatchUpdates {
+                let calls: [() -> Void] = [
+                    { table.deleteRows(at: [self.path(0, 0)]) },
+                    { table.moveRow(at: self.path(0, 1), to: self.path(0, 2)) },
+                    { table.insertRows(at: [self.path(0, 0)]) },
                 ]
-                for call in reversed ? calls.reversed() : calls { try call() }
+                for call in reversed ? calls.reversed() : calls { call() }
             }
             #expect(texts(table) == ["x", "c", "b"])
         }
@@ -77,10 +77,10 @@ extension BatchUpdateTests {
         try table.selectRow(at: path(0, 2))
         let oldCell = table.cellForRow(at: path(0, 2))
         source.sections = [["new", "b", "c*"]]
-        try table.performBatchUpdates {
-            try table.reloadRows(at: [path(0, 2)])
-            try table.deleteRows(at: [path(0, 0)])
-            try table.insertRows(at: [path(0, 0)])
+        try table.performCheckedBatchUpdates {
+            table.reloadRows(at: [path(0, 2)])
+            table.deleteRows(at: [path(0, 0)])
+            table.insertRows(at: [path(0, 0)])
         }
         #expect(texts(table) == ["new", "b", "c*"])
         #expect(table.cellForRow(at: path(0, 2)) !== oldCell || oldCell?.reuseCount == 1)
@@ -91,11 +91,11 @@ extension BatchUpdateTests {
         let source = TableArrayDataSource([["a", "b"], ["c"]])
         let table = source.makeTable()
         source.sections = [["c"], ["x", "y"]]
-        try table.performBatchUpdates {
-            try table.deleteSections([0])
-            try table.deleteRows(at: [path(0, 1), path(0, 1)])
-            try table.insertSections([1])
-            try table.insertRows(at: [path(1, 0)])
+        try table.performCheckedBatchUpdates {
+            table.deleteSections([0])
+            table.deleteRows(at: [path(0, 1), path(0, 1)])
+            table.insertSections([1])
+            table.insertRows(at: [path(1, 0)])
         }
         #expect(texts(table) == ["c", "x", "y"])
     }
@@ -104,9 +104,9 @@ extension BatchUpdateTests {
         let source = TableArrayDataSource([["a", "b"]])
         let table = source.makeTable()
         source.sections = [["b", "z"]]
-        try table.performBatchUpdates {
-            try table.deleteRows(at: [path(0, 0), path(0, 0)])
-            try table.insertRows(at: [path(0, 1), path(0, 1)])
+        try table.performCheckedBatchUpdates {
+            table.deleteRows(at: [path(0, 0), path(0, 0)])
+            table.insertRows(at: [path(0, 1), path(0, 1)])
         }
         #expect(texts(table) == ["b", "z"])
     }
@@ -116,7 +116,7 @@ extension BatchUpdateTests {
         let table = source.makeTable()
         try table.selectRow(at: path(0, 1))
         source.sections = [["c"], ["d"], ["a", "b"]]
-        try table.moveSection(0, toSection: 2)
+        try table.performCheckedBatchUpdates { table.moveSection(0, toSection: 2) }
         #expect(texts(table) == ["c", "d", "a", "b"])
         #expect(table.indexPathsForSelectedRows == [path(2, 1)])  // rule 5.7
     }
@@ -125,9 +125,9 @@ extension BatchUpdateTests {
         let source = TableArrayDataSource([["a", "b"], ["c"]])
         let table = source.makeTable()
         source.sections = [["c"], ["b", "a"]]
-        try table.performBatchUpdates {
-            try table.moveSection(0, toSection: 1)
-            try table.moveRow(at: path(0, 0), to: path(1, 1))
+        try table.performCheckedBatchUpdates {
+            table.moveSection(0, toSection: 1)
+            table.moveRow(at: path(0, 0), to: path(1, 1))
         }
         #expect(texts(table) == ["c", "b", "a"])
     }
@@ -137,9 +137,9 @@ extension BatchUpdateTests {
         let table = source.makeTable()
         try table.selectRow(at: path(0, 1))
         source.sections = [["b", "c"]]
-        try table.performBatchUpdates {
-            try table.deleteSections([0])
-            try table.moveRow(at: path(0, 1), to: path(0, 0))
+        try table.performCheckedBatchUpdates {
+            table.deleteSections([0])
+            table.moveRow(at: path(0, 1), to: path(0, 0))
         }
         #expect(texts(table) == ["b", "c"])
         #expect(table.indexPathsForSelectedRows == nil)  // a new row, not the old one moved
@@ -150,9 +150,9 @@ extension BatchUpdateTests {
         let source = TableArrayDataSource([["a", "b"]])
         let table = source.makeTable()
         source.sections = [["b"], ["a"]]
-        try table.performBatchUpdates {
-            try table.insertSections([1])
-            try table.moveRow(at: path(0, 0), to: path(1, 0))
+        try table.performCheckedBatchUpdates {
+            table.insertSections([1])
+            table.moveRow(at: path(0, 0), to: path(1, 0))
         }
         #expect(texts(table) == ["b", "a"])
     }
@@ -161,9 +161,9 @@ extension BatchUpdateTests {
         let source = TableArrayDataSource([["a"], ["b"]])
         let table = source.makeTable()
         source.sections = [["b"], [], ["n"]]
-        try table.performBatchUpdates {
-            try table.deleteSections([0])
-            try table.insertSections([1, 2])
+        try table.performCheckedBatchUpdates {
+            table.deleteSections([0])
+            table.insertSections([1, 2])
         }
         #expect(table.numberOfSections == 3)
     }
@@ -173,10 +173,10 @@ extension BatchUpdateTests {
         let table = source.makeTable()
         source.sections = [["a", "b"]]  // not announced
         source.sections = [["a", "b", "c"]]
-        #expect(throws: TableUpdateError.self) { try table.insertRows(at: [self.path(0, 2)]) }
+        #expect(throws: TableUpdateError.self) { try table.performCheckedBatchUpdates { table.insertRows(at: [self.path(0, 2)]) } }
         let fresh = TableView()
         fresh.dataSource = source
-        try fresh.insertRows(at: [path(0, 2)])  // never loaded: it simply loads
+        try fresh.performCheckedBatchUpdates { fresh.insertRows(at: [path(0, 2)]) }  // never loaded: it simply loads
         #expect(fresh.numberOfRows(inSection: 0) == 3)
     }
 
@@ -184,8 +184,8 @@ extension BatchUpdateTests {
         let source = TableArrayDataSource([["a"]])
         let table = source.makeTable()
         source.sections = [["a", "b"]]
-        try table.performBatchUpdates {
-            try table.deleteRows(at: [path(0, 0)])
+        try table.performCheckedBatchUpdates {
+            table.deleteRows(at: [path(0, 0)])
             table.reloadData()
             #expect(!table.hasUncommittedUpdates)
         }
@@ -196,11 +196,37 @@ extension BatchUpdateTests {
         let source = TableArrayDataSource([["a", "b", "c", "d", "e"]])
         let table = source.makeTable()
         source.sections = [["e", "x", "b", "d", "y"]]
-        try table.performBatchUpdates {
-            try table.insertRows(at: [path(0, 4), path(0, 1)])
-            try table.moveRow(at: path(0, 4), to: path(0, 0))
-            try table.deleteRows(at: [path(0, 2), path(0, 0)])
+        try table.performCheckedBatchUpdates {
+            table.insertRows(at: [path(0, 4), path(0, 1)])
+            table.moveRow(at: path(0, 4), to: path(0, 0))
+            table.deleteRows(at: [path(0, 2), path(0, 0)])
         }
         #expect(texts(table) == ["e", "x", "b", "d", "y"])
+    }
+}
+
+extension BatchUpdateTests {
+    /// UIKit's names trap on an invalid update, with UIKit's message, as UIKit raises.
+    @Test func uikitNamedUpdatesTrapWithUIKitsMessage() async throws {
+        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            await MainActor.run {
+                let source = TableArrayDataSource([["a", "b"]])
+                let table = source.makeTable()
+                table.beginUpdates()
+                table.insertRows(at: [IndexPath(row: 0, section: 0)], with: .fade)
+                table.endUpdates()
+            }
+        })
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains("Invalid update: invalid number of rows in section 0."))
+    }
+
+    @Test func aSingleUIKitNamedUpdateOutsideABatchTrapsToo() async {
+        await #expect(processExitsWith: .failure) {
+            await MainActor.run {
+                let source = TableArrayDataSource([["a"]])
+                source.makeTable().deleteSections([3], with: .automatic)
+            }
+        }
     }
 }

@@ -109,7 +109,7 @@ struct SelectionTests {
         table.allowsMultipleSelection = true
         try table.selectRow(at: p(0, 0))
         try table.selectRow(at: p(0, 2))
-        try table.reloadRows(at: [p(0, 0)])
+        try table.performCheckedBatchUpdates { table.reloadRows(at: [p(0, 0)]) }
         #expect(table.indexPathsForSelectedRows == [p(0, 2)])
         source.sections = [["a", "b"]]
         table.reloadData()
@@ -122,10 +122,10 @@ struct SelectionTests {
         table.allowsMultipleSelection = true
         for row in [0, 2, 3] { try table.selectRow(at: p(0, row)) }
         source.sections = [["n", "a", "d", "b"]]
-        try table.performBatchUpdates {
-            try table.insertRows(at: [p(0, 0)])
-            try table.deleteRows(at: [p(0, 2)])
-            try table.moveRow(at: p(0, 3), to: p(0, 2))
+        try table.performCheckedBatchUpdates {
+            table.insertRows(at: [p(0, 0)])
+            table.deleteRows(at: [p(0, 2)])
+            table.moveRow(at: p(0, 3), to: p(0, 2))
         }
         #expect(table.indexPathsForSelectedRows == [p(0, 1), p(0, 2)])
         table.checkInvariants()

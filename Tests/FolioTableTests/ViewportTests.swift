@@ -52,7 +52,7 @@ struct ViewportTests {
         table.anchorsTopRowAcrossUpdates = false
         table.scroll(byLines: 50)
         source.counts = [103]
-        try table.insertRows(at: [p(0, 0), p(0, 1), p(0, 2)])
+        try table.performCheckedBatchUpdates { table.insertRows(at: [p(0, 0), p(0, 1), p(0, 2)]) }
         #expect(table.topVisibleItem == .row(p(0, 50)))
     }
 
@@ -63,14 +63,14 @@ struct ViewportTests {
         table.scroll(byLines: 50)
         let top = table.cellForRow(at: p(0, 50))
         source.counts = [101]
-        try table.performBatchUpdates {
-            try table.insertRows(at: [p(0, 0), p(0, 1), p(0, 2)])
-            try table.deleteRows(at: [p(0, 10), p(0, 11)])
+        try table.performCheckedBatchUpdates {
+            table.insertRows(at: [p(0, 0), p(0, 1), p(0, 2)])
+            table.deleteRows(at: [p(0, 10), p(0, 11)])
         }
         #expect(table.topVisibleItem == .row(p(0, 51)))
         #expect(table.cellForRow(at: p(0, 51)) === top)
         source.counts = [98]
-        try table.deleteRows(at: [p(0, 51), p(0, 52), p(0, 53)])  // the top row itself goes
+        try table.performCheckedBatchUpdates { table.deleteRows(at: [p(0, 51), p(0, 52), p(0, 53)]) }  // the top row itself goes
         #expect(table.topVisibleItem == .row(p(0, 51)))
     }
 
@@ -85,7 +85,7 @@ struct ViewportTests {
         #expect(table.highlightedIndexPath == p(0, 99))
         #expect(table.indexPathsForVisibleRows.last == p(0, 99))
         source.counts = [98]
-        try table.deleteRows(at: [p(0, 98), p(0, 99)])
+        try table.performCheckedBatchUpdates { table.deleteRows(at: [p(0, 98), p(0, 99)]) }
         #expect(table.highlightedIndexPath == p(0, 97))
         #expect(table.isRowFullyVisible(p(0, 97)))
     }
@@ -125,13 +125,13 @@ extension ViewportTests {
         let table = source.makeTable(viewportHeight: 3)
         #expect(table.topVisibleItem == .header(section: 0))
         source.sections = [["a", "b", "c", "d"]]
-        try table.insertRows(at: [p(0, 0)])
+        try table.performCheckedBatchUpdates { table.insertRows(at: [p(0, 0)]) }
         #expect(table.topVisibleItem == .header(section: 0))
         #expect(table.indexPathsForVisibleRows == [p(0, 0), p(0, 1)])
         table.scroll(byLines: 2)  // not at the top any more: anchored again
         let top = table.topVisibleItem
         source.sections = [["z", "a", "b", "c", "d"]]
-        try table.insertRows(at: [p(0, 0)])
+        try table.performCheckedBatchUpdates { table.insertRows(at: [p(0, 0)]) }
         if case .row(let path) = top {
             #expect(table.topVisibleItem == .row(IndexPath(row: path.row + 1, section: 0)))
         } else {

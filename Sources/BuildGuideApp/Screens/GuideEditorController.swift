@@ -134,7 +134,7 @@ final class GuideEditorController: TableViewController, TableViewEditingDataSour
         let unit = guide.units[indexPath.row]
         // The row goes only when the delete was saved.
         if save(as: "Unit Not Deleted", { self.container.viewContext.delete(unit) }) {
-            try? tableView.deleteRows(at: [indexPath])
+            tableView.deleteRows(at: [indexPath])
         } else {
             tableView.reloadData()
         }
@@ -246,7 +246,7 @@ final class GuideEditorController: TableViewController, TableViewEditingDataSour
                 try BuildGuideStore.addUnit(name, to: self.guide, in: self.container.viewContext, at: self.storeURL)
                 let row = self.guide.units.count - 1
                 let path = IndexPath(row: row, section: Section.buildOrder.rawValue)
-                try? self.tableView.insertRows(at: [path])
+                self.tableView.insertRows(at: [path])
                 self.tableView.highlightRow(at: path)
                 self.navigationController?.pop()
             } catch {

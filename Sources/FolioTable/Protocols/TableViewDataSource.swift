@@ -59,7 +59,7 @@ extension TableViewDataSource {
 /// extension Planets: TableViewEditingDataSource {
 ///     func tableView(_ t: TableView, commit style: TableViewCell.EditingStyle, forRowAt p: IndexPath) {
 ///         names.remove(at: p.row)
-///         try? t.deleteRows(at: [p])
+///         t.deleteRows(at: [p])
 ///     }
 /// }
 /// ```

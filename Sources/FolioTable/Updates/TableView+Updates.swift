@@ -2,7 +2,7 @@ extension TableView {
     /// UIKit's row animations; accepted for familiarity, ignored headless.
     ///
     /// ```swift
-    /// try table.deleteRows(at: [path], with: .fade)
+    /// table.deleteRows(at: [path], with: .fade)
     /// ```
     public enum RowAnimation: Sendable {
         /// UIKit's animation styles, by name.
@@ -10,44 +10,61 @@ extension TableView {
     }
 
     /// Groups updates into one batch, processed when the outermost group
-    /// ends (rules 1.1, 1.2). A refused batch throws `TableUpdateError` and
-    /// leaves the table as it was; `completion(true)` runs after a batch is
-    /// applied (rule 1.13).
+    /// ends (rules 1.1, 1.2); `completion(true)` runs after the batch is
+    /// applied (rule 1.13). An invalid batch traps with UIKit's message, as
+    /// UIKit does; `performCheckedBatchUpdates` throws instead.
     ///
     /// ```swift
-    /// try table.performBatchUpdates {
-    ///     try table.deleteRows(at: [IndexPath(row: 0, section: 0)])
-    ///     try table.insertRows(at: [IndexPath(row: 3, section: 0)])
+    /// table.performBatchUpdates {
+    ///     table.deleteRows(at: [IndexPath(row: 0, section: 0)], with: .fade)
+    ///     table.insertRows(at: [IndexPath(row: 3, section: 0)], with: .fade)
     /// }
     /// ```
-    public func performBatchUpdates(_ updates: () throws -> Void, completion: ((Bool) -> Void)? = nil) throws {
+    public func performBatchUpdates(_ updates: (() -> Void)?, completion: ((Bool) -> Void)? = nil) {
         beginUpdates()
-        do {
-            try updates()
-        } catch {
-            batchDepth -= 1
-            if batchDepth == 0 { pendingBatch = TableBatch() }
-            throw error
-        }
-        try endUpdates()
+        updates?()
+        endUpdates()
+        completion?(true)
+    }
+
+    /// `performBatchUpdates` that throws a refused batch as `TableUpdateError`
+    /// and leaves the table as it was, for tests and callers that recover.
+    ///
+    /// ```swift
+    /// table.performCheckedBatchUpdates { table.deleteSections([2]) }
+    /// ```
+    public func performCheckedBatchUpdates(_ updates: () -> Void, completion: ((Bool) -> Void)? = nil) throws(TableUpdateError) {
+        beginUpdates()
+        updates()
+        try endCheckedUpdates()
         completion?(true)
     }
 
     /// Opens a batch; calls may nest (rule 1.1).
     ///
     /// ```swift
-    /// table.beginUpdates(); try table.deleteSections([2]); try table.endUpdates()
+    /// table.beginUpdates(); table.deleteSections([2], with: .fade); table.endUpdates()
     /// ```
     public func beginUpdates() {
         batchDepth += 1
     }
 
-    /// Closes a batch; the outermost close validates and applies it.
+    /// Closes a batch; the outermost close validates and applies it, and an
+    /// invalid batch traps with UIKit's message ("Invalid update: …").
     ///
     /// ```swift
-    /// table.beginUpdates(); try table.insertRows(at: [path]); try table.endUpdates()
+    /// table.beginUpdates(); table.insertRows(at: [path], with: .fade); table.endUpdates()
     /// ```
-    public func endUpdates() throws(TableUpdateError) {
+    public func endUpdates() {
+        do { try endCheckedUpdates() } catch { Self.trap(error) }
+    }
+
+    /// `endUpdates` that throws a refused batch and leaves the table as it was.
+    ///
+    /// ```swift
+    /// table.beginUpdates(); table.insertRows(at: [path]); try table.endCheckedUpdates()
+    /// ```
+    public func endCheckedUpdates() throws(TableUpdateError) {
         precondition(batchDepth > 0, "endUpdates() called without a matching beginUpdates()")
         batchDepth -= 1
         guard batchDepth == 0 else { return }
@@ -56,92 +73,98 @@ extension TableView {
         try apply(batch)
     }
 
+    /// UIKit raises NSInternalInconsistencyException, which ends the app.
+    private static func trap(_ error: TableUpdateError) -> Never {
+        fatalError(error.message)
+    }
+
     /// Whether a batch is open and holds changes not yet applied.
     ///
     /// ```swift
-    /// if table.hasUncommittedUpdates { try table.endUpdates() }
+    /// if table.hasUncommittedUpdates { table.endUpdates() }
     /// ```
     public var hasUncommittedUpdates: Bool { batchDepth > 0 && !pendingBatch.isEmpty }
 
     /// Inserts rows at new paths; outside a batch this is a batch of its own.
     ///
     /// ```swift
-    /// try table.insertRows(at: [IndexPath(row: 0, section: 0)], with: .automatic)
+    /// table.insertRows(at: [IndexPath(row: 0, section: 0)], with: .automatic)
     /// ```
-    public func insertRows(at indexPaths: [IndexPath], with animation: RowAnimation = .automatic) throws(TableUpdateError) {
-        try record { $0.insertedRows += indexPaths }
+    public func insertRows(at indexPaths: [IndexPath], with animation: RowAnimation = .automatic) {
+        record { $0.insertedRows += indexPaths }
     }
 
     /// Deletes rows at old paths.
     ///
     /// ```swift
-    /// try table.deleteRows(at: [IndexPath(row: 2, section: 0)], with: .fade)
+    /// table.deleteRows(at: [IndexPath(row: 2, section: 0)], with: .fade)
     /// ```
-    public func deleteRows(at indexPaths: [IndexPath], with animation: RowAnimation = .automatic) throws(TableUpdateError) {
-        try record { $0.deletedRows += indexPaths }
+    public func deleteRows(at indexPaths: [IndexPath], with animation: RowAnimation = .automatic) {
+        record { $0.deletedRows += indexPaths }
     }
 
     /// Reloads rows at old paths: fresh cells, selection dropped (rules 1.5, 5.7).
     ///
     /// ```swift
-    /// try table.reloadRows(at: [IndexPath(row: 2, section: 0)])
+    /// table.reloadRows(at: [IndexPath(row: 2, section: 0)])
     /// ```
-    public func reloadRows(at indexPaths: [IndexPath], with animation: RowAnimation = .automatic) throws(TableUpdateError) {
-        try record { $0.reloadedRows += indexPaths }
+    public func reloadRows(at indexPaths: [IndexPath], with animation: RowAnimation = .automatic) {
+        record { $0.reloadedRows += indexPaths }
     }
 
     /// Moves a row from an old path to a new one.
     ///
     /// ```swift
-    /// try table.moveRow(at: IndexPath(row: 0, section: 0), to: IndexPath(row: 3, section: 0))
+    /// table.moveRow(at: IndexPath(row: 0, section: 0), to: IndexPath(row: 3, section: 0))
     /// ```
-    public func moveRow(at indexPath: IndexPath, to newIndexPath: IndexPath) throws(TableUpdateError) {
-        try record { $0.movedRows.append(TableBatch.RowMove(from: indexPath, to: newIndexPath)) }
+    public func moveRow(at indexPath: IndexPath, to newIndexPath: IndexPath) {
+        record { $0.movedRows.append(TableBatch.RowMove(from: indexPath, to: newIndexPath)) }
     }
 
     /// Inserts sections at new indexes.
     ///
     /// ```swift
-    /// try table.insertSections([1])
+    /// table.insertSections([1])
     /// ```
-    public func insertSections(_ sections: some Sequence<Int>, with animation: RowAnimation = .automatic) throws(TableUpdateError) {
-        try record { $0.insertedSections += sections }
+    public func insertSections(_ sections: some Sequence<Int>, with animation: RowAnimation = .automatic) {
+        record { $0.insertedSections += sections }
     }
 
     /// Deletes sections at old indexes.
     ///
     /// ```swift
-    /// try table.deleteSections([0])
+    /// table.deleteSections([0])
     /// ```
-    public func deleteSections(_ sections: some Sequence<Int>, with animation: RowAnimation = .automatic) throws(TableUpdateError) {
-        try record { $0.deletedSections += sections }
+    public func deleteSections(_ sections: some Sequence<Int>, with animation: RowAnimation = .automatic) {
+        record { $0.deletedSections += sections }
     }
 
     /// Reloads sections at old indexes.
     ///
     /// ```swift
-    /// try table.reloadSections([0])
+    /// table.reloadSections([0])
     /// ```
-    public func reloadSections(_ sections: some Sequence<Int>, with animation: RowAnimation = .automatic) throws(TableUpdateError) {
-        try record { $0.reloadedSections += sections }
+    public func reloadSections(_ sections: some Sequence<Int>, with animation: RowAnimation = .automatic) {
+        record { $0.reloadedSections += sections }
     }
 
     /// Moves a section, rows and all, from an old index to a new one (rule 1.7).
     ///
     /// ```swift
-    /// try table.moveSection(0, toSection: 2)
+    /// table.moveSection(0, toSection: 2)
     /// ```
-    public func moveSection(_ section: Int, toSection newSection: Int) throws(TableUpdateError) {
-        try record { $0.movedSections.append(TableBatch.SectionMove(from: section, to: newSection)) }
+    public func moveSection(_ section: Int, toSection newSection: Int) {
+        record { $0.movedSections.append(TableBatch.SectionMove(from: section, to: newSection)) }
     }
 
-    private func record(_ change: (inout TableBatch) -> Void) throws(TableUpdateError) {
+    /// Inside a batch a change is recorded; outside it is a batch of its own.
+    private func record(_ change: (inout TableBatch) -> Void) {
         if batchDepth > 0 {
             change(&pendingBatch)
         } else {
             var batch = TableBatch()
             change(&batch)
-            try apply(batch)
+            do { try apply(batch) } catch { Self.trap(error) }
         }
     }
 
@@ -150,7 +173,7 @@ extension TableView {
     /// A table that never loaded simply loads.
     ///
     /// ```swift
-    /// try table.apply(batch)
+    /// table.apply(batch)
     /// ```
     ///
     /// - Complexity: O(changes × log changes + sections + visible rows), independent of the row count.

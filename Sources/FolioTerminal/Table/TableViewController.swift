@@ -29,7 +29,7 @@ import FolioTable
 ///     }
 ///     func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
 ///         planets.remove(at: indexPath.row)
-///         try? tableView.deleteRows(at: [indexPath])
+///         tableView.deleteRows(at: [indexPath])
 ///     }
 /// }
 /// try await Application.run(NavigationController(root: PlanetsController()))

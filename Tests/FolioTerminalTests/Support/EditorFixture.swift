@@ -48,7 +48,7 @@ final class EditorFixture: TableViewController, TableViewEditingDataSource, Tabl
 
     func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
         units.remove(at: indexPath.row)
-        try? tableView.deleteRows(at: [indexPath])
+        tableView.deleteRows(at: [indexPath])
     }
 
     func tableView(_ tableView: TableView, moveRowAt sourceIndexPath: IndexPath, to destinationIndexPath: IndexPath) {
