@@ -49,7 +49,7 @@ public final class ResultsTableHarness<Entity: ManagedObject>: TableViewDataSour
     /// A cell showing the object's ID.
     public func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         let cell = tableView.dequeueReusableCell(withIdentifier: "Cell", for: indexPath)
-        cell.textLabel.text = controller.object(at: indexPath).objectID.description
+        cell.textLabel?.text = controller.object(at: indexPath).objectID.description
         return cell
     }
 

@@ -54,7 +54,7 @@ public final class TableArrayDataSource: TableViewEditingDataSource, TableViewRe
     public func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         cellRequests += 1
         let cell = tableView.dequeueReusableCell(withIdentifier: "Cell", for: indexPath)
-        cell.textLabel.text = self[indexPath]
+        cell.textLabel?.text = self[indexPath]
         return cell
     }
 

@@ -38,7 +38,7 @@ public final class TableCountsDataSource: TableViewDataSource {
     public func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         cellRequests += 1
         let cell = tableView.dequeueReusableCell(withIdentifier: "Cell", for: indexPath)
-        cell.textLabel.text = "\(indexPath.section).\(indexPath.row)"
+        cell.textLabel?.text = "\(indexPath.section).\(indexPath.row)"
         return cell
     }
 }

@@ -27,6 +27,6 @@ public final class TableFixture {
 
     /// The texts of the visible cells, top to bottom.
     public var texts: [String?] {
-        table.indexPathsForVisibleRows.map { table.cellForRow(at: $0)?.textLabel.text }
+        table.indexPathsForVisibleRows.map { table.cellForRow(at: $0)?.textLabel?.text }
     }
 }

@@ -154,7 +154,7 @@ private final class BenchTable: TableViewController, TableViewEditingDataSource,
     func tableView(_ tableView: TableView, titleForHeaderInSection section: Int) -> String? { "Section \(section)" }
     func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         let cell = tableView.dequeueReusableCell(withIdentifier: "Row", for: indexPath)
-        cell.textLabel.text = "Row \(indexPath.section * perSection + indexPath.row)"
+        cell.textLabel?.text = "Row \(indexPath.section * perSection + indexPath.row)"
         cell.detailTextLabel?.text = "rev \(revision)"
         cell.accessoryType = .disclosureIndicator
         return cell

@@ -46,7 +46,7 @@ enum TableBench {
         func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { counts[section] }
         func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
             let cell = tableView.dequeueReusableCell(withIdentifier: "Cell", for: indexPath)
-            cell.textLabel.text = "\(indexPath.section).\(indexPath.row)"
+            cell.textLabel?.text = "\(indexPath.section).\(indexPath.row)"
             return cell
         }
     }

@@ -30,7 +30,7 @@ final class DemoController: TableViewController, TableViewEditingDataSource, Tab
 
     func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         let cell = tableView.dequeueReusableCell(withIdentifier: "Planet", for: indexPath)
-        cell.textLabel.text = sections[indexPath.section].1[indexPath.row]
+        cell.textLabel?.text = sections[indexPath.section].1[indexPath.row]
         cell.accessoryType = .disclosureIndicator
         return cell
     }
@@ -43,8 +43,8 @@ final class DemoController: TableViewController, TableViewEditingDataSource, Tab
     func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
         let name = sections[indexPath.section].1[indexPath.row]
         let sheet = AlertController(title: "Delete Planet",
-                                    message: "Are you sure you want to permanently delete \(name)?", style: .actionSheet)
-        sheet.addAction(AlertAction(title: "Delete", style: .destructive) { [weak self] in
+                                    message: "Are you sure you want to permanently delete \(name)?", preferredStyle: .actionSheet)
+        sheet.addAction(AlertAction(title: "Delete", style: .destructive) { [weak self] _ in
             guard let self else { return }
             sections[indexPath.section].1.remove(at: indexPath.row)
             tableView.deleteRows(at: [indexPath])
@@ -94,7 +94,7 @@ final class FormDemoController: TableViewController, TableViewDataSource, TableV
             return cell
         }
         let cell = tableView.dequeueReusableCell(withIdentifier: "Value", for: indexPath)
-        cell.textLabel.text = indexPath.row == 0 ? "Latitude" : "Longitude"
+        cell.textLabel?.text = indexPath.row == 0 ? "Latitude" : "Longitude"
         cell.detailTextLabel?.text = indexPath.row == 0 ? "37.33233141" : "-122.03121860"
         return cell
     }

@@ -26,7 +26,7 @@ struct AdapterTests {
         func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { engine.numberOfRows(inSection: section) }
         func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
             let cell = tableView.dequeueReusableCell(withIdentifier: "Cell", for: indexPath)
-            cell.textLabel.text = text(engine.id(at: indexPath))
+            cell.textLabel?.text = text(engine.id(at: indexPath))
             return cell
         }
 
@@ -55,7 +55,7 @@ struct AdapterTests {
     private func checkCells(_ table: TableView, _ text: (IndexPath) -> String, _ context: String) {
         table.checkInvariants()
         for path in table.indexPathsForVisibleRows {
-            #expect(table.cellForRow(at: path)?.textLabel.text == text(path), "\(context): cell at \(path)")
+            #expect(table.cellForRow(at: path)?.textLabel?.text == text(path), "\(context): cell at \(path)")
         }
     }
 
@@ -97,7 +97,7 @@ struct AdapterTests {
         let table = makeTable()
         let dataSource = TableViewDiffableDataSource<Int, Int>(tableView: table) { table, path, id in
             let cell = table.dequeueReusableCell(withIdentifier: "Cell", for: path)
-            cell.textLabel.text = model.text(id)
+            cell.textLabel?.text = model.text(id)
             return cell
         }
         runRandomSaves(model, table, apply: { changes, save in
@@ -116,7 +116,7 @@ struct AdapterTests {
         table.register(TableViewCell.self, forCellReuseIdentifier: "Cell")
         let dataSource = TableViewDiffableDataSource<String, String>(tableView: table) { table, path, id in
             let cell = table.dequeueReusableCell(withIdentifier: "Cell", for: path)
-            cell.textLabel.text = id
+            cell.textLabel?.text = id
             return cell
         }
         dataSource.headerTitle = { $0 }
@@ -130,7 +130,7 @@ struct AdapterTests {
         #expect(dataSource.refusals == 0)
         #expect(table.indexPathsForSelectedRows == [IndexPath(row: 1, section: 0)])
         #expect(table.layoutItems().compactMap(\.title) == ["B", "A"])
-        #expect(table.visibleCellsInOrder.map(\.textLabel.text) == ["b1", "a1", "a3", "a2"])
+        #expect(table.visibleCellsInOrder.map { $0.textLabel?.text } == ["b1", "a1", "a3", "a2"])
     }
 }
 

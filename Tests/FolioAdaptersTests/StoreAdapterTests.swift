@@ -28,7 +28,7 @@ final class StoreAdapterRows: TableViewDataSource {
     }
     func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         let cell = tableView.dequeueReusableCell(withIdentifier: "Cell", for: indexPath)
-        cell.textLabel.text = StoreAdapterTests.text(controller.object(at: indexPath))
+        cell.textLabel?.text = StoreAdapterTests.text(controller.object(at: indexPath))
         return cell
     }
 }
@@ -79,7 +79,7 @@ struct StoreAdapterTests {
         let diffableTable = Self.makeTable()
         let dataSource = TableViewDiffableDataSource<SectionIdentifier, ObjectID>(tableView: diffableTable) { table, path, id in
             let cell = table.dequeueReusableCell(withIdentifier: "Cell", for: path)
-            cell.textLabel.text = StoreAdapterTests.text(context.object(with: id, as: ResultsItem.self))
+            cell.textLabel?.text = StoreAdapterTests.text(context.object(with: id, as: ResultsItem.self))
             return cell
         }
         diffable.snapshotHandler = { snapshot in dataSource.apply(results: snapshot) }
@@ -107,7 +107,7 @@ struct StoreAdapterTests {
                 table.checkInvariants()
                 #expect(table.numberOfSections == classic.sections?.count, "round \(round) \(name)")
                 for path in table.indexPathsForVisibleRows {
-                    #expect(table.cellForRow(at: path)?.textLabel.text == Self.text(classic.object(at: path)),
+                    #expect(table.cellForRow(at: path)?.textLabel?.text == Self.text(classic.object(at: path)),
                             "round \(round) \(name): cell at \(path)")
                 }
             }

@@ -15,7 +15,7 @@ struct BatchUpdateTests {
             table.insertRows(at: [path(0, 1), path(0, 3)])
         }
         #expect(table.numberOfRows(inSection: 0) == 4)
-        #expect(table.indexPathsForVisibleRows.map { table.cellForRow(at: $0)?.textLabel.text } == ["b", "x", "d", "y"])
+        #expect(table.indexPathsForVisibleRows.map { table.cellForRow(at: $0)?.textLabel?.text } == ["b", "x", "d", "y"])
         table.checkInvariants()
     }
 
@@ -36,7 +36,7 @@ struct BatchUpdateTests {
 
 extension BatchUpdateTests {
     private func texts(_ table: TableView) -> [String?] {
-        table.indexPathsForVisibleRows.map { table.cellForRow(at: $0)?.textLabel.text }
+        table.indexPathsForVisibleRows.map { table.cellForRow(at: $0)?.textLabel?.text }
     }
 
     @Test func rule_1_1_nestedBatchesApplyOnceAtTheOutermostEnd() throws {

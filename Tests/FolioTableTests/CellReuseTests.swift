@@ -13,7 +13,7 @@ struct CellReuseTests {
             prepared += 1
             badge = nil
         }
-        override func customLines() -> [String]? { [textLabel.text ?? "", badge ?? "-"] }
+        override func customLines() -> [String]? { [textLabel?.text ?? "", badge ?? "-"] }
     }
 
     @Test func rule_6_1_registerReplacesAndNilUnregisters() {
@@ -99,7 +99,7 @@ struct CellReuseTests {
         for _ in 0..<50 { table.scroll(byLines: 37) }
         try? table.scrollToRow(at: IndexPath(row: 999_999, section: 0), at: .bottom)
         #expect(table.indexPathsForVisibleRows.last == IndexPath(row: 999_999, section: 0))
-        #expect(table.cellForRow(at: IndexPath(row: 999_999, section: 0))?.textLabel.text == "0.999999")
+        #expect(table.cellForRow(at: IndexPath(row: 999_999, section: 0))?.textLabel?.text == "0.999999")
         #expect(table.createdCellCount <= 40 + 2)
         #expect(source.cellRequests < 40 * 52)
         table.checkInvariants()
@@ -116,7 +116,7 @@ extension CellReuseTests {
                 made += 1
                 return TableViewCell(style: .value1, reuseIdentifier: "Manual")
             }()
-            cell.textLabel.text = "\(indexPath.row)"
+            cell.textLabel?.text = "\(indexPath.row)"
             return cell
         }
     }

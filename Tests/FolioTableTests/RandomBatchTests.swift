@@ -17,7 +17,7 @@ struct RandomBatchTests {
     private func observe(_ table: TableView) -> Observed {
         let counts = (0..<table.numberOfSections).map { table.numberOfRows(inSection: $0) }
         var cells: [IndexPath: String?] = [:]
-        for path in table.indexPathsForVisibleRows { cells[path] = table.cellForRow(at: path)?.textLabel.text }
+        for path in table.indexPathsForVisibleRows { cells[path] = table.cellForRow(at: path)?.textLabel?.text }
         return Observed(counts: counts, cells: cells, selected: table.indexPathsForSelectedRows ?? [],
                         top: table.topVisibleItem, highlighted: table.highlightedIndexPath)
     }
@@ -89,7 +89,7 @@ struct RandomBatchTests {
                 table.checkInvariants()
                 #expect((0..<table.numberOfSections).map { table.numberOfRows(inSection: $0) } == scenario.new.map(\.count))
                 for path in table.indexPathsForVisibleRows {
-                    #expect(table.cellForRow(at: path)?.textLabel.text == source[path],
+                    #expect(table.cellForRow(at: path)?.textLabel?.text == source[path],
                             "round \(round) step \(step): cell at \(path)\nold \(scenario.old)\nnew \(scenario.new)\n\(scenario.batch)")
                 }
                 let selectedAfter = Set((table.indexPathsForSelectedRows ?? []).map { source[$0] })

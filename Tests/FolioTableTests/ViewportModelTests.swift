@@ -46,7 +46,7 @@ struct ViewportModelTests {
             #expect(y + flat[start - 1].1 > table.viewportHeight, "\(context): top \(first.kind) leaves the bottom empty")
         }
         for path in table.indexPathsForVisibleRows {
-            #expect(table.cellForRow(at: path)?.textLabel.text == source[path], "\(context): cell at \(path)")
+            #expect(table.cellForRow(at: path)?.textLabel?.text == source[path], "\(context): cell at \(path)")
         }
         table.checkInvariants()
     }

@@ -82,8 +82,8 @@ struct ControlsTests {
         let form = FormFixture()
         let (app, driver) = Application.recording(NavigationController(root: form), columns: 50, rows: 14)
         var pressed: [String] = []
-        let alert = AlertController(title: "Race not selected", message: "Please select a race first", style: .alert)
-        alert.addAction(AlertAction(title: "OK") { pressed.append("OK") })
+        let alert = AlertController(title: "Race not selected", message: "Please select a race first", preferredStyle: .alert)
+        alert.addAction(AlertAction(title: "OK") { _ in pressed.append("OK") })
         form.present(alert)
         app.render()
         Snapshot.assert(driver.screen, named: "alert")
@@ -96,7 +96,7 @@ struct ControlsTests {
 
     @Test("Alert focus: destructive confirmations open on Cancel; Tab and arrows wrap; clicks press")
     func alertFocus() {
-        let sheet = AlertController(title: nil, message: nil, style: .actionSheet)
+        let sheet = AlertController(title: nil, message: nil, preferredStyle: .actionSheet)
         sheet.addAction(AlertAction(title: "Cancel", style: .cancel))
         sheet.addAction(AlertAction(title: "Delete", style: .destructive))
         sheet.addAction(AlertAction(title: "Archive"))
@@ -107,7 +107,7 @@ struct ControlsTests {
         #expect(sheet.focusedTitle == "Delete")
         _ = sheet.handle(Key(.up))
         #expect(sheet.focusedTitle == "Cancel")
-        let plain = AlertController(title: "Saved", message: nil, style: .alert)
+        let plain = AlertController(title: "Saved", message: nil, preferredStyle: .alert)
         plain.addAction(AlertAction(title: "OK"))
         plain.addAction(AlertAction(title: "Undo"))
         plain.prepareFocus()
@@ -116,9 +116,9 @@ struct ControlsTests {
         let driver = TerminalRecordingDriver(columns: 40, rows: 12)
         let app = Application(root: NavigationController(root: PlanetsFixture()), driver: driver)
         var pressed: [String] = []
-        let clickable = AlertController(title: "Pick", message: nil, style: .alert)
-        clickable.addAction(AlertAction(title: "First") { pressed.append("First") })
-        clickable.addAction(AlertAction(title: "Second") { pressed.append("Second") })
+        let clickable = AlertController(title: "Pick", message: nil, preferredStyle: .alert)
+        clickable.addAction(AlertAction(title: "First") { _ in pressed.append("First") })
+        clickable.addAction(AlertAction(title: "Second") { _ in pressed.append("Second") })
         app.present(clickable)
         app.render()
         let row = (0..<driver.screen.height).first { driver.screen.line($0).contains("Second") }!
@@ -221,7 +221,7 @@ final class NumbersFixture: TableViewController, TableViewDataSource {
 
     func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         let cell = tableView.dequeueReusableCell(withIdentifier: "Row", for: indexPath)
-        cell.textLabel.text = "Row \(indexPath.section).\(indexPath.row)"
+        cell.textLabel?.text = "Row \(indexPath.section).\(indexPath.row)"
         return cell
     }
 }

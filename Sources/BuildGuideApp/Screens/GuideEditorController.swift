@@ -96,14 +96,14 @@ final class GuideEditorController: TableViewController, TableViewEditingDataSour
         case (.details, 0):
             let cell = tableView.dequeueReusableCell(withIdentifier: "Name", for: indexPath)
             guard let field = cell as? TextFieldCell else { return cell }
-            field.textLabel.text = "Name"
+            field.textLabel?.text = "Name"
             field.placeholder = "Guide name"
             if !field.isEditingText { field.text = guide.name }
             field.onCommit = { [weak self] text in self?.rename(to: text) }
             return field
         case (.details, _):
             let cell = tableView.dequeueReusableCell(withIdentifier: "Race", for: indexPath)
-            cell.textLabel.text = "Race"
+            cell.textLabel?.text = "Race"
             cell.detailTextLabel?.text = guide.race?.name ?? ""
             cell.accessoryType = .disclosureIndicator
             cell.editingAccessoryType = .disclosureIndicator
@@ -111,12 +111,12 @@ final class GuideEditorController: TableViewController, TableViewEditingDataSour
         case (.buildOrder, let row):
             let cell = tableView.dequeueReusableCell(withIdentifier: "Unit", for: indexPath)
             let unit = guide.units[row]
-            cell.textLabel.text = unit.name
+            cell.textLabel?.text = unit.name
             cell.detailTextLabel?.text = unit.type
             return cell
         case (.actions, _):
             let cell = tableView.dequeueReusableCell(withIdentifier: "Action", for: indexPath)
-            cell.textLabel.text = "Add a Unit"
+            cell.textLabel?.text = "Add a Unit"
             return cell
         }
     }
@@ -219,8 +219,8 @@ final class GuideEditorController: TableViewController, TableViewEditingDataSour
         let sheet = AlertController(
             title: "Change Race",
             message: "Changing \(guide.name) to \(name) removes its build order: \(steps.count) \(old) unit\(steps.count == 1 ? "" : "s").",
-            style: .actionSheet)
-        sheet.addAction(AlertAction(title: "Change to \(name)", style: .destructive) { [weak self] in
+            preferredStyle: .actionSheet)
+        sheet.addAction(AlertAction(title: "Change to \(name)", style: .destructive) { [weak self] _ in
             guard let self else { return }
             self.save(as: "Race Not Changed") {
                 for step in self.guide.units { self.container.viewContext.delete(step) }
@@ -234,7 +234,7 @@ final class GuideEditorController: TableViewController, TableViewEditingDataSour
 
     private func addUnit() {
         guard let race = guide.race?.name, let catalogue = SampleData.races.first(where: { $0.name == race }) else {
-            let alert = AlertController(title: "Race not selected", message: "Please select a race first", style: .alert)
+            let alert = AlertController(title: "Race not selected", message: "Please select a race first", preferredStyle: .alert)
             alert.addAction(AlertAction(title: "OK", style: .cancel))
             present(alert)
             return

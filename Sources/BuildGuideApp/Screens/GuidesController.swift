@@ -24,7 +24,7 @@ final class GuidesController: ResultsTableController<Guide>, TableViewEditingDat
     }
 
     override func configure(_ cell: TableViewCell, with guide: Guide) {
-        cell.textLabel.text = guide.name
+        cell.textLabel?.text = guide.name
         cell.detailTextLabel?.text = guide.race?.name ?? ""
         cell.accessoryType = .disclosureIndicator
     }

@@ -69,7 +69,7 @@ extension FormController {
                 title: "Changed Elsewhere",
                 message: "Another program changed this \(followed.noun)'s \(labels.joined(separator: ", ")) while you edited it. "
                     + "Done saves what you typed here.",
-                style: .alert)
+                preferredStyle: .alert)
             alert.addAction(AlertAction(title: "OK", style: .cancel))
             present(alert)
         }

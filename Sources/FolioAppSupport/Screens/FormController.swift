@@ -139,7 +139,7 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
         case .text(let placeholder):
             let cell = tableView.dequeueReusableCell(withIdentifier: "Text", for: indexPath)
             guard let textCell = cell as? TextFieldCell else { return cell }
-            textCell.textLabel.text = field.label
+            textCell.textLabel?.text = field.label
             textCell.placeholder = placeholder
             if !textCell.isEditingText { textCell.text = value(field.key) }
             textCell.onCommit = { [weak self] text in
@@ -150,7 +150,7 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
             return textCell
         case .choice:
             let cell = tableView.dequeueReusableCell(withIdentifier: "Choice", for: indexPath)
-            cell.textLabel.text = field.label
+            cell.textLabel?.text = field.label
             cell.detailTextLabel?.text = value(field.key)
             cell.accessoryType = .disclosureIndicator
             return cell

@@ -108,7 +108,7 @@ final class AppMenuController: TableViewController, TableViewDataSource, TableVi
         // Titles padded to the longest, so that the summaries form a column.
         let width = apps.map { DisplayWidth.of($0.title) }.max() ?? 0
         let title = apps[indexPath.row].title
-        cell.textLabel.text = title + String(repeating: " ", count: width - DisplayWidth.of(title))
+        cell.textLabel?.text = title + String(repeating: " ", count: width - DisplayWidth.of(title))
         cell.detailTextLabel?.text = apps[indexPath.row].summary
         cell.accessoryType = .disclosureIndicator
         return cell

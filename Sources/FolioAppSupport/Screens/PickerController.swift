@@ -46,7 +46,7 @@ public final class PickerController: TableViewController, TableViewDataSource, T
     /// The cell for a row, configured from its data.
     public func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         let cell = tableView.dequeueReusableCell(withIdentifier: "Item", for: indexPath)
-        cell.textLabel.text = items[indexPath.row]
+        cell.textLabel?.text = items[indexPath.row]
         cell.detailTextLabel?.text = details?[indexPath.row]
         cell.accessoryType = items[indexPath.row] == selected ? .checkmark : .none
         return cell

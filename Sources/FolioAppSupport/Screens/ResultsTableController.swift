@@ -15,7 +15,7 @@ import FolioTerminal
 /// ```swift
 /// final class PlanetsController: ResultsTableController<Planet> {
 ///     override func configure(_ cell: TableViewCell, with planet: Planet) {
-///         cell.textLabel.text = planet.name
+///         cell.textLabel?.text = planet.name
 ///     }
 /// }
 /// let controller = try PlanetsController(title: "Planets", results: results)
@@ -107,8 +107,8 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
     /// ```
     public func confirmDeletion(of object: Entity, title: String, message: String) {
         let id = object.objectID
-        let sheet = AlertController(title: title, message: message, style: .actionSheet)
-        sheet.addAction(AlertAction(title: "Delete", style: .destructive) { [weak self] in
+        let sheet = AlertController(title: title, message: message, preferredStyle: .actionSheet)
+        sheet.addAction(AlertAction(title: "Delete", style: .destructive) { [weak self] _ in
             guard let self else { return }
             let context = self.results.managedObjectContext
             guard let current = try? context.existingObject(with: id) as? Entity else {

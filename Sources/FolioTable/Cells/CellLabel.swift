@@ -1,14 +1,14 @@
 /// The text of one of a cell's labels.
 ///
 /// ```swift
-/// cell.textLabel.text = "Mercury"
+/// cell.textLabel?.text = "Mercury"
 /// cell.detailTextLabel?.text = "0.39 AU"
 /// ```
 public struct CellLabel: Hashable, Sendable {
     /// The label's text; nil draws nothing.
     ///
     /// ```swift
-    /// cell.textLabel.text = "Venus"
+    /// cell.textLabel?.text = "Venus"
     /// ```
     public var text: String?
 

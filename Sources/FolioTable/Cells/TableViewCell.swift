@@ -26,12 +26,12 @@ open class TableViewCell {
     /// cell.reuseIdentifier   // "Planet"
     /// ```
     public let reuseIdentifier: String?
-    /// The main text.
+    /// The main text; optional as in UIKit, present for every style.
     ///
     /// ```swift
-    /// cell.textLabel.text = "Mars"
+    /// cell.textLabel?.text = "Mars"
     /// ```
-    public var textLabel = CellLabel()
+    public var textLabel: CellLabel? = CellLabel()
     /// The secondary text; nil for the `.default` style (rule 6.4).
     ///
     /// ```swift

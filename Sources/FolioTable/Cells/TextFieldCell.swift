@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// let cell = table.dequeueReusableCell(withIdentifier: "Name", for: path) as! TextFieldCell
-/// cell.textLabel.text = "Name"
+/// cell.textLabel?.text = "Name"
 /// cell.placeholder = "Guide name"
 /// cell.onCommit = { guide.name = $0 }
 /// ```

@@ -8,7 +8,7 @@ import FolioChanges
 /// ```swift
 /// let dataSource = TableViewDiffableDataSource<String, Int>(tableView: table) { table, path, id in
 ///     let cell = table.dequeueReusableCell(withIdentifier: "Animal", for: path)
-///     cell.textLabel.text = animals[id]?.name
+///     cell.textLabel?.text = animals[id]?.name
 ///     return cell
 /// }
 /// dataSource.apply(snapshot)

@@ -9,7 +9,7 @@
 ///     func tableView(_ t: TableView, numberOfRowsInSection s: Int) -> Int { names.count }
 ///     func tableView(_ t: TableView, cellForRowAt p: IndexPath) -> TableViewCell {
 ///         let cell = t.dequeueReusableCell(withIdentifier: "Planet", for: p)
-///         cell.textLabel.text = names[p.row]
+///         cell.textLabel?.text = names[p.row]
 ///         return cell
 ///     }
 /// }

@@ -94,7 +94,7 @@ extension TableView {
     /// The visible cells, top to bottom.
     ///
     /// ```swift
-    /// for cell in table.visibleCellsInOrder { print(cell.textLabel.text ?? "") }
+    /// for cell in table.visibleCellsInOrder { print(cell.textLabel?.text ?? "") }
     /// ```
     public var visibleCellsInOrder: [TableViewCell] {
         indexPathsForVisibleRows.compactMap { visibleCells[$0] }

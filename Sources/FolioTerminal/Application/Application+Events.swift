@@ -76,7 +76,7 @@ extension Application {
             }
             if case .dismiss(let action) = outcome {
                 presentedAlerts.removeAll { $0 === alert }
-                action?.handler?()
+                if let action { action.handler?(action) }
             }
             return
         }

@@ -30,7 +30,7 @@ public final class Application {
         didSet {
             oldValue.attachedApplication = nil
             root.attachedApplication = self
-            root.viewWillAppear()
+            root.appear()
             setNeedsDisplay()
         }
     }
@@ -84,7 +84,7 @@ public final class Application {
         self.root = root
         self.driver = driver
         root.attachedApplication = self
-        root.viewWillAppear()
+        root.appear()
     }
 
     /// The alert on top, if any.

@@ -1,7 +1,7 @@
 /// A button of an alert or action sheet.
 ///
 /// ```swift
-/// AlertAction(title: "Delete", style: .destructive) { planets.delete(mercury) }
+/// AlertAction(title: "Delete", style: .destructive) { _ in planets.delete(mercury) }
 /// AlertAction(title: "Cancel", style: .cancel)
 /// ```
 @MainActor
@@ -24,15 +24,15 @@ public struct AlertAction {
     public var title: String
     /// Its style.
     public var style: Style
-    /// What it does, called after the alert is dismissed.
-    public var handler: (@MainActor () -> Void)?
+    /// What it does, called with the action after the alert is dismissed.
+    public var handler: (@MainActor (AlertAction) -> Void)?
 
     /// Creates a button.
     ///
     /// ```swift
     /// let ok = AlertAction(title: "OK")
     /// ```
-    public init(title: String, style: Style = .default, handler: (@MainActor () -> Void)? = nil) {
+    public init(title: String, style: Style = .default, handler: (@MainActor (AlertAction) -> Void)? = nil) {
         self.title = title
         self.style = style
         self.handler = handler

@@ -4,8 +4,8 @@ extension AlertController {
         prepareFocus()
         let shown = displayedActions
         let longest = ([title ?? ""] + shown.map { "▸ ✕ " + $0.title }).map(DisplayWidth.of).max() ?? 0
-        let preferred = style == .alert ? max(36, longest + 6) : bounds.width - 4
-        let width = max(8, min(bounds.width - 2, style == .alert ? min(preferred, 60) : preferred))
+        let preferred = preferredStyle == .alert ? max(36, longest + 6) : bounds.width - 4
+        let width = max(8, min(bounds.width - 2, preferredStyle == .alert ? min(preferred, 60) : preferred))
         let inner = width - 4
         var text: [(String, FolioTerminal.Style)] = []
         if let title, !title.isEmpty {
@@ -14,14 +14,14 @@ extension AlertController {
         if let message, !message.isEmpty {
             text += DisplayText.wrap(message, width: inner).map { ($0, FolioTerminal.Style.plain) }
         }
-        let cancelApart = style == .actionSheet && shown.last?.style == .cancel
+        let cancelApart = preferredStyle == .actionSheet && shown.last?.style == .cancel
         let grouped = cancelApart ? shown.count - 1 : shown.count
         // Height: borders, text, divider, grouped buttons; then a gap and Cancel's own box.
         let mainHeight = 2 + text.count + (text.isEmpty || grouped == 0 ? 0 : 1) + grouped
         let cancelHeight = cancelApart ? 4 : 0
         let total = min(bounds.height, mainHeight + cancelHeight)
         let x = bounds.x + (bounds.width - width) / 2
-        let y = style == .alert ? bounds.y + max(0, (bounds.height - total) / 2) : bounds.maxY - total
+        let y = preferredStyle == .alert ? bounds.y + max(0, (bounds.height - total) / 2) : bounds.maxY - total
         buttonFrames = []
         var row = y
         if grouped > 0 || !text.isEmpty {

@@ -7,8 +7,8 @@
 /// ```swift
 /// let sheet = AlertController(title: "Delete Planet",
 ///                             message: "Are you sure you want to permanently delete \(name)?",
-///                             style: .actionSheet)
-/// sheet.addAction(AlertAction(title: "Delete", style: .destructive) { delete() })
+///                             preferredStyle: .actionSheet)
+/// sheet.addAction(AlertAction(title: "Delete", style: .destructive) { _ in delete() })
 /// sheet.addAction(AlertAction(title: "Cancel", style: .cancel))
 /// controller.present(sheet)
 /// ```
@@ -31,7 +31,7 @@ public final class AlertController {
     /// The message under the title.
     public var message: String?
     /// Alert or action sheet.
-    public let style: Style
+    public let preferredStyle: Style
     /// The buttons in the order added.
     public private(set) var actions: [AlertAction] = []
     /// The focused button, as an index into `displayedActions`.
@@ -44,12 +44,12 @@ public final class AlertController {
     /// Creates an alert or action sheet; add buttons with `addAction`.
     ///
     /// ```swift
-    /// let alert = AlertController(title: "Race not selected", message: "Please select a race first", style: .alert)
+    /// let alert = AlertController(title: "Race not selected", message: "Please select a race first", preferredStyle: .alert)
     /// ```
-    public init(title: String?, message: String?, style: Style) {
+    public init(title: String?, message: String?, preferredStyle: Style) {
         self.title = title
         self.message = message
-        self.style = style
+        self.preferredStyle = preferredStyle
     }
 
     /// Adds a button. At most one may be `.cancel`.
@@ -69,7 +69,7 @@ public final class AlertController {
     /// sheet.displayedActions.last?.style // .cancel
     /// ```
     public var displayedActions: [AlertAction] {
-        guard style == .actionSheet else { return actions }
+        guard preferredStyle == .actionSheet else { return actions }
         return actions.filter { $0.style != .cancel } + actions.filter { $0.style == .cancel }
     }
 

@@ -49,7 +49,7 @@ public final class NavigationController: ViewController {
     public func push(_ controller: ViewController) {
         controller.parent = self
         viewControllers.append(controller)
-        controller.viewWillAppear()
+        controller.appear()
         setNeedsDisplay()
     }
 
@@ -63,7 +63,7 @@ public final class NavigationController: ViewController {
         guard viewControllers.count > 1 else { return nil }
         let popped = viewControllers.removeLast()
         popped.parent = nil
-        topViewController.viewWillAppear()
+        topViewController.appear()
         setNeedsDisplay()
         return popped
     }
@@ -99,7 +99,7 @@ public final class NavigationController: ViewController {
 
     /// Calls `viewWillAppear` on the top screen.
     override public func viewWillAppear() {
-        topViewController.viewWillAppear()
+        topViewController.appear()
     }
 
     /// Where the bar's buttons were last drawn, for clicks.

@@ -39,7 +39,7 @@ public final class TabBarController: ViewController {
             precondition(selectedIndex >= 0 && selectedIndex < tabs.count,
                          "selectedIndex \(selectedIndex) out of range: there are \(tabs.count) tabs")
             if oldValue != selectedIndex {
-                selectedViewController.viewWillAppear()
+                selectedViewController.appear()
                 setNeedsDisplay()
             }
         }
@@ -60,7 +60,7 @@ public final class TabBarController: ViewController {
 
     /// Calls `viewWillAppear` on the selected tab.
     override public func viewWillAppear() {
-        selectedViewController.viewWillAppear()
+        selectedViewController.appear()
     }
 
     /// Draws the selected tab, then the tab bar below it.

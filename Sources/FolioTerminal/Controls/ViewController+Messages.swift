@@ -7,7 +7,7 @@ extension ViewController {
     /// presentError(title: "Not Deleted", message: "The store is locked by another program.")
     /// ```
     public func presentError(title: String, message: String) {
-        let alert = AlertController(title: title, message: message, style: .alert)
+        let alert = AlertController(title: title, message: message, preferredStyle: .alert)
         alert.addAction(AlertAction(title: "OK", style: .cancel))
         present(alert)
     }

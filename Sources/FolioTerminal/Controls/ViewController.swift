@@ -93,7 +93,7 @@ open class ViewController {
     /// ```
     public func addChild(_ child: ViewController) {
         child.parent = self
-        child.viewWillAppear()
+        child.appear()
         setNeedsDisplay()
     }
 
@@ -124,6 +124,35 @@ open class ViewController {
     open func setEditing(_ editing: Bool) {
         isEditing = editing
         setNeedsDisplay()
+    }
+
+    /// Called once, before the screen is first shown (and before its first
+    /// `viewWillAppear`), as UIKit calls it when the view loads: set up what
+    /// needs the finished controller here, such as a first fetch.
+    ///
+    /// ```swift
+    /// override func viewDidLoad() { super.viewDidLoad(); try? fetchedResultsController.performFetch() }
+    /// ```
+    open func viewDidLoad() {}
+
+    /// Whether `viewDidLoad()` has run.
+    public private(set) var isViewLoaded = false
+
+    /// Runs `viewDidLoad()` if it has not run yet.
+    ///
+    /// ```swift
+    /// controller.loadViewIfNeeded()   // a test that never shows the screen
+    /// ```
+    public func loadViewIfNeeded() {
+        guard !isViewLoaded else { return }
+        isViewLoaded = true
+        viewDidLoad()
+    }
+
+    /// What a container does to show a screen: load it once, then `viewWillAppear`.
+    func appear() {
+        loadViewIfNeeded()
+        viewWillAppear()
     }
 
     /// Called before the screen is shown (pushed, popped back to, tab selected).
@@ -184,13 +213,24 @@ open class ViewController {
     /// Presents an alert or action sheet over the application.
     ///
     /// ```swift
-    /// present(AlertController(title: "Race not selected", message: "Please select a race first", style: .alert))
+    /// present(AlertController(title: "Race not selected", message: "Please select a race first", preferredStyle: .alert))
     /// ```
     public func present(_ alert: AlertController) {
         guard let application else {
             preconditionFailure("present(_:) on '\(title)', which is not attached to an application")
         }
         application.present(alert)
+    }
+
+    /// UIKit's form of `present(_:)`: the alert is shown at once (a terminal
+    /// does not animate), then `completion` runs.
+    ///
+    /// ```swift
+    /// present(alert, animated: true, completion: nil)
+    /// ```
+    public func present(_ alert: AlertController, animated: Bool, completion: (() -> Void)? = nil) {
+        present(alert)
+        completion?()
     }
 
     /// Shows a short message that disappears by itself ("Tagged", "Updated").

@@ -148,7 +148,7 @@ extension TableViewController {
             drawLines(lines, in: rect, base: base, into: &screen)
             return
         }
-        let text = cell.textLabel.text ?? ""
+        let text = cell.textLabel?.text ?? ""
         let detail = cell.detailTextLabel?.text ?? ""
         switch cell.style {
         case .default:
@@ -189,7 +189,7 @@ extension TableViewController {
     /// A text-field cell: its label, then the field (editing or not).
     func drawTextField(_ cell: TextFieldCell, at path: IndexPath, in rect: Rect, base: Style, into screen: inout Screen) {
         var x = rect.x
-        if let label = cell.textLabel.text, !label.isEmpty {
+        if let label = cell.textLabel?.text, !label.isEmpty {
             x += screen.draw(label, at: x, row: rect.y, style: base.adding(.bold), maxWidth: rect.width / 2) + 2
         }
         let fieldRect = Rect(x: x, y: rect.y, width: rect.maxX - x, height: 1)

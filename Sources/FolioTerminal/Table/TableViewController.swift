@@ -20,7 +20,7 @@ import FolioTable
 ///     func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { planets.count }
 ///     func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
 ///         let cell = tableView.dequeueReusableCell(withIdentifier: "Planet", for: indexPath)
-///         cell.textLabel.text = planets[indexPath.row]
+///         cell.textLabel?.text = planets[indexPath.row]
 ///         cell.accessoryType = .disclosureIndicator
 ///         return cell
 ///     }

@@ -26,7 +26,7 @@ final class PlanetsListController: ResultsTableController<Planet>, TableViewEdit
     }
 
     override func configure(_ cell: TableViewCell, with planet: Planet) {
-        cell.textLabel.text = planet.name
+        cell.textLabel?.text = planet.name
     }
 
     /// Swipe's Delete and edit mode's Delete both ask first, as the seed does.

@@ -29,7 +29,7 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
     }
 
     override func configure(_ cell: TableViewCell, with animal: Animal) {
-        cell.textLabel.text = animal.commonName
+        cell.textLabel?.text = animal.commonName
         cell.detailTextLabel?.text = animal.habitat
     }
 

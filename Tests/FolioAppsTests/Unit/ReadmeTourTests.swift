@@ -47,7 +47,7 @@ final class ShelvesController: TableViewController, TableViewDataSource {
     }
     func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         let cell = tableView.dequeueReusableCell(withIdentifier: "Book", for: indexPath)
-        cell.textLabel.text = results.object(at: indexPath).title
+        cell.textLabel?.text = results.object(at: indexPath).title
         return cell
     }
 }

@@ -11,7 +11,7 @@ import Testing
 @MainActor
 @Suite struct ResultsTableControllerTests {
     final class NamesController: ResultsTableController<Planet> {
-        override func configure(_ cell: TableViewCell, with planet: Planet) { cell.textLabel.text = planet.name }
+        override func configure(_ cell: TableViewCell, with planet: Planet) { cell.textLabel?.text = planet.name }
     }
 
     func make() throws -> (PersistentContainer, NamesController, Application, TerminalRecordingDriver) {

@@ -30,7 +30,7 @@ final class EditorFixture: TableViewController, TableViewEditingDataSource, Tabl
     func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         guard indexPath.section == 1 else {
             let cell = tableView.dequeueReusableCell(withIdentifier: "Field", for: indexPath) as! TextFieldCell
-            cell.textLabel.text = "Name"
+            cell.textLabel?.text = "Name"
             if !cell.isEditingText { cell.text = name }
             cell.onCommit = { [weak self] in
                 self?.name = $0
@@ -39,7 +39,7 @@ final class EditorFixture: TableViewController, TableViewEditingDataSource, Tabl
             return cell
         }
         let cell = tableView.dequeueReusableCell(withIdentifier: "Unit", for: indexPath)
-        cell.textLabel.text = units[indexPath.row]
+        cell.textLabel?.text = units[indexPath.row]
         return cell
     }
 

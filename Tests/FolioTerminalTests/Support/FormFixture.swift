@@ -33,7 +33,7 @@ final class FormFixture: TableViewController, TableViewDataSource, TableViewDele
         switch (indexPath.section, indexPath.row) {
         case (0, 0):
             let cell = tableView.dequeueReusableCell(withIdentifier: "Field", for: indexPath) as! TextFieldCell
-            cell.textLabel.text = "Name"
+            cell.textLabel?.text = "Name"
             cell.text = name
             cell.placeholder = "Guide name"
             cell.onCommit = { [weak self] in
@@ -43,28 +43,28 @@ final class FormFixture: TableViewController, TableViewDataSource, TableViewDele
             return cell
         case (0, 1):
             let cell = tableView.dequeueReusableCell(withIdentifier: "Value1", for: indexPath)
-            cell.textLabel.text = "Race"
+            cell.textLabel?.text = "Race"
             cell.detailTextLabel?.text = "Protoss"
             cell.accessoryType = .disclosureIndicator
             return cell
         case (1, 0):
             let cell = tableView.dequeueReusableCell(withIdentifier: "Subtitle", for: indexPath)
-            cell.textLabel.text = "Lion"
+            cell.textLabel?.text = "Lion"
             cell.detailTextLabel?.text = "Savanna"
             return cell
         case (1, 1):
             let cell = tableView.dequeueReusableCell(withIdentifier: "Value2", for: indexPath)
-            cell.textLabel.text = "37.33233141"
+            cell.textLabel?.text = "37.33233141"
             cell.detailTextLabel?.text = "Latitude"
             return cell
         case (1, 2):
             let cell = tableView.dequeueReusableCell(withIdentifier: "Plain", for: indexPath)
-            cell.textLabel.text = "Checked 日本語 👩‍👩‍👧‍👦 e\u{301}"
+            cell.textLabel?.text = "Checked 日本語 👩‍👩‍👧‍👦 e\u{301}"
             cell.accessoryType = .checkmark
             return cell
         case (1, 3):
             let cell = tableView.dequeueReusableCell(withIdentifier: "Plain", for: indexPath)
-            cell.textLabel.text = "Info"
+            cell.textLabel?.text = "Info"
             cell.accessoryType = .detailDisclosureButton
             return cell
         default:

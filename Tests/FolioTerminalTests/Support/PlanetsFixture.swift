@@ -30,7 +30,7 @@ final class PlanetsFixture: TableViewController, TableViewEditingDataSource, Tab
 
     func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         let cell = tableView.dequeueReusableCell(withIdentifier: "Planet", for: indexPath)
-        cell.textLabel.text = sections[indexPath.section].planets[indexPath.row]
+        cell.textLabel?.text = sections[indexPath.section].planets[indexPath.row]
         cell.accessoryType = .disclosureIndicator
         return cell
     }
@@ -68,9 +68,9 @@ final class PlanetsFixture: TableViewController, TableViewEditingDataSource, Tab
     func confirmDelete(at indexPath: IndexPath) {
         let name = sections[indexPath.section].planets[indexPath.row]
         let sheet = AlertController(title: "Delete Planet",
-                                    message: "Are you sure you want to permanently delete \(name)?", style: .actionSheet)
-        sheet.addAction(AlertAction(title: "Delete", style: .destructive) { [weak self] in self?.delete(at: indexPath) })
-        sheet.addAction(AlertAction(title: "Cancel", style: .cancel) { [weak self] in self?.log.append("cancel") })
+                                    message: "Are you sure you want to permanently delete \(name)?", preferredStyle: .actionSheet)
+        sheet.addAction(AlertAction(title: "Delete", style: .destructive) { [weak self] _ in self?.delete(at: indexPath) })
+        sheet.addAction(AlertAction(title: "Cancel", style: .cancel) { [weak self] _ in self?.log.append("cancel") })
         present(sheet)
     }
 
