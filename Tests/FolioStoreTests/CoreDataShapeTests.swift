@@ -31,4 +31,19 @@ import Testing
         #expect(okapi.commonName == "Okapi")
         #expect(!okapi.isFault)
     }
+
+    @Test func fetchGivesAnArrayWhereOneIsWanted() throws {
+        let container = try PersistentContainer(schema: StoreTestSchema.make(), path: nil)
+        for name in ["Okapi", "Aardvark", "Zebra"] {
+            TestAnimal(context: container.viewContext).commonName = name
+        }
+        try container.viewContext.save()
+        var request = FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\TestAnimal.commonName)])
+        request.fetchBatchSize = 2
+        var animals: [TestAnimal] = []
+        animals = try container.viewContext.fetch(request)
+        #expect(animals.map(\.commonName) == ["Aardvark", "Okapi", "Zebra"])
+        let batched = try container.viewContext.fetch(request)
+        #expect(batched.ids.count == 3)  // without an array wanted, the batched collection
+    }
 }

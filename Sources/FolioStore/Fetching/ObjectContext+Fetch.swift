@@ -21,6 +21,18 @@ extension ObjectContext {
         return FetchResults(objects: try objects(with: fetchIDs(request), as: T.self))
     }
 
+    /// `fetch` where an array is wanted, as Core Data returns one: every
+    /// object is loaded, whatever the batch size.
+    ///
+    ///     var planets: [Planet] = []
+    ///     planets = try context.fetch(FetchRequest<Planet>(sortBy: [SortDescriptor(\.position)]))
+    @_disfavoredOverload
+    public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
+        var whole = request
+        whole.fetchBatchSize = 0
+        return Array(try fetch(whole) as FetchResults<T>)
+    }
+
     /// The IDs a request matches, in order, without loading objects.
     ///
     ///     let ids = try context.fetchIDs(FetchRequest<Planet>())
