@@ -22,7 +22,7 @@ final class SearchBenchRow: ManagedObject {
 @MainActor
 final class SearchBenchController: ResultsTableController<SearchBenchRow> {
     override func configure(_ cell: TableViewCell, with row: SearchBenchRow) {
-        cell.textLabel.text = row.name
+        cell.textLabel?.text = row.name
     }
 }
 
