@@ -190,6 +190,9 @@ public final class TableView {
     /// ```
     public var anchorsTopRowAcrossUpdates = true
     var topItem: TableLayoutItem.Kind?
+    /// Whether nothing with height came before `topItem` at the last layout,
+    /// kept so a batch never asks the data source about the old layout.
+    var topWasFirstVisible = true
     var needsLayout = true
     var cachedLayout: [TableLayoutItem] = []
 

@@ -230,3 +230,46 @@ extension BatchUpdateTests {
         }
     }
 }
+
+/// A data source that notes every question about a section it no longer has.
+@MainActor
+private final class StrictSections: TableViewDataSource {
+    var sections: [(title: String, rows: [String])]
+    var staleQuestions: [Int] = []
+    init(_ sections: [(title: String, rows: [String])]) { self.sections = sections }
+
+    func numberOfSections(in tableView: TableView) -> Int { sections.count }
+    func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { sections[section].rows.count }
+    func tableView(_ tableView: TableView, titleForHeaderInSection section: Int) -> String? {
+        guard section < sections.count else { staleQuestions.append(section); return nil }
+        return sections[section].title
+    }
+    func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
+        let cell = tableView.dequeueReusableCell(withIdentifier: "Cell", for: indexPath)
+        cell.textLabel?.text = sections[indexPath.section].rows[indexPath.row]
+        return cell
+    }
+}
+
+extension BatchUpdateTests {
+    /// The model is already in its new state when a batch is applied, so the
+    /// table must not ask about the old layout (a tutorial's data source
+    /// indexes its sections array and traps). Failed before: the highlight's
+    /// visibility and the top anchor walked the old layout through the data source.
+    @Test func aBatchNeverAsksTheDataSourceAboutTheOldLayout() throws {
+        for highlighted in [IndexPath(row: 0, section: 2), IndexPath(row: 0, section: 0)] {
+            let source = StrictSections([("A", ["a"]), ("B", ["b"]), ("C", ["c"])])
+            let table = TableView(viewportHeight: 20)
+            table.register(TableViewCell.self, forCellReuseIdentifier: "Cell")
+            table.dataSource = source
+            table.reloadData()
+            table.highlightRow(at: highlighted)
+            table.layoutIfNeeded()
+            source.sections.removeLast()
+            try table.performCheckedBatchUpdates { table.deleteSections([2]) }
+            table.layoutIfNeeded()
+            #expect(source.staleQuestions.isEmpty, "asked about sections \(source.staleQuestions)")
+            #expect(table.numberOfSections == 2)
+        }
+    }
+}

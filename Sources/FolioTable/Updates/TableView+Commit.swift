@@ -8,7 +8,10 @@ extension TableView {
     /// - Complexity: O(sections + (visible + selected rows) × changes per section).
     @discardableResult
     func commit(_ plan: BatchPlan, revealingHighlight: Bool = true) -> Bool {
-        let highlightWasVisible = highlightedIndexPath.map(isInViewport) ?? false
+        // The data source already answers in new coordinates: nothing here may
+        // ask it (or the delegate) about the old layout, so what was visible
+        // comes from the cells of the last layout.
+        let highlightWasVisible = highlightedIndexPath.map { visibleCells[$0] != nil } ?? false
         cancelReordering()
         let newTop = topItem.map { anchoredTop($0, plan) }
         rowCounts = plan.newCounts
@@ -68,21 +71,11 @@ extension TableView {
         // Without the anchor the top keeps its number and content slides (rule 8.2).
         guard anchorsTopRowAcrossUpdates else { return top }
         // At the very top the view stays at the top, so rows inserted first are seen.
-        if isFirstVisibleItem(top) { return .header(section: 0) }
+        if topWasFirstVisible { return .header(section: 0) }
         switch top {
         case .header(let section): return .header(section: plan.approximateSection(forOld: section))
         case .footer(let section): return .footer(section: plan.approximateSection(forOld: section))
         case .row(let path): return .row(plan.approximatePosition(ofRow: path))
         }
-    }
-
-    /// Whether nothing with a height comes before `kind` (old layout).
-    private func isFirstVisibleItem(_ kind: TableLayoutItem.Kind) -> Bool {
-        var cursor = item(before: kind)
-        while let previous = cursor {
-            if height(of: previous) > 0 { return false }
-            cursor = item(before: previous)
-        }
-        return true
     }
 }

@@ -20,6 +20,7 @@ extension TableView {
         loadIfNeeded()
         needsLayout = false
         normalizeTop()
+        topWasFirstVisible = topItem.map(isFirstVisibleItem) ?? true
         var items: [TableLayoutItem] = []
         var y = 0
         var cursor = topItem
@@ -141,5 +142,17 @@ extension TableView {
             cursor = item(before: kind)
         }
         return best
+    }
+}
+
+extension TableView {
+    /// Whether nothing with a height comes before `kind` (asks the data source: layout only).
+    func isFirstVisibleItem(_ kind: TableLayoutItem.Kind) -> Bool {
+        var cursor = item(before: kind)
+        while let previous = cursor {
+            if height(of: previous) > 0 { return false }
+            cursor = item(before: previous)
+        }
+        return true
     }
 }
