@@ -62,6 +62,8 @@ let package = Package(
         .testTarget(name: "FolioTableTests", dependencies: ["FolioTable", "FolioTestSupport"]),
         .testTarget(name: "FolioAdaptersTests", dependencies: ["FolioAdapters", "FolioTestSupport"]),
         .testTarget(name: "FolioTerminalTests", dependencies: ["FolioTerminal", "FolioTestSupport"], exclude: ["Snapshots"]),
+        // The tutorials' screens ported as a Core Data and UIKit developer would write them.
+        .testTarget(name: "FolioPortsTests", dependencies: ["FolioStore", "FolioResults", "FolioTable", "FolioTerminal", "FolioTestSupport"]),
         .testTarget(
             name: "FolioAppsTests",
             dependencies: ["FolioAppSupport", "PlanetsApp", "ZootasticApp", "MyLocationsApp", "BuildGuideApp", "FolioTestSupport"]
