@@ -20,42 +20,66 @@ final class Book: ManagedObject {
     }
 }
 
-@MainActor
-final class ShelvesController: TableViewController, TableViewDataSource {
-    let results: FetchedResultsController<Book>
-    let adapter: FetchedResultsTableAdapter
+final class ShelvesController: TableViewController, TableViewDataSource, FetchedResultsControllerDelegate {
+    var context: ObjectContext!
 
-    init(context: ObjectContext) throws {
-        results = FetchedResultsController(
-            fetchRequest: FetchRequest(sortBy: [SortDescriptor(\Book.shelf), SortDescriptor(\Book.title)]),
-            managedObjectContext: context, sectionNameKeyPath: \Book.shelf)
-        let table = TableView()
-        adapter = FetchedResultsTableAdapter(tableView: table)  // holds the table weakly
-        super.init(title: "Shelves", tableView: table)
+    lazy var fetchedResultsController: FetchedResultsController<Book> = {
+        let request = FetchRequest<Book>(sortBy: [SortDescriptor(\Book.shelf), SortDescriptor(\Book.title)])
+        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
+                                                  sectionNameKeyPath: \Book.shelf, cacheName: nil)
+        controller.delegate = self
+        return controller
+    }()
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        title = "Shelves"
         tableView.register(TableViewCell.self, forCellReuseIdentifier: "Book")
         tableView.dataSource = self
-        results.delegate = self
-        try results.performFetch()
+        do {
+            try fetchedResultsController.performFetch()
+        } catch {
+            print("Could not fetch: \(error)")
+        }
     }
 
-    func numberOfSections(in tableView: TableView) -> Int { results.sections?.count ?? 0 }
+    func numberOfSections(in tableView: TableView) -> Int {
+        fetchedResultsController.sections?.count ?? 0
+    }
     func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
-        results.sections?[section].numberOfObjects ?? 0
+        fetchedResultsController.sections?[section].numberOfObjects ?? 0
     }
     func tableView(_ tableView: TableView, titleForHeaderInSection section: Int) -> String? {
-        results.sections?[section].name
+        fetchedResultsController.sections?[section].name
     }
     func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         let cell = tableView.dequeueReusableCell(withIdentifier: "Book", for: indexPath)
-        cell.textLabel?.text = results.object(at: indexPath).title
+        cell.textLabel?.text = fetchedResultsController.object(at: indexPath).title
         return cell
     }
-}
 
-// Every change report becomes one batch update of the table.
-extension ShelvesController: FetchedResultsControllerDelegate {
-    func controller(_ controller: AnyFetchedResultsController, didChangeContentWith changes: FetchedResultsChanges) {
-        adapter.apply(changes)
+    func controllerWillChangeContent(_ controller: AnyFetchedResultsController) {
+        tableView.beginUpdates()
+    }
+    func controller(_ controller: AnyFetchedResultsController, didChange sectionInfo: FetchedResultsSectionInfo,
+                    atSectionIndex sectionIndex: Int, for type: ResultsChangeType) {
+        switch type {
+        case .insert: tableView.insertSections(IndexSet(integer: sectionIndex), with: .fade)
+        case .delete: tableView.deleteSections(IndexSet(integer: sectionIndex), with: .fade)
+        default: break
+        }
+    }
+    func controller(_ controller: AnyFetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
+                    for type: ResultsChangeType, newIndexPath: IndexPath?) {
+        switch type {
+        case .insert: tableView.insertRows(at: [newIndexPath!], with: .fade)
+        case .delete: tableView.deleteRows(at: [indexPath!], with: .fade)
+        case .move: tableView.moveRow(at: indexPath!, to: newIndexPath!)
+        case .update: tableView.reloadRows(at: [indexPath!], with: .none)
+        }
+    }
+    func controllerDidChangeContent(_ controller: AnyFetchedResultsController) {
+        tableView.endUpdates()
     }
 }
 
@@ -69,7 +93,8 @@ extension ShelvesController: FetchedResultsControllerDelegate {
         dune.shelf = "Fiction"
         try context.save()
 
-        let shelves = try ShelvesController(context: context)
+        let shelves = ShelvesController()
+        shelves.context = context
         let driver = TerminalRecordingDriver(columns: 40, rows: 10)
         let app = Application(root: NavigationController(root: shelves), driver: driver)
         app.render()
@@ -81,7 +106,6 @@ extension ShelvesController: FetchedResultsControllerDelegate {
         try context.save()
         app.render()
         #expect(driver.screen.text.contains("Computing"))
-        #expect(shelves.adapter.refusals == 0)
         #expect(shelves.tableView.numberOfSections == 2)
     }
 }
