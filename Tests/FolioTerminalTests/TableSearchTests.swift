@@ -21,7 +21,7 @@ private final class NamesFixture: TableViewController, TableViewDataSource {
     func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { shown.count }
     func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
         let cell = tableView.dequeueReusableCell(withIdentifier: "Name", for: indexPath)
-        cell.textLabel.text = shown[indexPath.row]
+        cell.textLabel?.text = shown[indexPath.row]
         return cell
     }
 
