@@ -8,10 +8,10 @@ extension TableView {
     /// - Complexity: O(sections + (visible + selected rows) × changes per section).
     @discardableResult
     func commit(_ plan: BatchPlan, revealingHighlight: Bool = true) -> Bool {
-        // The data source already answers in new coordinates: nothing here may
-        // ask it (or the delegate) about the old layout, so what was visible
-        // comes from the cells of the last layout.
-        let highlightWasVisible = highlightedIndexPath.map { visibleCells[$0] != nil } ?? false
+        // The data source already answers in new coordinates, so what was
+        // visible comes from the last layout when it is current; only after a
+        // scroll not yet laid out is the old viewport walked.
+        let highlightWasVisible = highlightedIndexPath.map { needsLayout ? isInViewport($0) : visibleCells[$0] != nil } ?? false
         cancelReordering()
         let newTop = topItem.map { anchoredTop($0, plan) }
         rowCounts = plan.newCounts
@@ -71,7 +71,7 @@ extension TableView {
         // Without the anchor the top keeps its number and content slides (rule 8.2).
         guard anchorsTopRowAcrossUpdates else { return top }
         // At the very top the view stays at the top, so rows inserted first are seen.
-        if topWasFirstVisible { return .header(section: 0) }
+        if needsLayout ? isFirstVisibleItem(top) : topWasFirstVisible { return .header(section: 0) }
         switch top {
         case .header(let section): return .header(section: plan.approximateSection(forOld: section))
         case .footer(let section): return .footer(section: plan.approximateSection(forOld: section))
