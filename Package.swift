@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "FolioStore", targets: ["FolioStore"]),
         .library(name: "FolioChanges", targets: ["FolioChanges"]),
         .library(name: "FolioResults", targets: ["FolioResults"]),
+        .library(name: "FolioPostgres", targets: ["FolioPostgres"]),
         .library(name: "FolioTable", targets: ["FolioTable"]),
         .library(name: "FolioAdapters", targets: ["FolioAdapters"]),
         .library(name: "FolioTerminal", targets: ["FolioTerminal"]),
@@ -20,18 +21,27 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
 
+        // libpq from Debian's libpq-dev, for the PostgreSQL backend only.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+
         // The layers (docs/architecture.md). Results and tables share only the
         // vocabulary of FolioChanges, so the table and terminal layers link no SQLite;
         // FolioAdapters joins the two sides.
         .target(name: "FolioStore", dependencies: ["CSQLite"]),
         .target(name: "FolioChanges"),
+        // The PostgreSQL backend: its own target, so SQLite-only users link no libpq.
+        .target(name: "FolioPostgres", dependencies: ["FolioStore", "CLibPQ"]),
         .target(name: "FolioResults", dependencies: ["FolioStore", "FolioChanges"]),
         .target(name: "FolioTable", dependencies: ["FolioChanges"]),
         .target(name: "FolioAdapters", dependencies: ["FolioResults", "FolioTable"]),
         .target(name: "FolioTerminal", dependencies: ["FolioTable"]),
 
         // The apps and what they share.
-        .target(name: "FolioAppSupport", dependencies: ["FolioStore", "FolioResults", "FolioTable", "FolioAdapters", "FolioTerminal"]),
+        .target(name: "FolioAppSupport", dependencies: ["FolioStore", "FolioPostgres", "FolioResults", "FolioTable", "FolioAdapters", "FolioTerminal"]),
         .target(name: "PlanetsApp", dependencies: ["FolioAppSupport"]),
         .target(name: "ZootasticApp", dependencies: ["FolioAppSupport"]),
         .target(name: "MyLocationsApp", dependencies: ["FolioAppSupport"]),
@@ -57,6 +67,10 @@ let package = Package(
         .target(name: "FolioTestSupport", dependencies: ["FolioStore", "FolioResults", "FolioTable", "FolioTerminal"]),
 
         .testTarget(name: "FolioStoreTests", dependencies: ["FolioStore", "FolioTestSupport", "CSQLite", "folio-store-worker"]),
+        .testTarget(
+            name: "FolioPostgresTests",
+            dependencies: ["FolioPostgres", "FolioStore", "FolioResults", "FolioTestSupport", "CLibPQ", "folio-store-worker"]
+        ),
         .testTarget(name: "FolioChangesTests", dependencies: ["FolioChanges", "FolioTestSupport"]),
         .testTarget(name: "FolioResultsTests", dependencies: ["FolioResults", "FolioTestSupport"]),
         .testTarget(name: "FolioTableTests", dependencies: ["FolioTable", "FolioTestSupport"]),

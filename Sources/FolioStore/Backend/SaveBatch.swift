@@ -1,24 +1,27 @@
 /// Everything one save writes.
-struct SaveBatch {
-    struct Insert { var entity: EntityDescription; var id: ObjectID; var attrs: [StoreValue]; var ones: [ObjectID?] }
-    struct Update {
-        var entity: EntityDescription; var id: ObjectID
-        var attrs: [(PropertyDescription, StoreValue)]; var ones: [(PropertyDescription, ObjectID?)]
+package struct SaveBatch {
+    package struct Insert {
+        package var entity: EntityDescription; package var id: ObjectID
+        package var attrs: [StoreValue]; package var ones: [ObjectID?]
     }
-    struct Membership { var property: PropertyDescription; var owner: ObjectID; var member: ObjectID }
-    struct Order { var property: PropertyDescription; var owner: ObjectID; var members: [ObjectID] }
+    package struct Update {
+        package var entity: EntityDescription; package var id: ObjectID
+        package var attrs: [(PropertyDescription, StoreValue)]; package var ones: [(PropertyDescription, ObjectID?)]
+    }
+    package struct Membership { package var property: PropertyDescription; package var owner: ObjectID; package var member: ObjectID }
+    package struct Order { package var property: PropertyDescription; package var owner: ObjectID; package var members: [ObjectID] }
 
-    var inserts: [Insert] = []
-    var updates: [Update] = []
-    var deletes: [(EntityDescription, ObjectID)] = []
-    var joinAdds: [Membership] = []
-    var joinRemoves: [Membership] = []
-    var orders: [Order] = []
+    package var inserts: [Insert] = []
+    package var updates: [Update] = []
+    package var deletes: [(EntityDescription, ObjectID)] = []
+    package var joinAdds: [Membership] = []
+    package var joinRemoves: [Membership] = []
+    package var orders: [Order] = []
     /// Updated and deleted objects for the history (inserted ones come from the inserts).
-    var changes = ChangeSet()
+    package var changes = ChangeSet()
 
     /// Whether any written value refers to an object inserted by this save.
-    var refersToNewObjects: Bool {
+    package var refersToNewObjects: Bool {
         inserts.contains { $0.ones.contains { $0?.isTemporary == true } }
             || updates.contains { $0.ones.contains { $0.1?.isTemporary == true } }
             || joinAdds.contains { $0.owner.isTemporary || $0.member.isTemporary }

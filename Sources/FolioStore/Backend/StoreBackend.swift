@@ -1,10 +1,17 @@
-/// The narrow interface between contexts and a SQL database. SQLite is the
-/// implementation today; nothing above this protocol speaks SQLite.
+/// The narrow interface between contexts and a SQL database: SQLite here,
+/// PostgreSQL in FolioPostgres; nothing above this protocol speaks either.
+/// The fetch translation writes SQL through the backend's ``dialect``.
 /// An instance is one connection, used by one thread at a time (the
 /// coordinator's lanes see to that); a container opens several.
-protocol StoreBackend: AnyObject {
+package protocol StoreBackend: AnyObject {
     /// Where the data lives, for messages.
     var path: String { get }
+    /// How this database spells what the fetch translation writes.
+    var dialect: SQLDialect { get }
+    /// Whether a seed was saved into this store (a store made whole with its seed, as SQLite's are, always was).
+    func hasBeenSeeded() throws -> Bool
+    /// Records, inside the write transaction that saves the seed, that it was saved.
+    func recordSeeded() throws
     /// Creates the tables or migrates them to `schema`.
     func prepare(_ schema: Schema) throws
     /// Runs a fetch and returns each row's ID and values.
@@ -47,7 +54,12 @@ protocol StoreBackend: AnyObject {
 }
 
 /// A row as stored: attribute values in declaration order, then to-one targets.
-struct StoredRow: Sendable {
-    var attributes: [StoreValue]
-    var toOnes: [ObjectID?]
+package struct StoredRow: Sendable {
+    package var attributes: [StoreValue]
+    package var toOnes: [ObjectID?]
+
+    package init(attributes: [StoreValue], toOnes: [ObjectID?]) {
+        self.attributes = attributes
+        self.toOnes = toOnes
+    }
 }

@@ -10,9 +10,9 @@ import Dispatch
 /// position, or learns that some were trimmed (``HistoryRead/trimmed``) and
 /// must reload. A feed has a connection of its own and is used on one queue.
 ///
-/// SQLite wakes its feed through inotify on the store's files; a server
-/// backend would LISTEN on its connection instead.
-protocol StoreChangeFeed: AnyObject {
+/// SQLite wakes its feed through inotify on the store's files; PostgreSQL
+/// LISTENs on the feed's connection.
+package protocol StoreChangeFeed: AnyObject {
     /// Adds this reader at the newest position and returns it, in one
     /// transaction (so no trim can pass a save it has not read). Waits for
     /// the write lock up to the busy timeout, as opening the store does.
@@ -35,13 +35,19 @@ protocol StoreChangeFeed: AnyObject {
 }
 
 /// What one read of the history found.
-struct HistoryRead {
+package struct HistoryRead {
     /// Each row after the position, in order, with what it changed
     /// (empty for this container's own saves).
-    var rows: [(position: Int64, changes: ChangeSet)]
+    package var rows: [(position: Int64, changes: ChangeSet)]
     /// History after the position was trimmed before it was read: what
     /// changed since is unknown, so everything must be reloaded.
-    var trimmed: Bool
+    package var trimmed: Bool
     /// The newest position in the snapshot the rows came from.
-    var latest: Int64
+    package var latest: Int64
+
+    package init(rows: [(position: Int64, changes: ChangeSet)], trimmed: Bool, latest: Int64) {
+        self.rows = rows
+        self.trimmed = trimmed
+        self.latest = latest
+    }
 }

@@ -29,6 +29,7 @@ final class ContextCoordinator: Sendable {
     var schema: Schema { shared.schema }
     var author: String { shared.author }
     var path: String { shared.path }
+    var dialect: SQLDialect { shared.dialect }
 
     var isInMemory: Bool { shared.isInMemory }
 

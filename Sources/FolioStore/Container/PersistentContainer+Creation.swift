@@ -18,4 +18,16 @@ extension PersistentContainer {
         }
         return try StoreFile.place(image, at: path, for: schema, busyTimeout: busyTimeout)
     }
+
+    /// Saves `seed` into a server's store unless it was saved before, in one
+    /// write transaction that also records it: a kill leaves it unsaved (the
+    /// next open saves it), and of containers opening at once one saves it.
+    static func seedOnce(_ coordinator: StoreCoordinator, _ seed: (ObjectContext) throws -> Void) throws {
+        let context = ObjectContext(coordinator: coordinator, delivery: .queue(DispatchQueue(label: "folio.store.seed")))
+        try context.performWrite {
+            guard try !context.withStore({ try $0.hasBeenSeeded() }) else { return }
+            try seed(context)
+            try context.withStore { try $0.recordSeeded() }
+        }
+    }
 }

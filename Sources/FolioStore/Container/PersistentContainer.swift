@@ -13,8 +13,10 @@ import Foundation
 public final class PersistentContainer {
     /// The schema the store was opened with.
     public let schema: Schema
-    /// The file, or nil for an in-memory store.
+    /// The file, or nil for an in-memory store or a server's.
     public let path: String?
+    /// Where the store lives.
+    public let store: StoreDescription
     /// The context for the main actor (the UI).
     public let viewContext: ObjectContext
     let coordinator: StoreCoordinator
@@ -49,17 +51,39 @@ public final class PersistentContainer {
                       integrityCheckLimit: SQLiteBackend.integrityCheckLimit, seed: seed)
     }
 
+    /// Opens the store `store` describes: a file (as ``init(schema:path:readOnly:busyTimeout:pollInterval:seed:)``),
+    /// memory, or a database server (`.postgreSQL("postgresql://…")` from
+    /// FolioPostgres). On a server the tables are made on first use and
+    /// `seed` is saved in one write transaction, once however many
+    /// containers open it at the same time; other containers' saves, from
+    /// any machine, arrive as change sets as they do for a file.
+    ///
+    ///     let container = try PersistentContainer(schema: schema, store: .postgreSQL("postgresql:///folio?host=/run/pg"))
+    public convenience init(schema: Schema, store: StoreDescription, readOnly: Bool = false, busyTimeout: Double = 5,
+                            pollInterval: Double = 1, seed: ((ObjectContext) throws -> Void)? = nil) throws {
+        try self.init(schema: schema, store: store, readOnly: readOnly, busyTimeout: busyTimeout, pollInterval: pollInterval,
+                      integrityCheckLimit: SQLiteBackend.integrityCheckLimit, seed: seed)
+    }
+
     /// As the public initialiser, with the size up to which the whole file is checked at open.
-    package init(schema: Schema, path: String?, readOnly: Bool = false, busyTimeout: Double = 5, pollInterval: Double = 1,
+    package convenience init(schema: Schema, path: String?, readOnly: Bool = false, busyTimeout: Double = 5, pollInterval: Double = 1,
+                             integrityCheckLimit: Int, seed: ((ObjectContext) throws -> Void)? = nil) throws {
+        try self.init(schema: schema, store: path.map(StoreDescription.file) ?? .inMemory, readOnly: readOnly, busyTimeout: busyTimeout,
+                      pollInterval: pollInterval, integrityCheckLimit: integrityCheckLimit, seed: seed)
+    }
+
+    package init(schema: Schema, store: StoreDescription, readOnly: Bool = false, busyTimeout: Double = 5, pollInterval: Double = 1,
                  integrityCheckLimit: Int, seed: ((ObjectContext) throws -> Void)? = nil) throws {
         self.schema = schema
-        self.path = path
+        self.store = store
+        path = store.path
         let timeout = Int32(busyTimeout * 1000)
-        if let path, !readOnly || seed != nil {
+        if let path = store.path, !readOnly || seed != nil {
             try Self.createStoreIfNeeded(at: path, schema: schema, busyTimeout: busyTimeout, seed: seed)
         }
-        coordinator = try StoreCoordinator(schema: schema, path: path, readOnly: readOnly, busyTimeoutMilliseconds: timeout,
+        coordinator = try StoreCoordinator(schema: schema, store: store, readOnly: readOnly, busyTimeoutMilliseconds: timeout,
                                            integrityCheckLimit: integrityCheckLimit)
+        if case .server = store.location, let seed, !readOnly { try Self.seedOnce(coordinator, seed) }
         viewContext = ObjectContext(coordinator: coordinator, delivery: .main)
         viewContext.name = "viewContext"
         coordinator.startFollowing(fallbackInterval: pollInterval)

@@ -16,6 +16,8 @@ final class StoreCoordinator: Sendable {
     let author = UUID().uuidString
     let path: String
     let isInMemory: Bool
+    /// How the store's SQL spells what differs between databases.
+    let dialect: SQLDialect
     /// The view context's writes (and the container's own statements).
     let viewWriter: StoreLane
     /// The view context's reads.
@@ -26,18 +28,33 @@ final class StoreCoordinator: Sendable {
     /// Reads other connections' saves.
     let follower: HistoryFollower?
 
-    /// Opens the store at `path` (nil: in memory). A file that is not a
-    /// Folio store of `schema` is refused before anything is written; a
-    /// read-only store registers no reader, follows no other process and is
-    /// never written.
-    init(schema: Schema, path: String?, readOnly: Bool = false, busyTimeoutMilliseconds: Int32,
+    /// Opens the store `store` describes. A file that is not a Folio store
+    /// of `schema` (or a database of another program) is refused before
+    /// anything is written; a read-only store registers no reader, follows
+    /// no other process and is never written.
+    init(schema: Schema, store: StoreDescription, readOnly: Bool = false, busyTimeoutMilliseconds: Int32,
          integrityCheckLimit: Int = SQLiteBackend.integrityCheckLimit) throws {
         self.schema = schema
-        if let path { try StoreFile.requireStore(at: path, for: schema) }
-        let writer = try SQLiteBackend(path: path, readOnly: readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        if !readOnly { try writer.checkIntegrity(upTo: integrityCheckLimit) }
+        let writer: StoreBackend
+        let open: @Sendable () throws -> StoreBackend
+        switch store.location {
+        case .file(let path):
+            try StoreFile.requireStore(at: path, for: schema)
+            let sqlite = try SQLiteBackend(path: path, readOnly: readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            if !readOnly { try sqlite.checkIntegrity(upTo: integrityCheckLimit) }
+            let health = sqlite.connection.health
+            writer = sqlite
+            open = { try SQLiteBackend(path: path, readOnly: readOnly, health: health, busyTimeoutMilliseconds: busyTimeoutMilliseconds) }
+        case .memory:
+            writer = try SQLiteBackend(path: nil, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            open = { throw StoreError.cannotOpen(path: ":memory:", message: "an in-memory store has one connection") }
+        case .server(let server):
+            writer = try server.connect(schema: schema, readOnly: readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            open = { try server.connect(schema: schema, readOnly: readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds) }
+        }
         try writer.prepare(schema)
         self.path = writer.path
+        dialect = writer.dialect
         isInMemory = writer.isInMemory
         if isInMemory {
             viewWriter = StoreLane(writer)
@@ -45,10 +62,6 @@ final class StoreCoordinator: Sendable {
             backgroundLane = viewWriter
             follower = nil
             return
-        }
-        let health = writer.connection.health
-        let open: @Sendable () throws -> StoreBackend = {
-            try SQLiteBackend(path: path, readOnly: readOnly, health: health, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         }
         let reader = try open()
         let feed = readOnly ? nil : try writer.makeChangeFeed(reader: author)
@@ -58,6 +71,13 @@ final class StoreCoordinator: Sendable {
         backgroundLane = StoreLane(opening: open)
         let inboxes = self.inboxes
         follower = feed.map { HistoryFollower(feed: $0, registeredAt: start) { changes in inboxes.broadcast(changes, except: nil) } }
+    }
+
+    /// As above, for the file at `path` (nil: in memory).
+    convenience init(schema: Schema, path: String?, readOnly: Bool = false, busyTimeoutMilliseconds: Int32,
+                     integrityCheckLimit: Int = SQLiteBackend.integrityCheckLimit) throws {
+        try self.init(schema: schema, store: path.map(StoreDescription.file) ?? .inMemory, readOnly: readOnly,
+                      busyTimeoutMilliseconds: busyTimeoutMilliseconds, integrityCheckLimit: integrityCheckLimit)
     }
 
     deinit {

@@ -42,6 +42,13 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case objectDeleted(entity: String, id: Int64)
     /// Any other SQLite failure, with its result code, message and statement.
     case sqlite(code: Int32, message: String, sql: String)
+    /// The database server cannot be reached (down, or the connection was lost);
+    /// what was being done was not written. The store reconnects by itself.
+    case offline(store: String, message: String)
+    /// A statement ran past the server's statement timeout and was cancelled; nothing was written.
+    case timedOut(store: String)
+    /// Any other database server failure, with its SQLSTATE code, message and statement.
+    case server(store: String, code: String, message: String, sql: String)
 
     /// A sentence describing the failure.
     public var description: String {
@@ -67,6 +74,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .typeMismatch(expected, found): "expected a value of type \(expected), found \(found)"
         case let .objectDeleted(entity, id): "\(entity) \(id) has been deleted"
         case let .sqlite(code, message, sql): "SQLite error \(code): \(message)" + (sql.isEmpty ? "" : " [\(sql)]")
+        case let .offline(store, message): "the store at \(store) cannot be reached (\(message)); nothing was written"
+        case let .timedOut(store): "a statement on \(store) ran past the statement timeout and was cancelled; nothing was written"
+        case let .server(store, code, message, sql):
+            "the server of \(store) failed (SQLSTATE \(code)): \(message)" + (sql.isEmpty ? "" : " [\(sql)]")
         }
     }
 }

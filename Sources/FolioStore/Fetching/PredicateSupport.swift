@@ -82,13 +82,13 @@ extension PredicateExpressions.OptionalFlatMap: SQLTranslatable {
 
 extension PredicateExpressions.Equal: SQLTranslatable {
     func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
-        try equality(PredicateSupport.term(lhs, b), PredicateSupport.term(rhs, b), "IS", b)
+        try equality(PredicateSupport.term(lhs, b), PredicateSupport.term(rhs, b), b.dialect.nullSafeEqual, b)
     }
 }
 
 extension PredicateExpressions.NotEqual: SQLTranslatable {
     func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
-        try equality(PredicateSupport.term(lhs, b), PredicateSupport.term(rhs, b), "IS NOT", b)
+        try equality(PredicateSupport.term(lhs, b), PredicateSupport.term(rhs, b), b.dialect.nullSafeNotEqual, b)
     }
 }
 
@@ -145,9 +145,8 @@ extension PredicateExpressions.SequenceContains: SQLTranslatable {
         }
         let item = try b.sql(PredicateSupport.term(element, b))
         let values = try SQLQueryBuilder.storeValues(constant)
-        if values.isEmpty { return .condition("0") }
-        b.bindings += values
-        return .condition("(\(item) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", "))))")
+        if values.isEmpty { return .condition(b.dialect.falseCondition) }
+        return .condition("(\(item) IN (\(values.map(b.bind).joined(separator: ", "))))")
     }
 }
 
@@ -167,12 +166,14 @@ extension PredicateExpressions.SequenceContainsWhere: SQLTranslatable {
 
 extension PredicateExpressions.CollectionContainsCollection: SQLTranslatable {
     func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
-        .condition("(instr(\(try b.sql(PredicateSupport.term(base, b))), \(try b.sql(PredicateSupport.term(other, b)))) > 0)")
+        let text = try b.sql(PredicateSupport.term(base, b))
+        return .condition("(\(b.dialect.position(of: try b.sql(PredicateSupport.term(other, b)), in: text)) > 0)")
     }
 }
 
 extension PredicateExpressions.SequenceStartsWith: SQLTranslatable {
     func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
-        .condition("(instr(\(try b.sql(PredicateSupport.term(base, b))), \(try b.sql(PredicateSupport.term(prefix, b)))) = 1)")
+        let text = try b.sql(PredicateSupport.term(base, b))
+        return .condition("(\(b.dialect.position(of: try b.sql(PredicateSupport.term(prefix, b)), in: text)) = 1)")
     }
 }

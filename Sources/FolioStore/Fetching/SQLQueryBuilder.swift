@@ -22,6 +22,7 @@ enum SQLTerm {
 /// the variables of the predicate being translated.
 final class SQLQueryBuilder {
     let root: EntityDescription
+    let dialect: SQLDialect
     private(set) var joins: [String] = []
     /// Each joined alias and the entity it reads.
     private(set) var joined: [(alias: String, entity: EntityDescription)] = []
@@ -38,7 +39,16 @@ final class SQLQueryBuilder {
         return "s\(subqueries)"
     }
 
-    init(root: EntityDescription) { self.root = root }
+    init(root: EntityDescription, dialect: SQLDialect = SQLiteDialect()) {
+        self.root = root
+        self.dialect = dialect
+    }
+
+    /// Binds `value` and returns its marker.
+    func bind(_ value: StoreValue) -> String {
+        bindings.append(value)
+        return dialect.placeholder(bindings.count)
+    }
 
     /// The table alias for the object reached through a chain of to-ones, joining as needed.
     func alias(for chain: [PropertyDescription]) -> String {
@@ -84,7 +94,7 @@ final class SQLQueryBuilder {
             return try navigate(.entity(p.target, alias: alias(for: chain), chain: chain), keyPath)
         case .column(let sql):
             if keyPath == \String.isEmpty { return .condition("(\(sql) = '')") }
-            if keyPath == \String.count { return .column("length(\(sql))") }
+            if keyPath == \String.count { return .column(dialect.length(sql)) }
             throw StoreError.unsupportedPredicate("the key path \(keyPath) on an attribute value")
         default:
             throw StoreError.unsupportedPredicate("the key path \(keyPath) on a constant")
@@ -99,7 +109,7 @@ final class SQLQueryBuilder {
         case .joinTable(let table, let mine, let other, _):
             return "SELECT j.\(other) FROM \(quote(table)) j WHERE j.\(mine) = \(owner).id"
         default:
-            return "SELECT NULL WHERE 0"
+            return "SELECT NULL WHERE \(dialect.falseCondition)"
         }
     }
 
@@ -118,8 +128,7 @@ final class SQLQueryBuilder {
         case .nilLiteral: return "NULL"
         case .condition(let c): return c
         case .value(let v):
-            bindings.append(try Self.storeValue(v))
-            return "?"
+            return bind(try Self.storeValue(v))
         case .toMany(let p, _):
             throw StoreError.unsupportedPredicate("the to-many \(p.entity.name).\(p.name) used as a value (use contains, count or isEmpty)")
         }
@@ -130,7 +139,7 @@ final class SQLQueryBuilder {
         switch term {
         case .condition(let c): return c
         case .column(let s): return "(\(s) = 1)"
-        case .value(let v as Bool): return v ? "1" : "0"
+        case .value(let v as Bool): return v ? dialect.trueCondition : dialect.falseCondition
         default: throw StoreError.unsupportedPredicate("a non-boolean expression used as a condition")
         }
     }

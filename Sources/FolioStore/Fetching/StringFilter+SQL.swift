@@ -14,20 +14,18 @@ extension StringFilter {
             }
             let column = builder.column(for: chain)
             let text = options.isEmpty ? column : "folio_fold(\(column), \(flags))"
+            let dialect = builder.dialect
             switch match {
             case .equals:
-                builder.bindings.append(.text(needle))
-                terms.append("(\(text) = ?)")
+                terms.append("(\(text) = \(builder.bind(.text(needle))))")
             case .contains:
-                builder.bindings.append(.text(needle))
-                terms.append("(instr(\(text), ?) > 0)")
+                terms.append("(\(dialect.position(of: builder.bind(.text(needle)), in: text)) > 0)")
             case .beginsWith:
-                builder.bindings.append(.text(needle))
-                terms.append("(instr(\(text), ?) = 1)")
+                terms.append("(\(dialect.position(of: builder.bind(.text(needle)), in: text)) = 1)")
             case .endsWith:
                 if needle.isEmpty { terms.append("(\(column) IS NOT NULL)"); continue }
-                builder.bindings += [.text(needle), .text(needle)]
-                terms.append("(substr(\(text), -length(?)) = ?)")
+                let count = dialect.length(builder.bind(.text(needle)))
+                terms.append("(\(dialect.suffix(of: text, count: count)) = \(builder.bind(.text(needle))))")
             }
         }
         return terms.count == 1 ? terms[0] : "(" + terms.joined(separator: " OR ") + ")"

@@ -26,3 +26,12 @@ extension SQLiteBackend {
         return SQLiteChangeFeed(backend: try reopenConnection(), reader: reader)
     }
 }
+
+extension SQLiteBackend {
+    var dialect: SQLDialect { SQLiteDialect() }
+
+    /// A new SQLite store is placed whole with its seed, so any store there was seeded.
+    func hasBeenSeeded() throws -> Bool { true }
+
+    func recordSeeded() throws {}
+}

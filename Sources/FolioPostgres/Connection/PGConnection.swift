@@ -1,0 +1,172 @@
+import CLibPQ
+import Dispatch
+import FolioStore
+import Foundation
+
+/// One libpq connection, used by one thread at a time (a lane's lock or a
+/// feed's queue). Statements take their values as `$1…` parameters;
+/// failures become ``StoreError``s that name the server, never a raw libpq
+/// code. A connection found broken between statements is reset once before
+/// the next one, so a restarted server is picked up by itself; inside a
+/// transaction a lost connection fails the transaction instead.
+///
+///     let connection = try PGConnection(uri: "postgresql:///folio?host=/run/pg")
+///     let rows = try connection.query("SELECT id FROM \"Planet\" WHERE name = $1", [.text("Mars")])
+final class PGConnection {
+    private var handle: OpaquePointer?
+    let uri: String
+    /// The URI without its password, for messages.
+    let display: String
+    private let statementTimeoutMilliseconds: Int
+    /// Runs after each (re)connection, before anything else: LISTEN, search_path.
+    var onConnect: ((PGConnection) throws -> Void)?
+
+    /// Connects to `uri` (any libpq connection string or URI). A server that
+    /// cannot be reached or refuses the login is a ``StoreError/offline(store:message:)``.
+    init(uri: String, statementTimeoutMilliseconds: Int = 30_000, onConnect: ((PGConnection) throws -> Void)? = nil) throws {
+        self.uri = uri
+        display = PGConnection.redacted(uri)
+        self.statementTimeoutMilliseconds = statementTimeoutMilliseconds
+        self.onConnect = onConnect
+        try connect()
+    }
+
+    deinit { PQfinish(handle) }
+
+    private func connect() throws {
+        if let handle { PQfinish(handle) }
+        // Defaults first: the URI's own settings, expanded from dbname, win over them.
+        let keywords = ["connect_timeout", "fallback_application_name", "dbname"]
+        let values = ["10", "folio", uri]
+        handle = withCStrings(keywords) { k in withCStrings(values) { v in PQconnectdbParams(k, v, 1) } }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = lastMessage
+            PQfinish(handle)
+            handle = nil
+            throw StoreError.offline(store: display, message: message)
+        }
+        try execute("SET statement_timeout = \(statementTimeoutMilliseconds)")
+        try onConnect?(self)
+    }
+
+    /// libpq's message for the last failure, on one line.
+    private var lastMessage: String {
+        let text = handle.flatMap { PQerrorMessage($0) }.map { String(cString: $0) } ?? "out of memory"
+        return text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    }
+
+    /// Whether the connection is up as far as libpq knows.
+    var isConnected: Bool { handle != nil && PQstatus(handle) == CONNECTION_OK }
+
+    /// Whether a transaction is open (or failed and not yet rolled back).
+    var isInTransaction: Bool {
+        guard let handle else { return false }
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
+    }
+
+    /// Reconnects if the connection broke while no transaction was open.
+    func reconnectIfNeeded() throws {
+        if !isConnected { try connect() }
+    }
+
+    /// Runs statements without parameters (several may be separated by `;`).
+    func execute(_ sql: String) throws {
+        try reconnectIfNeeded()
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result, sql)
+    }
+
+    /// Runs one statement with parameters and returns its rows.
+    @discardableResult
+    func query(_ sql: String, _ values: [StoreValue] = []) throws -> PGResult {
+        try reconnectIfNeeded()
+        let result = PGParameters(values).withPointers { types, pointers, lengths, formats in
+            PQexecParams(handle, sql, Int32(values.count), types, pointers, lengths, formats, 0)
+        }
+        do { try check(result, sql) } catch {
+            PQclear(result)
+            throw error
+        }
+        return PGResult(result!)
+    }
+
+    /// The first column of the first row, or nil.
+    func scalar(_ sql: String, _ values: [StoreValue] = []) throws -> StoreValue? {
+        let result = try query(sql, values)
+        return result.rowCount > 0 ? result.value(row: 0, column: 0) : nil
+    }
+
+    private func check(_ result: OpaquePointer?, _ sql: String) throws {
+        let status = result.map(PQresultStatus) ?? PGRES_FATAL_ERROR
+        if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY { return }
+        func field(_ letter: Character) -> String? {
+            result.flatMap { PQresultErrorField($0, Int32(letter.asciiValue!)) }.map { String(cString: $0) }
+        }
+        let code = field("C") ?? ""
+        let message = field("M") ?? lastMessage
+        if !isConnected || code.hasPrefix("08") || code.hasPrefix("57P") {
+            throw StoreError.offline(store: display, message: message)
+        }
+        if code == "57014" { throw StoreError.timedOut(store: display) }
+        if code == "55P03" { throw StoreError.busy(path: display) }
+        if code == "23505", let (key, value) = Self.duplicateKey(field("D")) {
+            throw StoreError.constraintViolation(entity: field("t") ?? "?", key: key, value: value)
+        }
+        throw StoreError.server(store: display, code: code, message: message, sql: sql)
+    }
+
+    /// "Key (name)=(Mars) already exists." → ("name", "'Mars'"); the first column of a composite key.
+    private static func duplicateKey(_ detail: String?) -> (String, String)? {
+        guard let detail, let open = detail.range(of: "Key ("), let close = detail.range(of: ")=(", range: open.upperBound..<detail.endIndex),
+              let end = detail.range(of: ") already exists", options: .backwards) else { return nil }
+        let key = detail[open.upperBound..<close.lowerBound].split(separator: ",").first.map {
+            $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+        } ?? "?"
+        let raw = detail[close.upperBound..<end.lowerBound].split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        return (key, Double(raw) == nil ? "'\(raw)'" : raw)
+    }
+
+    // MARK: Notifications
+
+    /// The socket to watch for notifications, or nil when disconnected.
+    var socket: Int32? {
+        guard isConnected else { return nil }
+        let fd = PQsocket(handle)
+        return fd >= 0 ? fd : nil
+    }
+
+    /// Reads what the server sent and drops the notifications (their
+    /// payload is only a hint: the history says what changed). False when
+    /// the connection broke.
+    func drainNotifications() -> Bool {
+        guard isConnected, PQconsumeInput(handle) == 1 else { return false }
+        while let notification = PQnotifies(handle) { PQfreemem(notification) }
+        return isConnected
+    }
+
+    /// The backend process ID of this connection on the server.
+    var serverProcessID: Int32 { handle.map(PQbackendPID) ?? 0 }
+
+    /// `uri` without a password, e.g. `postgresql://ann@db/folio`.
+    static func redacted(_ uri: String) -> String {
+        var text = uri
+        if let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@"),
+           let colon = text[scheme.upperBound..<at].firstIndex(of: ":") {
+            text.replaceSubrange(colon..<at, with: "")
+        }
+        if let range = text.range(of: #"password=[^&\s]*"#, options: .regularExpression) {
+            text.replaceSubrange(range, with: "password=…")
+        }
+        return text
+    }
+}
+
+/// Calls `body` with a NULL-free array of C strings that lives for the call.
+func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+    var pointers = strings.map { UnsafePointer(strdup($0)) }
+    pointers.append(nil)
+    defer { for p in pointers { free(UnsafeMutablePointer(mutating: p)) } }
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+}

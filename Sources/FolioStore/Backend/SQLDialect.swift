@@ -1,0 +1,33 @@
+/// What the fetch translation must spell differently per database: the
+/// predicate and sort translation (``SQLQueryBuilder``) writes its SQL
+/// through a backend's dialect, so one translation serves every backend.
+///
+///     let placeholder = dialect.placeholder(3)   // "?" for SQLite, "$3" for PostgreSQL
+package protocol SQLDialect: Sendable {
+    /// The marker of the `index`th bound value (counted from 1).
+    func placeholder(_ index: Int) -> String
+    /// Constant conditions.
+    var trueCondition: String { get }
+    var falseCondition: String { get }
+    /// Null-safe equality and inequality (NULL equals NULL).
+    var nullSafeEqual: String { get }
+    var nullSafeNotEqual: String { get }
+    /// The 1-based position of `needle` in `text`, 0 when absent.
+    func position(of needle: String, in text: String) -> String
+    /// The length of a text in characters.
+    func length(_ text: String) -> String
+    /// The last `count` characters of `text`.
+    func suffix(of text: String, count: String) -> String
+}
+
+/// SQLite's spelling: `?` markers, 1 and 0 for true and false, `IS`, `instr`.
+struct SQLiteDialect: SQLDialect {
+    func placeholder(_ index: Int) -> String { "?" }
+    var trueCondition: String { "1" }
+    var falseCondition: String { "0" }
+    var nullSafeEqual: String { "IS" }
+    var nullSafeNotEqual: String { "IS NOT" }
+    func position(of needle: String, in text: String) -> String { "instr(\(text), \(needle))" }
+    func length(_ text: String) -> String { "length(\(text))" }
+    func suffix(of text: String, count: String) -> String { "substr(\(text), -\(count))" }
+}
