@@ -116,24 +116,41 @@ public final class PostgresCluster: Sendable {
     }
 
     /// Runs a program to its end; its output, or an error with its output when it fails.
+    /// Spawned directly and awaited with `waitpid`, its output in a file, and
+    /// with no descriptor of this process but the standard three: a server
+    /// that `pg_ctl` starts keeps what it inherits, so an inherited pipe
+    /// (Foundation's `Process` watches one) would never close.
     @discardableResult
     static func run(_ path: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("folio-pg-output-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        _ = closeFrom.map { $0(&actions, 3) }
+        var pid: pid_t = 0
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for a in argv { free(a) } }
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw ClusterError(message: "cannot run \(path): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        let exited = status & 0x7f == 0, code = (status >> 8) & 0xff
+        guard exited && code == 0 else {
             throw ClusterError(message: "\((path as NSString).lastPathComponent) \(arguments.joined(separator: " ")) failed: \(text)")
         }
         return text
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc module does not export.
+    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 
     /// The server's programs: where `initdb` is on the PATH beside `pg_ctl`, else Debian's newest version.
     private static func findBinaries() throws -> String {
@@ -170,13 +187,8 @@ public final class PostgresCluster: Sendable {
             \(stop) -D '\(directory)/data' -m immediate stop >/dev/null 2>&1
             rm -rf '\(directory)'
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["/bin/sh", "-c", script]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try? process.run()
+        // `setsid -f` forks and returns at once; the shell lives on by itself.
+        _ = try? Self.run("/usr/bin/setsid", ["-f", "/bin/sh", "-c", script])
     }
 
     /// Stops clusters whose test process is gone: the postmaster named in
@@ -184,7 +196,7 @@ public final class PostgresCluster: Sendable {
     private static func removeStaleClusters() {
         let base = FileManager.default.temporaryDirectory.path
         let names = (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
-        for name in names where name.hasPrefix(prefix) {
+        for name in names where name.hasPrefix(prefix) && !name.hasPrefix(prefix + "output-") {
             let dir = base + "/" + name
             if let owner = (try? String(contentsOfFile: dir + "/owner.pid", encoding: .utf8)).flatMap({ Int32($0) }),
                kill(owner, 0) == 0 || errno == EPERM { continue }

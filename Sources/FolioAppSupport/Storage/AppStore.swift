@@ -1,3 +1,4 @@
+import FolioPostgres
 import FolioStore
 import Foundation
 
@@ -21,12 +22,12 @@ public enum AppStore {
                             seed: (ObjectContext) throws -> Void) throws -> PersistentContainer {
         do {
             return try withoutActuallyEscaping(seed) { seed in
-                try PersistentContainer(schema: schema, path: url.path, readOnly: readOnly, seed: seed)
+                try PersistentContainer(schema: schema, store: description(url), readOnly: readOnly, seed: seed)
             }
         } catch let error as StoreError {
-            throw AppError.store(path: url.path, message: error.description)
+            throw AppError.store(path: StoreLocation.displayName(url), message: error.description)
         } catch {
-            throw AppError.store(path: url.path, message: "\(error)")
+            throw AppError.store(path: StoreLocation.displayName(url), message: "\(error)")
         }
     }
 
@@ -49,10 +50,15 @@ public enum AppStore {
             throw error
         } catch let error as StoreError {
             context.rollback()
-            throw AppError.store(path: url.path, message: error.description)
+            throw AppError.store(path: StoreLocation.displayName(url), message: error.description)
         } catch {
             context.rollback()
-            throw AppError.store(path: url.path, message: "\(error)")
+            throw AppError.store(path: StoreLocation.displayName(url), message: "\(error)")
         }
+    }
+
+    /// The store a location names: a PostgreSQL database for a `postgresql://` URI, else the file.
+    static func description(_ url: URL) -> StoreDescription {
+        StoreLocation.isServer(url) ? .postgreSQL(url.absoluteString) : .file(url.path)
     }
 }

@@ -1,7 +1,11 @@
+import FolioPostgres
+import FolioStore
 import Foundation
 
-/// Where an app keeps its store: `--store PATH`, else
-/// `$XDG_DATA_HOME/folio/<app>.sqlite`, else `~/.local/share/folio/<app>.sqlite`.
+/// Where an app keeps its store: `--store PATH` or `--store postgresql://…`
+/// (a PostgreSQL database, shared by every machine that names it), else
+/// `$FOLIO_STORE` (either kind), else `$XDG_DATA_HOME/folio/<app>.sqlite`,
+/// else `~/.local/share/folio/<app>.sqlite`.
 ///
 /// ```swift
 /// let url = try StoreLocation.resolve(app: "planets", explicitPath: nil,
@@ -15,6 +19,12 @@ public enum StoreLocation {
     /// ``AppError/usage(message:)`` for an empty `explicitPath`.
     public static func resolve(app: String, explicitPath: String?, environment: [String: String]) throws -> URL {
         if explicitPath?.isEmpty == true { throw AppError.usage(message: "--store needs a path; it was given an empty one") }
+        if let server = explicitPath ?? environment["FOLIO_STORE"], StoreDescription.isPostgreSQLURI(server) {
+            guard let url = URL(string: server), url.scheme != nil else {
+                throw AppError.usage(message: "--store \(PGDisplay.redacted(server)) is not a valid PostgreSQL connection URI")
+            }
+            return url
+        }
         let url = path(app: app, explicitPath: explicitPath, environment: environment)
         let folder = url.deletingLastPathComponent()
         do {
@@ -30,7 +40,7 @@ public enum StoreLocation {
     ///
     /// `StoreLocation.path(app: "zoo", explicitPath: "z.sqlite", environment: [:])` is `./z.sqlite`.
     public static func path(app: String, explicitPath: String?, environment: [String: String]) -> URL {
-        if let explicitPath, !explicitPath.isEmpty {
+        if let explicitPath = explicitPath ?? environment["FOLIO_STORE"].flatMap({ $0.isEmpty ? nil : $0 }), !explicitPath.isEmpty {
             let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
             return URL(fileURLWithPath: explicitPath, relativeTo: cwd).standardizedFileURL
         }
@@ -44,5 +54,13 @@ public enum StoreLocation {
         }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share", isDirectory: true)
+    }
+
+    /// Whether `url` names a database server rather than a file.
+    public static func isServer(_ url: URL) -> Bool { url.scheme == "postgresql" || url.scheme == "postgres" }
+
+    /// How messages name the store: the file's path, or the server's URI without its password.
+    public static func displayName(_ url: URL) -> String {
+        isServer(url) ? PGDisplay.redacted(url.absoluteString) : url.path
     }
 }

@@ -17,13 +17,13 @@ final class PGConnection {
     let uri: String
     /// The URI without its password, for messages.
     let display: String
-    private let statementTimeoutMilliseconds: Int
+    private let statementTimeoutMilliseconds: Int?
     /// Runs after each (re)connection, before anything else: LISTEN, search_path.
     var onConnect: ((PGConnection) throws -> Void)?
 
     /// Connects to `uri` (any libpq connection string or URI). A server that
     /// cannot be reached or refuses the login is a ``StoreError/offline(store:message:)``.
-    init(uri: String, statementTimeoutMilliseconds: Int = 30_000, onConnect: ((PGConnection) throws -> Void)? = nil) throws {
+    init(uri: String, statementTimeoutMilliseconds: Int? = 30_000, onConnect: ((PGConnection) throws -> Void)? = nil) throws {
         self.uri = uri
         display = PGConnection.redacted(uri)
         self.statementTimeoutMilliseconds = statementTimeoutMilliseconds
@@ -45,7 +45,9 @@ final class PGConnection {
             handle = nil
             throw StoreError.offline(store: display, message: message)
         }
-        try execute("SET statement_timeout = \(statementTimeoutMilliseconds)")
+        // Notices ("already exists, skipping") are not for the user's terminal.
+        try execute("SET client_min_messages = warning")
+        if let statementTimeoutMilliseconds { try execute("SET statement_timeout = \(statementTimeoutMilliseconds)") }
         try onConnect?(self)
     }
 
@@ -65,31 +67,50 @@ final class PGConnection {
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
     }
 
-    /// Reconnects if the connection broke while no transaction was open.
+    /// Reconnects if the connection broke (a transaction open on it was lost with it).
     func reconnectIfNeeded() throws {
         if !isConnected { try connect() }
     }
 
     /// Runs statements without parameters (several may be separated by `;`).
     func execute(_ sql: String) throws {
-        try reconnectIfNeeded()
-        let result = PQexec(handle, sql)
-        defer { PQclear(result) }
-        try check(result, sql)
+        try retryingOnce(sql) {
+            let result = PQexec(handle, sql)
+            defer { PQclear(result) }
+            try check(result, sql)
+        }
     }
 
     /// Runs one statement with parameters and returns its rows.
     @discardableResult
     func query(_ sql: String, _ values: [StoreValue] = []) throws -> PGResult {
+        try retryingOnce(sql) {
+            let result = PGParameters(values).withPointers { types, pointers, lengths, formats in
+                PQexecParams(handle, sql, Int32(values.count), types, pointers, lengths, formats, 0)
+            }
+            do { try check(result, sql) } catch {
+                PQclear(result)
+                throw error
+            }
+            return PGResult(result!)
+        }
+    }
+
+    /// Runs `body`; when the connection turns out lost (a restarted server,
+    /// an ended backend) outside a transaction, for a statement that only
+    /// reads or opens a transaction, reconnects and runs it once more.
+    /// A write outside a transaction is never repeated: it may have landed.
+    private func retryingOnce<R>(_ sql: String, _ body: () throws -> R) throws -> R {
         try reconnectIfNeeded()
-        let result = PGParameters(values).withPointers { types, pointers, lengths, formats in
-            PQexecParams(handle, sql, Int32(values.count), types, pointers, lengths, formats, 0)
+        let wasInTransaction = isInTransaction
+        do { return try body() } catch StoreError.offline(let store, let message) {
+            let repeatable = sql.hasPrefix("BEGIN") || sql.hasPrefix("SELECT") || sql.hasPrefix("SET") || sql.hasPrefix("LISTEN")
+            guard !wasInTransaction, repeatable else { throw StoreError.offline(store: store, message: message) }
+            PQfinish(handle)
+            handle = nil
+            try connect()
+            return try body()
         }
-        do { try check(result, sql) } catch {
-            PQclear(result)
-            throw error
-        }
-        return PGResult(result!)
     }
 
     /// The first column of the first row, or nil.

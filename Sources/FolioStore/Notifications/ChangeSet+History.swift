@@ -4,7 +4,7 @@ extension ChangeSet {
     /// A save of a million inserts is one short line.
     ///
     /// - Complexity: O(n log n) for n IDs.
-    func historyText(inserted extra: [ObjectID] = []) -> String {
+    package func historyText(inserted extra: [ObjectID] = []) -> String {
         var lines: [String] = []
         func ranges(_ ids: [Int64]) -> String {
             var parts: [String] = []
@@ -30,7 +30,7 @@ extension ChangeSet {
     }
 
     /// Reads ``historyText()`` back; malformed lines are skipped.
-    init(historyText text: String, origin: Origin) {
+    package init(historyText text: String, origin: Origin) {
         self.init(origin: origin)
         for line in text.split(separator: "\n") {
             guard let mark = line.first else { continue }

@@ -2,12 +2,18 @@ import Foundation
 
 /// The shape of the schema as recorded in the file, for migrations and to
 /// tell one application's store from another's.
-struct StoredSchema: Codable {
+package struct StoredSchema: Codable {
     /// The schema's name; nil for an unnamed schema (and stores made before names).
-    var name: String?
-    var version: Int
+    package var name: String?
+    package var version: Int
     /// Entity name → column name → column type.
-    var tables: [String: [String: String]]
+    package var tables: [String: [String: String]]
+
+    package init(name: String? = nil, version: Int, tables: [String: [String: String]]) {
+        self.name = name
+        self.version = version
+        self.tables = tables
+    }
 }
 
 extension SQLiteBackend {
@@ -103,7 +109,7 @@ extension SQLiteBackend {
     }
 
     /// Column name → type for an entity's table (without `id`).
-    static func columns(of entity: EntityDescription) -> [String: String] {
+    package static func columns(of entity: EntityDescription) -> [String: String] {
         var columns: [String: String] = [:]
         for p in entity.attributes { columns[p.name] = p.storeType.rawValue.uppercased() }
         for p in entity.toOnes { columns[p.name] = "INTEGER" }
@@ -184,4 +190,10 @@ extension SQLiteBackend {
         case .blob(let d): "X'" + d.map { String(format: "%02X", $0) }.joined() + "'"
         }
     }
+}
+
+extension EntityDescription {
+    /// Column name → recorded type (`INTEGER`, `REAL`, `TEXT`, `BLOB`) of the
+    /// entity's table, without `id`: what every backend records and migrates by.
+    package var storedColumns: [String: String] { SQLiteBackend.columns(of: self) }
 }

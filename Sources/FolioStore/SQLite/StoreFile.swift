@@ -11,7 +11,7 @@ import Foundation
 /// written before the application id existed is known by that table.
 ///
 ///     switch try StoreFile.inspect("/tmp/p.sqlite", for: schema) { case .absent, .empty: ...; case .folio: ... }
-enum StoreFile {
+package enum StoreFile {
     /// Folio's `PRAGMA application_id`: "Foli" in ASCII.
     static let applicationID: Int32 = 0x466F_6C69
 
@@ -95,7 +95,7 @@ enum StoreFile {
 
     /// A store of another schema is refused: by name when both have one, else
     /// when they share no entity (a store that only gained entities migrates).
-    static func checkSchema(_ stored: StoredSchema, of path: String, against schema: Schema) throws {
+    package static func checkSchema(_ stored: StoredSchema, of path: String, against schema: Schema) throws {
         let mine = Set(schema.entities.map(\.name)), theirs = Set(stored.tables.keys)
         let sameName = stored.name != nil && stored.name == schema.name
         let clash = stored.name != nil && schema.name != nil ? !sameName : !theirs.isEmpty && mine.isDisjoint(with: theirs)

@@ -25,11 +25,11 @@ public final class EntityDescription: @unchecked Sendable {
 
     // Filled in when the schema is built.
     var index = -1
-    private(set) var attributes: [PropertyDescription] = []
-    private(set) var toOnes: [PropertyDescription] = []
-    private(set) var toManys: [PropertyDescription] = []
+    package private(set) var attributes: [PropertyDescription] = []
+    package private(set) var toOnes: [PropertyDescription] = []
+    package private(set) var toManys: [PropertyDescription] = []
     private(set) var byKeyPath: [AnyKeyPath: PropertyDescription] = [:]
-    private(set) var byName: [String: PropertyDescription] = [:]
+    package private(set) var byName: [String: PropertyDescription] = [:]
     /// Composed key paths resolved so far (and refusals), by value.
     let resolvedKeyPaths = Mutex<[KeyPathKey: Result<[PropertyDescription], StoreError>]>([:])
     /// The attributes' default values, the initial state of a new object.

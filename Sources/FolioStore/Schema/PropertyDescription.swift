@@ -16,10 +16,10 @@ public final class PropertyDescription: @unchecked Sendable {
     public let name: String
     let keyPath: AnyKeyPath
     let kind: Kind
-    let isOptional: Bool
-    let defaultValue: StoreValue?
-    let isIndexed: Bool
-    let isUnique: Bool
+    package let isOptional: Bool
+    package let defaultValue: StoreValue?
+    package let isIndexed: Bool
+    package let isUnique: Bool
     let validate: (StoreValue) -> String?
     let hasRules: Bool
     let targetType: ManagedObject.Type?
@@ -32,9 +32,9 @@ public final class PropertyDescription: @unchecked Sendable {
     unowned(unsafe) var entity: EntityDescription!
     var index = -1
     var slot = -1
-    unowned(unsafe) var target: EntityDescription!
-    unowned(unsafe) var inverse: PropertyDescription!
-    var storage: RelationshipStorage = .none
+    package unowned(unsafe) var target: EntityDescription!
+    package unowned(unsafe) var inverse: PropertyDescription!
+    package var storage: RelationshipStorage = .none
 
     init(name: String, keyPath: AnyKeyPath, kind: Kind, isOptional: Bool, defaultValue: StoreValue? = nil,
          isIndexed: Bool = false, isUnique: Bool = false,
@@ -54,11 +54,11 @@ public final class PropertyDescription: @unchecked Sendable {
         self.deleteRule = deleteRule
     }
 
-    var isAttribute: Bool { if case .attribute = kind { true } else { false } }
-    var isToOne: Bool { if case .toOne = kind { true } else { false } }
-    var isToMany: Bool { if case .toMany = kind { true } else { false } }
-    var isOrdered: Bool { if case .toMany(true) = kind { true } else { false } }
-    var storeType: StoreType { if case .attribute(let t) = kind { t } else { .integer } }
+    package var isAttribute: Bool { if case .attribute = kind { true } else { false } }
+    package var isToOne: Bool { if case .toOne = kind { true } else { false } }
+    package var isToMany: Bool { if case .toMany = kind { true } else { false } }
+    package var isOrdered: Bool { if case .toMany(true) = kind { true } else { false } }
+    package var storeType: StoreType { if case .attribute(let t) = kind { t } else { .integer } }
 
     /// A stored attribute. `name` is its column and its key in change sets
     /// (use the property's name); `defaultValue`
@@ -133,7 +133,7 @@ public final class PropertyDescription: @unchecked Sendable {
 }
 
 /// Where a relationship's membership lives in SQL.
-enum RelationshipStorage {
+package enum RelationshipStorage {
     case none
     /// A to-one: the foreign-key column on the owner's table.
     case column(String)

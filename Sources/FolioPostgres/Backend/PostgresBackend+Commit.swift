@@ -1,0 +1,128 @@
+import FolioStore
+
+extension PostgresBackend {
+    /// Writes one save as a single transaction holding the write lock:
+    /// permanent IDs, deletes, inserts (many rows a statement), updates,
+    /// relationship rows, positions, and the history row, announced with
+    /// `NOTIFY` when it commits. On any failure nothing is written. Inside a
+    /// write transaction it is a savepoint of that transaction.
+    func commit(_ batch: SaveBatch, author: String) throws -> [ObjectID] {
+        if inWriteTransaction { try connection.execute("SAVEPOINT folio_save") }
+        else if !connection.isInTransaction { try beginWriting(until: deadlineFromNow) }
+        do {
+            let permanent = try allocateIDs(batch)
+            var map: [ObjectID: ObjectID] = [:]
+            if batch.refersToNewObjects {
+                map.reserveCapacity(permanent.count)
+                for (insert, id) in zip(batch.inserts, permanent) { map[insert.id] = id }
+            }
+            func row(_ id: ObjectID) -> StoreValue { .integer(id.isTemporary ? map[id]?.rowID ?? id.rowID : id.rowID) }
+            func ref(_ id: ObjectID?) -> StoreValue { id.map(row) ?? .null }
+
+            for (entity, id) in batch.deletes {
+                try connection.query("DELETE FROM \(quote(entity.name)) WHERE id = $1", [row(id)])
+            }
+            try insertRows(batch, permanent, ref)
+            for update in batch.updates where !(update.attrs.isEmpty && update.ones.isEmpty) {
+                let names = update.attrs.map(\.0.name) + update.ones.map(\.0.name)
+                let sets = names.enumerated().map { "\(quote($0.element)) = $\($0.offset + 1)" }
+                try connection.query("UPDATE \(quote(update.entity.name)) SET \(sets.joined(separator: ", ")) WHERE id = $\(names.count + 1)",
+                                     update.attrs.map(\.1) + update.ones.map { ref($0.1) } + [row(update.id)])
+            }
+            for m in batch.joinRemoves {
+                guard case .joinTable(let table, let mine, let other, _) = m.property.storage else { continue }
+                try connection.query("DELETE FROM \(quote(table)) WHERE \(mine) = $1 AND \(other) = $2", [row(m.owner), row(m.member)])
+            }
+            for m in batch.joinAdds {
+                guard case .joinTable(let table, let mine, let other, _) = m.property.storage else { continue }
+                try connection.query("INSERT INTO \(quote(table)) (\(mine), \(other)) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                                     [row(m.owner), row(m.member)])
+            }
+            for o in batch.orders {
+                for (position, member) in o.members.enumerated() {
+                    switch o.property.storage {
+                    case .inverseColumn(_, let order?):
+                        try connection.query("UPDATE \(quote(o.property.target.name)) SET \(quote(order)) = $1 WHERE id = $2",
+                                             [.integer(Int64(position)), row(member)])
+                    case .joinTable(let table, let mine, let other, let order?):
+                        try connection.query("UPDATE \(quote(table)) SET \(order) = $1 WHERE \(mine) = $2 AND \(other) = $3",
+                                             [.integer(Int64(position)), row(o.owner), row(member)])
+                    default: break
+                    }
+                }
+            }
+            let history = batch.changes.historyText(inserted: permanent)
+            if !history.isEmpty {
+                // The payload is only the position: small, far below the server's 8,000-byte cap.
+                try connection.query("""
+                    WITH h AS (INSERT INTO folio_history (author, changes) VALUES ($1, $2) RETURNING position)
+                    SELECT pg_notify($3, position::text) FROM h
+                    """, [.text(author), .text(history), .text(PostgresServer.channel(namespace))])
+            }
+            try connection.execute(inWriteTransaction ? "RELEASE SAVEPOINT folio_save" : "COMMIT")
+            return permanent
+        } catch {
+            if inWriteTransaction { try? connection.execute("ROLLBACK TO SAVEPOINT folio_save; RELEASE SAVEPOINT folio_save") }
+            else { abandonWriting() }
+            throw error
+        }
+    }
+
+    /// Inserts each entity's new rows with as many rows per statement as the parameter limit allows.
+    private func insertRows(_ batch: SaveBatch, _ permanent: [ObjectID], _ ref: (ObjectID?) -> StoreValue) throws {
+        var index = 0
+        while index < batch.inserts.count {
+            let entity = batch.inserts[index].entity
+            let width = 1 + entity.attributes.count + entity.toOnes.count
+            var end = index
+            let limit = min(1000, 60_000 / width)
+            while end < batch.inserts.count && end - index < limit && batch.inserts[end].entity === entity { end += 1 }
+            var values: [StoreValue] = []
+            values.reserveCapacity((end - index) * width)
+            var tuples: [String] = []
+            for i in index..<end {
+                let insert = batch.inserts[i]
+                values.append(.integer(permanent[i].rowID))
+                values += insert.attrs
+                values += insert.ones.map(ref)
+                let start = (i - index) * width
+                tuples.append("(" + (1...width).map { "$\(start + $0)" }.joined(separator: ", ") + ")")
+            }
+            let names = ["id"] + (entity.attributes + entity.toOnes).map { quote($0.name) }
+            try connection.query("INSERT INTO \(quote(entity.name)) (\(names.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))",
+                                 values)
+            index = end
+        }
+    }
+
+    /// Reserves consecutive IDs per entity past both the sequence and the
+    /// largest ID in the table (rows inserted by other clients never collide).
+    private func allocateIDs(_ batch: SaveBatch) throws -> [ObjectID] {
+        var next: [String: Int64] = [:]
+        var result: [ObjectID] = []
+        result.reserveCapacity(batch.inserts.count)
+        for insert in batch.inserts {
+            let name = insert.entity.name
+            let n = try next[name] ?? firstFreeID(name)
+            guard n < Int64.max else { throw StoreError.constraintViolation(entity: name, key: "id", value: "\(n), the largest possible") }
+            result.append(ObjectID(entityName: name, rowID: n))
+            next[name] = n + 1
+        }
+        for (name, n) in next {
+            try connection.query("INSERT INTO folio_sequence (entity, next) VALUES ($1, $2) ON CONFLICT (entity) DO UPDATE SET next = EXCLUDED.next",
+                                 [.text(name), .integer(n)])
+        }
+        return result
+    }
+
+    private func firstFreeID(_ entity: String) throws -> Int64 {
+        var n: Int64 = 1
+        if case .integer(let stored)? = try connection.scalar("SELECT next FROM folio_sequence WHERE entity = $1", [.text(entity)]) {
+            n = stored
+        }
+        if case .integer(let largest)? = try connection.scalar("SELECT max(id) FROM \(quote(entity))") {
+            n = max(n, largest == Int64.max ? largest : largest + 1)
+        }
+        return n
+    }
+}

@@ -1,0 +1,198 @@
+import Dispatch
+import FolioStore
+import Foundation
+
+/// The PostgreSQL implementation of ``StoreBackend``: one libpq connection,
+/// its names resolved in the schema's namespace, used under a lane's lock.
+/// Writers serialise on the namespace's advisory lock (``PostgresLock``),
+/// so Folio's write transactions mean on a server what they mean on SQLite.
+final class PostgresBackend: StoreBackend {
+    let connection: PGConnection
+    let server: PostgresServer
+    let namespace: String?
+    let path: String
+    let isReadOnly: Bool
+    let busyTimeoutMilliseconds: Int32
+    /// Whether this connection holds a write transaction for `performWrite`: a commit is then a savepoint of it.
+    var inWriteTransaction = false
+
+    var isInMemory: Bool { false }
+    var dialect: SQLDialect { PostgresDialect() }
+    var lockKey: Int64 { PostgresLock.key(namespace ?? "") }
+
+    init(server: PostgresServer, namespace: String?, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws {
+        self.server = server
+        self.namespace = namespace
+        isReadOnly = readOnly
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        path = server.displayName
+        connection = try server.openConnection(namespace: namespace, readOnly: readOnly)
+    }
+
+    // MARK: Reading
+
+    private func selectSQL(_ plan: FetchPlan, columns: String) -> (String, [StoreValue]) {
+        var sql = "SELECT \(columns) FROM \(quote(plan.entity.name)) t0"
+        for j in plan.joins { sql += " " + j }
+        var conditions: [String] = []
+        var bindings = plan.bindings
+        func bind(_ value: StoreValue) -> String {
+            bindings.append(value)
+            return "$\(bindings.count)"
+        }
+        if let w = plan.whereSQL { conditions.append(w) }
+        if let ids = plan.restrictToIDs { conditions.append("t0.id = ANY(\(bind(Self.idArray(ids)))::bigint[])") }
+        if !plan.joinedIDs.isEmpty {
+            conditions.append("(" + plan.joinedIDs.map { "\($0.alias).id = ANY(\(bind(Self.idArray($0.ids)))::bigint[])" }
+                .joined(separator: " OR ") + ")")
+        }
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        if !plan.orderBy.isEmpty || plan.limit != nil {
+            // SQLite's order: NULL before every value going up, after going down.
+            let terms = plan.orderBy.map { "\($0.sql) \($0.ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST")" } + ["t0.id ASC"]
+            sql += " ORDER BY " + terms.joined(separator: ", ")
+        }
+        if let limit = plan.limit { sql += " LIMIT \(bind(.integer(Int64(limit))))" }
+        if let offset = plan.offset { sql += " OFFSET \(bind(.integer(Int64(offset))))" }
+        return (sql, bindings)
+    }
+
+    /// IDs as one array parameter, whatever their number.
+    static func idArray(_ ids: [Int64]) -> StoreValue {
+        .text("{" + ids.map(String.init).joined(separator: ",") + "}")
+    }
+
+    func rowColumns(_ entity: EntityDescription) -> String {
+        (["t0.id"] + entity.attributes.map { "t0." + quote($0.name) } + entity.toOnes.map { "t0." + quote($0.name) })
+            .joined(separator: ", ")
+    }
+
+    func readRow(_ r: PGResult, _ row: Int, _ entity: EntityDescription) -> StoredRow {
+        let n = entity.attributes.count
+        var attrs: [StoreValue] = []
+        attrs.reserveCapacity(n)
+        for i in 0..<n { attrs.append(r.value(row: row, column: i + 1)) }
+        var ones: [ObjectID?] = []
+        for (j, p) in entity.toOnes.enumerated() {
+            let c = n + 1 + j
+            ones.append(r.isNull(row: row, column: c) ? nil : ObjectID(entityName: p.target.name, rowID: r.int64(row: row, column: c)))
+        }
+        return StoredRow(attributes: attrs, toOnes: ones)
+    }
+
+    func fetchRows(_ plan: FetchPlan) throws -> [(Int64, StoredRow)] {
+        let (sql, bindings) = selectSQL(plan, columns: rowColumns(plan.entity))
+        let r = try connection.query(sql, bindings)
+        return (0..<r.rowCount).map { (r.int64(row: $0, column: 0), readRow(r, $0, plan.entity)) }
+    }
+
+    func fetchKeys(_ plan: FetchPlan) throws -> [(Int64, [StoreValue])] {
+        let (sql, bindings) = selectSQL(plan, columns: (["t0.id"] + plan.keyColumns).joined(separator: ", "))
+        let r = try connection.query(sql, bindings)
+        let n = plan.keyColumns.count
+        var result: [(Int64, [StoreValue])] = []
+        result.reserveCapacity(r.rowCount)
+        for row in 0..<r.rowCount {
+            result.append((r.int64(row: row, column: 0), n == 0 ? [] : (1...n).map { r.value(row: row, column: $0) }))
+        }
+        return result
+    }
+
+    func count(_ plan: FetchPlan) throws -> Int {
+        var p = plan
+        p.orderBy = []
+        let (inner, bindings) = selectSQL(p, columns: "t0.id")
+        let sql = plan.limit == nil && plan.offset == nil
+            ? "SELECT count(*)" + inner.dropFirst("SELECT t0.id".count) : "SELECT count(*) FROM (\(inner)) counted"
+        guard case .integer(let n)? = try connection.scalar(sql, bindings) else { return 0 }
+        return Int(n)
+    }
+
+    func rows(of entity: EntityDescription, ids: [Int64]) throws -> [Int64: StoredRow] {
+        guard !ids.isEmpty else { return [:] }
+        let r = try connection.query("SELECT \(rowColumns(entity)) FROM \(quote(entity.name)) t0 WHERE t0.id = ANY($1::bigint[])",
+                                     [Self.idArray(ids)])
+        var result: [Int64: StoredRow] = [:]
+        for row in 0..<r.rowCount { result[r.int64(row: row, column: 0)] = readRow(r, row, entity) }
+        return result
+    }
+
+    func members(of p: PropertyDescription, owner: Int64) throws -> [Int64] {
+        let sql: String
+        switch p.storage {
+        case .inverseColumn(let column, let order):
+            let by = order.map { "\(quote($0)), id" } ?? "id"
+            sql = "SELECT id FROM \(quote(p.target.name)) WHERE \(quote(column)) = $1 ORDER BY \(by)"
+        case .joinTable(let table, let mine, let other, let order):
+            let by = order.map { "\($0), \(other)" } ?? other
+            sql = "SELECT \(other) FROM \(quote(table)) WHERE \(mine) = $1 ORDER BY \(by)"
+        default: return []
+        }
+        let r = try connection.query(sql, [.integer(owner)])
+        return (0..<r.rowCount).map { r.int64(row: $0, column: 0) }
+    }
+
+    // MARK: Write transactions
+
+    var isWriting: Bool { connection.isInTransaction }
+
+    var deadlineFromNow: UInt64 { DispatchTime.now().uptimeNanoseconds + UInt64(busyTimeoutMilliseconds) * 1_000_000 }
+
+    /// Opens a transaction and takes the namespace's write lock, waiting until `deadline`, then `busy`.
+    func beginWriting(until deadline: UInt64) throws {
+        if isReadOnly { throw StoreError.readOnly(path: path) }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let wait = max(1, Int64(deadline > now ? (deadline - now) / 1_000_000 : 0))
+        try connection.execute("BEGIN")
+        do {
+            try connection.execute("SET LOCAL lock_timeout = \(wait); SELECT pg_advisory_xact_lock(\(lockKey))")
+        } catch {
+            abandonWriting()
+            throw error
+        }
+    }
+
+    func abandonWriting() {
+        if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+    }
+
+    /// A connection of its own holding the write lock, so the container's
+    /// other contexts keep reading meanwhile (as SQLite's write transactions do).
+    func beginWriteTransaction() throws -> StoreBackend {
+        if isReadOnly { throw StoreError.readOnly(path: path) }
+        let backend = try PostgresBackend(server: server, namespace: namespace, readOnly: false,
+                                          busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        try backend.beginWriting(until: deadlineFromNow)
+        backend.inWriteTransaction = true
+        return backend
+    }
+
+    func endWriteTransaction(commit: Bool) throws {
+        precondition(inWriteTransaction, "no write transaction is open")
+        defer { inWriteTransaction = false }
+        if commit {
+            do { try connection.execute("COMMIT") } catch {
+                abandonWriting()
+                throw error
+            }
+        } else {
+            abandonWriting()
+        }
+    }
+
+    func latestHistoryPosition() throws -> Int64 {
+        try PostgresHistory.latestPosition(connection)
+    }
+
+    func makeChangeFeed(reader: String) throws -> StoreChangeFeed? {
+        try PostgresChangeFeed(server: server, namespace: namespace, reader: reader, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    }
+
+    func hasBeenSeeded() throws -> Bool {
+        try connection.scalar("SELECT 1 FROM folio_metadata WHERE key = 'seeded'") != nil
+    }
+
+    func recordSeeded() throws {
+        try connection.query("INSERT INTO folio_metadata (key, value) VALUES ('seeded', '1') ON CONFLICT (key) DO NOTHING")
+    }
+}

@@ -1,0 +1,17 @@
+import FolioStore
+
+/// PostgreSQL's spelling of the fetch translation: numbered `$n` markers,
+/// real booleans, `IS NOT DISTINCT FROM`, `strpos`, and lengths in characters.
+/// Text columns are made `COLLATE "C"` (by bytes, as SQLite compares and
+/// ``StoreValue/compare(_:_:)`` orders them), so sorts and comparisons need
+/// no clause of their own; NULL placement is the backend's ORDER BY's.
+struct PostgresDialect: SQLDialect {
+    func placeholder(_ index: Int) -> String { "$\(index)" }
+    var trueCondition: String { "TRUE" }
+    var falseCondition: String { "FALSE" }
+    var nullSafeEqual: String { "IS NOT DISTINCT FROM" }
+    var nullSafeNotEqual: String { "IS DISTINCT FROM" }
+    func position(of needle: String, in text: String) -> String { "strpos(\(text), \(needle))" }
+    func length(_ text: String) -> String { "char_length(\(text))" }
+    func suffix(of text: String, count: String) -> String { "right(\(text), \(count))" }
+}

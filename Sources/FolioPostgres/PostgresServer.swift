@@ -1,0 +1,74 @@
+import FolioStore
+
+extension StoreDescription {
+    /// A store in a PostgreSQL database: any libpq connection URI or
+    /// string, e.g. `postgresql://ann@db.example:5432/folio` or, over a Unix
+    /// socket, `postgresql:///folio?host=/run/pg&port=5433&user=me`. A named
+    /// schema keeps its tables in a PostgreSQL schema of that name, so
+    /// several apps can share one database; an unnamed one uses the
+    /// connection's own (`public` unless the URI says otherwise).
+    ///
+    ///     let container = try PersistentContainer(schema: schema, store: .postgreSQL("postgresql:///folio?host=/tmp"))
+    public static func postgreSQL(_ uri: String) -> StoreDescription {
+        .server(PostgresServer(uri: uri))
+    }
+
+    /// Whether `text` is a PostgreSQL connection URI (`postgresql://` or `postgres://`).
+    ///
+    ///     StoreDescription.isPostgreSQLURI("postgresql:///folio")   // true
+    public static func isPostgreSQLURI(_ text: String) -> Bool {
+        text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
+    }
+}
+
+/// Opens connections to one PostgreSQL database for a container.
+struct PostgresServer: StoreServer {
+    let uri: String
+
+    var displayName: String { PGConnection.redacted(uri) }
+
+    func connect(schema: Schema, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws -> StoreBackend {
+        try PostgresBackend(server: self, namespace: schema.name, readOnly: readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    }
+
+    /// A new connection whose unqualified names resolve in `namespace`
+    /// (created by the store's preparation; until then nothing resolves).
+    func openConnection(namespace: String?, readOnly: Bool) throws -> PGConnection {
+        try PGConnection(uri: uri, statementTimeoutMilliseconds: uri.contains("statement_timeout") ? nil : 30_000) { connection in
+            var settings: [String] = []
+            if let namespace { settings.append("SET search_path TO \(quote(namespace))") }
+            if readOnly { settings.append("SET default_transaction_read_only = on") }
+            if !settings.isEmpty { try connection.execute(settings.joined(separator: "; ")) }
+        }
+    }
+
+    /// The channel a namespace's saves are announced on (names fold to lowercase and are capped at 63 bytes).
+    static func channel(_ namespace: String?) -> String {
+        let hash = PostgresLock.key(namespace ?? "")
+        return "folio_\(String(UInt64(bitPattern: hash), radix: 16))"
+    }
+}
+
+/// The advisory lock every Folio writer of a namespace takes in its
+/// transaction: one writer at a time, as on SQLite, so a check made inside
+/// a write transaction still holds when it commits, and history positions
+/// become visible in the order they were handed out.
+enum PostgresLock {
+    /// A 64-bit key for a namespace (FNV-1a), stable across processes and machines.
+    static func key(_ namespace: String) -> Int64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in ("folio:" + namespace).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return Int64(bitPattern: hash)
+    }
+}
+
+/// Quotes an identifier (names come from the schema, never from user values).
+func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+
+/// Connection URIs as messages show them.
+public enum PGDisplay {
+    /// `uri` without its password.
+    ///
+    ///     PGDisplay.redacted("postgresql://ann:secret@db/folio")   // "postgresql://ann@db/folio"
+    public static func redacted(_ uri: String) -> String { PGConnection.redacted(uri) }
+}
