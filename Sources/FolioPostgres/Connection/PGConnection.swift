@@ -106,8 +106,6 @@ final class PGConnection {
         do { return try body() } catch StoreError.offline(let store, let message) {
             let repeatable = sql.hasPrefix("BEGIN") || sql.hasPrefix("SELECT") || sql.hasPrefix("SET") || sql.hasPrefix("LISTEN")
             guard !wasInTransaction, repeatable else { throw StoreError.offline(store: store, message: message) }
-            PQfinish(handle)
-            handle = nil
             try connect()
             return try body()
         }
@@ -127,7 +125,10 @@ final class PGConnection {
         }
         let code = field("C") ?? ""
         let message = field("M") ?? lastMessage
-        if !isConnected || code.hasPrefix("08") || code.hasPrefix("57P") {
+        // No SQLSTATE: libpq itself failed, the connection is gone.
+        if !isConnected || code.isEmpty || code.hasPrefix("08") || code.hasPrefix("57P") {
+            PQfinish(handle)
+            handle = nil
             throw StoreError.offline(store: display, message: message)
         }
         if code == "57014" { throw StoreError.timedOut(store: display) }

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import FolioPostgres
+import FolioStore
+import FolioTestSupport
+
+/// Containers on one server ("machines") hear each other's saves through
+/// LISTEN/NOTIFY and the history, and lose nothing when connections drop
+/// or the server restarts.
+@MainActor
+@Suite struct PostgresFeedTests {
+    /// Every object another container inserted, as this one heard it.
+    final class Heard {
+        var inserted: Set<ObjectID> = []
+        var reloads = 0
+    }
+
+    func listen(_ container: PersistentContainer) -> (Heard, ObservationToken) {
+        let heard = Heard()
+        let token = container.viewContext.observeChanges { changes in
+            if changes.isReload { heard.reloads += 1 }
+            if changes.origin == .otherProcess { heard.inserted.formUnion(changes.inserted) }
+        }
+        return (heard, token)
+    }
+
+    func insert(_ names: [String], into container: PersistentContainer) throws -> Set<ObjectID> {
+        let zoos = names.map { name in
+            let zoo = TestZoo(context: container.viewContext)
+            zoo.name = name
+            return zoo
+        }
+        try container.viewContext.save()
+        return Set(zoos.map(\.objectID))
+    }
+
+    func waitUntil(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            if Date() > deadline { return false }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return true
+    }
+
+    @Test func anotherContainersSavesArriveAndKeepOrder() async throws {
+        let uri = try PostgresCluster.shared().makeDatabase()
+        let a = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
+        let b = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
+        let (heard, token) = listen(b)
+        var saved: Set<ObjectID> = []
+        for round in 0..<20 { saved.formUnion(try insert(["zoo \(round)"], into: a)) }
+        #expect(await waitUntil { heard.inserted == saved }, "heard \(heard.inserted.count) of \(saved.count)")
+        #expect(heard.reloads == 0)
+        #expect(try b.viewContext.count(for: FetchRequest<TestZoo>()) == 20)
+        _ = token
+    }
+
+    @Test func endedConnectionsReconnectAndCatchUp() async throws {
+        let cluster = try PostgresCluster.shared()
+        let uri = try cluster.makeDatabase()
+        let a = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
+        let b = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
+        let (heard, token) = listen(b)
+        let first = try insert(["before"], into: a)
+        #expect(await waitUntil { heard.inserted == first })
+        // End every connection of the database: the listener, the readers and the writers.
+        try cluster.runSQL("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(PostgresCluster.databaseName(uri))' AND pid <> pg_backend_pid()")
+        // A save right after may meet its dead connection: it fails visibly, and the next one reconnects.
+        var saved = first
+        do { saved.formUnion(try insert(["maybe"], into: a)) } catch let error as StoreError {
+            guard case .offline = error else { throw error }
+            a.viewContext.rollback()
+        }
+        saved.formUnion(try insert(["after 1", "after 2"], into: a))
+        #expect(await waitUntil { heard.inserted == saved }, "heard \(heard.inserted.count) of \(saved.count)")
+        #expect(try b.viewContext.count(for: FetchRequest<TestZoo>()) == saved.count)
+        _ = token
+    }
+
+    @Test func aRestartedServerLosesNothing() async throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.destroy() }
+        let uri = try cluster.makeDatabase()
+        let a = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
+        let b = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
+        let (heard, token) = listen(b)
+        var saved = try insert(["one"], into: a)
+        #expect(await waitUntil { heard.inserted == saved })
+        try cluster.stop()
+        // While the server is down a save fails, says so, and keeps the changes for later.
+        let pending = TestZoo(context: a.viewContext)
+        pending.name = "while down"
+        #expect(throws: StoreError.self) { try a.viewContext.save() }
+        #expect(a.viewContext.hasChanges)
+        try cluster.start()
+        var retried = false
+        for _ in 0..<50 where !retried {
+            do {
+                try a.viewContext.save()
+                retried = true
+            } catch { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(retried)
+        saved.insert(pending.objectID)
+        saved.formUnion(try insert(["two"], into: a))
+        #expect(await waitUntil { heard.inserted == saved }, "heard \(heard.inserted.count) of \(saved.count)")
+        #expect(try b.viewContext.count(for: FetchRequest<TestZoo>()) == 3)
+        _ = token
+    }
+}
