@@ -81,8 +81,16 @@ public final class PersistentContainer {
         if let path = store.path, !readOnly || seed != nil {
             try Self.createStoreIfNeeded(at: path, schema: schema, busyTimeout: busyTimeout, seed: seed)
         }
-        coordinator = try StoreCoordinator(schema: schema, store: store, readOnly: readOnly, busyTimeoutMilliseconds: timeout,
-                                           integrityCheckLimit: integrityCheckLimit)
+        do {
+            coordinator = try StoreCoordinator(schema: schema, store: store, readOnly: readOnly, busyTimeoutMilliseconds: timeout,
+                                               integrityCheckLimit: integrityCheckLimit)
+        } catch StoreError.migrationNeeded(let where_, let reason) {
+            // A read-only open of a server store that is not there yet makes it (with its seed) first, as for a file.
+            guard case .server = store.location, let seed else { throw StoreError.migrationNeeded(path: where_, reason: reason) }
+            try Self.seedOnce(StoreCoordinator(schema: schema, store: store, busyTimeoutMilliseconds: timeout), seed)
+            coordinator = try StoreCoordinator(schema: schema, store: store, readOnly: true, busyTimeoutMilliseconds: timeout,
+                                               integrityCheckLimit: integrityCheckLimit)
+        }
         if case .server = store.location, let seed, !readOnly { try Self.seedOnce(coordinator, seed) }
         viewContext = ObjectContext(coordinator: coordinator, delivery: .main)
         viewContext.name = "viewContext"
