@@ -34,14 +34,6 @@ import FolioTestSupport
         return Set(zoos.map(\.objectID))
     }
 
-    func waitUntil(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline { return false }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return true
-    }
 
     @Test func anotherContainersSavesArriveAndKeepOrder() async throws {
         let uri = try PostgresCluster.shared().makeDatabase()
@@ -50,7 +42,7 @@ import FolioTestSupport
         let (heard, token) = listen(b)
         var saved: Set<ObjectID> = []
         for round in 0..<20 { saved.formUnion(try insert(["zoo \(round)"], into: a)) }
-        #expect(await waitUntil { heard.inserted == saved }, "heard \(heard.inserted.count) of \(saved.count)")
+        #expect(await waitUntil(20) { heard.inserted == saved }, "heard \(heard.inserted.count) of \(saved.count)")
         #expect(heard.reloads == 0)
         #expect(try b.viewContext.count(for: FetchRequest<TestZoo>()) == 20)
         _ = token
@@ -63,7 +55,7 @@ import FolioTestSupport
         let b = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
         let (heard, token) = listen(b)
         let first = try insert(["before"], into: a)
-        #expect(await waitUntil { heard.inserted == first })
+        #expect(await waitUntil(20) { heard.inserted == first })
         // End every connection of the database: the listener, the readers and the writers.
         try cluster.runSQL("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(PostgresCluster.databaseName(uri))' AND pid <> pg_backend_pid()")
         // A save right after may meet its dead connection: it fails visibly, and the next one reconnects.
@@ -73,7 +65,7 @@ import FolioTestSupport
             a.viewContext.rollback()
         }
         saved.formUnion(try insert(["after 1", "after 2"], into: a))
-        #expect(await waitUntil { heard.inserted == saved }, "heard \(heard.inserted.count) of \(saved.count)")
+        #expect(await waitUntil(20) { heard.inserted == saved }, "heard \(heard.inserted.count) of \(saved.count)")
         #expect(try b.viewContext.count(for: FetchRequest<TestZoo>()) == saved.count)
         _ = token
     }
@@ -86,7 +78,7 @@ import FolioTestSupport
         let b = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
         let (heard, token) = listen(b)
         var saved = try insert(["one"], into: a)
-        #expect(await waitUntil { heard.inserted == saved })
+        #expect(await waitUntil(20) { heard.inserted == saved })
         try cluster.stop()
         // While the server is down a save fails, says so, and keeps the changes for later.
         let pending = TestZoo(context: a.viewContext)
@@ -104,7 +96,7 @@ import FolioTestSupport
         #expect(retried)
         saved.insert(pending.objectID)
         saved.formUnion(try insert(["two"], into: a))
-        #expect(await waitUntil { heard.inserted == saved }, "heard \(heard.inserted.count) of \(saved.count)")
+        #expect(await waitUntil(20) { heard.inserted == saved }, "heard \(heard.inserted.count) of \(saved.count)")
         #expect(try b.viewContext.count(for: FetchRequest<TestZoo>()) == 3)
         _ = token
     }

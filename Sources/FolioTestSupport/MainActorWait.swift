@@ -9,8 +9,10 @@ import Foundation
 /// wall-clock deadline would run out while they wait, then judge before
 /// they ran. So each turn of this loop counts at most 50 ms against the
 /// budget, however long the main actor was away.
+///
+///     #expect(await waitUntil { heard.count == 2 })
 @MainActor
-func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+public func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
     var budget = seconds
     while !condition() {
         if budget <= 0 { return false }
