@@ -23,7 +23,8 @@ extension PersistentContainer {
     /// write transaction that also records it: a kill leaves it unsaved (the
     /// next open saves it), and of containers opening at once one saves it.
     static func seedOnce(_ coordinator: StoreCoordinator, _ seed: (ObjectContext) throws -> Void) throws {
-        let context = ObjectContext(coordinator: coordinator, delivery: .queue(DispatchQueue(label: "folio.store.seed")))
+        // Used only here, on the opening thread, as the SQLite seed context is.
+        let context = ObjectContext(coordinator: coordinator, delivery: .caller)
         try context.performWrite {
             guard try !context.withStore({ try $0.hasBeenSeeded() }) else { return }
             try seed(context)
