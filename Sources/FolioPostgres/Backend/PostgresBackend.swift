@@ -118,16 +118,7 @@ final class PostgresBackend: StoreBackend {
     }
 
     func members(of p: PropertyDescription, owner: Int64) throws -> [Int64] {
-        let sql: String
-        switch p.storage {
-        case .inverseColumn(let column, let order):
-            let by = order.map { "\(quote($0)), id" } ?? "id"
-            sql = "SELECT id FROM \(quote(p.target.name)) WHERE \(quote(column)) = $1 ORDER BY \(by)"
-        case .joinTable(let table, let mine, let other, let order):
-            let by = order.map { "\($0), \(other)" } ?? other
-            sql = "SELECT \(other) FROM \(quote(table)) WHERE \(mine) = $1 ORDER BY \(by)"
-        default: return []
-        }
+        guard let sql = dialect.membersQuery(p) else { return [] }
         let r = try connection.query(sql, [.integer(owner)])
         return (0..<r.rowCount).map { r.int64(row: $0, column: 0) }
     }

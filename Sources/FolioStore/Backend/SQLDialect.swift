@@ -31,3 +31,23 @@ struct SQLiteDialect: SQLDialect {
     func length(_ text: String) -> String { "length(\(text))" }
     func suffix(of text: String, count: String) -> String { "substr(\(text), -\(count))" }
 }
+
+extension SQLDialect {
+    /// The query for a to-many's member IDs in their stored order, the
+    /// owner's ID its one bound value; nil for a property stored otherwise.
+    ///
+    ///     dialect.membersQuery(zoo.animals)   // SELECT id FROM "Animal" WHERE "zoo" = ? ORDER BY id
+    package func membersQuery(_ p: PropertyDescription) -> String? {
+        let owner = placeholder(1)
+        switch p.storage {
+        case .inverseColumn(let column, let order):
+            let by = order.map { "\(quote($0)), id" } ?? "id"
+            return "SELECT id FROM \(quote(p.target.name)) WHERE \(quote(column)) = \(owner) ORDER BY \(by)"
+        case .joinTable(let table, let mine, let other, let order):
+            let by = order.map { "\($0), \(other)" } ?? other
+            return "SELECT \(other) FROM \(quote(table)) WHERE \(mine) = \(owner) ORDER BY \(by)"
+        default:
+            return nil
+        }
+    }
+}

@@ -199,16 +199,7 @@ final class SQLiteBackend: StoreBackend {
     }
 
     func members(of p: PropertyDescription, owner: Int64) throws -> [Int64] {
-        let sql: String
-        switch p.storage {
-        case .inverseColumn(let column, let order):
-            let by = order.map { "\(quote($0)), id" } ?? "id"
-            sql = "SELECT id FROM \(quote(p.target.name)) WHERE \(quote(column)) = ? ORDER BY \(by)"
-        case .joinTable(let table, let mine, let other, let order):
-            let by = order.map { "\($0), \(other)" } ?? other
-            sql = "SELECT \(other) FROM \(quote(table)) WHERE \(mine) = ? ORDER BY \(by)"
-        default: return []
-        }
+        guard let sql = dialect.membersQuery(p) else { return [] }
         let s = try connection.prepare(sql)
         try s.bind(.integer(owner), at: 1)
         var ids: [Int64] = []
