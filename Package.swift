@@ -82,7 +82,7 @@ let package = Package(
             exclude: ["PORTS.md"]),
         .testTarget(
             name: "FolioAppsTests",
-            dependencies: ["FolioAppSupport", "PlanetsApp", "ZootasticApp", "MyLocationsApp", "BuildGuideApp", "FolioTestSupport"]
+            dependencies: ["FolioAppSupport", "PlanetsApp", "ZootasticApp", "MyLocationsApp", "BuildGuideApp", "FolioTestSupport", "CSQLite"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -5,6 +5,7 @@ extension TableViewController {
     func drawTable(into screen: inout Screen, in fullRect: Rect) {
         frame = fullRect
         rowFrames = []
+        titleFrames = []
         actionFrames = []
         confirmationFrame = nil
         indexFrames = []
@@ -12,6 +13,7 @@ extension TableViewController {
         guard fullRect.width > 0, fullRect.height > 0 else { return }
         abandonStaleTextEditing()
         let rect = drawSectionIndex(into: &screen, in: fullRect)
+        rowsRect = rect
         if tableView.viewportHeight != rect.height { tableView.viewportHeight = rect.height }
         if !tableView.hasLoadedData { tableView.reloadData() }
         keepHighlightVisible()
@@ -26,10 +28,12 @@ extension TableViewController {
             case .header:
                 if let title = item.title {
                     screen.draw(title, at: rect.x + 1, row: y, style: theme.header, maxWidth: rect.width - 2)
+                    titleFrames.append((itemRect, true, title))
                 }
             case .footer:
                 if let title = item.title {
                     screen.draw(title, at: rect.x + 1, row: y, style: theme.secondary, maxWidth: rect.width - 2)
+                    titleFrames.append((itemRect, false, title))
                 }
             case .row(let path):
                 drewRow = true

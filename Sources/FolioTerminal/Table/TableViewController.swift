@@ -57,6 +57,10 @@ open class TableViewController: ViewController {
     var pressStart: (column: Int, row: Int, path: IndexPath?, swiped: Bool)?
     /// Row rectangles and action buttons last drawn, for clicks.
     var rowFrames: [(Rect, IndexPath)] = []
+    /// Header and footer titles last drawn, for the debug state's rows on screen.
+    var titleFrames: [(Rect, header: Bool, title: String)] = []
+    /// The rectangle the rows were last drawn in (the section index aside).
+    var rowsRect = Rect(x: 0, y: 0, width: 0, height: 0)
     var actionFrames: [(Rect, Int)] = []
     var confirmationFrame: Rect?
     var indexFrames: [(Rect, Int)] = []

@@ -12,8 +12,13 @@ import Testing
 ///   the one the screen showed highlighted (or whose actions were revealed)
 ///   before the key that deleted it; an object whose listed fields changed
 ///   (its position aside) was changed by the other process, or was the one
-///   highlighted when its editor was opened;
-/// - back on the list with no filter, the table holds what `list` prints;
+///   highlighted when its editor was opened — checked after every key that
+///   wrote to the store (SQLite's `data_version` tells), against the state
+///   the screen showed before that key;
+/// - on the list, once the app has settled, the screen shows what `list`
+///   prints, row by row: headers and rows in order on consecutive lines, the
+///   slice that the scroll offset shows, each line with its row's text (with
+///   a filter, the rows shown are `list`'s in its order);
 /// - the app never ends by itself, and leaves the terminal as it found it.
 ///
 /// The seed is printed; `FOLIO_SEED` replays a run, `FOLIO_MONKEY_ACTIONS`
@@ -44,6 +49,10 @@ struct Monkey {
     let seed: UInt64
     let actions: Int
     private var history: [String] = []
+    /// The title of the app's list screen, where the screen must show `list`.
+    private var list: String?
+    /// How many frames were compared with `list` row by row, and how many keys wrote.
+    private var compared = 0, writes = 0
     /// The objects whose editors were opened since the last check.
     private var opened: Set<String> = []
 
@@ -61,7 +70,9 @@ struct Monkey {
         let app = try folio.launch(waitingFor: plan.ready)
         defer { app.close() }
         for key in plan.toList { try app.press(key) }
-        var known = try snapshot()
+        list = app.state["screen"]
+        let watch = try StoreWatch(folio.store)
+        var known = try MonkeyListing(folio, entity: plan.entity)
         for step in 0..<actions {
             let roll = Int.random(in: 0..<100, using: &random)
             if roll < 2 {
@@ -77,26 +88,30 @@ struct Monkey {
                     return
                 }
             } else if roll < 4 {
-                guard try explained(app, before: [:], known: known, now: &known, step: step) else { return }
                 let arguments = plan.change(&random, try folio.sections())
                 history.append("other: \(arguments.joined(separator: " "))")
                 _ = try AppProcess.run(folio.binary, [plan.app] + arguments + ["--store", folio.store])
-                known = try snapshot()
+                known = try MonkeyListing(folio, entity: plan.entity)
+                _ = watch.changed()
             } else {
                 let key = pick()
                 history.append(key)
                 let before = app.state
                 try app.press(key)
                 if before["depth"] == "1", app.state["depth"] == "2", let id = before["highlightID"] { opened.insert(id) }
-                let mayDelete = before["alert"] != nil || before["swiped"] != nil || before["confirming"] != nil
-                if mayDelete, !(try explained(app, before: before, known: known, now: &known, step: step)) { return }
+                if watch.changed() {
+                    writes += 1
+                    guard try explained(app, before: before, known: known, now: &known, step: step) else { return }
+                }
+                if app.state["depth"] == "1" { opened = [] }
             }
-            guard check(app, step: step) else { return }
+            guard check(app, step: step), matchesList(app, known, step: step) else { return }
             if step % 250 == 249 || step == actions - 1 {
-                guard try backOnTheList(app, known: &known, step: step) else { return }
+                guard try backOnTheList(app, known: &known, watch: watch, step: step) else { return }
             }
         }
         try quit(app)
+        print("monkey \(plan.app): \(actions) actions, \(compared) frames compared with list row by row, \(writes) keys that wrote checked")
     }
 
     private mutating func pick() -> String {
@@ -125,64 +140,78 @@ struct Monkey {
         return true
     }
 
-    /// Each listed object ("Planet/3") and its listed fields but its position, as JSON.
-    private func snapshot() throws -> [String: String] {
-        var rows: [String: String] = [:]
-        for row in try folio.sections().flatMap(\.rows) {
-            guard let id = row["id"] as? String else { continue }
-            let fields = row.filter { $0.key != "id" && $0.key != "position" }
-            rows["\(plan.entity)/\(id)"] = String(decoding: try JSONSerialization.data(withJSONObject: fields, options: .sortedKeys), as: UTF8.self)
-        }
-        return rows
-    }
-
     /// Whether every object that left the store since `known` is the one the
-    /// screen showed highlighted (or revealed) in `before`, and every one
-    /// that changed is that one or one whose editor was opened; updates `now`.
-    private mutating func explained(_ app: PtyApp, before: [String: String], known: [String: String],
-                                    now: inout [String: String], step: Int) throws -> Bool {
-        let current = try snapshot()
-        let lost = Set(known.keys).subtracting(current.keys)
-        let changed = Set(known.keys.filter { current[$0] != nil && current[$0] != known[$0] })
+    /// screen showed highlighted (or revealed) in `before` or whose editor is
+    /// open, and every one that changed is one of those; updates `now`.
+    private mutating func explained(_ app: PtyApp, before: [String: String], known: MonkeyListing,
+                                    now: inout MonkeyListing, step: Int) throws -> Bool {
+        let current = try MonkeyListing(folio, entity: plan.entity)
+        let lost = Set(known.fields.keys).subtracting(current.fields.keys)
+        let changed = Set(known.fields.keys.filter { current.fields[$0] != nil && current.fields[$0] != known.fields[$0] })
         let shown = Set([before["highlightID"], before["revealedID"]].compactMap { $0 })
         now = current
-        guard lost.isSubset(of: shown) else {
-            return fail("\(lost.sorted()) left the store; the screen showed \(shown.sorted()) highlighted", app, step)
+        guard lost.isSubset(of: shown.union(opened)) else {
+            return fail("\(lost.sorted()) left the store; the screen showed \(shown.sorted()) highlighted, editors open on \(opened.sorted())", app, step)
         }
         guard changed.isSubset(of: shown.union(opened)) else {
-            return fail("\(changed.sorted()) changed; the screen showed \(shown.sorted()) highlighted, editors opened on \(opened.sorted())", app, step)
+            let what = changed.subtracting(shown.union(opened)).sorted().map { "\($0): \(known.fields[$0] ?? "") → \(current.fields[$0] ?? "")" }
+            return fail("\(what.joined(separator: "; ")) changed; the screen showed \(shown.sorted()) highlighted, editors open on \(opened.sorted())", app, step)
         }
-        if app.state["depth"] == "1" {
-            opened = []
-        } else {
+        if app.state["depth"] != "1" {
             // An object made while an editor is open (BuildGuide's +) is that editor's.
-            opened.formUnion(Set(current.keys).subtracting(known.keys))
+            opened.formUnion(Set(current.fields.keys).subtracting(known.fields.keys))
         }
         return true
     }
 
+    /// On the list, with nothing over it: the screen shows `known` row by row
+    /// once the app has settled (a change by the other process may still be
+    /// on its way, so a difference is waited out before it counts).
+    private mutating func matchesList(_ app: PtyApp, _ known: MonkeyListing, step: Int) -> Bool {
+        let state = app.state
+        guard state["screen"] == list, state["depth"] == "1", state["alert"] == nil, state["help"] == "0",
+              state["editingText"] == "0", state["drawn"] != nil else { return true }
+        compared += 1
+        guard known.mismatch(app) != nil else { return true }
+        do {
+            try app.waitUntil("the screen to show list", timeout: 10) { known.mismatch($0) == nil }
+            return true
+        } catch {
+            let drawn = MonkeyListing.drawn(app.state)
+            let rows = app.lines.enumerated().filter { line in drawn.contains { $0.line == line.offset } }.map(\.element)
+            return fail("""
+                the screen is not list's: \(known.mismatch(app) ?? "")
+                list, from the screen's first item:
+                \(known.text(from: drawn.first?.name, count: drawn.count))
+                the screen's items:
+                \(rows.joined(separator: "\n"))
+                """, app, step)
+        }
+    }
+
     /// Back to the list, no filter, nothing open: the table has `list`'s rows.
-    private mutating func backOnTheList(_ app: PtyApp, known: inout [String: String], step: Int) throws -> Bool {
+    private mutating func backOnTheList(_ app: PtyApp, known: inout MonkeyListing, watch: StoreWatch, step: Int) throws -> Bool {
         for _ in 0..<12 {
             let state = app.state
             let atList = state["alert"] == nil && state["help"] == "0" && state["editingText"] == "0"
                 && state["depth"] == "1" && (state["search"] ?? "") == "" && state["swiped"] == nil && state["confirming"] == nil
             if atList && state["searching"] != nil { break }
-            if atList, let key = plan.toList.last { try app.press(key); continue }
-            try app.press("Escape")
+            let before = state
+            if atList, let key = plan.toList.last { try app.press(key) } else { try app.press("Escape") }
+            if watch.changed(), !(try explained(app, before: before, known: known, now: &known, step: step)) { return false }
+            if app.state["depth"] == "1" { opened = [] }
         }
         history.append("back on the list")
-        guard try explained(app, before: app.state, known: known, now: &known, step: step) else { return false }
-        let count = known.count
+        let count = known.fields.count
         do {
             try app.waitUntil("the table to hold list's \(count) rows") { $0.state["rowCount"] == "\(count)" }
         } catch {
             return fail("the table does not hold list's \(count) rows: \(error)", app, step)
         }
-        if let id = app.state["highlightID"], known[id] == nil {
+        if let id = app.state["highlightID"], known.fields[id] == nil {
             return fail("the highlight is on \(id), which is not in the store", app, step)
         }
-        return true
+        return matchesList(app, known, step: step)
     }
 
     /// q from the list ends the app with the terminal restored.
