@@ -10,6 +10,9 @@ import FolioTestSupport
         var sections: Int?          // nil: unsectioned
         var values: Int
         var initial: Int
+        /// Batches, and the largest batch as a share of the rows (the operations of every tenth batch).
+        var batches = 1500
+        var largestShare = 0.0
         var description: String { name }
     }
 
@@ -23,6 +26,8 @@ import FolioTestSupport
         Config(name: "few sections", sections: 4, values: 8, initial: 25),
         Config(name: "many sections", sections: 16, values: 40, initial: 60),
         Config(name: "unsectioned", sections: nil, values: 12, initial: 30),
+        // Sections big enough to be edited in place, batches of up to 10% of the rows.
+        Config(name: "big sections", sections: 3, values: 3000, initial: 3000, batches: 120, largestShare: 0.10),
     ]
 
     @Test(arguments: configs)
@@ -55,10 +60,11 @@ import FolioTestSupport
         engine.checkInvariants()
         for twin in twins { twin.load(model.keys.compactMap(row)) }
 
-        for batch in 0..<1500 {
+        for batch in 0..<config.batches {
             let old = engine.snapshot()
             var changed: [Int: Bool] = [:]      // id -> the object itself changed
-            let operations = Int.random(in: 1...(batch % 10 == 0 ? 25 : 6), using: &random)
+            let largest = max(25, Int(Double(model.count) * config.largestShare))
+            let operations = Int.random(in: 1...(batch % 10 == 0 ? largest : 6), using: &random)
             for _ in 0..<operations {
                 let ids = Array(model.keys)
                 let id = ids.randomElement(using: &random) ?? 0

@@ -35,4 +35,47 @@ import FolioTestSupport
         #expect(tree.sortedElements() == model)
         for (value, handle) in handles { #expect(tree[handle] == value) }
     }
+
+    /// Re-linking many nodes at once (as a batch that changes most of a
+    /// section does) keeps every surviving node's handle and gives a valid treap.
+    @Test func relinkingKeepsHandlesAndOrder() {
+        var random = ResultsRandom.fromEnvironment()
+        print("seed:", random.seed)
+        var model = Array(Set((0..<400).map { _ in Int.random(in: 0..<2000, using: &random) })).sorted()
+        var tree = OrderStatisticTree(sorted: model)
+        var handles = Dictionary(uniqueKeysWithValues: model.map { ($0, tree.handle(of: $0)!) })
+        for round in 0..<60 {
+            // Some values leave, some move (same node, new value), some arrive.
+            var next = Set(model)
+            var moved: [OrderStatisticTree<Int>.Handle] = []
+            for value in model where Int.random(in: 0..<4, using: &random) == 0 {
+                next.remove(value)
+                let handle = handles.removeValue(forKey: value)!
+                if Bool.random(using: &random) { tree.release(handle) } else { moved.append(handle) }
+            }
+            for handle in moved {
+                var value = Int.random(in: 0..<2000, using: &random)
+                while next.contains(value) { value = Int.random(in: 0..<2000, using: &random) }
+                next.insert(value)
+                tree.replace(handle, with: value)
+                handles[value] = handle
+            }
+            for _ in 0..<Int.random(in: 0..<80, using: &random) {
+                let value = Int.random(in: 0..<2000, using: &random)
+                guard !next.contains(value) else { continue }
+                next.insert(value)
+                handles[value] = tree.allocate(value)
+            }
+            let kept = Dictionary(uniqueKeysWithValues: handles.map { ($0.value, $0.key) })
+            model = next.sorted()
+            tree.relink(model.map { handles[$0]! })
+            tree.checkInvariants()
+            #expect(tree.sortedElements() == model, "round \(round)")
+            for (handle, value) in kept { #expect(tree[handle] == value, "round \(round): node \(handle) changed") }
+            for (rank, value) in model.enumerated() where rank % 17 == 0 {
+                #expect(tree.rank(ofHandle: handles[value]!) == rank, "round \(round)")
+                #expect(tree.element(at: rank) == value, "round \(round)")
+            }
+        }
+    }
 }

@@ -19,10 +19,13 @@ extension ResultsEngine {
     /// section, into an inserted one, or between equal paths is reported as
     /// delete + insert.
     ///
-    /// Each section is edited in place when few of its rows change, and
-    /// rebuilt in one ordered pass when many do (see ``SectionEdit``), so a
-    /// batch that empties or fills most of a section costs O(m) for its m
-    /// rows rather than O(m log m) tree edits.
+    /// The arriving rows are sorted once and placed section by section, run
+    /// by run; each section is edited in place when few of its rows change,
+    /// and re-linked in one ordered pass when many do (see ``SectionEdit``),
+    /// so a batch that empties or fills most of a section costs O(m) for its
+    /// m rows rather than O(m log m) tree edits. Rows are tracked by their
+    /// index in the batch, not in maps, and a row that moves within its
+    /// section keeps its node.
     ///
     /// ```swift
     /// let report = engine.apply([ResultsRowChange(id: 4, row: ResultsRow(id: 4, key: "Zebu", section: "Z"), objectChanged: true)])
@@ -30,76 +33,85 @@ extension ResultsEngine {
     /// - Complexity: O(k log n) for k changes against n rows, and at most
     ///   O(m + k log k) for a section of m rows that k of them change.
     package func apply<S: Sequence>(_ changes: S) -> ResultsChangeSet<ID, Section> where S.Element == ResultsRowChange<ID, Key, Section> {
-        // One change per object: later changes of the same object win, and it counts as changed if any says so.
-        var merged = Array(changes)
-        var seen = Set<ID>(minimumCapacity: merged.count)
-        if !merged.allSatisfy({ seen.insert($0.id).inserted }) {
-            var byID: [ID: ResultsRowChange<ID, Key, Section>] = [:]
-            for change in merged {
-                let earlier = byID[change.id]
-                byID[change.id] = ResultsRowChange(id: change.id, row: change.row, objectChanged: (earlier?.objectChanged ?? false) || change.objectChanged)
-            }
-            merged = Array(byID.values)
-        }
+        let merged = Self.oneChangePerObject(Array(changes))
         // 1. Classify: what leaves each old section and what arrives where.
-        var edits: [ObjectIdentifier: SectionEdit] = [:]
+        var editOfSlot = [SectionEdit?](repeating: nil, count: slots.count)
+        var edits: [SectionEdit] = []
         func edit(_ store: SectionStore) -> SectionEdit {
-            if let existing = edits[ObjectIdentifier(store)] { return existing }
+            let slot = Int(store.slot)
+            if slot >= editOfSlot.count { editOfSlot.append(contentsOf: repeatElement(nil, count: slot + 1 - editOfSlot.count)) }
+            if let existing = editOfSlot[slot] { return existing }
             let created = SectionEdit(store)
-            edits[ObjectIdentifier(store)] = created
+            editOfSlot[slot] = created
+            edits.append(created)
             return created
         }
-        var deleted: [(id: ID, store: SectionStore)] = []
-        var inPlace: [(id: ID, store: SectionStore)] = []
-        var arrivals: [(row: ResultsRow<ID, Key, Section>, from: SectionStore?)] = []
-        for change in merged {
+        var deleted: [(change: Int32, store: SectionStore)] = []
+        var inPlace: [(change: Int32, store: SectionStore)] = []
+        var arrivals: [(row: ResultsRow<ID, Key, Section>, change: Int32, from: SectionStore?, handle: Handle)] = []
+        for (index, change) in merged.enumerated() {
+            let c = Int32(index)
             let location = locations[change.id]
             switch (location, change.row) {
             case (nil, nil):
                 continue
             case let (nil, row?):
-                arrivals.append((row, nil))
+                arrivals.append((row, c, nil, -1))
             case let (location?, nil):
                 let store = storeOf(location)
-                edit(store).departing.append(location.handle)
-                deleted.append((change.id, store))
+                edit(store).departing.append((location.handle, c, false))
+                deleted.append((c, store))
             case let (location?, row?):
                 let store = storeOf(location)
-                if store.rows[location.handle].key == row.key && store.section == row.section {
-                    if change.objectChanged {
-                        edit(store).staying.append(location.handle)
-                        inPlace.append((change.id, store))
+                if store.section == row.section {
+                    if store.rows[location.handle].key == row.key {
+                        if change.objectChanged {
+                            edit(store).staying.append((location.handle, c))
+                            inPlace.append((c, store))
+                        }
+                    } else {
+                        edit(store).departing.append((location.handle, c, true))
+                        arrivals.append((row, c, store, location.handle))
                     }
                 } else {
-                    edit(store).departing.append(location.handle)
-                    arrivals.append((row, store))
+                    edit(store).departing.append((location.handle, c, false))
+                    arrivals.append((row, c, store, -1))
                 }
             }
         }
         // Old section indexes, before any section comes.
-        let oldSections = edits.values.map(\.store)
+        let oldSections = edits.map(\.store)
         for store in oldSections { store.oldIndex = sectionOrder.rank(of: store.section) }
+        // Sorted once (already sorted input costs O(k)), then placed run by run: one section lookup per run.
+        arrivals.sort { a, b in
+            a.row.section < b.row.section || (a.row.section == b.row.section && Entry(key: a.row.key, id: a.row.id) < Entry(key: b.row.key, id: b.row.id))
+        }
         var insertedStores: [SectionStore] = []
-        var inserted: [(id: ID, store: SectionStore)] = []
-        var relocated: [(id: ID, from: SectionStore, to: SectionStore)] = []
-        for (row, from) in arrivals {
-            precondition(fixedSection == nil || row.section == fixedSection, "ResultsEngine: row \(row.id) is outside the fixed section")
-            var store = stores[row.section]
-            if store == nil {
-                store = self.store(for: row.section)
-                store!.isNew = true
-                insertedStores.append(store!)
+        var inserted: [(change: Int32, store: SectionStore)] = []
+        var relocated: [(change: Int32, from: SectionStore, to: SectionStore)] = []
+        var runStore: SectionStore?
+        for arrival in arrivals {
+            let row = arrival.row
+            if runStore?.section != row.section {
+                precondition(fixedSection == nil || row.section == fixedSection, "ResultsEngine: row \(row.id) is outside the fixed section")
+                if let existing = stores[row.section] {
+                    runStore = existing
+                } else {
+                    let created = store(for: row.section)
+                    created.isNew = true
+                    insertedStores.append(created)
+                    runStore = created
+                }
             }
-            edit(store!).arriving.append(Entry(key: row.key, id: row.id))
-            if let from { relocated.append((row.id, from, store!)) } else { inserted.append((row.id, store!)) }
+            let store = runStore!
+            edit(store).arriving.append((Entry(key: row.key, id: row.id), arrival.change, arrival.handle))
+            if let from = arrival.from { relocated.append((arrival.change, from, store)) } else { inserted.append((arrival.change, store)) }
         }
 
         // 2. Take out what left or moved and put in what arrived, section by section.
-        var oldRow: [ID: Int] = [:], newRow: [ID: Int] = [:]
-        oldRow.reserveCapacity(deleted.count + relocated.count + inPlace.count)
-        newRow.reserveCapacity(inserted.count + relocated.count + inPlace.count)
-        for work in edits.values { perform(work, oldRows: &oldRow, newRows: &newRow) }
-        for item in deleted { locations[item.id] = nil }
+        var rows = BatchRows(count: merged.count)
+        for work in edits { perform(work, rows: &rows) }
+        for item in deleted { locations[merged[Int(item.change)].id] = nil }
 
         // 3. Sections that emptied go; new ones arrive; then the new indexes.
         var report = ResultsChangeSet<ID, Section>()
@@ -107,7 +119,7 @@ extension ResultsEngine {
             report.sectionChanges.append(SectionChange(type: .delete, index: store.oldIndex, section: store.section))
             dropStore(store)
         }
-        for work in edits.values where stores[work.store.section] === work.store {
+        for work in edits where stores[work.store.section] === work.store {
             work.store.newIndex = sectionOrder.rank(of: work.store.section)
         }
         for store in insertedStores {
@@ -115,19 +127,20 @@ extension ResultsEngine {
         }
 
         // 4. Object changes.
-        func old(_ id: ID, _ store: SectionStore) -> IndexPath { IndexPath(row: oldRow[id]!, section: store.oldIndex) }
-        func new(_ id: ID, _ store: SectionStore) -> IndexPath { IndexPath(row: newRow[id]!, section: store.newIndex) }
-        var deletes = deleted.map { ObjectChange(type: .delete, id: $0.id, indexPath: old($0.id, $0.store), newIndexPath: nil) }
-        var inserts = inserted.map { ObjectChange(type: .insert, id: $0.id, indexPath: nil, newIndexPath: new($0.id, $0.store)) }
+        func old(_ c: Int32, _ store: SectionStore) -> IndexPath { IndexPath(row: Int(rows.old[Int(c)]), section: store.oldIndex) }
+        func new(_ c: Int32, _ store: SectionStore) -> IndexPath { IndexPath(row: Int(rows.new[Int(c)]), section: store.newIndex) }
+        var deletes = deleted.map { ObjectChange(type: .delete, id: merged[Int($0.change)].id, indexPath: old($0.change, $0.store), newIndexPath: nil) }
+        var inserts = inserted.map { ObjectChange(type: .insert, id: merged[Int($0.change)].id, indexPath: nil, newIndexPath: new($0.change, $0.store)) }
         var moves: [ObjectChange<ID>] = []
-        var updates = inPlace.map { ObjectChange(type: .update, id: $0.id, indexPath: old($0.id, $0.store), newIndexPath: new($0.id, $0.store)) }
-        let relocations = relocated.map {
-            Relocation(id: $0.id, oldStore: $0.from, oldPath: old($0.id, $0.from), newStore: $0.to, newPath: new($0.id, $0.to))
+        var updates = inPlace.map {
+            ObjectChange(type: .update, id: merged[Int($0.change)].id, indexPath: old($0.change, $0.store), newIndexPath: new($0.change, $0.store))
         }
-        let staying = rowsKeepingTheirPlace(relocations, departures: deleted.map { ($0.store, oldRow[$0.id]!) },
-                                            arrivals: inserted.map { ($0.store, newRow[$0.id]!) })
+        let relocations = relocated.map {
+            Relocation(id: merged[Int($0.change)].id, oldStore: $0.from, oldPath: old($0.change, $0.from), newStore: $0.to, newPath: new($0.change, $0.to))
+        }
+        let staying = rowsKeepingTheirPlace(relocations, edits: editOfSlot)
         for (i, item) in relocations.enumerated() {
-            if staying.contains(i) {
+            if staying[i] {
                 updates.append(ObjectChange(type: .update, id: item.id, indexPath: item.oldPath, newIndexPath: item.newPath))
             } else if stores[item.oldStore.section] !== item.oldStore || item.newStore.isNew || item.oldPath == item.newPath {
                 // UICollectionView refuses such moves and UITableView reloads; an
@@ -140,26 +153,38 @@ extension ResultsEngine {
         }
 
         // 5. Clear the batch scratch and order the report.
-        for work in edits.values {
+        for work in edits {
             work.store.oldIndex = -1
             work.store.newIndex = -1
             work.store.isNew = false
         }
         report.sectionChanges.sort { ($0.type == .delete ? 0 : 1, $0.index) < ($1.type == .delete ? 0 : 1, $1.index) }
-        Self.sortByPath(&deletes, \.indexPath)
-        Self.sortByPath(&inserts, \.newIndexPath)
-        Self.sortByPath(&moves, \.newIndexPath)
-        Self.sortByPath(&updates, \.indexPath)
+        Self.sortByPath(&deletes) { $0.indexPath! }
+        Self.sortByPath(&inserts) { $0.newIndexPath! }
+        Self.sortByPath(&moves) { $0.newIndexPath! }
+        Self.sortByPath(&updates) { $0.indexPath! }
         report.objectChanges = deletes + inserts + moves + updates
         return report
     }
 
+    /// One change per object: later changes of the same object win, and it counts as changed if any says so.
+    private static func oneChangePerObject(_ changes: [ResultsRowChange<ID, Key, Section>]) -> [ResultsRowChange<ID, Key, Section>] {
+        var seen = Set<ID>(minimumCapacity: changes.count)
+        if changes.allSatisfy({ seen.insert($0.id).inserted }) { return changes }
+        var byID: [ID: ResultsRowChange<ID, Key, Section>] = [:]
+        for change in changes {
+            let earlier = byID[change.id]
+            byID[change.id] = ResultsRowChange(id: change.id, row: change.row, objectChanged: (earlier?.objectChanged ?? false) || change.objectChanged)
+        }
+        return Array(byID.values)
+    }
+
     /// Sorts changes by one of their paths: packed (section, row) keys are
     /// sorted, not the changes, whose index paths are costly to move.
-    private static func sortByPath(_ changes: inout [ObjectChange<ID>], _ path: KeyPath<ObjectChange<ID>, IndexPath?>) {
+    private static func sortByPath(_ changes: inout [ObjectChange<ID>], _ path: (ObjectChange<ID>) -> IndexPath) {
         guard changes.count > 1 else { return }
         var keys = changes.indices.map { i -> (key: UInt64, index: Int) in
-            let p = changes[i][keyPath: path]!
+            let p = path(changes[i])
             return (UInt64(p.section) << 32 | UInt64(p.row), i)
         }
         keys.sort { $0.key < $1.key }

@@ -1,39 +1,34 @@
 extension ResultsEngine {
-    /// The relocated rows (by index) that may be reported as updates instead of
+    /// Which relocated rows (by index) may be reported as updates instead of
     /// moves: same section, same gap between unchanged rows before and after,
     /// and, among those sharing a gap, the longest run whose order survived.
+    /// Gaps are found by sorting, not hashing.
     ///
     /// - Complexity: O(k log k).
-    func rowsKeepingTheirPlace(
-        _ relocated: [Relocation],
-        departures: [(store: SectionStore, row: Int)],
-        arrivals: [(store: SectionStore, row: Int)]
-    ) -> Set<Int> {
-        guard !relocated.isEmpty else { return [] }
-        var leaving: [ObjectIdentifier: [Int]] = [:]
-        var coming: [ObjectIdentifier: [Int]] = [:]
-        for item in departures { leaving[ObjectIdentifier(item.store), default: []].append(item.row) }
-        for item in arrivals { coming[ObjectIdentifier(item.store), default: []].append(item.row) }
-        for item in relocated {
-            leaving[ObjectIdentifier(item.oldStore), default: []].append(item.oldPath.row)
-            coming[ObjectIdentifier(item.newStore), default: []].append(item.newPath.row)
-        }
-        for key in leaving.keys { leaving[key]!.sort() }
-        for key in coming.keys { coming[key]!.sort() }
-
-        var groups: [RowGap: [Int]] = [:]
+    func rowsKeepingTheirPlace(_ relocated: [Relocation], edits: [SectionEdit?]) -> [Bool] {
+        var staying = [Bool](repeating: false, count: relocated.count)
+        // (slot, unchanged rows before, old row, new row, index) of each candidate.
+        var candidates: [(slot: Int32, before: Int, oldRow: Int, newRow: Int, index: Int)] = []
         for (i, item) in relocated.enumerated() where item.oldStore === item.newStore && !item.newStore.isNew {
-            let store = ObjectIdentifier(item.oldStore)
-            let before = item.oldPath.row - countBelow(item.oldPath.row, in: leaving[store]!)
-            let after = item.newPath.row - countBelow(item.newPath.row, in: coming[store]!)
-            if before == after { groups[RowGap(store: store, unchangedBefore: before), default: []].append(i) }
+            let edit = edits[Int(item.oldStore.slot)]!
+            let before = item.oldPath.row - countBelow(item.oldPath.row, in: edit.leavingRows)
+            let after = item.newPath.row - countBelow(item.newPath.row, in: edit.comingRows)
+            if before == after { candidates.append((item.oldStore.slot, before, item.oldPath.row, item.newPath.row, i)) }
         }
-        var staying = Set<Int>()
-        for var members in groups.values {
-            members.sort { relocated[$0].oldPath.row < relocated[$1].oldPath.row }
-            for position in longestIncreasingSubsequence(members.map { relocated[$0].newPath.row }) {
-                staying.insert(members[position])
+        guard !candidates.isEmpty else { return staying }
+        candidates.sort { ($0.slot, $0.before, $0.oldRow) < ($1.slot, $1.before, $1.oldRow) }
+        var start = 0
+        while start < candidates.count {
+            var end = start + 1
+            while end < candidates.count && candidates[end].slot == candidates[start].slot && candidates[end].before == candidates[start].before { end += 1 }
+            if end - start == 1 {
+                staying[candidates[start].index] = true
+            } else {
+                for position in longestIncreasingSubsequence(candidates[start..<end].map(\.newRow)) {
+                    staying[candidates[start + position].index] = true
+                }
             }
+            start = end
         }
         return staying
     }
@@ -47,10 +42,4 @@ extension ResultsEngine {
         }
         return low
     }
-}
-
-/// A place between two unchanged rows of one section.
-struct RowGap: Hashable {
-    var store: ObjectIdentifier
-    var unchangedBefore: Int
 }

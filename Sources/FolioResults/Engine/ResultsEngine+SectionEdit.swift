@@ -9,76 +9,123 @@ extension ResultsEngine {
         case rebuild
     }
 
+    typealias Handle = OrderStatisticTree<Entry>.Handle
+
     /// One section's part of a batch: the rows that leave it (deleted or
-    /// moved out), change in place, or arrive (inserted or moved in).
+    /// moved out), change in place, or arrive (inserted or moved in), each
+    /// with the index of its change in the batch.
     final class SectionEdit {
         let store: SectionStore
-        var departing: [OrderStatisticTree<Entry>.Handle] = []
-        var staying: [OrderStatisticTree<Entry>.Handle] = []
-        var arriving: [Entry] = []
+        /// `moving`: the row arrives again in this section, in the same node.
+        var departing: [(handle: Handle, change: Int32, moving: Bool)] = []
+        var staying: [(handle: Handle, change: Int32)] = []
+        /// In increasing order; `handle` is the row's node when it moves within this section, else -1.
+        var arriving: [(entry: Entry, change: Int32, handle: Handle)] = []
+        /// The old rows of the departures and the new rows of the arrivals, ascending.
+        var leavingRows: [Int] = []
+        var comingRows: [Int] = []
         init(_ store: SectionStore) { self.store = store }
+    }
+
+    /// Each change's row in its old and new section (by change index; -1 when it has none).
+    struct BatchRows {
+        var old: [Int32]
+        var new: [Int32]
+        init(count: Int) {
+            old = Array(repeating: -1, count: count)
+            new = Array(repeating: -1, count: count)
+        }
     }
 
     /// Applies one section's edit and records each touched row's index
     /// before (leaving and in-place rows) and after (arriving and in-place rows).
     /// Rebuilding costs about as much as 1/16 of the rows edited in place.
-    /// - Complexity: O(c log m) in place, O(m + a log a) rebuilt, for c
-    ///   changed and a arriving of m rows.
-    func perform(_ edit: SectionEdit, oldRows: inout [ID: Int], newRows: inout [ID: Int]) {
+    /// Rows that stay in the section keep their nodes, so only the rows
+    /// that arrive from elsewhere get a new place in the identifier map.
+    /// - Complexity: O(c log m) in place, O(m + c) rebuilt, for c changed of m rows.
+    func perform(_ edit: SectionEdit, rows: inout BatchRows) {
         let changed = edit.departing.count + edit.staying.count + edit.arriving.count
         let rebuild = switch editStrategy {
         case .automatic: changed * 16 >= edit.store.rows.count
         case .inPlace: false
         case .rebuild: true
         }
-        if rebuild { self.rebuild(edit, oldRows: &oldRows, newRows: &newRows) } else { editInPlace(edit, oldRows: &oldRows, newRows: &newRows) }
+        if rebuild { self.rebuild(edit, rows: &rows) } else { editInPlace(edit, rows: &rows) }
+        edit.comingRows = edit.arriving.map { Int(rows.new[Int($0.change)]) }
     }
 
-    private func editInPlace(_ edit: SectionEdit, oldRows: inout [ID: Int], newRows: inout [ID: Int]) {
+    private func editInPlace(_ edit: SectionEdit, rows: inout BatchRows) {
         let store = edit.store
-        for handle in edit.departing + edit.staying { oldRows[store.rows[handle].id] = store.rows.rank(ofHandle: handle) }
-        for handle in edit.departing { store.rows.remove(handle) }
-        let handles = edit.arriving.map { entry in
-            let handle = store.rows.insert(entry)
-            locations[entry.id] = Location(slot: store.slot, handle: handle)
+        var leaving: [Int] = []
+        leaving.reserveCapacity(edit.departing.count)
+        for item in edit.departing {
+            let rank = store.rows.rank(ofHandle: item.handle)
+            rows.old[Int(item.change)] = Int32(rank)
+            leaving.append(rank)
+        }
+        for item in edit.staying { rows.old[Int(item.change)] = Int32(store.rows.rank(ofHandle: item.handle)) }
+        leaving.sort()
+        edit.leavingRows = leaving
+        // Rows moving within the section keep their node; the others' go.
+        for item in edit.departing {
+            store.rows.detach(item.handle)
+            if !item.moving { store.rows.release(item.handle) }
+        }
+        let placed = nodes(for: edit, reuse: { store.rows.reattach($0, as: $1) }, make: { store.rows.insert($0) })
+        for (item, handle) in zip(edit.arriving, placed) { rows.new[Int(item.change)] = Int32(store.rows.rank(ofHandle: handle)) }
+        for item in edit.staying { rows.new[Int(item.change)] = Int32(store.rows.rank(ofHandle: item.handle)) }
+    }
+
+    /// Each arrival's node: its own when it moves within the section, else a
+    /// new one, which the identifier map learns.
+    private func nodes(for edit: SectionEdit, reuse: (Handle, Entry) -> Void, make: (Entry) -> Handle) -> [Handle] {
+        edit.arriving.map { item in
+            if item.handle >= 0 {
+                reuse(item.handle, item.entry)
+                return item.handle
+            }
+            let handle = make(item.entry)
+            locations[item.entry.id] = Location(slot: edit.store.slot, handle: handle)
             return handle
         }
-        for handle in handles + edit.staying { newRows[store.rows[handle].id] = store.rows.rank(ofHandle: handle) }
     }
 
-    private func rebuild(_ edit: SectionEdit, oldRows: inout [ID: Int], newRows: inout [ID: Int]) {
+    private func rebuild(_ edit: SectionEdit, rows: inout BatchRows) {
         let store = edit.store
-        let old = store.rows
-        // 1 leaves, 2 stays and changed in place, 0 stays untouched.
-        var marks = [UInt8](repeating: 0, count: old.elements.count)
-        for handle in edit.departing { marks[Int(handle)] = 1 }
-        for handle in edit.staying { marks[Int(handle)] = 2 }
-        var survivors: [(entry: Entry, changed: Bool)] = []
-        survivors.reserveCapacity(old.count - edit.departing.count)
+        // Per node: -1 untouched, else the change's index, doubled, plus 1 when it leaves.
+        var marks = [Int32](repeating: -1, count: store.rows.elements.count)
+        for item in edit.departing { marks[Int(item.handle)] = item.change << 1 | 1 }
+        for item in edit.staying { marks[Int(item.handle)] = item.change << 1 }
+        var survivors: [Handle] = []
+        survivors.reserveCapacity(store.rows.count - edit.departing.count)
+        var leaving: [Int] = []
+        leaving.reserveCapacity(edit.departing.count)
         var index = 0
-        old.forEachHandleInOrder { handle in
-            let entry = old[handle]
+        store.rows.forEachHandleInOrder { handle in
             let mark = marks[Int(handle)]
-            if mark != 0 { oldRows[entry.id] = index }
-            if mark != 1 { survivors.append((entry, mark == 2)) }
+            if mark >= 0 { rows.old[Int(mark >> 1)] = Int32(index) }
+            if mark >= 0 && mark & 1 == 1 { leaving.append(index) } else { survivors.append(handle) }
             index += 1
         }
-        let arriving = edit.arriving.sorted()
-        var merged: [Entry] = []
-        merged.reserveCapacity(survivors.count + arriving.count)
+        edit.leavingRows = leaving
+        for item in edit.departing where !item.moving { store.rows.release(item.handle) }
+        let arriving = nodes(for: edit, reuse: { store.rows.replace($0, with: $1) }, make: { store.rows.allocate($0) })
+        // Merge the survivors (in order) with the arrivals (sorted).
+        var order: [Handle] = []
+        order.reserveCapacity(survivors.count + arriving.count)
         var s = 0, a = 0
         while s < survivors.count || a < arriving.count {
-            if a < arriving.count && (s == survivors.count || arriving[a] < survivors[s].entry) {
-                newRows[arriving[a].id] = merged.count
-                merged.append(arriving[a])
+            if a < arriving.count && (s == survivors.count || store.rows[arriving[a]] < store.rows[survivors[s]]) {
+                rows.new[Int(edit.arriving[a].change)] = Int32(order.count)
+                order.append(arriving[a])
                 a += 1
             } else {
-                if survivors[s].changed { newRows[survivors[s].entry.id] = merged.count }
-                merged.append(survivors[s].entry)
+                let mark = marks[Int(survivors[s])]
+                if mark >= 0 { rows.new[Int(mark >> 1)] = Int32(order.count) }
+                order.append(survivors[s])
                 s += 1
             }
         }
-        store.rows = OrderStatisticTree(sorted: merged)
-        for (handle, entry) in merged.enumerated() { locations[entry.id] = Location(slot: store.slot, handle: Int32(handle)) }
+        store.rows.relink(order)
     }
 }

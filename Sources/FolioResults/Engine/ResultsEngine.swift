@@ -112,14 +112,28 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
     /// ```swift
     /// engine.load(rows)
     /// ```
-    /// - Complexity: O(n log n).
+    /// - Complexity: O(n log n), and O(n) for rows already in order
+    ///   (sections are grouped by runs, and each section's sort finds it sorted).
     package func load<S: Sequence>(_ rows: S) where S.Element == ResultsRow<ID, Key, Section> {
         reset()
         var grouped: [Section: [Entry]] = [:]
+        // One map lookup per run of rows in the same section, not per row.
+        var run: [Entry] = []
+        var runSection: Section?
+        func closeRun() {
+            guard let section = runSection, !run.isEmpty else { return }
+            if grouped[section] == nil { grouped[section] = run } else { grouped[section]!.append(contentsOf: run) }
+            run = []
+        }
         for row in rows {
             precondition(fixedSection == nil || row.section == fixedSection, "ResultsEngine: row \(row.id) is outside the fixed section")
-            grouped[row.section, default: []].append(Entry(key: row.key, id: row.id))
+            if runSection != row.section {
+                closeRun()
+                runSection = row.section
+            }
+            run.append(Entry(key: row.key, id: row.id))
         }
+        closeRun()
         // Headroom, so the first inserts after a load do not rehash every row at once.
         let total = grouped.values.reduce(0) { $0 + $1.count }
         locations.reserveCapacity(total + total / 8 + 16)

@@ -86,6 +86,19 @@ extension OrderStatisticTree {
     /// ```
     /// - Complexity: O(log n) expected.
     package mutating func remove(_ handle: Handle) {
+        detach(handle)
+        freeList.append(handle)
+    }
+
+    /// Takes a node out of the tree but keeps it (and its handle) for
+    /// ``reattach(_:as:)``: a row that moves within its section keeps its handle.
+    ///
+    /// ```swift
+    /// tree.detach(handle)
+    /// tree.reattach(handle, as: 9)
+    /// ```
+    /// - Complexity: O(log n) expected.
+    package mutating func detach(_ handle: Handle) {
         precondition(handle >= 0 && Int(handle) < elements.count && (parent[Int(handle)] != Self.none || root == handle),
                      "OrderStatisticTree: handle \(handle) is not in the tree")
         let above = parent[Int(handle)]
@@ -101,7 +114,20 @@ extension OrderStatisticTree {
             }
         }
         parent[Int(handle)] = Self.none
-        freeList.append(handle)
+    }
+
+    /// Puts a detached node back with a new element (not yet present).
+    ///
+    /// ```swift
+    /// tree.reattach(handle, as: 9)
+    /// ```
+    /// - Complexity: O(log n) expected.
+    package mutating func reattach(_ handle: Handle, as element: Element) {
+        elements[Int(handle)] = element
+        left[Int(handle)] = Self.none
+        right[Int(handle)] = Self.none
+        size[Int(handle)] = 1
+        setRoot(insert(handle, into: root))
     }
 
     /// Replaces the element behind a handle with one that sorts in the same

@@ -128,7 +128,7 @@ package struct OrderStatisticTree<Element: Comparable> {
     }
 
     @discardableResult
-    private mutating func fixSizes(_ node: Int32) -> Int32 {
+    mutating func fixSizes(_ node: Int32) -> Int32 {
         // Iterative post-order, so a degenerate shape cannot overflow the stack.
         var stack: [(Int32, Bool)] = [(node, false)]
         while let (n, visited) = stack.popLast() {

@@ -1,0 +1,62 @@
+extension OrderStatisticTree {
+    /// Stores an element in a node of its own, outside the tree until
+    /// ``relink(_:)`` places it; returns its handle.
+    ///
+    /// ```swift
+    /// let handle = tree.allocate(7)
+    /// ```
+    /// - Complexity: O(1) amortised.
+    package mutating func allocate(_ element: Element) -> Handle {
+        if let reused = freeList.popLast() {
+            elements[Int(reused)] = element
+            return reused
+        }
+        elements.append(element)
+        left.append(Self.none)
+        right.append(Self.none)
+        size.append(1)
+        parent.append(Self.none)
+        return Int32(elements.count - 1)
+    }
+
+    /// Frees a node that ``relink(_:)`` will leave out; its handle becomes invalid.
+    ///
+    /// ```swift
+    /// tree.release(handle)
+    /// ```
+    /// - Complexity: O(1); the tree is inconsistent until the next `relink`.
+    package mutating func release(_ handle: Handle) {
+        parent[Int(handle)] = Self.none
+        freeList.append(handle)
+    }
+
+    /// Makes the tree exactly the nodes `order` names, in that order (their
+    /// elements strictly increasing). Every node keeps its handle, so who
+    /// holds handles to the nodes that stay need not hear of it: a batch
+    /// that changes many rows of a section re-links it in one pass.
+    ///
+    /// ```swift
+    /// let handles = [tree.handle(at: 0), tree.allocate(9)]
+    /// tree.relink(handles)
+    /// ```
+    /// - Complexity: O(m) for m nodes.
+    package mutating func relink(_ order: [Handle]) {
+        // A Cartesian tree over the nodes' fixed priorities, built left to right with a stack.
+        var stack: [Int32] = []
+        stack.reserveCapacity(64)
+        for node in order {
+            left[Int(node)] = Self.none
+            right[Int(node)] = Self.none
+            var last = Self.none
+            while let top = stack.last, Self.priority(top) < Self.priority(node) {
+                last = stack.removeLast()
+            }
+            setLeft(node, last)
+            if let top = stack.last { setRight(top, node) }
+            stack.append(node)
+        }
+        setRoot(stack.first ?? Self.none)
+        // Sizes bottom-up: a node's children are finished before it in post-order.
+        if root != Self.none { fixSizes(root) }
+    }
+}
