@@ -1,62 +1,109 @@
 import FolioStore
 
 extension FetchedResultsController {
+    /// One object of a batch: its engine ID and whether the object itself changed
+    /// (false when only a related object that a key reads through did).
+    typealias Candidate = (id: Int64, changed: Bool)
+
     /// Turns one store change set into one batch for the engine and reports it.
-    /// - Complexity: O(k log n) for k changed objects.
+    /// The batch's objects are kept sorted by ID in arrays (no per-change map),
+    /// and their keys read in one query; with a to-one sort key and no
+    /// predicate, the same query reads their related rows.
+    /// - Complexity: O(k log k + k log n) for k changed objects.
     func process(_ changes: ChangeSet) {
         guard let plan else { return }
-        var candidates: [Int64: Bool] = [:]     // row → the object itself changed
-        for id in changes.inserted where id.entityName == plan.entityName { candidates[engineID(id)] = true }
-        for id in changes.updated.keys where id.entityName == plan.entityName { candidates[engineID(id)] = true }
-        for id in changes.deleted where id.entityName == plan.entityName { candidates[engineID(id)] = true }
+        var touched: [Candidate] = []
+        touched.reserveCapacity(changes.inserted.count + changes.updated.count + changes.deleted.count)
+        for id in changes.inserted where id.entityName == plan.entityName { touched.append((engineID(id), true)) }
+        for id in changes.updated.keys where id.entityName == plan.entityName { touched.append((engineID(id), true)) }
+        var deleted: [Int64] = []
+        for id in changes.deleted where id.entityName == plan.entityName { deleted.append(engineID(id)) }
+        touched += deleted.lazy.map { ($0, true) }
         if !plan.related.isEmpty {
             for (id, keys) in changes.updated where id.entityName != plan.entityName
                 && plan.relatedKeyNames.map({ !keys.isDisjoint(with: $0) }) ?? true {
-                for row in dependents[id.rowID] ?? [] where candidates[row] == nil { candidates[row] = false }
+                for row in dependents[id.rowID] ?? [] { touched.append((row, false)) }
             }
         }
-        guard !candidates.isEmpty else { return }
+        guard !touched.isEmpty else { return }
+        var candidates = Self.merging(touched)
         if let cacheName { ResultsCache.delete(name: cacheName) }
-        let deleted = Set(changes.deleted.filter { $0.entityName == plan.entityName }.map(engineID))
+        deleted.sort()
+        func isDeleted(_ id: Int64) -> Bool { Self.position(of: id, in: deleted) { $0 } != nil }
         let keyed: [(Int64, [StoreValue])]
-        let links: [(Int64, [StoreValue])]
+        var links: [(Int64, [StoreValue])] = []
         // Objects that only read a changed related object keep their links; the others may have new ones.
-        let relinked = plan.related.isEmpty ? [] : candidates.compactMap { $0.value && !deleted.contains($0.key) ? $0.key : nil }
+        let relinked = plan.related.isEmpty ? [] : candidates.compactMap { $0.changed && !isDeleted($0.id) ? $0.id : nil }
         do {
             if plan.isWindowed {
                 // With a limit or offset, membership depends on rank: re-read the window.
                 keyed = try fetchKeyRows(plan, restrictedTo: nil)
-                for id in engine.allIDs() where candidates[id] == nil { candidates[id] = false }
-                for (id, _) in keyed where candidates[id] == nil { candidates[id] = false }
+                candidates = Self.merging(candidates + engine.allIDs().map { ($0, false) } + keyed.map { ($0.0, false) })
+                links = relinked.isEmpty ? [] : try fetchRelatedRows(plan, restrictedTo: relinked)
             } else {
-                keyed = try fetchKeyRows(plan, restrictedTo: candidates.keys.filter { !deleted.contains($0) })
+                let live = candidates.compactMap { isDeleted($0.id) ? nil : $0.id }
+                if !relinked.isEmpty && fetchRequest.predicate == nil && fetchRequest.stringFilters.isEmpty {
+                    // Members and related rows are the same objects: one read for both.
+                    (keyed, links) = try fetchKeyAndRelatedRows(plan, restrictedTo: live)
+                } else {
+                    keyed = try fetchKeyRows(plan, restrictedTo: live)
+                    links = relinked.isEmpty ? [] : try fetchRelatedRows(plan, restrictedTo: relinked)
+                }
             }
-            links = relinked.isEmpty ? [] : try fetchRelatedRows(plan, restrictedTo: relinked)
         } catch {
             // The store could not be read: keep the results as they were and say why;
             // `performFetch()` starts afresh.
             lastError = error
             return
         }
-        updateRelated(plan, links, removed: Array(deleted))
+        updateRelated(plan, links, removed: deleted)
         // In the fetched order (sorted when many), so that the engine merges rather than sorts them.
         var changeList: [ResultsRowChange<Int64, RowKey, SectionKey>] = []
         changeList.reserveCapacity(candidates.count)
-        var present = Set<Int64>(minimumCapacity: keyed.count)
-        for (id, values) in keyed where candidates[id] != nil {
-            changeList.append(ResultsRowChange(id: id, row: plan.row(id: id, values: values), objectChanged: candidates[id]!))
-            present.insert(id)
+        var present = [Bool](repeating: false, count: candidates.count)
+        for (id, values) in keyed {
+            guard let index = Self.position(of: id, in: candidates, { $0.id }) else { continue }
+            changeList.append(ResultsRowChange(id: id, row: plan.row(id: id, values: values), objectChanged: candidates[index].changed))
+            present[index] = true
         }
-        for (id, changed) in candidates where !present.contains(id) {
-            changeList.append(ResultsRowChange(id: id, row: nil, objectChanged: changed))
+        for (index, candidate) in candidates.enumerated() where !present[index] {
+            changeList.append(ResultsRowChange(id: candidate.id, row: nil, objectChanged: candidate.changed))
         }
         let report = engine.apply(changeList)
         sectionCache = nil
         if fetchRequest.fetchBatchSize == 0 {
-            for id in present where resident[id] == nil { resident[id] = managedObjectContext.object(with: objectID(id)) }
+            for (index, candidate) in candidates.enumerated() where present[index] && resident[candidate.id] == nil {
+                resident[candidate.id] = managedObjectContext.object(with: objectID(candidate.id))
+            }
         }
         deliver(report)
         // Deleted objects were handed to the delegate as they last were; now let them go.
-        for (id, _) in candidates where !present.contains(id) { forget(id) }
+        for (index, candidate) in candidates.enumerated() where !present[index] { forget(candidate.id) }
+    }
+
+    /// Sorted by ID, one entry per object, changed if any entry says so.
+    static func merging(_ touched: [Candidate]) -> [Candidate] {
+        var sorted = touched
+        sorted.sort { $0.id < $1.id }
+        var merged: [Candidate] = []
+        merged.reserveCapacity(sorted.count)
+        for item in sorted {
+            if let last = merged.last, last.id == item.id {
+                merged[merged.count - 1].changed = last.changed || item.changed
+            } else {
+                merged.append(item)
+            }
+        }
+        return merged
+    }
+
+    /// The index of `id` in an array sorted by ID, by binary search.
+    static func position<T>(of id: Int64, in sorted: [T], _ key: (T) -> Int64) -> Int? {
+        var low = 0, high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if key(sorted[mid]) < id { low = mid + 1 } else { high = mid }
+        }
+        return low < sorted.count && key(sorted[low]) == id ? low : nil
     }
 }

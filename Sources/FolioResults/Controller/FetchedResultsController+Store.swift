@@ -17,6 +17,28 @@ extension FetchedResultsController {
             .map { (engineID($0.id), $0.values) }
     }
 
+    /// Each object's key values and related row IDs in one query, only among
+    /// `ids`; for requests without a predicate or filters, whose members are
+    /// every object, so that the related rows of the same objects come along.
+    func fetchKeyAndRelatedRows(_ plan: KeyPlan<Entity>, restrictedTo ids: [Int64]) throws
+        -> (keys: [(Int64, [StoreValue])], related: [(Int64, [StoreValue])]) {
+        guard !ids.isEmpty else { return ([], []) }
+        var request = fetchRequestForAll()
+        request.sortDescriptors = []
+        let rows = try managedObjectContext.fetchKeys(request, keyPaths: plan.keyPaths + plan.relatedKeyPaths,
+                                                      restrictedTo: Set(ids.map(objectID)))
+        let width = plan.keyPaths.count
+        var keys: [(Int64, [StoreValue])] = [], related: [(Int64, [StoreValue])] = []
+        keys.reserveCapacity(rows.count)
+        related.reserveCapacity(rows.count)
+        for row in rows {
+            let id = engineID(row.id)
+            keys.append((id, Array(row.values[..<width])))
+            related.append((id, Array(row.values[width...])))
+        }
+        return (keys, related)
+    }
+
     /// The request as the controller runs it: no batching, and the
     /// context's unsaved changes included, since the controller follows them.
     func fetchRequestForAll(unordered: Bool = false) -> FetchRequest<Entity> {
