@@ -41,9 +41,19 @@ import FolioTestSupport
                 (highTags, nil, 0), (byShelf, \ResultsItem.shelf, 0)]
     }
 
-    @Test func randomChangesKeepEveryControllerAndTableConsistent() async throws {
+    /// How big the store is and how big its batches get.
+    struct Scale: CustomStringConvertible, Sendable {
+        var items: Int
+        var rounds: Int
+        /// Every tenth round changes up to this share of the items (at least 12 changes).
+        var largestShare: Double
+        var description: String { "\(items) items" + (largestShare > 0 ? ", batches up to \(Int(largestShare * 100))% of them" : "") }
+    }
+
+    @Test(arguments: [Scale(items: 30, rounds: 600, largestShare: 0), Scale(items: 1500, rounds: 40, largestShare: 0.10)])
+    func randomChangesKeepEveryControllerAndTableConsistent(scale: Scale) async throws {
         var random = ResultsRandom.fromEnvironment()
-        print("seed:", random.seed)
+        print("seed:", random.seed, scale)
         let directory = try StoreTemporaryDirectory()
         let container = try PersistentContainer(schema: ResultsTestSchema.make(), path: directory.path("model.sqlite"))
         let context = container.viewContext
@@ -67,7 +77,7 @@ import FolioTestSupport
             tag.rank = rank * 2
             tags.append(tag)
         }
-        for _ in 0..<30 { newItem() }
+        for _ in 0..<scale.items { newItem() }
         try context.save()
 
         var watches: [Watch] = []
@@ -91,8 +101,9 @@ import FolioTestSupport
         }
 
         var what = ""
-        for round in 0..<600 {
-            let operations = Int.random(in: 1...(round % 10 == 0 ? 12 : 4), using: &random)
+        for round in 0..<scale.rounds {
+            let largest = max(12, Int(Double(items.count) * scale.largestShare))
+            let operations = Int.random(in: 1...(round % 10 == 0 ? largest : 4), using: &random)
             for _ in 0..<operations {
                 guard let item = items.randomElement(using: &random) else { newItem(); continue }
                 switch Int.random(in: 0..<13, using: &random) {
