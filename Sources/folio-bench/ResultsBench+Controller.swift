@@ -36,16 +36,10 @@ extension ResultsBench {
         let container = try PersistentContainer(schema: Schema([ResultsBenchRow.self]), path: directory.appendingPathComponent("bench.sqlite").path)
         let context = container.viewContext
         context.undoManager = nil
-        var inserted = 0
-        while inserted < n {
-            let chunk = min(50_000, n - inserted)
-            for _ in 0..<chunk {
-                let row = ResultsBenchRow(context: context)
-                row.name = name(&random)
-                row.group = random.below(settings.sections)
-            }
-            try context.save()
-            inserted += chunk
+        try fill(context, rows: n, random: &random) { random in
+            let row = ResultsBenchRow(context: context)
+            row.name = name(&random)
+            row.group = random.below(settings.sections)
         }
 
         var request = FetchRequest<ResultsBenchRow>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
@@ -125,6 +119,8 @@ extension ResultsBench {
                 ids = fresh
             })
         }
+        // The same 1% save at a tenth of the rows: the controller's share a change must not grow with n.
+        let tenth = try referenceShare(rows: max(100, n / 10), sections: settings.sections, random: &random)
         let p50 = percentile(singles, 0.5), p99 = percentile(singles, 0.99), naiveMS = percentile(naive, 0.5)
         print("controller  rows \(n): performFetch \(format(fetchMS)) ms; save to didChangeContent p50 \(format(p50)) us, p99 \(format(p99)) us "
               + "(\(singles.count) saves); \(format(bytesPerRow)) resident bytes/row (fetchBatchSize 20)")
@@ -133,6 +129,9 @@ extension ResultsBench {
                   + "\(format(save.rawMS)) ms, ratio \(format(save.totalMS / save.rawMS))x; controller's share \(format(save.controllerMS)) ms "
                   + "(\(format(save.controllerPerChangeUS)) us a change)")
         }
+        print("share/change rows \(n): 1% save controller's share \(format(batch1.controllerPerChangeUS)) us a change; at \(max(100, n / 10)) rows "
+              + "\(format(tenth.controllerPerChangeUS)) us a change (\(tenth.changes) changes, whole save \(format(tenth.totalMS)) ms, raw SQLite \(format(tenth.rawMS)) ms); "
+              + "ratio \(format(batch1.controllerPerChangeUS / tenth.controllerPerChangeUS))x")
         print("first fetch rows \(n): performFetch \(format(fetchMS)) ms, raw SQLite scan of the same ids and keys \(format(fetchRawMS)) ms, "
               + "ratio \(format(fetchMS / fetchRawMS))x; relaunch with the cache to the first screen \(format(relaunchMS)) ms")
         fflush(nil)
@@ -147,6 +146,8 @@ extension ResultsBench {
                 "store_batch_10pct_ms": storeBatch10,
                 "raw_batch_1pct_ms": batch1.rawMS, "raw_batch_10pct_ms": batch10.rawMS,
                 "controller_batch_1pct_ms": batch1.controllerMS, "controller_batch_10pct_ms": batch10.controllerMS,
-                "fetch_raw_ms": fetchRawMS, "relaunch_first_screen_ms": relaunchMS]
+                "fetch_raw_ms": fetchRawMS, "relaunch_first_screen_ms": relaunchMS,
+                "controller_batch_1pct_per_change_us": batch1.controllerPerChangeUS,
+                "controller_batch_1pct_per_change_tenth_rows_us": tenth.controllerPerChangeUS]
     }
 }

@@ -62,16 +62,10 @@ enum SearchBench {
         let container = try PersistentContainer(schema: Schema([SearchBenchRow.self]), path: directory.appendingPathComponent("search.sqlite").path)
         let context = container.viewContext
         context.undoManager = nil
-        var inserted = 0
-        while inserted < n {
-            let chunk = min(50_000, n - inserted)
-            for _ in 0..<chunk {
-                let row = SearchBenchRow(context: context)
-                row.name = ResultsBench.name(&random)
-                row.group = random.below(100)
-            }
-            try context.save()
-            inserted += chunk
+        try ResultsBench.fill(context, rows: n, random: &random) { random in
+            let row = SearchBenchRow(context: context)
+            row.name = ResultsBench.name(&random)
+            row.group = random.below(100)
         }
         var request = FetchRequest<SearchBenchRow>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
         request.fetchBatchSize = 20
