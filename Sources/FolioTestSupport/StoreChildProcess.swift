@@ -5,8 +5,8 @@ import Synchronization
 /// times, for tests that need a real second process (crash and two-process tests).
 ///
 ///     let child = try StoreChildProcess(executable: StoreChildProcess.sibling("folio-store-worker"), arguments: ["watch", path])
-///     _ = child.waitForLine { $0 == "ready" }
-///     child.kill()
+///     _ = await child.waitForLine { $0 == "ready" }
+///     await child.kill()
 public final class StoreChildProcess: @unchecked Sendable {  // the collected lines are used only under `lock`
     private let process = Process()
     private let output = Pipe()
@@ -73,30 +73,43 @@ public final class StoreChildProcess: @unchecked Sendable {  // the collected li
     }
 
     /// Waits up to `timeout` seconds for a line matching `predicate`; returns it and its arrival time.
-    public func waitForLine(timeout: Double = 10, _ predicate: (String) -> Bool) -> (line: String, at: Date)? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let hit = lines.first(where: { predicate($0.line) }) { return hit }
-            usleep(1000)
-        }
-        return nil
+    ///
+    /// The wait suspends rather than blocks: a main-actor test that waits
+    /// for a child leaves the main actor to every other test meanwhile.
+    public func waitForLine(
+        timeout: Double = 60, _ predicate: @Sendable (String) -> Bool
+    ) async -> (line: String, at: Date)? {
+        await Self.poll(timeout: timeout) { self.lines.first { predicate($0.line) } }
     }
 
     /// Sends SIGKILL and waits for the process to end and its output to drain.
-    public func kill() {
+    public func kill() async {
         Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        let deadline = Date().addingTimeInterval(2)
-        while Date() < deadline {
-            if lock.withLock({ _ in ended }) { break }
-            usleep(1000)
-        }
+        await waitForExit()
+        _ = await Self.poll(timeout: 10) { self.lock.withLock { _ in self.ended } ? true : nil }
     }
 
     /// Closes the child's stdin (the worker's signal to exit) and waits for it.
-    public func finish() {
+    public func finish() async {
         closeInput()
-        process.waitUntilExit()
+        await waitForExit()
+    }
+
+    /// Waits, suspended, until the process has ended (it always does: the
+    /// workers exit at end of input, and `kill()` sends SIGKILL).
+    private func waitForExit() async {
+        _ = await Self.poll(timeout: .infinity) { self.process.isRunning ? nil : true }
+    }
+
+    /// Checks `probe` every millisecond, suspended in between, until it gives
+    /// a value or `timeout` seconds have passed.
+    private static func poll<T>(timeout: Double, _ probe: () -> T?) async -> T? {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            if let value = probe() { return value }
+            try? await Task.sleep(for: .milliseconds(1))
+        } while Date() < deadline
+        return probe()
     }
 
     /// Closes the child's stdin without waiting (to start several workers at once).
@@ -113,14 +126,9 @@ public final class StoreChildProcess: @unchecked Sendable {  // the collected li
     /// Stops the child as Ctrl-Z would (SIGSTOP) and waits until the kernel
     /// reports it stopped; false if it never did. ``resume()`` continues it.
     @discardableResult
-    public func suspend(timeout: Double = 10) -> Bool {
+    public func suspend(timeout: Double = 60) async -> Bool {
         Foundation.kill(process.processIdentifier, SIGSTOP)
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if state == "T" || state == "t" { return true }
-            usleep(1000)
-        }
-        return false
+        return await Self.poll(timeout: timeout) { self.state == "T" || self.state == "t" ? true : nil } ?? false
     }
 
     /// The process state letter from `/proc/PID/stat` (`R`, `S`, `T` for stopped…).

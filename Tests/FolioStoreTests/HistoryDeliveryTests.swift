@@ -61,7 +61,7 @@ import FolioTestSupport
             }
             hold(Int.random(in: 0...400, using: &rng))
             let arrived = await waitUntil(10) { heard().count >= count }
-            child.finish()
+            await child.finish()
             let saved = child.lines.filter { $0.line.hasPrefix("saved ") }.map { String($0.line.dropFirst("saved ".count)) }
             #expect(saved.count == count, "round \(round): the child saved \(saved)")
             #expect(arrived, "round \(round): heard \(heard()) of \(saved)")
@@ -87,13 +87,18 @@ import FolioTestSupport
                                           arguments: ["insert", path, "Tapir", "Okapi"])
         let busy = Task { @MainActor in
             try? await Task.sleep(for: .milliseconds(20))
-            // The child saves while the main actor does something else for 2.5 s.
-            _ = child.waitForLine(timeout: 20) { $0.hasPrefix("saved TestAnimal/3") }
+            // The child saves while the main actor does something else, for
+            // at most 5 s plus 2.5 s: a hold without a bound would stall every
+            // other main-actor test while a loaded machine starts the child.
+            let giveUp = Date().addingTimeInterval(5)
+            while !child.lines.contains(where: { $0.line.hasPrefix("saved TestAnimal/3") }), Date() < giveUp {
+                usleep(1000)
+            }
             usleep(2_500_000)
         }
         #expect(await waitUntil(2) { heard().count >= 2 }, "heard \(heard())")
         await busy.value
-        child.finish()
+        await child.finish()
         let saved = child.lines.filter { $0.line.hasPrefix("saved ") }.map { String($0.line.dropFirst("saved ".count)) }
         #expect(heard().map(\.description) == saved)
         token.cancel()

@@ -25,8 +25,8 @@ import FolioTestSupport
         let child = try StoreChildProcess(executable: StoreChildProcess.sibling("folio-store-worker"),
                                           arguments: ["insert-and-close", path, "Tapir"])
         // Closing, the child looks for other connections: it must find ours.
-        #expect(child.waitForLine { $0 == "closed" } != nil)
-        child.finish()
+        #expect(await child.waitForLine { $0 == "closed" } != nil)
+        await child.finish()
         #expect(FileManager.default.fileExists(atPath: path + "-wal"), "the log was deleted while this process had the store open")
         try insert("Okapi", in: first)
         try insert("Manatee", in: second)

@@ -38,9 +38,9 @@ func storedItemNumbers(_ path: String) throws -> [Int] {
         var acknowledged = 0
         for round in 0..<25 {
             let child = try StoreChildProcess(executable: worker, arguments: ["save-loop", path])
-            #expect(child.waitForLine { $0.hasPrefix("saved") } != nil, "round \(round): the worker never saved")
-            usleep(UInt32.random(in: 0...60_000, using: &rng))
-            child.kill()
+            #expect(await child.waitForLine { $0.hasPrefix("saved") } != nil, "round \(round): the worker never saved")
+            try await Task.sleep(for: .microseconds(UInt64.random(in: 0...60_000, using: &rng)))
+            await child.kill()
             let saves = child.lines.compactMap { Int($0.line.dropFirst("saved ".count)) }
             acknowledged = max(acknowledged, saves.max() ?? 0)
             #expect(integrityCheck(path) == "ok", "round \(round)")
@@ -65,7 +65,7 @@ func storedItemNumbers(_ path: String) throws -> [Int] {
         // Saves read together arrive as one change set.
         let inserted = { heard.flatMap { $0.0.inserted.sorted() } }
         #expect(await waitUntil(10) { inserted().count == names.count })
-        child.finish()
+        await child.finish()
         let saved = child.lines.filter { $0.line.hasPrefix("saved ") }
         #expect(saved.count == names.count)
         #expect(inserted().map(\.description) == saved.map { String($0.line.dropFirst("saved ".count)) })
@@ -85,17 +85,17 @@ func storedItemNumbers(_ path: String) throws -> [Int] {
     }
 
     @MainActor
-    @Test func anotherProcessHearsOurSaves() throws {
+    @Test func anotherProcessHearsOurSaves() async throws {
         let dir = try StoreTemporaryDirectory()
         let path = dir.path("shared.sqlite")
         let container = try PersistentContainer(schema: StoreTestSchema.make(), path: path)
         let child = try StoreChildProcess(executable: worker, arguments: ["watch", path])
-        #expect(child.waitForLine { $0 == "ready" } != nil)
+        #expect(await child.waitForLine { $0 == "ready" } != nil)
         let a = TestAnimal(context: container.viewContext)
         a.commonName = "Okapi"
         try container.viewContext.save()
-        let heard = child.waitForLine(timeout: 5) { $0.hasPrefix("heard") }
+        let heard = await child.waitForLine { $0.hasPrefix("heard") }
         #expect(heard?.line == "heard \(a.objectID)")
-        child.finish()
+        await child.finish()
     }
 }

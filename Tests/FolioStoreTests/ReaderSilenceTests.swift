@@ -34,35 +34,46 @@ import FolioTestSupport
         let dir = try StoreTemporaryDirectory()
         let path = dir.path("paused.sqlite")
         let mine = try PersistentContainer(schema: StoreTestSchema.make(), path: path)
-        mine.setReaderSilenceLimit(1.5)
+        // A limit long enough that the check within it survives a loaded
+        // machine's delays (the child heartbeats every limit / 4).
+        let limit = 6.0
+        mine.setReaderSilenceLimit(limit)
         _ = try insert("Seed", in: mine)
-        let child = try StoreChildProcess(executable: StoreChildProcess.sibling("folio-store-worker"), arguments: ["watch", path, "1.5"])
-        #expect(child.waitForLine { $0 == "ready" } != nil)
+        let child = try StoreChildProcess(executable: StoreChildProcess.sibling("folio-store-worker"), arguments: ["watch", path, "\(limit)"])
+        #expect(await child.waitForLine { $0 == "ready" } != nil)
         #expect(await waitUntil { counts(path).readers == 2 }, "the child registered as a reader")
 
-        #expect(child.suspend(), "the child did not stop")
+        // Taken before the stop: the wait for the kernel to report it can be slow.
         let stoppedAt = Date()
+        #expect(await child.suspend(), "the child did not stop")
         // Within the limit, the stopped reader still holds its unread history.
         let missed = try insert("Missed", in: mine)
         mine.checkForExternalChanges()
-        #expect(counts(path).history >= 1)
+        let historyWithinTheLimit = counts(path).history
+        // Its last heartbeat came at most limit / 4 before the stop, so it is
+        // surely within the limit this long after the stop.
+        if Date().timeIntervalSince(stoppedAt) < limit * 3 / 4 {
+            #expect(historyWithinTheLimit >= 1, "a stopped reader within the limit lost its history")
+        } else {
+            print("ReaderSilenceTests: the check within the limit came too late to judge on this machine")
+        }
         // Past the limit it is dropped, and what it did not read is trimmed.
-        try await Task.sleep(for: .milliseconds(2000))
+        try await Task.sleep(for: .seconds(limit + 1))
         let alsoMissed = try insert("Also missed", in: mine)
         mine.checkForExternalChanges()
         #expect(counts(path) == (0, 1), "history and readers after the trim: \(counts(path))")
 
         child.resume()
-        let reload = child.waitForLine(timeout: 10) { $0 == "reload" }
+        let reload = await child.waitForLine { $0 == "reload" }
         #expect(reload != nil, "the continued reader learnt that it missed saves: \(child.lines.map(\.line))")
         let missedNames = ["heard \(missed)", "heard \(alsoMissed)"]
         #expect(child.lines.allSatisfy { !missedNames.contains($0.line) },
                 "a trimmed save was heard: \(child.lines.map { "\($0.line) at \($0.at.timeIntervalSince(stoppedAt))" })")
         let later = try insert("Later", in: mine)
-        let heard = child.waitForLine(timeout: 10) { $0 == "heard \(later)" }
+        let heard = await child.waitForLine { $0 == "heard \(later)" }
         #expect(heard != nil, "a save after the reload is heard: \(child.lines.map(\.line))")
         #expect(await waitUntil { counts(path).readers == 2 }, "the reader registered again")
-        child.finish()
+        await child.finish()
     }
 
     /// What a context does with a reload: unchanged objects read the store

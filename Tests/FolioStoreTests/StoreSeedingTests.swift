@@ -29,8 +29,8 @@ import FolioTestSupport
             let path = dir.path("first-\(round).sqlite")
             let child = try StoreChildProcess(executable: worker, arguments: ["create", path, "\(Self.seeded)"])
             // From before the process is up to after it has opened the store.
-            usleep(UInt32.random(in: 0...400_000, using: &rng))
-            child.kill()
+            try await Task.sleep(for: .microseconds(UInt64.random(in: 0...400_000, using: &rng)))
+            await child.kill()
             let opened = child.lines.contains { $0.line.hasPrefix("opened") }
             if FileManager.default.fileExists(atPath: path) {
                 whole += 1
@@ -55,12 +55,12 @@ import FolioTestSupport
             let children = try (0..<6).map { _ in
                 try StoreChildProcess(executable: worker, arguments: ["create", path, "\(Self.seeded)", "--wait"])
             }
-            for child in children { #expect(child.waitForLine { $0 == "ready" } != nil) }
+            for child in children { #expect(await child.waitForLine { $0 == "ready" } != nil) }
             for child in children { child.closeInput() }
             for child in children {
-                let opened = child.waitForLine(timeout: 60) { $0.hasPrefix("opened") || $0.hasPrefix("failed") }
+                let opened = await child.waitForLine(timeout: 60) { $0.hasPrefix("opened") || $0.hasPrefix("failed") }
                 #expect(opened?.line == "opened \(Self.seeded)", "round \(round): \(String(describing: opened?.line))")
-                child.finish()
+                await child.finish()
             }
             #expect(try await MainActor.run { try items(path) } == Self.seeded, "round \(round)")
         }

@@ -93,13 +93,13 @@ import FolioTestSupport
     let worker = StoreChildProcess.sibling("folio-store-worker")
 
     /// Starts `count` workers with `arguments`, releases them together, and waits for all.
-    func race(_ count: Int, _ arguments: [String]) throws {
+    func race(_ count: Int, _ arguments: [String]) async throws {
         let children = try (0..<count).map { _ in try StoreChildProcess(executable: worker, arguments: arguments) }
-        for child in children { #expect(child.waitForLine { $0 == "ready" } != nil) }
+        for child in children { #expect(await child.waitForLine { $0 == "ready" } != nil) }
         for child in children { child.closeInput() }
         for child in children {
-            #expect(child.waitForLine(timeout: 60) { $0 == "done" } != nil, "a worker did not finish")
-            child.finish()
+            #expect(await child.waitForLine(timeout: 60) { $0 == "done" } != nil, "a worker did not finish")
+            await child.finish()
             #expect(child.terminationStatus == 0)
         }
     }
@@ -116,7 +116,7 @@ import FolioTestSupport
         for round in 0..<3 {
             let path = dir.path("order-\(round).sqlite")
             _ = try await MainActor.run { try PersistentContainer(schema: StoreTestSchema.make(), path: path) }
-            try race(6, ["add-in-order", path, "Pilosa", "5"])
+            try await race(6, ["add-in-order", path, "Pilosa", "5"])
             let found = try await counts(path)
             #expect(found.classifications == 1, "round \(round)")
             #expect(found.animals == 30, "round \(round)")
@@ -127,7 +127,7 @@ import FolioTestSupport
         let dir = try StoreTemporaryDirectory()
         let path = dir.path("append.sqlite")
         _ = try await MainActor.run { try PersistentContainer(schema: StoreTestSchema.make(), path: path) }
-        try race(6, ["append", path, "20"])
+        try await race(6, ["append", path, "20"])
         #expect(try await counts(path).items == Array(1...120))
     }
 }
