@@ -14,6 +14,14 @@ func runResultsBench(_ options: [String]) {
     do {
         let figures = try ResultsBench.controller(settings, &random)
         json.merge(figures) { $1 }
+        // A search keystroke at the same size (`folio-bench search` has its detail and baseline).
+        let search = try SearchBench.run(rows: settings.rows, rounds: 3)
+        for key in ["filter_keystroke_p50_ms", "filter_keystroke_p99_ms"] { json[key] = search[key] }
+        if !settings.json {
+            print(String(format: "search keystroke → table updated: p50 %.1f ms, p99 %.1f ms (plain re-fetch p50 %.1f ms, the filter's scan p50 %.1f ms)",
+                         search["filter_keystroke_p50_ms"] ?? 0, search["filter_keystroke_p99_ms"] ?? 0,
+                         search["refetch_p50_ms"] ?? 0, search["scan_p50_ms"] ?? 0))
+        }
     } catch {
         ResultsBench.fail("\(error)")
     }

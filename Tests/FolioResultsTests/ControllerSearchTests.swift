@@ -90,6 +90,26 @@ import FolioTestSupport
         #expect(controller.fetchedObjects?.map(\.name) == ["Ant"])
     }
 
+    /// A request narrows another when each of the other's filters is implied
+    /// by one of its own and the predicates translate alike (bound values too).
+    @Test func typingOnNarrowsAndErasingOrAnotherPredicateDoesNot() throws {
+        func request(_ text: String, minimum: Int?) -> FetchRequest<ResultsItem> {
+            var request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.name)])
+            request.stringFilters = Self.search(text)
+            request.predicate = minimum.map { m in #Predicate<ResultsItem> { $0.score >= m } }
+            return request
+        }
+        #expect(try context.narrows(request("Caf", minimum: 3), request("ca", minimum: 3)))
+        #expect(try context.narrows(request("straße", minimum: nil), request("SS", minimum: nil)))
+        #expect(try context.narrows(request("a", minimum: 3), request("", minimum: nil)))
+        #expect(try !context.narrows(request("ca", minimum: 3), request("caf", minimum: 3)))
+        #expect(try !context.narrows(request("caf", minimum: 4), request("ca", minimum: 3)))
+        #expect(try !context.narrows(request("caf", minimum: nil), request("ca", minimum: 3)))
+        var limited = request("caf", minimum: nil)
+        limited.fetchLimit = 5
+        #expect(try !context.narrows(limited, request("ca", minimum: nil)))
+    }
+
     /// Random searches interleaved with random saves: after each, the report
     /// applied to the old sections gives a fresh fetch, and a table fed by
     /// the report accepts it; a windowed request (limit) too.
@@ -113,6 +133,7 @@ import FolioTestSupport
         var renamed: [ObjectID: ObjectID] = [:]
         let token = context.observeChanges { if $0.origin == .thisContext { renamed.merge($0.permanentIDs) { $1 } } }
         defer { withExtendedLifetime(token) {} }
+        var text = "", minimum: Int?
         for round in 0..<200 {
             if Int.random(in: 0..<3, using: &random) == 0 {
                 for _ in 0..<Int.random(in: 1...3, using: &random) {
@@ -126,8 +147,13 @@ import FolioTestSupport
                 }
                 try context.save()
             } else {
-                let text = Int.random(in: 0..<4, using: &random) == 0 ? "" : word()
-                let minimum = Int.random(in: 0..<3, using: &random) == 0 ? Int.random(in: 0..<10, using: &random) : nil
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: text += letters.randomElement(using: &random)!  // typing on narrows (rows re-read by ID)
+                case 1: text = String(text.dropLast())  // erasing widens
+                default:
+                    text = Int.random(in: 0..<4, using: &random) == 0 ? "" : word()
+                    minimum = Int.random(in: 0..<3, using: &random) == 0 ? Int.random(in: 0..<10, using: &random) : nil
+                }
                 for controller in controllers {
                     try controller.updateFetchRequest { request in
                         request.stringFilters = Self.search(text)

@@ -23,8 +23,9 @@ extension FetchedResultsController {
     ///     }
     /// }
     /// ```
-    /// - Complexity: one query over the entity, O(n) to compare memberships,
-    ///   and O(k log n) for the k objects that enter or leave.
+    /// - Complexity: one query over the entity (over the m rows shown, by ID,
+    ///   when the new request narrows the old and m is small), O(n) to
+    ///   compare memberships, and O(k log n) for the k objects that enter or leave.
     public func updateFetchRequest(_ change: (inout FetchRequest<Entity>) throws -> Void) throws {
         managedObjectContext.processPendingChanges()
         var request = fetchRequest
@@ -37,15 +38,26 @@ extension FetchedResultsController {
         fetchRequest = request
         do {
             let next = try KeyPlan(request: request, sectionKeyPath: sectionNameKeyPath, context: managedObjectContext)
-            if next.ordersLike(current) { try refetchMembers(next) } else { try refetchAll(next) }
+            if next.ordersLike(current) {
+                try refetchMembers(next, narrowing: try managedObjectContext.narrows(request, previous))
+            } else {
+                try refetchAll(next)
+            }
         } catch {
             fetchRequest = previous
             throw error
         }
     }
 
+    /// At most this many rows are read by ID when a filter narrows; more are
+    /// read by one scan of the entity, which costs less than as many lookups.
+    static var narrowingLookupLimit: Int { 65_536 }
+
     /// The same ordering, other members: report who left and who entered.
-    private func refetchMembers(_ next: KeyPlan<Entity>) throws {
+    /// When the new request `narrowing`ly implies the old one, only today's
+    /// members can match it, so a few of them are re-read by ID instead of
+    /// scanning the rows the old filter already excluded.
+    private func refetchMembers(_ next: KeyPlan<Entity>, narrowing: Bool) throws {
         var changes: [ResultsRowChange<Int64, RowKey, SectionKey>] = []
         var entering: [(Int64, [StoreValue])]
         if next.isWindowed {
@@ -55,10 +67,16 @@ extension FetchedResultsController {
             for id in engine.allIDs() where !members.contains(id) { changes.append(ResultsRowChange(id: id, row: nil, objectChanged: false)) }
         } else {
             // Only IDs for the scan; keys only for those that enter.
-            let matching = try managedObjectContext.fetchIDs(fetchRequestForAll(unordered: true)).map(engineID)
+            let current = engine.allIDs()
+            let restricted = narrowing && current.count <= Self.narrowingLookupLimit
+            let matching = restricted
+                ? try managedObjectContext.fetchKeys(fetchRequestForAll(unordered: true), keyPaths: [], restrictedTo: Set(current.map(objectID)))
+                    .map { engineID($0.id) }
+                : try managedObjectContext.fetchIDs(fetchRequestForAll(unordered: true)).map(engineID)
             let members = RowIDSet(matching)
-            for id in engine.allIDs() where !members.contains(id) { changes.append(ResultsRowChange(id: id, row: nil, objectChanged: false)) }
-            let newcomers = matching.filter { !engine.contains($0) }
+            for id in current where !members.contains(id) { changes.append(ResultsRowChange(id: id, row: nil, objectChanged: false)) }
+            // Read among today's members, none can be new.
+            let newcomers = restricted ? [] : matching.filter { !engine.contains($0) }
             if newcomers.count > 4096 && newcomers.count * 2 > matching.count {
                 // Mostly new results: one ordered scan costs less than looking each up by ID.
                 entering = try fetchKeyRows(next, restrictedTo: nil).filter { !engine.contains($0.0) }
