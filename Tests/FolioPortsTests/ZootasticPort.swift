@@ -57,15 +57,15 @@ public class MainViewController: TableViewController, TableViewDataSource, Table
     public var context: ObjectContext!
 
     lazy var fetchedResultsController: FetchedResultsController<Animal> = {
-        var animalsFetchRequest = FetchRequest<Animal>()
-        let primarySortDescriptor = SortDescriptor(\Animal.classification?.order)
-        let secondarySortDescriptor = SortDescriptor(\Animal.commonName)
+        var animalsFetchRequest = FetchRequest<Animal>(entityName: "Animal")
+        let primarySortDescriptor = SortDescriptor<Animal>(key: "classification.order", ascending: true)
+        let secondarySortDescriptor = SortDescriptor<Animal>(key: "commonName", ascending: true)
         animalsFetchRequest.sortDescriptors = [primarySortDescriptor, secondarySortDescriptor]
 
         let frc = FetchedResultsController(
             fetchRequest: animalsFetchRequest,
             managedObjectContext: self.context,
-            sectionNameKeyPath: \Animal.classification?.order,
+            sectionNameKeyPath: "classification.order",
             cacheName: nil)
         frc.delegate = self
         return frc

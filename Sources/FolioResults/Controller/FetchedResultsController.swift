@@ -72,6 +72,7 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
         // the batches that follow report only what changes after the fetch.
         managedObjectContext.processPendingChanges()
         // Read everything first, so that a failure leaves the previous results intact.
+        if let entity = managedObjectContext.schema.entity(named: Entity.entity.name) { try fetchRequest.checkEntityName(entity) }
         let plan = try KeyPlan(request: fetchRequest, sectionKeyPath: sectionNameKeyPath, context: managedObjectContext)
         // The cache holds saved rows; unsaved changes are part of the results.
         let pending = managedObjectContext.hasChanges

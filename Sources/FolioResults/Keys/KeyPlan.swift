@@ -45,7 +45,10 @@ struct KeyPlan<Entity: ManagedObject> {
             }
             sortPaths.append(keyPath)
         }
-        if let sectionKeyPath, sortPaths.first != sectionKeyPath {
+        // Every key resolves first, so a key the schema lacks is named as such.
+        for path in sortPaths + (sectionKeyPath.map { [$0] } ?? []) { _ = try entity.properties(along: path) }
+        // Compared by the properties read, so a string key and a key path to the same property agree.
+        if let sectionKeyPath, sortPaths.first.map({ names($0) != names(sectionKeyPath) }) ?? true {
             throw FetchedResultsError.sectionKeyNotFirstSortKey(
                 sectionKeyPath: names(sectionKeyPath).joined(separator: "."),
                 firstSortKeyPath: sortPaths.first.map { names($0).joined(separator: ".") })

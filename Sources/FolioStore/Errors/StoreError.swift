@@ -36,6 +36,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedPredicate(String)
     /// A key path does not name a stored property of the entity.
     case unknownKeyPath(entity: String, keyPath: String)
+    /// A fetch request names (`FetchRequest(entityName:)`) another entity than the one it fetches.
+    case otherEntityName(named: String, fetched: String)
     /// A stored value does not have the type the attribute declares.
     case typeMismatch(expected: String, found: String)
     /// The object was deleted (here or by another context or process).
@@ -71,6 +73,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .unsupportedPredicate(what): "predicate not supported by the store: \(what)"
         case let .unknownKeyPath(entity, keyPath):
             "\(keyPath) is not a stored property of \(entity) (fetch, sort and filter by @Managed properties its entity declares)"
+        case let .otherEntityName(named, fetched):
+            "FetchRequest<\(fetched)>(entityName: \"\(named)\") names '\(named)', not the entity it fetches (\(fetched))"
         case let .typeMismatch(expected, found): "expected a value of type \(expected), found \(found)"
         case let .objectDeleted(entity, id): "\(entity) \(id) has been deleted"
         case let .sqlite(code, message, sql): "SQLite error \(code): \(message)" + (sql.isEmpty ? "" : " [\(sql)]")

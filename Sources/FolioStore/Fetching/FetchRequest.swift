@@ -27,6 +27,9 @@ public struct FetchRequest<Entity: ManagedObject> {
     public var fetchBatchSize = 0
     /// Whether unsaved inserts, changes and deletes of the context count (they do by default, as in Core Data).
     public var includesPendingChanges = true
+    /// The entity named by Core Data's `FetchRequest(entityName:)`; nil when
+    /// the type alone names it. Checked against `Entity` when fetched.
+    public private(set) var entityName: String?
 
     /// A request for `Entity`.
     ///
@@ -34,6 +37,22 @@ public struct FetchRequest<Entity: ManagedObject> {
     public init(predicate: Predicate<Entity>? = nil, sortBy: [SortDescriptor<Entity>] = []) {
         self.predicate = predicate
         self.sortDescriptors = sortBy
+    }
+
+    /// Core Data's form: the entity by name, checked when the request is
+    /// fetched (``StoreError/otherEntityName(named:fetched:)`` when it is not `Entity`'s).
+    ///
+    ///     var request = FetchRequest<Animal>(entityName: "Animal")
+    ///     request.sortDescriptors = [SortDescriptor(key: "commonName", ascending: true)]
+    public init(entityName: String) {
+        self.init()
+        self.entityName = entityName
+    }
+
+    /// Throws when the request names an entity other than `entity`.
+    package func checkEntityName(_ entity: EntityDescription) throws {
+        guard let entityName, entityName != entity.name else { return }
+        throw StoreError.otherEntityName(named: entityName, fetched: entity.name)
     }
 
     /// Whether each sort descriptor is ascending.

@@ -170,6 +170,7 @@ extension ObjectContext {
     /// Translates a request (predicate, string filters, sorts, limit) and key columns into a plan.
     func makePlan<T>(_ request: FetchRequest<T>, keyPaths: [PartialKeyPath<T>], withSortKeys: Bool = false) throws -> FetchPlan {
         let e = schema.entity(for: T.self)
+        try request.checkEntityName(e)
         let b = SQLQueryBuilder(root: e, dialect: coordinator.dialect)
         var conditions: [String] = []
         if let p = request.predicate { conditions.append(try PredicateSupport.condition(p, b)) }

@@ -73,11 +73,37 @@ public final class EntityDescription: @unchecked Sendable {
     /// (found by ``KeyPathProbe``, once per key path).
     func resolve(keyPath: AnyKeyPath) throws -> [PropertyDescription] {
         if let p = byKeyPath[keyPath] { return [p] }
+        if let name = NamedKeyPath.name(of: keyPath) { return try resolve(named: name) }
         let key = KeyPathKey(keyPath)
         if let known = resolvedKeyPaths.withLock({ $0[key] }) { return try known.get() }
         let found = KeyPathProbe.resolve(key, from: self)
         resolvedKeyPaths.withLock { $0[key] = found }
         return try found.get()
+    }
+}
+
+extension EntityDescription {
+    /// Resolves Core Data's dotted string form ("classification.order"):
+    /// to-one relationships, then an attribute; the error names the key and
+    /// the part the schema does not have.
+    func resolve(named key: String) throws -> [PropertyDescription] {
+        var entity = self
+        var chain: [PropertyDescription] = []
+        let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        func refuse(_ why: String) -> StoreError { .unknownKeyPath(entity: name, keyPath: "'\(key)' (\(why))") }
+        for (index, part) in parts.enumerated() {
+            guard let p = entity.byName[part] else { throw refuse("\(entity.name) has no property '\(part)'") }
+            chain.append(p)
+            let isLast = index == parts.count - 1
+            switch p.kind {
+            case .attribute where isLast: return chain
+            case .attribute: throw refuse("\(entity.name).\(part) is an attribute, not a to-one relationship")
+            case .toOne where isLast: throw refuse("\(entity.name).\(part) is a relationship, not an attribute")
+            case .toOne: entity = p.target
+            case .toMany: throw refuse("\(entity.name).\(part) is a to-many relationship")
+            }
+        }
+        return chain
     }
 }
 
