@@ -131,7 +131,7 @@ private final class CountingDriver: TerminalDriver {
 
 /// A sectioned table of `rows` rows computed from their index paths.
 @MainActor
-private final class BenchTable: TableViewController, TableViewEditingDataSource, TableViewDelegate {
+private final class BenchTable: TableViewController, TableViewDataSource, TableViewDelegate {
     let rows: Int
     let perSection: Int
     let sections: Int

@@ -3,7 +3,7 @@ import FolioTerminal
 
 /// A small Planets-like table for trying the kit in a real terminal.
 @MainActor
-final class DemoController: TableViewController, TableViewEditingDataSource, TableViewReorderingDataSource, TableViewDelegate {
+final class DemoController: TableViewController, TableViewDataSource, TableViewReorderingDataSource, TableViewDelegate {
     var sections: [(String, [String])] = [
         ("Inner", ["Mercury", "Venus", "Earth", "Mars"]),
         ("Outer", ["Jupiter", "Saturn", "Uranus", "Neptune"]),

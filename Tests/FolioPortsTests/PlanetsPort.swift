@@ -3,7 +3,7 @@
 import FolioTable
 import FolioTerminal
 
-class PlanetsViewController: TableViewController, TableViewEditingDataSource, TableViewDelegate {
+class PlanetsViewController: TableViewController, TableViewDataSource, TableViewDelegate {
     var planets = ["Mercury", "Venus", "Earth", "Mars", "Jupiter", "Saturn", "Uranus", "Neptune"]
     var deletePlanetIndexPath: IndexPath? = nil
 

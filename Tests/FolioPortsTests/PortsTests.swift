@@ -132,6 +132,11 @@ import Testing
         controller.dataSourceArray.insert("Mars", at: 1)
         controller.tableView.insertRows(at: [IndexPath(row: 1, section: 0)], with: .automatic)
         #expect(shown(controller.tableView, app) == [["Mercury", "Mars", "Venus", "Earth"]])
+        // It writes no commit method, so a swipe offers nothing, as UIKit offers nothing.
+        app.send("Left")
+        #expect(!controller.tableView.isSwipeEditing)
+        #expect(!controller.tableView.revealTrailingSwipeActions(forRowAt: IndexPath(row: 0, section: 0)))
+        #expect(shown(controller.tableView, app) == [["Mercury", "Mars", "Venus", "Earth"]])
     }
 
     @Test func viewDidLoadRunsOnceBeforeTheFirstAppearance() throws {

@@ -57,7 +57,7 @@ extension TableView {
     /// ```
     @discardableResult
     package func userDidTapEditingControl(forRowAt indexPath: IndexPath) -> TableViewCell.EditingStyle {
-        guard isEditing, containsRow(at: indexPath), let editing = dataSource as? any TableViewEditingDataSource else {
+        guard isEditing, containsRow(at: indexPath), dataSourceCommitsEdits else {
             return .none
         }
         let style = editingStyleForRow(at: indexPath)
@@ -65,7 +65,7 @@ extension TableView {
         case .none:
             break
         case .insert:
-            editing.tableView(self, commit: .insert, forRowAt: indexPath)
+            commitEdit(.insert, forRowAt: indexPath)
         case .delete:
             if let old = deleteConfirmationIndexPath { visibleCells[old]?.showingDeleteConfirmation = false }
             deleteConfirmationIndexPath = indexPath
@@ -81,12 +81,12 @@ extension TableView {
     /// table.userDidConfirmDeletion()
     /// ```
     package func userDidConfirmDeletion() {
-        guard let path = deleteConfirmationIndexPath, let editing = dataSource as? any TableViewEditingDataSource else {
+        guard let path = deleteConfirmationIndexPath, dataSourceCommitsEdits else {
             return
         }
         deleteConfirmationIndexPath = nil
         visibleCells[path]?.showingDeleteConfirmation = false
-        editing.tableView(self, commit: .delete, forRowAt: path)
+        commitEdit(.delete, forRowAt: path)
     }
 
     /// Hides a revealed delete confirmation without deleting.

@@ -19,12 +19,12 @@ extension TableView {
         if let configuration = delegate?.tableView(self, trailingSwipeActionsConfigurationForRowAt: indexPath) {
             return configuration
         }
-        guard let editing = dataSource as? any TableViewEditingDataSource, canEditRow(at: indexPath),
+        guard dataSourceCommitsEdits, canEditRow(at: indexPath),
               (delegate?.tableView(self, editingStyleForRowAt: indexPath) ?? .delete) == .delete else { return nil }
         let delete = ContextualAction(style: .destructive, title: deleteConfirmationTitle(forRowAt: indexPath)) {
             [weak self] _, completion in
             guard let self else { return completion(false) }
-            editing.tableView(self, commit: .delete, forRowAt: indexPath)
+            self.commitEdit(.delete, forRowAt: indexPath)
             completion(true)
         }
         return SwipeActionsConfiguration(actions: [delete])

@@ -16,6 +16,12 @@
 /// ```
 @MainActor
 public protocol TableViewDataSource: AnyObject {
+    /// What `tableView(_:commit:forRowAt:)` takes: inferred as
+    /// `TableViewCell.EditingStyle` from a data source that writes the method
+    /// (which is then offered swipe-to-delete, as UIKit offers it to a data
+    /// source that implements it), ``NoEditingCommits`` when it does not.
+    /// Never written by hand.
+    associatedtype CommitEditingStyle = NoEditingCommits
     /// The number of sections; 1 by default.
     func numberOfSections(in tableView: TableView) -> Int
     /// The number of rows in a section.
@@ -33,6 +39,23 @@ public protocol TableViewDataSource: AnyObject {
     func sectionIndexTitles(for tableView: TableView) -> [String]?
     /// The section to scroll to for the index title at `index`; `index` by default (rule 7.3).
     func tableView(_ tableView: TableView, sectionForSectionIndexTitle title: String, at index: Int) -> Int
+    /// Apply an insert or delete to the model and tell the table (rule 3.4).
+    /// Writing it, as UIKit's data sources do, is what offers swipe-to-delete:
+    ///
+    ///     func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
+    ///         if editingStyle == .delete { names.remove(at: indexPath.row); tableView.deleteRows(at: [indexPath], with: .fade) }
+    ///     }
+    func tableView(_ tableView: TableView, commit editingStyle: CommitEditingStyle, forRowAt indexPath: IndexPath)
+}
+
+/// The commit style of a data source that does not write
+/// `tableView(_:commit:forRowAt:)`: it has no values, so nothing is ever
+/// committed to it, and its table offers no swipe-to-delete.
+public enum NoEditingCommits {}
+
+extension TableViewDataSource where CommitEditingStyle == NoEditingCommits {
+    /// Never called (no `NoEditingCommits` value exists): the data source commits no edits.
+    public func tableView(_ tableView: TableView, commit editingStyle: NoEditingCommits, forRowAt indexPath: IndexPath) {}
 }
 
 extension TableViewDataSource {
@@ -52,8 +75,10 @@ extension TableViewDataSource {
     }
 }
 
-/// A data source that commits edits: conforming to it is what offers
-/// swipe-to-delete and the delete/insert controls (UIKit rules 3.4, 3.8).
+/// A data source that commits edits, declared so: what a plain data source
+/// gets by writing `tableView(_:commit:forRowAt:)`, for a subclass whose base
+/// class conforms to ``TableViewDataSource`` without the method (the base
+/// class fixed its `CommitEditingStyle`) (UIKit rules 3.4, 3.8).
 ///
 /// ```swift
 /// extension Planets: TableViewEditingDataSource {
