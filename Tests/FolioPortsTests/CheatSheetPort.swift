@@ -22,7 +22,7 @@ class CheatSheetViewController: TableViewController, TableViewDataSource, TableV
     }
 
     func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
-        let cell = tableView.dequeueReusableCell(withIdentifier: "BasicCell", for: indexPath)
+        let cell = tableView.dequeueReusableCell(withIdentifier: "BasicCell")!
         cell.textLabel?.text = dataSourceArray[indexPath.row]
         return cell
     }

@@ -41,6 +41,10 @@ class PlanetsViewController: TableViewController, TableViewDataSource, TableView
         alert.addAction(DeleteAction)
         alert.addAction(CancelAction)
 
+        // Support display in iPad
+        alert.popoverPresentationController?.sourceView = self.view
+        alert.popoverPresentationController?.sourceRect = CGRect(x: self.view.bounds.size.width / 2.0, y: self.view.bounds.size.height / 2.0, width: 1.0, height: 1.0)
+
         self.present(alert, animated: true, completion: nil)
     }
 

@@ -105,6 +105,10 @@ import Testing
         app.send("j j")  // Earth
         app.send("Left Enter")  // swipe, press Delete
         #expect(app.presentedAlert?.title == "Delete Planet")
+        // The iPad lines ran: no popover on a terminal, the view is the screen's rectangle.
+        #expect(app.presentedAlert?.popoverPresentationController == nil)
+        #expect(controller.view.bounds.size == CGSize(width: controller.frame.width, height: controller.frame.height))
+        #expect(controller.view.bounds.width > 0)
         #expect(app.presentedAlert?.message == "Are you sure you want to permanently delete Earth?")
         #expect(app.presentedAlert?.focusedTitle == "Cancel")
         app.send("Enter")  // Cancel
