@@ -10,16 +10,10 @@ import Testing
 @MainActor
 struct CommitMethodTests {
     /// A plain data source over one section of strings; `log` records every call that reaches it.
-    class Plain: TableViewDataSource {
+    class Plain: CommitTestRows {
         var rows: [String]
         var log: [String] = []
         init(_ rows: [String]) { self.rows = rows }
-        func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { rows.count }
-        func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
-            let cell = tableView.dequeueReusableCell(withIdentifier: "Cell", for: indexPath)
-            cell.textLabel?.text = rows[indexPath.row]
-            return cell
-        }
         func tableView(_ tableView: TableView, canEditRowAt indexPath: IndexPath) -> Bool {
             log.append("canEdit \(indexPath.row)")
             return true
@@ -27,13 +21,9 @@ struct CommitMethodTests {
     }
 
     /// Commits written in an extension, as many UIKit files arrange them.
-    final class CommittingInAnExtension: TableViewDataSource {
+    final class CommittingInAnExtension: CommitTestRows {
         var rows = ["a", "b"]
         var log: [String] = []
-        func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { rows.count }
-        func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
-            tableView.dequeueReusableCell(withIdentifier: "Cell", for: indexPath)
-        }
     }
 
     /// A subclass of a plain data source: its base class fixed that it commits
@@ -110,16 +100,10 @@ struct CommitMethodTests {
     }
 
     /// Writes the method on a plain `TableViewDataSource`, as the tutorials do.
-    final class WritesCommit: TableViewDataSource {
+    final class WritesCommit: CommitTestRows {
         var rows: [String]
         var log: [String] = []
         init(_ rows: [String]) { self.rows = rows }
-        func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { rows.count }
-        func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
-            let cell = tableView.dequeueReusableCell(withIdentifier: "Cell", for: indexPath)
-            cell.textLabel?.text = rows[indexPath.row]
-            return cell
-        }
         func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
             log.append("commit \(editingStyle) \(indexPath.row)")
             if editingStyle == .delete {
@@ -127,6 +111,22 @@ struct CommitMethodTests {
                 tableView.deleteRows(at: [indexPath], with: .fade)
             }
         }
+    }
+}
+
+/// A data source over `rows`, one section, cells from "Cell"; whether it
+/// commits is left to each conforming class.
+@MainActor
+protocol CommitTestRows: TableViewDataSource {
+    var rows: [String] { get }
+}
+
+extension CommitTestRows {
+    func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { rows.count }
+    func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
+        let cell = tableView.dequeueReusableCell(withIdentifier: "Cell", for: indexPath)
+        cell.textLabel?.text = rows[indexPath.row]
+        return cell
     }
 }
 
