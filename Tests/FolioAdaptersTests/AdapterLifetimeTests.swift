@@ -67,17 +67,7 @@ struct AdapterLifetimeTests {
                 fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group)
             let diffableTable = TableView(viewportHeight: 10)
             diffableTable.register(TableViewCell.self, forCellReuseIdentifier: "Cell")
-            // Captures the context and the table's cells, as an app's provider does.
-            let dataSource = TableViewDiffableDataSource<SectionIdentifier, ObjectID>(tableView: diffableTable) { table, path, id in
-                let cell = table.dequeueReusableCell(withIdentifier: "Cell", for: path)
-                cell.textLabel?.text = StoreAdapterTests.text(context.object(with: id, as: ResultsItem.self))
-                return cell
-            }
-            diffable.snapshotHandler = { snapshot in dataSource.apply(results: snapshot) }
-            try diffable.performFetch()
-            if dataSource.snapshot().numberOfSections == 0 {
-                dataSource.apply(TableSnapshot(diffable.snapshot()))
-            }
+            let dataSource = try StoreAdapterTests.connectDiffable(diffable, to: diffableTable, in: context)
 
             // Batches of every kind reach both tables before the owner lets go.
             let dog = ResultsItem(context: context)

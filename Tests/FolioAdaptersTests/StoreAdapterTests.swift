@@ -40,6 +40,24 @@ final class StoreAdapterRows: TableViewDataSource {
 struct StoreAdapterTests {
     static func text(_ item: ResultsItem) -> String { "\(item.name) \(item.score)" }
 
+    /// Wires a diffable data source to `controller` as an app does (the cell
+    /// provider captures the context), fetches, and shows the first snapshot.
+    static func connectDiffable(
+        _ controller: FetchedResultsController<ResultsItem>, to table: TableView, in context: ObjectContext
+    ) throws -> TableViewDiffableDataSource<SectionIdentifier, ObjectID> {
+        let dataSource = TableViewDiffableDataSource<SectionIdentifier, ObjectID>(tableView: table) { table, path, id in
+            let cell = table.dequeueReusableCell(withIdentifier: "Cell", for: path)
+            cell.textLabel?.text = text(context.object(with: id, as: ResultsItem.self))
+            return cell
+        }
+        controller.snapshotHandler = { snapshot in dataSource.apply(results: snapshot) }
+        try controller.performFetch()
+        if dataSource.snapshot().numberOfSections == 0 {
+            dataSource.apply(TableSnapshot(controller.snapshot()))
+        }
+        return dataSource
+    }
+
     private static func makeTable() -> TableView {
         let table = TableView(viewportHeight: 10)
         table.register(TableViewCell.self, forCellReuseIdentifier: "Cell")
@@ -77,16 +95,7 @@ struct StoreAdapterTests {
 
         let diffable = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group)
         let diffableTable = Self.makeTable()
-        let dataSource = TableViewDiffableDataSource<SectionIdentifier, ObjectID>(tableView: diffableTable) { table, path, id in
-            let cell = table.dequeueReusableCell(withIdentifier: "Cell", for: path)
-            cell.textLabel?.text = StoreAdapterTests.text(context.object(with: id, as: ResultsItem.self))
-            return cell
-        }
-        diffable.snapshotHandler = { snapshot in dataSource.apply(results: snapshot) }
-        try diffable.performFetch()
-        if dataSource.snapshot().numberOfSections == 0 {
-            dataSource.apply(TableSnapshot(diffable.snapshot()))
-        }
+        let dataSource = try Self.connectDiffable(diffable, to: diffableTable, in: context)
 
         for round in 0..<150 {
             for _ in 0..<Int.random(in: 1...5, using: &random) {
