@@ -56,12 +56,7 @@ struct AdapterLifetimeTests {
             try classic.performFetch()
             let classicTable = TableView(viewportHeight: 10)
             classicTable.register(TableViewCell.self, forCellReuseIdentifier: "Cell")
-            let rows = StoreAdapterRows(classic)
-            classicTable.dataSource = rows
-            classicTable.reloadData()
-            let adapter = FetchedResultsTableAdapter(tableView: classicTable)
-            let relay = StoreAdapterRelay(adapter)
-            classic.delegate = relay
+            let (rows, adapter, relay) = StoreAdapterTests.connectClassic(classic, to: classicTable)
 
             let diffable = FetchedResultsController(
                 fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group)

@@ -40,6 +40,20 @@ final class StoreAdapterRows: TableViewDataSource {
 struct StoreAdapterTests {
     static func text(_ item: ResultsItem) -> String { "\(item.name) \(item.score)" }
 
+    /// Wires the classic glue as an app does: rows answered by `controller`,
+    /// its batches applied by the adapter through a relay delegate.
+    static func connectClassic(
+        _ controller: FetchedResultsController<ResultsItem>, to table: TableView
+    ) -> (StoreAdapterRows, FetchedResultsTableAdapter, StoreAdapterRelay) {
+        let rows = StoreAdapterRows(controller)
+        table.dataSource = rows
+        table.reloadData()
+        let adapter = FetchedResultsTableAdapter(tableView: table)
+        let relay = StoreAdapterRelay(adapter)
+        controller.delegate = relay
+        return (rows, adapter, relay)
+    }
+
     /// Wires a diffable data source to `controller` as an app does (the cell
     /// provider captures the context), fetches, and shows the first snapshot.
     static func connectDiffable(
@@ -86,12 +100,7 @@ struct StoreAdapterTests {
         let classic = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group)
         try classic.performFetch()
         let classicTable = Self.makeTable()
-        let rows = StoreAdapterRows(classic)
-        classicTable.dataSource = rows
-        classicTable.reloadData()
-        let adapter = FetchedResultsTableAdapter(tableView: classicTable)
-        let relay = StoreAdapterRelay(adapter)
-        classic.delegate = relay
+        let (rows, adapter, relay) = Self.connectClassic(classic, to: classicTable)
 
         let diffable = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group)
         let diffableTable = Self.makeTable()
@@ -123,5 +132,6 @@ struct StoreAdapterTests {
         }
         #expect(adapter.refusals == 0, "\(adapter.lastRefusal?.message ?? "")")
         #expect(dataSource.refusals == 0, "\(dataSource.lastRefusal?.message ?? "")")
+        withExtendedLifetime((rows, relay)) {}   // the table and the controller hold them weakly
     }
 }
