@@ -19,8 +19,8 @@ extension ResultsEngine {
     /// section, into an inserted one, or between equal paths is reported as
     /// delete + insert.
     ///
-    /// The arriving rows are sorted once and placed section by section, run
-    /// by run; each section is edited in place when few of its rows change,
+    /// The arriving rows are placed section by section, run by run (sorted
+    /// only where a section is re-linked); each section is edited in place when few of its rows change,
     /// and re-linked in one ordered pass when many do (see ``SectionEdit``),
     /// so a batch that empties or fills most of a section costs O(m) for its
     /// m rows rather than O(m log m) tree edits. Rows are tracked by their
@@ -82,10 +82,8 @@ extension ResultsEngine {
         // Old section indexes, before any section comes.
         let oldSections = edits.map(\.store)
         for store in oldSections { store.oldIndex = sectionOrder.rank(of: store.section) }
-        // Sorted once (already sorted input costs O(k)), then placed run by run: one section lookup per run.
-        arrivals.sort { a, b in
-            a.row.section < b.row.section || (a.row.section == b.row.section && Entry(key: a.row.key, id: a.row.id) < Entry(key: b.row.key, id: b.row.id))
-        }
+        // Placed run by run: one section lookup per run of arrivals in the same section
+        // (the controller passes them in key order, so a run is usually a whole section).
         var insertedStores: [SectionStore] = []
         var inserted: [(change: Int32, store: SectionStore)] = []
         var relocated: [(change: Int32, from: SectionStore, to: SectionStore)] = []

@@ -19,7 +19,7 @@ extension ResultsEngine {
         /// `moving`: the row arrives again in this section, in the same node.
         var departing: [(handle: Handle, change: Int32, moving: Bool)] = []
         var staying: [(handle: Handle, change: Int32)] = []
-        /// In increasing order; `handle` is the row's node when it moves within this section, else -1.
+        /// `handle` is the row's node when it moves within this section, else -1.
         var arriving: [(entry: Entry, change: Int32, handle: Handle)] = []
         /// The old rows of the departures and the new rows of the arrivals, ascending.
         var leavingRows: [Int] = []
@@ -52,6 +52,7 @@ extension ResultsEngine {
         }
         if rebuild { self.rebuild(edit, rows: &rows) } else { editInPlace(edit, rows: &rows) }
         edit.comingRows = edit.arriving.map { Int(rows.new[Int($0.change)]) }
+        edit.comingRows.sort()
     }
 
     private func editInPlace(_ edit: SectionEdit, rows: inout BatchRows) {
@@ -92,6 +93,7 @@ extension ResultsEngine {
 
     private func rebuild(_ edit: SectionEdit, rows: inout BatchRows) {
         let store = edit.store
+        edit.arriving.sort { $0.entry < $1.entry }   // O(a) when they came in order
         // Per node: -1 untouched, else the change's index, doubled, plus 1 when it leaves.
         var marks = [Int32](repeating: -1, count: store.rows.elements.count)
         for item in edit.departing { marks[Int(item.handle)] = item.change << 1 | 1 }
@@ -129,3 +131,4 @@ extension ResultsEngine {
         store.rows.relink(order)
     }
 }
+
