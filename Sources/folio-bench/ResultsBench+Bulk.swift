@@ -15,7 +15,10 @@ extension ResultsBench {
         var totalMS: Double
         var controllerMS: Double
         var rawMS: Double
+        /// The main thread's CPU time over the controller's share.
+        var controllerCPUMS = 0.0
         var controllerPerChangeUS: Double { controllerMS * 1000 / Double(max(1, changes)) }
+        var controllerCPUPerChangeUS: Double { controllerCPUMS * 1000 / Double(max(1, changes)) }
     }
 
     /// Changes `rows` (every other one its name, the rest their group), saves, and runs the raw baseline.
@@ -37,13 +40,14 @@ extension ResultsBench {
                 writes.append((row.objectID.rowID, nil, row.group))
             }
         }
-        let start = now()
+        let start = now(), startCPU = cpuNow()
         try context.save()
         let end = now()
-        var controllerMS = 0.0
+        var controllerMS = 0.0, controllerCPUMS = 0.0
         if let delegate {
             guard delegate.finished > start else { fail("the save of \(rows.count) rows was not reported") }
             controllerMS = Double(delegate.finished - start) / 1_000_000
+            controllerCPUMS = Double(delegate.finishedCPU - startCPU) / 1_000_000
         }
         let raw = try RawSQLite(copy)
         let rawMS = try measureMS {
@@ -60,7 +64,8 @@ extension ResultsBench {
             }
             try raw.exec("COMMIT")
         }
-        return BulkSave(changes: rows.count, totalMS: Double(end - start) / 1_000_000, controllerMS: controllerMS, rawMS: rawMS)
+        return BulkSave(changes: rows.count, totalMS: Double(end - start) / 1_000_000, controllerMS: controllerMS, rawMS: rawMS,
+                        controllerCPUMS: controllerCPUMS)
     }
 
     /// A page-for-page copy of a live database (its log included), with SQLite's backup API.

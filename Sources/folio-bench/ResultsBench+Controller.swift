@@ -18,7 +18,12 @@ final class ResultsBenchRow: ManagedObject {
 /// Notes when each batch of changes finishes.
 final class ResultsBenchDelegate: FetchedResultsControllerDelegate {
     var finished: UInt64 = 0
-    func controllerDidChangeContent(_ controller: AnyFetchedResultsController) { finished = ResultsBench.now() }
+    /// The main thread's CPU time then.
+    var finishedCPU: UInt64 = 0
+    func controllerDidChangeContent(_ controller: AnyFetchedResultsController) {
+        finished = ResultsBench.now()
+        finishedCPU = ResultsBench.cpuNow()
+    }
 }
 
 extension ResultsBench {
@@ -127,11 +132,13 @@ extension ResultsBench {
         for (label, save) in [("1%", batch1), ("10%", batch10)] {
             print("bulk save   rows \(n): \(label) (\(save.changes) changes) whole save \(format(save.totalMS)) ms, raw SQLite same UPDATEs "
                   + "\(format(save.rawMS)) ms, ratio \(format(save.totalMS / save.rawMS))x; controller's share \(format(save.controllerMS)) ms "
-                  + "(\(format(save.controllerPerChangeUS)) us a change)")
+                  + "(\(format(save.controllerPerChangeUS)) us a change; CPU \(format(save.controllerCPUMS)) ms)")
         }
-        print("share/change rows \(n): 1% save controller's share \(format(batch1.controllerPerChangeUS)) us a change; at \(max(100, n / 10)) rows "
-              + "\(format(tenth.controllerPerChangeUS)) us a change (\(tenth.changes) changes, whole save \(format(tenth.totalMS)) ms, raw SQLite \(format(tenth.rawMS)) ms); "
-              + "ratio \(format(batch1.controllerPerChangeUS / tenth.controllerPerChangeUS))x")
+        print("share/change rows \(n): 1% save controller's share \(format(batch1.controllerPerChangeUS)) us a change "
+              + "(CPU \(format(batch1.controllerCPUPerChangeUS)) us); at \(max(100, n / 10)) rows "
+              + "\(format(tenth.controllerPerChangeUS)) us a change (CPU \(format(tenth.controllerCPUPerChangeUS)) us; \(tenth.changes) changes, "
+              + "whole save \(format(tenth.totalMS)) ms, raw SQLite \(format(tenth.rawMS)) ms); "
+              + "ratio \(format(batch1.controllerPerChangeUS / tenth.controllerPerChangeUS))x (CPU \(format(batch1.controllerCPUPerChangeUS / tenth.controllerCPUPerChangeUS))x)")
         print("first fetch rows \(n): performFetch \(format(fetchMS)) ms, raw SQLite scan of the same ids and keys \(format(fetchRawMS)) ms, "
               + "ratio \(format(fetchMS / fetchRawMS))x; relaunch with the cache to the first screen \(format(relaunchMS)) ms")
         fflush(nil)
@@ -148,6 +155,9 @@ extension ResultsBench {
                 "controller_batch_1pct_ms": batch1.controllerMS, "controller_batch_10pct_ms": batch10.controllerMS,
                 "fetch_raw_ms": fetchRawMS, "relaunch_first_screen_ms": relaunchMS,
                 "controller_batch_1pct_per_change_us": batch1.controllerPerChangeUS,
-                "controller_batch_1pct_per_change_tenth_rows_us": tenth.controllerPerChangeUS]
+                "controller_batch_1pct_per_change_tenth_rows_us": tenth.controllerPerChangeUS,
+                "controller_batch_1pct_cpu_ms": batch1.controllerCPUMS, "controller_batch_10pct_cpu_ms": batch10.controllerCPUMS,
+                "controller_batch_1pct_cpu_per_change_us": batch1.controllerCPUPerChangeUS,
+                "controller_batch_1pct_cpu_per_change_tenth_rows_us": tenth.controllerCPUPerChangeUS]
     }
 }
