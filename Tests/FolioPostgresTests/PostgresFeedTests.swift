@@ -100,4 +100,29 @@ import FolioTestSupport
         #expect(try b.viewContext.count(for: FetchRequest<TestZoo>()) == 3)
         _ = token
     }
+
+    /// The listening session ended over and over, by the server: each time
+    /// the feed listens again on its next session and watches that
+    /// session's socket (never a descriptor libpq has closed and may reuse),
+    /// and every save is heard.
+    @Test func aListenerEndedAgainAndAgainListensAgainEachTime() async throws {
+        let cluster = try PostgresCluster.shared()
+        let uri = try cluster.makeDatabase()
+        let database = PostgresCluster.databaseName(uri)
+        let a = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
+        let b = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
+        let (heard, token) = listen(b)
+        let listeners = "SELECT pid FROM pg_stat_activity WHERE datname = '\(database)' AND application_name LIKE '% (feed)'"
+        func listening() -> Int { ((try? cluster.runSQL(listeners)) ?? "").split(separator: "\n").count }
+        #expect(await waitUntil(20) { listening() == 2 })
+        var saved: Set<ObjectID> = []
+        for round in 0..<15 {
+            try cluster.runSQL("SELECT pg_terminate_backend(pid) FROM (\(listeners)) l")
+            saved.formUnion(try insert(["round \(round)"], into: a))
+            #expect(await waitUntil(20) { heard.inserted == saved }, "round \(round): heard \(heard.inserted.count) of \(saved.count)")
+            #expect(await waitUntil(20) { listening() == 2 }, "round \(round): both listeners came back")
+        }
+        #expect(try b.viewContext.count(for: FetchRequest<TestZoo>()) == saved.count)
+        _ = token
+    }
 }
