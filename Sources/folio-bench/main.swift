@@ -1,9 +1,9 @@
-// folio-bench: `folio-bench <store|results|table|render|search> --rows N [--json]`
+// folio-bench: `folio-bench <store|results|table|render|search|reorder> --rows N [--json]`
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let suite = arguments.first else {
-    FileHandle.standardError.write(Data("usage: folio-bench <store|results|table|render|search> --rows N [--json]\n".utf8))
+    FileHandle.standardError.write(Data("usage: folio-bench <store|results|table|render|search|reorder> --rows N [--json]\n".utf8))
     exit(2)
 }
 let options = Array(arguments.dropFirst())
@@ -13,6 +13,7 @@ case "results": runResultsBench(options)
 case "table": runTableBench(options)
 case "render": runRenderBench(options)
 case "search": runSearchBench(options)
+case "reorder": runReorderBench(options)
 default:
     FileHandle.standardError.write(Data("folio-bench: unknown suite '\(suite)'\n".utf8))
     exit(2)
