@@ -51,14 +51,7 @@ extension PostgresBackend {
                     }
                 }
             }
-            let history = batch.changes.historyText(inserted: permanent)
-            if !history.isEmpty {
-                // The payload is only the position: small, far below the server's 8,000-byte cap.
-                try connection.query("""
-                    WITH h AS (INSERT INTO folio_history (author, changes) VALUES ($1, $2) RETURNING position)
-                    SELECT pg_notify($3, position::text) FROM h
-                    """, [.text(author), .text(history), .text(PostgresServer.channel(namespace))])
-            }
+            try writeHistory(batch.changes.historyText(inserted: permanent), author: author)
             try connection.execute(inWriteTransaction ? "RELEASE SAVEPOINT folio_save" : "COMMIT")
             return permanent
         } catch {
@@ -68,31 +61,55 @@ extension PostgresBackend {
         }
     }
 
-    /// Inserts each entity's new rows with as many rows per statement as the parameter limit allows.
+    /// Inserts each entity's new rows, a run of one entity's rows at a time.
     private func insertRows(_ batch: SaveBatch, _ permanent: [ObjectID], _ ref: (ObjectID?) -> StoreValue) throws {
         var index = 0
         while index < batch.inserts.count {
             let entity = batch.inserts[index].entity
-            let width = 1 + entity.attributes.count + entity.toOnes.count
             var end = index
-            let limit = min(1000, 60_000 / width)
-            while end < batch.inserts.count && end - index < limit && batch.inserts[end].entity === entity { end += 1 }
+            while end < batch.inserts.count && batch.inserts[end].entity === entity { end += 1 }
+            let start = index
+            try insertMany(entity, columns: entity.attributes + entity.toOnes, count: end - start) { i, values in
+                let insert = batch.inserts[start + i]
+                values.append(.integer(permanent[start + i].rowID))
+                values += insert.attrs
+                values += insert.ones.map(ref)
+            }
+            index = end
+        }
+    }
+
+    /// Inserts `count` rows of an entity (its ID, then `columns`), as many
+    /// rows per statement as the parameter limit allows; `row` appends row i's values.
+    func insertMany(_ entity: EntityDescription, columns: [PropertyDescription], count: Int,
+                    _ row: (Int, inout [StoreValue]) -> Void) throws {
+        let width = 1 + columns.count
+        let limit = min(1000, 60_000 / width)
+        let names = (["id"] + columns.map { quote($0.name) }).joined(separator: ", ")
+        var index = 0
+        while index < count {
+            let end = min(count, index + limit)
             var values: [StoreValue] = []
             values.reserveCapacity((end - index) * width)
             var tuples: [String] = []
             for i in index..<end {
-                let insert = batch.inserts[i]
-                values.append(.integer(permanent[i].rowID))
-                values += insert.attrs
-                values += insert.ones.map(ref)
+                row(i, &values)
                 let start = (i - index) * width
                 tuples.append("(" + (1...width).map { "$\(start + $0)" }.joined(separator: ", ") + ")")
             }
-            let names = ["id"] + (entity.attributes + entity.toOnes).map { quote($0.name) }
-            try connection.query("INSERT INTO \(quote(entity.name)) (\(names.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))",
-                                 values)
+            try connection.query("INSERT INTO \(quote(entity.name)) (\(names)) VALUES \(tuples.joined(separator: ", "))", values)
             index = end
         }
+    }
+
+    /// Writes a history row (none for an empty change) and announces its position with NOTIFY at commit.
+    func writeHistory(_ history: String, author: String) throws {
+        guard !history.isEmpty else { return }
+        // The payload is only the position: small, far below the server's 8,000-byte cap.
+        try connection.query("""
+            WITH h AS (INSERT INTO folio_history (author, changes) VALUES ($1, $2) RETURNING position)
+            SELECT pg_notify($3, position::text) FROM h
+            """, [.text(author), .text(history), .text(PostgresServer.channel(namespace))])
     }
 
     /// Reserves consecutive IDs per entity past both the sequence and the
@@ -115,7 +132,7 @@ extension PostgresBackend {
         return result
     }
 
-    private func firstFreeID(_ entity: String) throws -> Int64 {
+    func firstFreeID(_ entity: String) throws -> Int64 {
         var n: Int64 = 1
         if case .integer(let stored)? = try connection.scalar("SELECT next FROM folio_sequence WHERE entity = $1", [.text(entity)]) {
             n = stored

@@ -58,9 +58,7 @@ final class PostgresBackend: StoreBackend {
     }
 
     /// IDs as one array parameter, whatever their number.
-    static func idArray(_ ids: [Int64]) -> StoreValue {
-        .text("{" + ids.map(String.init).joined(separator: ",") + "}")
-    }
+    static func idArray(_ ids: [Int64]) -> StoreValue { PostgresDialect().idList(ids) }
 
     func rowColumns(_ entity: EntityDescription) -> String {
         (["t0.id"] + entity.attributes.map { "t0." + quote($0.name) } + entity.toOnes.map { "t0." + quote($0.name) })

@@ -14,4 +14,6 @@ struct PostgresDialect: SQLDialect {
     func position(of needle: String, in text: String) -> String { "strpos(\(text), \(needle))" }
     func length(_ text: String) -> String { "char_length(\(text))" }
     func suffix(of text: String, count: String) -> String { "right(\(text), \(count))" }
+    func isOneOf(_ column: String, ids marker: String) -> String { "\(column) = ANY(\(marker)::bigint[])" }
+    func idList(_ ids: [Int64]) -> StoreValue { .text("{" + ids.map(String.init).joined(separator: ",") + "}") }
 }

@@ -18,6 +18,11 @@ package protocol SQLDialect: Sendable {
     func length(_ text: String) -> String
     /// The last `count` characters of `text`.
     func suffix(of text: String, count: String) -> String
+    /// A condition that `column` is one of the IDs bound at `marker` as one
+    /// ``idList(_:)`` value, however many there are.
+    func isOneOf(_ column: String, ids marker: String) -> String
+    /// Row IDs as one bound value for ``isOneOf(_:ids:)``.
+    func idList(_ ids: [Int64]) -> StoreValue
 }
 
 /// SQLite's spelling: `?` markers, 1 and 0 for true and false, `IS`, `instr`.
@@ -30,6 +35,9 @@ struct SQLiteDialect: SQLDialect {
     func position(of needle: String, in text: String) -> String { "instr(\(text), \(needle))" }
     func length(_ text: String) -> String { "length(\(text))" }
     func suffix(of text: String, count: String) -> String { "substr(\(text), -\(count))" }
+    // A JSON array: SQLite reads it with json_each and seeks each row ID.
+    func isOneOf(_ column: String, ids marker: String) -> String { "\(column) IN (SELECT value FROM json_each(\(marker)))" }
+    func idList(_ ids: [Int64]) -> StoreValue { .text("[" + ids.map(String.init).joined(separator: ",") + "]") }
 }
 
 extension SQLDialect {

@@ -28,6 +28,11 @@ package protocol StoreBackend: AnyObject {
     /// Inside a write transaction the save becomes part of it; after
     /// ``beginWriting(until:)`` it commits the transaction that opened.
     func commit(_ batch: SaveBatch, author: String) throws -> [ObjectID]
+    /// Runs a batch request straight in SQL in one transaction with its
+    /// history row (after ``beginWriting(until:)``, the transaction that
+    /// opened): its checks throw before anything is written, and on any
+    /// failure nothing is.
+    func execute(_ batch: BatchWrite, author: String) throws -> BatchOutcome
     /// Whether the store lives in memory (one connection, one process).
     var isInMemory: Bool { get }
     /// Takes the store's write lock and returns the backend to use until

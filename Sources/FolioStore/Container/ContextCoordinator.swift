@@ -52,6 +52,14 @@ final class ContextCoordinator: Sendable {
         }
     }
 
+    /// Runs a batch request, waiting for other writers as ``commit(_:)`` does.
+    func execute(_ batch: BatchWrite) throws -> BatchOutcome {
+        try writes.with { backend in
+            if !backend.isWriting { try backend.beginWriting(until: backend.deadlineFromNow) }
+            return try backend.execute(batch, author: author)
+        }
+    }
+
     /// Waits on a utility queue until this context's writer holds the write
     /// lock (or `deadline` passes: `busy`); the transaction stays open for
     /// the next ``commit(_:)`` or ``abandonWrite()``.

@@ -95,13 +95,13 @@ extension SQLiteBackend {
     }
 
     /// Steps an insert or update, turning a UNIQUE failure into a constraint violation naming the value.
-    private func step(_ s: SQLiteStatement, entity: EntityDescription, values: [StoreValue], keys: [String]? = nil) throws {
+    func step(_ s: SQLiteStatement, entity: EntityDescription, values: @autoclosure () -> [StoreValue], keys: [String]? = nil) throws {
         do { while try s.step() {} } catch StoreError.sqlite(let code, let message, _) where code & 0xff == SQLITE_CONSTRAINT {
             // "UNIQUE constraint failed: Planet.name" → the key and its value.
             let key = message.components(separatedBy: ": ").last?.components(separatedBy: ", ").first?
                 .components(separatedBy: ".").last ?? "?"
             let names = keys ?? entity.attributes.map(\.name)
-            let value = names.firstIndex(of: key).map { values[$0].description } ?? "?"
+            let value = names.firstIndex(of: key).map { values()[$0].description } ?? "?"
             throw StoreError.constraintViolation(entity: entity.name, key: key, value: value)
         }
     }
@@ -129,7 +129,7 @@ extension SQLiteBackend {
 
     /// The smallest ID above every one the sequence handed out and every one in
     /// the table (the table's largest rowid is one b-tree descent away).
-    private func firstFreeID(_ entity: String) throws -> Int64 {
+    func firstFreeID(_ entity: String) throws -> Int64 {
         var n: Int64 = 1
         if case .integer(let stored)? = try connection.rows("SELECT next FROM folio_sequence WHERE entity = ?", [.text(entity)]).first?.first {
             n = stored

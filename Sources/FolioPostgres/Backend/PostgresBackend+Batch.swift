@@ -1,0 +1,46 @@
+import FolioStore
+
+// Batch requests on PostgreSQL: the shared logic (``BatchRunner``) inside one
+// transaction holding the write lock, with the history row and its NOTIFY.
+extension PostgresBackend: BatchSQL {
+    func execute(_ batch: BatchWrite, author: String) throws -> BatchOutcome {
+        precondition(!inWriteTransaction, "a batch request inside performWrite")
+        if !connection.isInTransaction { try beginWriting(until: deadlineFromNow) }
+        do {
+            let outcome = try BatchRunner(self).run(batch)
+            try writeHistory(outcome.history, author: author)
+            try connection.execute("COMMIT")
+            return outcome
+        } catch {
+            abandonWriting()
+            throw error
+        }
+    }
+
+    func batchIDs(_ sql: String, _ values: [StoreValue]) throws -> [Int64] {
+        let r = try connection.query(sql, values)
+        return (0..<r.rowCount).map { r.int64(row: $0, column: 0) }
+    }
+
+    func batchRun(_ sql: String, _ values: [StoreValue]) throws {
+        try connection.query(sql, values)
+    }
+
+    func batchReserveIDs(_ entity: String, count: Int) throws -> Int64 {
+        let first = try firstFreeID(entity)
+        guard first <= Int64.max - Int64(count) else {
+            throw StoreError.constraintViolation(entity: entity, key: "id", value: "\(first) + \(count), past the largest possible")
+        }
+        try connection.query("INSERT INTO folio_sequence (entity, next) VALUES ($1, $2) ON CONFLICT (entity) DO UPDATE SET next = EXCLUDED.next",
+                             [.text(entity), .integer(first + Int64(count))])
+        return first
+    }
+
+    func batchInsert(_ rows: BatchRows, firstID: Int64) throws {
+        let width = rows.width
+        try insertMany(rows.entity, columns: rows.entity.attributes, count: rows.count) { i, values in
+            values.append(.integer(firstID + Int64(i)))
+            values += rows.values[i * width..<(i + 1) * width]
+        }
+    }
+}

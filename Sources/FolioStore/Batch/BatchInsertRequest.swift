@@ -1,0 +1,105 @@
+/// Inserts many objects straight into the store in one transaction, as Core
+/// Data's `NSBatchInsertRequest` does: from dictionaries keyed by attribute
+/// name, or from a handler that fills one object's values at a time.
+///
+/// Unlike Core Data, every value is validated as a save validates it (type,
+/// required, the attribute's rules) and unique constraints are enforced
+/// (a clear error naming the entity, key and value; nothing is written),
+/// and the new objects reach every context and every live
+/// `FetchedResultsController`, in this process and in others, as one change.
+/// Attributes only: relationships of new objects start empty.
+///
+///     let request = BatchInsertRequest<Planet>(objects: [
+///         ["name": "Ceres", "position": 9],
+///         ["name": "Eris", "position": 10],
+///     ])
+///     let result = try context.execute(request)   // result.count == 2
+public struct BatchInsertRequest<Entity: ManagedObject> {
+    enum Source {
+        case objects([[String: Any]])
+        case dictionaries((inout [String: Any]) -> Bool)
+        case values((inout BatchInsertValues<Entity>) -> Bool)
+    }
+
+    let source: Source
+    /// What ``ObjectContext/execute(_:)-(BatchInsertRequest<Entity>)`` returns besides the count.
+    public var resultType: BatchResultType = .statusOnly
+
+    /// Inserts one object per dictionary of attribute names and values
+    /// (attributes left out take their default values).
+    ///
+    ///     BatchInsertRequest<Planet>(objects: [["name": "Ceres", "position": 9]])
+    public init(objects: [[String: Any]]) {
+        source = .objects(objects)
+    }
+
+    /// Calls `handler` with an empty dictionary for each object until it
+    /// returns true (that last dictionary is not inserted), as Core Data's
+    /// `dictionaryHandler`.
+    ///
+    ///     var i = 0
+    ///     BatchInsertRequest<Planet>(dictionaryHandler: { values in
+    ///         if i == 1000 { return true }
+    ///         values["name"] = "P\(i)"; i += 1
+    ///         return false
+    ///     })
+    public init(dictionaryHandler handler: @escaping (inout [String: Any]) -> Bool) {
+        source = .dictionaries(handler)
+    }
+
+    /// Calls `handler` with one object's values (defaults to begin with)
+    /// until it returns true (those last values are not inserted), as Core
+    /// Data's `managedObjectHandler`, typed by key path.
+    ///
+    ///     var i = 0
+    ///     BatchInsertRequest<Planet>(handler: { (values: inout BatchInsertValues<Planet>) in
+    ///         if i == 1000 { return true }
+    ///         values[\.name] = "P\(i)"; i += 1
+    ///         return false
+    ///     })
+    public init(handler: @escaping (inout BatchInsertValues<Entity>) -> Bool) {
+        source = .values(handler)
+    }
+
+    /// Every object's values, validated, with unique values checked among
+    /// the new objects themselves (the store's rows are checked as they are written).
+    func rows(for e: EntityDescription) throws -> BatchRows {
+        try BatchRows.checkRequired(of: e)
+        var rows = BatchRows(entity: e)
+        var unique = BatchUniqueCheck(entity: e)
+        let defaults = e.batchDefaults
+        func add(_ values: [StoreValue]) throws {
+            try unique.add(values)
+            rows.values.append(contentsOf: values)
+            rows.count += 1
+        }
+        func fromDictionary(_ dictionary: [String: Any]) throws -> [StoreValue] {
+            var values = defaults
+            for (name, value) in dictionary {
+                let p = try e.batchAttribute(named: name)
+                values[p.slot] = try p.checkedBatchValue(any: value)
+            }
+            return values
+        }
+        switch source {
+        case .objects(let objects):
+            rows.values.reserveCapacity(objects.count * defaults.count)
+            for o in objects { try add(try fromDictionary(o)) }
+        case .dictionaries(let handler):
+            var dictionary: [String: Any] = [:]
+            while !handler(&dictionary) {
+                try add(try fromDictionary(dictionary))
+                dictionary.removeAll(keepingCapacity: true)
+            }
+        case .values(let handler):
+            var values = BatchInsertValues<Entity>(entity: e)
+            let checked = e.attributes.filter { !$0.isOptional || $0.hasRules }
+            while !handler(&values) {
+                for p in checked { values.values[p.slot] = try p.checkedBatchValue(values.values[p.slot]) }
+                try add(values.values)
+                values.reset(to: defaults)
+            }
+        }
+        return rows
+    }
+}

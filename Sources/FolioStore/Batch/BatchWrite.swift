@@ -1,0 +1,32 @@
+/// A batch request as the backend runs it: validated values and translated
+/// conditions, ready for SQL.
+package enum BatchWrite {
+    /// New rows of one entity.
+    case insert(BatchRows)
+    /// Set these attributes in every row the plan's condition matches.
+    case update(FetchPlan, [(PropertyDescription, StoreValue)])
+    /// Delete every row the plan's condition matches, or only these IDs, with the delete rules.
+    case delete(FetchPlan, ids: [Int64]?)
+
+    /// The entity the request names.
+    package var entity: EntityDescription {
+        switch self {
+        case .insert(let rows): rows.entity
+        case .update(let plan, _), .delete(let plan, _): plan.entity
+        }
+    }
+
+    /// The number of row writes it may make, for sizing the page cache.
+    package var isLarge: Bool {
+        if case .insert(let rows) = self { return rows.count >= 2_000 }
+        return true
+    }
+}
+
+/// What a batch wrote: the change every context and controller hears, the
+/// request's own objects (in row order), and the history row's text.
+package struct BatchOutcome {
+    package var changes = ChangeSet(origin: .otherContext)
+    package var ids: [ObjectID] = []
+    package var history = ""
+}
