@@ -68,7 +68,11 @@ public struct BatchInsertRequest<Entity: ManagedObject> {
         var rows = BatchRows(entity: e)
         var unique = BatchUniqueCheck(entity: e)
         let defaults = e.batchDefaults
-        func add(_ values: [StoreValue]) throws {
+        // Required values and rules, on every attribute (defaults included), as a save checks them.
+        let checked = e.attributes.filter { !$0.isOptional || $0.hasRules }
+        func add(_ row: [StoreValue]) throws {
+            var values = row
+            for p in checked { values[p.slot] = try p.checkedBatchValue(values[p.slot]) }
             try unique.add(values)
             rows.values.append(contentsOf: values)
             rows.count += 1
@@ -93,9 +97,7 @@ public struct BatchInsertRequest<Entity: ManagedObject> {
             }
         case .values(let handler):
             var values = BatchInsertValues<Entity>(entity: e)
-            let checked = e.attributes.filter { !$0.isOptional || $0.hasRules }
             while !handler(&values) {
-                for p in checked { values.values[p.slot] = try p.checkedBatchValue(values.values[p.slot]) }
                 try add(values.values)
                 values.reset(to: defaults)
             }
