@@ -38,6 +38,8 @@ extension ObjectContext {
 
     private func run(_ write: BatchWrite, _ resultType: BatchResultType) throws -> BatchResult {
         precondition(writeTransaction == nil, "a batch request inside performWrite: run it before or after")
+        // Observers hear this context's own changes first, at a state before the batch.
+        processPendingChanges()
         let outcome = try coordinator.execute(write)
         if !outcome.changes.isEmpty {
             merge(outcome.changes)
