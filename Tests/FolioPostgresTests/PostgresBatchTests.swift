@@ -19,6 +19,17 @@ import FolioTestSupport
         try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
     }
 
+    /// A classification and a zoo, saved.
+    func seed(_ c: ObjectContext) throws -> (TestClassification, TestZoo) {
+        let primates = TestClassification(context: c)
+        primates.order = "Primates"
+        primates.family = "Hominidae"
+        let zoo = TestZoo(context: c)
+        zoo.name = "Lowry"
+        try c.save()
+        return (primates, zoo)
+    }
+
     func names(_ c: ObjectContext) throws -> [String] {
         try c.fetch(FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)])).map(\.commonName)
     }
@@ -26,12 +37,7 @@ import FolioTestSupport
     @Test func batchesFromOneContainerReachTheOthersControllerAsOneReportEach() async throws {
         let writer = try open(), reader = try open()
         let w = writer.viewContext
-        let primates = TestClassification(context: w)
-        primates.order = "Primates"
-        primates.family = "Hominidae"
-        let zoo = TestZoo(context: w)
-        zoo.name = "Lowry"
-        try w.save()
+        _ = try seed(w)
 
         let request = FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.classification?.order), SortDescriptor(\.commonName)])
         let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: reader.viewContext,
@@ -70,11 +76,7 @@ import FolioTestSupport
     @Test func rulesHoldOnTheServer() throws {
         let container = try open()
         let c = container.viewContext
-        let primates = TestClassification(context: c)
-        primates.order = "Primates"
-        primates.family = "Hominidae"
-        let zoo = TestZoo(context: c)
-        zoo.name = "Lowry"
+        let (primates, zoo) = try seed(c)
         for name in ["Ape", "Lemur"] {
             let a = TestAnimal(context: c)
             a.commonName = name

@@ -78,16 +78,7 @@ import FolioTestSupport
         }
         try context.save()
 
-        var watches: [Watch] = []
-        for (index, (var request, sectionKey, batchSize)) in ControllerModelTests.requests().enumerated() {
-            request.fetchBatchSize = batchSize
-            let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: sectionKey)
-            try controller.performFetch()
-            let watch = Watch(harness: ResultsTableHarness(controller: controller), sectionKey: sectionKey,
-                              previous: try ControllerModelTests.truth(controller, sectionKey))
-            watch.harness.afterEachBatch = { batch in ControllerModelTests.check(batch, watch, controller: index) }
-            watches.append(watch)
-        }
+        let watches = try ControllerModelTests.watches(on: context)
         var merges = 0
         let token = context.observeChanges { if $0.origin == .otherContext { merges += 1 } }
 
@@ -114,20 +105,8 @@ import FolioTestSupport
                     if !(await ControllerModelTests.eventually { merges > before }) { Issue.record("round \(round): \(what) never arrived"); return }
                 }
             }
-            for (i, watch) in watches.enumerated() {
-                let controller = watch.harness.controller
-                controller.checkInvariants()
-                watch.harness.table.checkInvariants()
-                let now = try ControllerModelTests.truth(controller, watch.sectionKey)
-                let label = "round \(round) (\(what)), controller \(i), seed \(random.seed)"
-                #expect(ControllerModelTests.shown(controller).map(\.ids) == now.map(\.ids), "\(label)")
-                #expect(watch.previous.map(\.ids) == now.map(\.ids), "\(label): changed without a report")
-                #expect(watch.problems.isEmpty, "\(label): \(watch.problems)")
-                #expect(watch.harness.tableErrors.isEmpty, "\(label): \(watch.harness.tableErrors)")
-                #expect(watch.harness.batches.count <= 2, "\(label): \(watch.harness.batches.count) reports for one batch")
-                watch.harness.reset()
-                if !watch.problems.isEmpty || !watch.harness.tableErrors.isEmpty { return }
-            }
+            // The pending batch, then the request's: at most two reports each.
+            if !(try ControllerModelTests.expectConsistent(watches, "round \(round) (\(what)), seed \(random.seed)", reportsEach: 2)) { return }
         }
         withExtendedLifetime(token) {}
     }

@@ -90,15 +90,7 @@ import FolioTestSupport
                 watch.previous = watch.previous.map { ($0.section, $0.ids.map { changes.permanentIDs[$0] ?? $0 }) }
             }
         }
-        for (index, (var request, sectionKey, batchSize)) in Self.requests().enumerated() {
-            request.fetchBatchSize = batchSize
-            let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: sectionKey)
-            try controller.performFetch()
-            let watch = Watch(harness: ResultsTableHarness(controller: controller), sectionKey: sectionKey,
-                              previous: try Self.truth(controller, sectionKey))
-            watch.harness.afterEachBatch = { batch in Self.check(batch, watch, controller: index) }
-            watches.append(watch)
-        }
+        watches = try Self.watches(on: context)
 
         var what = ""
         for round in 0..<scale.rounds {
@@ -159,22 +151,45 @@ import FolioTestSupport
                 }
                 if !(await Self.eventually { merges > before }) { Issue.record("round \(round): another context's save never arrived"); return }
             }
-            for (i, watch) in watches.enumerated() {
-                let controller = watch.harness.controller
-                controller.checkInvariants()
-                watch.harness.table.checkInvariants()
-                let now = try Self.truth(controller, watch.sectionKey)
-                #expect(Self.shown(controller).map(\.section) == now.map(\.section), "round \(round) (\(what)), controller \(i)")
-                #expect(Self.shown(controller).map(\.ids) == now.map(\.ids), "round \(round) (\(what)), controller \(i)")
-                #expect(watch.previous.map(\.ids) == now.map(\.ids), "round \(round) (\(what)), controller \(i): changed without a report")
-                #expect(watch.problems.isEmpty, "round \(round) (\(what)), controller \(i): \(watch.problems)")
-                #expect(watch.harness.tableErrors.isEmpty, "round \(round) (\(what)), controller \(i): \(watch.harness.tableErrors)")
-                #expect(watch.harness.table.numberOfSections == now.count)
-                watch.harness.reset()
-                if !watch.problems.isEmpty || !watch.harness.tableErrors.isEmpty { return }
-            }
+            if !(try Self.expectConsistent(watches, "round \(round) (\(what))")) { return }
         }
         withExtendedLifetime(token) {}
+    }
+
+    /// Between batches: every controller shows a fresh fetch, changed only
+    /// through reports its table accepted. False after a failure (stop there).
+    static func expectConsistent(_ watches: [Watch], _ label: String, reportsEach limit: Int? = nil) throws -> Bool {
+        for (i, watch) in watches.enumerated() {
+            let controller = watch.harness.controller
+            controller.checkInvariants()
+            watch.harness.table.checkInvariants()
+            let now = try truth(controller, watch.sectionKey)
+            #expect(shown(controller).map(\.section) == now.map(\.section), "\(label), controller \(i)")
+            #expect(shown(controller).map(\.ids) == now.map(\.ids), "\(label), controller \(i)")
+            #expect(watch.previous.map(\.ids) == now.map(\.ids), "\(label), controller \(i): changed without a report")
+            #expect(watch.problems.isEmpty, "\(label), controller \(i): \(watch.problems)")
+            #expect(watch.harness.tableErrors.isEmpty, "\(label), controller \(i): \(watch.harness.tableErrors)")
+            #expect(watch.harness.table.numberOfSections == now.count)
+            if let limit { #expect(watch.harness.batches.count <= limit, "\(label), controller \(i): \(watch.harness.batches.count) reports") }
+            watch.harness.reset()
+            if !watch.problems.isEmpty || !watch.harness.tableErrors.isEmpty { return false }
+        }
+        return true
+    }
+
+    /// One controller per request of ``requests()`` on `context`, each wired
+    /// to a table and checked at every report.
+    static func watches(on context: ObjectContext) throws -> [Watch] {
+        try requests().enumerated().map { index, entry in
+            var (request, sectionKey, batchSize) = entry
+            request.fetchBatchSize = batchSize
+            let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: sectionKey)
+            try controller.performFetch()
+            let watch = Watch(harness: ResultsTableHarness(controller: controller), sectionKey: sectionKey,
+                              previous: try truth(controller, sectionKey))
+            watch.harness.afterEachBatch = { batch in check(batch, watch, controller: index) }
+            return watch
+        }
     }
 
     /// At one processed batch: the report applied to the previous sections
