@@ -84,13 +84,13 @@ struct BatchBench {
                 next += 1
                 return false
             })
-            samples[0].append(try storeMS { precondition(try context.execute(insert).count == rows) })
+            samples[0].append(try storeMS { let n = try context.execute(insert).count; precondition(n == rows) })
             samples[1].append(try storeMS { try rawInsert(raw) })
             figures.historyBytes.insert = try historyBytes(path)
 
             let tenth = rows / 10
             let update = BatchUpdateRequest<BenchItem>(predicate: #Predicate { $0.score < tenth }).setting(\.value, to: -1)
-            samples[2].append(try storeMS { precondition(try context.execute(update).count == tenth) })
+            samples[2].append(try storeMS { let n = try context.execute(update).count; precondition(n == tenth) })
             samples[3].append(try storeMS { try raw.run("UPDATE item SET value = -1 WHERE score < \(tenth)") })
             figures.historyBytes.update = try historyBytes(path)
 
@@ -101,12 +101,12 @@ struct BatchBench {
             try controller.performFetch()
             var reports = 0
             controller.snapshotHandler = { _ in reports += 1 }
-            samples[4].append(try storeMS { precondition(try context.execute(update.setting(\.value, to: -2)).count == tenth) })
+            samples[4].append(try storeMS { let n = try context.execute(update.setting(\.value, to: -2)).count; precondition(n == tenth) })
             precondition(reports == 1, "the controller heard \(reports) reports")
 
             let top = rows - tenth
             let delete = BatchDeleteRequest<BenchItem>(predicate: #Predicate { $0.score >= top })
-            samples[5].append(try storeMS { precondition(try context.execute(delete).count == tenth) })
+            samples[5].append(try storeMS { let n = try context.execute(delete).count; precondition(n == tenth) })
             samples[6].append(try storeMS { try raw.run("DELETE FROM item WHERE score >= \(top)") })
             figures.historyBytes.delete = try historyBytes(path)
         }

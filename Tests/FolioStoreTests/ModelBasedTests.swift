@@ -50,7 +50,17 @@ struct ReferenceState: Equatable {
             let live = try animals(), kinds = try classifications()
             var op = Int.random(in: 0..<100, using: &rng)
             if live.isEmpty && op >= 15 && op < 55 { op = 0 }
+            // Now and then a batch request instead, from the stored state.
+            if Int.random(in: 0..<12, using: &rng) == 0 {
+                let what = try Self.batchStep(c, &rng, &current, next: &next)
+                if trace { print("step", step, what) }
+                committed = current
+                undo = []
+                redo = []
+                op = -1
+            }
             switch op {
+            case -1: break
             case 0..<15:  // insert an animal
                 next += 1
                 let name = "A\(next)", legs = Int.random(in: 0...8, using: &rng)
@@ -125,7 +135,7 @@ struct ReferenceState: Equatable {
                 current = following
             }
             // A change that changed nothing leaves no undo group, here as in the context.
-            if op < 62, let last = undo.last, last == current { undo.removeLast() }
+            if op >= 0 && op < 62, let last = undo.last, last == current { undo.removeLast() }
             if trace { print("step", step, "op", op, "undo", undo.count, "redo", redo.count, current.animals["A23"] as Any) }
             c.checkInvariants()
             let got = try animals().map {
