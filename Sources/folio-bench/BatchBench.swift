@@ -26,7 +26,7 @@ func runBatchBench(_ options: [String]) {
                 let label = "\(name) n=\(rows)".padding(toLength: 34, withPad: " ", startingAt: 0)
                 print(label + String(format: " folio %9.1f ms   raw SQLite %9.1f ms   ratio %5.2fx", ours, raw, ours / raw) + (target.map { "  (target <= \($0)x)" } ?? ""))
             }
-            print(String(format: "  history row: insert %d bytes, update %d bytes, delete %d bytes", figures.historyBytes.insert,
+            print(String(format: "  history row (the changed IDs as ranges): insert %d bytes, update %d bytes, delete %d bytes", figures.historyBytes.insert,
                          figures.historyBytes.update, figures.historyBytes.delete))
             fields = figures.json(rows: rows, suffix: sizes.count > 1 && rows != sizes.last ? "_\(rows)" : "") + fields
         }
@@ -69,14 +69,13 @@ struct BatchBench {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-batch-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: dir) }
-            let path = dir.appendingPathComponent("store.sqlite").path
-            let container = try PersistentContainer(schema: Schema([BenchItem.self]), path: path)
+            let container = try PersistentContainer(schema: Schema([BenchItem.self]), path: dir.appendingPathComponent("store.sqlite").path)
             let context = container.viewContext
             let raw = try RawSQLite(dir.appendingPathComponent("raw.sqlite").path)
             try raw.exec("CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, score INTEGER, value REAL); CREATE INDEX item_score ON item(score)")
 
             var next = 0
-            let insert = BatchInsertRequest<BenchItem>(handler: { (values: inout BatchInsertValues<BenchItem>) in
+            var insert = BatchInsertRequest<BenchItem>(handler: { (values: inout BatchInsertValues<BenchItem>) in
                 guard next < rows else { return true }
                 values[\.name] = "item \(next)"
                 values[\.score] = score(next)
@@ -84,15 +83,21 @@ struct BatchBench {
                 next += 1
                 return false
             })
-            samples[0].append(try storeMS { let n = try context.execute(insert).count; precondition(n == rows) })
-            samples[1].append(try storeMS { try rawInsert(raw) })
-            figures.historyBytes.insert = try historyBytes(path)
+            var inserted: [ObjectID] = []
+            insert.resultType = .objectIDs
+            samples[0].append(try storeMS { inserted = try context.execute(insert).objectIDs })
+            precondition(inserted.count == rows)
+            samples[1].append(try storeMS { try raw.insertItems(rows, score: score) })
+            figures.historyBytes.insert = ChangeSet(inserted: Set(inserted)).historyText().utf8.count
 
             let tenth = rows / 10
-            let update = BatchUpdateRequest<BenchItem>(predicate: #Predicate { $0.score < tenth }).setting(\.value, to: -1)
-            samples[2].append(try storeMS { let n = try context.execute(update).count; precondition(n == tenth) })
+            var update = BatchUpdateRequest<BenchItem>(predicate: #Predicate { $0.score < tenth }).setting(\.value, to: -1)
+            update.resultType = .objectIDs
+            var updated: [ObjectID] = []
+            samples[2].append(try storeMS { updated = try context.execute(update).objectIDs })
+            precondition(updated.count == tenth)
             samples[3].append(try storeMS { try raw.run("UPDATE item SET value = -1 WHERE score < \(tenth)") })
-            figures.historyBytes.update = try historyBytes(path)
+            figures.historyBytes.update = ChangeSet(updated: Dictionary(uniqueKeysWithValues: updated.map { ($0, ["value"]) })).historyText().utf8.count
 
             // The same update with a live controller on the context: until its report is delivered.
             var request = FetchRequest<BenchItem>(sortBy: [SortDescriptor(\.score)])
@@ -105,10 +110,13 @@ struct BatchBench {
             precondition(reports == 1, "the controller heard \(reports) reports")
 
             let top = rows - tenth
-            let delete = BatchDeleteRequest<BenchItem>(predicate: #Predicate { $0.score >= top })
-            samples[5].append(try storeMS { let n = try context.execute(delete).count; precondition(n == tenth) })
+            var delete = BatchDeleteRequest<BenchItem>(predicate: #Predicate { $0.score >= top })
+            delete.resultType = .objectIDs
+            var deleted: [ObjectID] = []
+            samples[5].append(try storeMS { deleted = try context.execute(delete).objectIDs })
+            precondition(deleted.count == tenth)
             samples[6].append(try storeMS { try raw.run("DELETE FROM item WHERE score >= \(top)") })
-            figures.historyBytes.delete = try historyBytes(path)
+            figures.historyBytes.delete = ChangeSet(deleted: Set(deleted)).historyText().utf8.count
         }
         let m = samples.map { $0.sorted()[$0.count / 2] }
         figures.rows = [("batch insert", m[0], m[1], rows == 1_000_000 ? "1.5" : nil),
@@ -116,30 +124,6 @@ struct BatchBench {
                         ("batch update 10% + live controller", m[4], m[3], nil),
                         ("batch delete 10%", m[5], m[6], nil)]
         return figures
-    }
-
-    /// The raw baseline of the insert: the same rows, a prepared statement, one transaction.
-    func rawInsert(_ raw: RawSQLite) throws {
-        try raw.exec("BEGIN IMMEDIATE")
-        let s = try raw.prepare("INSERT INTO item (id, name, score, value) VALUES (?, ?, ?, ?)")
-        defer { sqlite3_finalize(s) }
-        for i in 0..<rows {
-            sqlite3_bind_int64(s, 1, Int64(i + 1))
-            sqlite3_bind_text(s, 2, "item \(i)", -1, storeTransient)
-            sqlite3_bind_int64(s, 3, Int64(score(i)))
-            sqlite3_bind_double(s, 4, Double(i) * 0.5)
-            guard sqlite3_step(s) == SQLITE_DONE else { throw raw.error() }
-            sqlite3_reset(s)
-        }
-        try raw.exec("COMMIT")
-    }
-
-    /// The size of the newest history row, as stored, read beside the store.
-    func historyBytes(_ path: String) throws -> Int {
-        let reader = try RawSQLite(path)
-        let s = try reader.prepare("SELECT length(changes) FROM folio_history ORDER BY position DESC LIMIT 1")
-        defer { sqlite3_finalize(s) }
-        return sqlite3_step(s) == SQLITE_ROW ? Int(sqlite3_column_int64(s, 0)) : 0
     }
 
     static func loadAverage() -> String {
@@ -155,3 +139,4 @@ extension RawSQLite {
         try exec("COMMIT")
     }
 }
+

@@ -150,18 +150,7 @@ struct StoreBench {
     func insertRaw(_ path: String) throws {
         let raw = try RawSQLite(path)
         try raw.exec("CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, score INTEGER, value REAL); CREATE INDEX item_score ON item(score)")
-        try raw.exec("BEGIN IMMEDIATE")
-        let s = try raw.prepare("INSERT INTO item (id, name, score, value) VALUES (?, ?, ?, ?)")
-        defer { sqlite3_finalize(s) }
-        for i in 0..<rows {
-            sqlite3_bind_int64(s, 1, Int64(i + 1))
-            sqlite3_bind_text(s, 2, "item \(i)", -1, storeTransient)
-            sqlite3_bind_int64(s, 3, Int64(score(i)))
-            sqlite3_bind_double(s, 4, Double(i) * 0.5)
-            guard sqlite3_step(s) == SQLITE_DONE else { throw raw.error() }
-            sqlite3_reset(s)
-        }
-        try raw.exec("COMMIT")
+        try raw.insertItems(rows, score: score)
     }
 
     /// Runs the batched iteration in a fresh process so its peak memory is its own.
@@ -217,6 +206,22 @@ final class RawSQLite {
         var s: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &s, nil) == SQLITE_OK, let s else { throw error() }
         return s
+    }
+
+    /// Items 1...rows ("item i", `score(i)`, i / 2) with a prepared statement in one transaction.
+    func insertItems(_ rows: Int, score: (Int) -> Int) throws {
+        try exec("BEGIN IMMEDIATE")
+        let s = try prepare("INSERT INTO item (id, name, score, value) VALUES (?, ?, ?, ?)")
+        defer { sqlite3_finalize(s) }
+        for i in 0..<rows {
+            sqlite3_bind_int64(s, 1, Int64(i + 1))
+            sqlite3_bind_text(s, 2, "item \(i)", -1, storeTransient)
+            sqlite3_bind_int64(s, 3, Int64(score(i)))
+            sqlite3_bind_double(s, 4, Double(i) * 0.5)
+            guard sqlite3_step(s) == SQLITE_DONE else { throw error() }
+            sqlite3_reset(s)
+        }
+        try exec("COMMIT")
     }
 
     func fetchIDs() throws -> [Int64] {
