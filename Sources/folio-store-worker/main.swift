@@ -9,6 +9,8 @@
 //   folio-store-worker add-in-order PATH ORDER N   after stdin closes, adds N animals in the classification of ORDER
 //                                                (made when there is none), each in a write transaction; prints "done"
 //   folio-store-worker append PATH N     after stdin closes, adds N items numbered one past the largest; prints "done"
+//   folio-store-worker batch PATH        after stdin closes, runs three batch requests (insert 200 animals "W000"..., habitat
+//                                        "Cave" where legs == 2, delete where legs == 3), printing "ran KIND COUNT" after each
 //   (and the modes of FileModes.swift: create, disk-full)
 import Foundation
 import FolioStore
@@ -149,6 +151,16 @@ case "append" where args.count == 4:
         }
     }
     say("done")
+case "batch":
+    _ = FileHandle.standardInput.readDataToEndOfFile()
+    let rows: [[String: Any]] = (0..<200).map { ["commonName": String(format: "W%03d", $0), "legs": $0 % 5] }
+    say("ran insert \(try context.execute(BatchInsertRequest<TestAnimal>(objects: rows)).count)")
+    var update = BatchUpdateRequest<TestAnimal>(predicate: #Predicate { $0.legs == 2 }).setting(\.habitat, to: "Cave")
+    update.resultType = .count
+    say("ran update \(try context.execute(update).count)")
+    var delete = BatchDeleteRequest<TestAnimal>(predicate: #Predicate { $0.legs == 3 })
+    delete.resultType = .count
+    say("ran delete \(try context.execute(delete).count)")
 default:
     FileHandle.standardError.write(Data("folio-store-worker: unknown mode \(args[1])\n".utf8))
     exit(2)

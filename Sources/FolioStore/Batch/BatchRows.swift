@@ -10,11 +10,6 @@ package struct BatchRows {
     /// Values per row.
     package var width: Int { entity.attributes.count }
 
-    /// The values of row `index`.
-    package func row(_ index: Int) -> ArraySlice<StoreValue> {
-        values[index * width..<(index + 1) * width]
-    }
-
     /// A new object's required to-ones cannot be set by a batch insert.
     static func checkRequired(of e: EntityDescription) throws {
         if let p = e.toOnes.first(where: { !$0.isOptional }) {
