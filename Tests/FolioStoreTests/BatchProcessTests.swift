@@ -24,9 +24,8 @@ import FolioTestSupport
         let harness = ResultsTableHarness(controller: controller)
 
         let child = try StoreChildProcess(executable: StoreChildProcess.sibling("folio-store-worker"), arguments: ["batch", path])
-        defer { child.finish() }
         child.closeInput()
-        #expect(child.waitForLine(timeout: 60) { $0 == "ran delete 40" } != nil, "\(child.lines.map(\.line))")
+        #expect(await child.waitForLine(timeout: 60) { $0 == "ran delete 40" } != nil, "\(child.lines.map(\.line))")
         func fresh() throws -> [String] { try c.fetch(request).map(\.commonName) }
         #expect(await waitUntil(20) { (try? fresh()).map { $0.count == 161 && controller.fetchedObjects?.map(\.commonName) == $0 } ?? false })
         #expect(harness.tableErrors.isEmpty)
@@ -34,5 +33,6 @@ import FolioTestSupport
         #expect(kept.habitat == "Cave")
         #expect(controller.sections?.map(\.name) == ["", "Cave"])
         controller.checkInvariants()
+        await child.finish()
     }
 }
