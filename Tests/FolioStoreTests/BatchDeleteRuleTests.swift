@@ -26,21 +26,20 @@ import FolioTestSupport
         return keepers + members
     }
 
-    /// The rows as stored, IDs and foreign keys (not positions, which a save renumbers), through the sqlite3 tool.
-    static func rawDump(_ path: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [path, """
+    /// The rows as stored, IDs and foreign keys (not positions, which a save
+    /// renumbers), through the sqlite3 tool, waited for by suspending.
+    static func rawDump(_ path: String) async throws -> String {
+        let child = try StoreChildProcess(executable: URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: [path, """
             SELECT 'K', id, name, partner FROM RuleKeeper ORDER BY id;
             SELECT 'M', id, name, nullifier, cascader, denier, liner, partner FROM RuleMember ORDER BY id;
             SELECT 'B', a, b FROM _RuleKeeper_badges ORDER BY a, b;
-            """]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+            SELECT 'end';
+            """])
+        child.closeInput()
+        let ended = await child.waitForLine { $0 == "end" } != nil
+        await child.finish()
+        try #require(ended && child.terminationStatus == 0, "sqlite3 \(path): \(child.lines.map(\.line))")
+        return child.lines.map(\.line).joined(separator: "\n")
     }
 
     /// The same random store, built from the seed.
@@ -61,7 +60,7 @@ import FolioTestSupport
         try c.save()
     }
 
-    @Test func batchDeletesAgreeWithContextDeletes() throws {
+    @Test func batchDeletesAgreeWithContextDeletes() async throws {
         let seed = StoreSplitMix64.seedFromEnvironment()
         print("seed:", seed)
         var rng = StoreSplitMix64(seed: seed)
@@ -74,7 +73,7 @@ import FolioTestSupport
             try Self.build(batchStore.viewContext, seed: storeSeed)
             try Self.build(contextStore.viewContext, seed: storeSeed)
             let before = try Self.dump(batchStore.viewContext)
-            let rawBefore = try Self.rawDump(dir.path("batch-\(round).sqlite"))
+            let rawBefore = try await Self.rawDump(dir.path("batch-\(round).sqlite"))
             #expect(before == (try Self.dump(contextStore.viewContext)))
             let keepers = Bool.random(using: &rng)
             let chosen = (0..<(keepers ? 5 : 12)).filter { _ in Int.random(in: 0..<3, using: &rng) == 0 }.map { (keepers ? "K" : "M") + "\($0)" }
@@ -97,13 +96,14 @@ import FolioTestSupport
             case (.success, .success):
                 outcomes["deleted", default: 0] += 1
                 #expect(try Self.dump(b) == (try Self.dump(c)), "\(label)")
-                #expect(try Self.rawDump(dir.path("batch-\(round).sqlite")) == (try Self.rawDump(dir.path("context-\(round).sqlite"))), "\(label)")
+                let rawBatch = try await Self.rawDump(dir.path("batch-\(round).sqlite"))
+                #expect(rawBatch == (try await Self.rawDump(dir.path("context-\(round).sqlite"))), "\(label)")
                 // The batch's context merged what it did: its objects are the stored ones.
                 #expect(b.registeredObjects.allSatisfy { !$0.isDeleted }, "\(label)")
             case (.failure(.deleteDenied), .failure(.deleteDenied)):
                 outcomes["denied", default: 0] += 1
                 #expect(try Self.dump(b) == before, "\(label): a refused batch wrote something")
-                #expect(try Self.rawDump(dir.path("batch-\(round).sqlite")) == rawBefore, "\(label): a refused batch wrote something")
+                #expect(try await Self.rawDump(dir.path("batch-\(round).sqlite")) == rawBefore, "\(label): a refused batch wrote something")
             default:
                 Issue.record("\(label): batch \(batchResult), context \(contextResult)")
             }
