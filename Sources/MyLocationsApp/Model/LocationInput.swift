@@ -48,7 +48,7 @@ public struct LocationInput: Sendable, Equatable {
         if !trimmedDate.isEmpty {
             guard let parsed = Arguments.parseDate(trimmedDate) else {
                 throw AppError.invalidValue(option: naming.name("--date", "Date"), value: date,
-                                            reason: "not an ISO 8601 date such as 2025-03-14T10:20:00Z")
+                                            reason: "not an ISO 8601 date such as 2025-03-14T10:20:00Z (a time needs its zone: Z for UTC)")
             }
             when = parsed
         }

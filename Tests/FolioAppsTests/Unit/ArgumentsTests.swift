@@ -77,4 +77,16 @@ import Testing
         #expect(Arguments.parseDate("2025-03-14T10:20:00.250Z") != nil)
         #expect(Arguments.parseDate("yesterday") == nil)
     }
+
+    @Test func aDateIsReadWholeOrRefused() {
+        #expect(Arguments.parseDate("2025-03-14T10:20:45Z") == Date(timeIntervalSince1970: 1_741_947_645))
+        #expect(Arguments.parseDate("2025-03-14T10:20Z") == Date(timeIntervalSince1970: 1_741_947_600), "to the minute")
+        #expect(Arguments.parseDate("2025-03-14T10:20:45.250Z") == Date(timeIntervalSince1970: 1_741_947_645.25))
+        #expect(Arguments.parseDate("2025-03-14T12:20:45+02:00") == Date(timeIntervalSince1970: 1_741_947_645))
+        #expect(Arguments.parseDate("2025-03-14") == Date(timeIntervalSince1970: 1_741_910_400))
+        // Foundation alone reads these as midnight, or drops the junk.
+        for text in ["2025-03-14T10:20", "2025-03-14T10:20:45", "2025-03-14T10:2", "2025-03-14x", "2025-03-14T10:20:45Zd", " 2025-03-14"] {
+            #expect(Arguments.parseDate(text) == nil, "\(text) is refused")
+        }
+    }
 }
