@@ -49,7 +49,7 @@ public enum MyLocationsApp: FolioApp {
                 tag.setValues(LocationForm.blankValues())
                 tag.showHUD("Tagged")
             } catch {
-                tag.presentError(title: "Not Saved", message: ErrorText.sentence(for: error))
+                tag.presentSaveError(error)
             }
         }
         let locations = try LocationsController(container: container, storeURL: storeURL)

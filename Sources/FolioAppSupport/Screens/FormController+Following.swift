@@ -19,7 +19,8 @@ extension FormController {
     /// process deletes it, the form says so and closes without writing;
     /// when they change it, the fields the user has not touched show the new
     /// values, and a change to a field the user edited is pointed out (Done
-    /// keeps the user's value). Done never runs on an object that is gone.
+    /// keeps the user's value). Done never runs on an object that is gone,
+    /// and writes only ``changedValues``.
     ///
     /// ```swift
     /// form.follow(location, in: context, noun: "location") { LocationForm.values(of: $0 as! Location) }
@@ -29,7 +30,9 @@ extension FormController {
         var followed = FollowedObject(id: object.objectID, context: context, noun: noun, values: values,
                                       baseline: values(object), observation: nil)
         followed.observation = context.observeChanges { [weak self] changes in
-            guard changes.origin != .thisContext else { return }
+            // Only saves by others: this context's own unsaved changes (`.pending`,
+            // heard while Done saves) are the user's edit, not a change elsewhere.
+            guard changes.origin == .otherContext || changes.origin == .otherProcess else { return }
             self?.objectMayHaveChanged(changes)
         }
         self.followed = followed

@@ -61,8 +61,26 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
     public let sections: [Section]
     /// The current values by field key.
     public private(set) var values: [String: String] = [:]
-    /// The fields the user changed since the form opened.
-    public private(set) var editedKeys: Set<String> = []
+    /// The values as the form showed them from its source (the starting
+    /// values, a reset, or the followed object as last read) before the user
+    /// touched them.
+    public private(set) var shownValues: [String: String] = [:]
+    /// The fields the user changed: their value differs from the one shown
+    /// (a field edited and typed back as it was is not changed).
+    public var editedKeys: Set<String> {
+        Set(values.keys).union(shownValues.keys).filter { value($0) != (shownValues[$0] ?? "") }
+    }
+    /// The values of the fields the user changed, the only ones a save
+    /// writes: an untouched field keeps what the store has, however another
+    /// program changed it meanwhile and however precisely it is stored (a
+    /// date shown to the second, a number as text).
+    ///
+    /// ```swift
+    /// if let habitat = form.changedValues["habitat"] { animal.habitat = habitat }
+    /// ```
+    public var changedValues: [String: String] {
+        Dictionary(uniqueKeysWithValues: editedKeys.map { ($0, value($0)) })
+    }
     /// Called when Done is pressed (not when the edited object is gone).
     public var onDone: ((FormController) -> Void)?
     /// The object the form edits, when it follows one (see `follow(_:in:noun:values:)`).
@@ -72,6 +90,7 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
     public init(title: String, sections: [Section], values: [String: String] = [:]) {
         self.sections = sections
         self.values = values
+        shownValues = values
         super.init(title: title)
         tableView.register(forCellReuseIdentifier: "Text") { TextFieldCell(style: .default, reuseIdentifier: $0) }
         tableView.register(forCellReuseIdentifier: "Choice") { TableViewCell(style: .value1, reuseIdentifier: $0) }
@@ -90,7 +109,6 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
 
     /// Sets a field's value as the user chose it (a picker) and redraws its row.
     public func setValue(_ value: String, for key: String) {
-        if values[key] != value { editedKeys.insert(key) }
         values[key] = value
         tableView.reloadData()
         setNeedsDisplay()
@@ -99,7 +117,7 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
     /// Sets several values at once (a reset after saving); nothing counts as edited.
     public func setValues(_ newValues: [String: String]) {
         values = newValues
-        editedKeys = []
+        shownValues = newValues
         tableView.reloadData()
         setNeedsDisplay()
     }
@@ -108,6 +126,7 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
     func refreshValue(_ value: String, for key: String) {
         guard !editedKeys.contains(key) else { return }
         values[key] = value
+        shownValues[key] = value
     }
 
     /// What Enter does: edit a text field, or choose for a choice row.
@@ -143,9 +162,7 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
             textCell.placeholder = placeholder
             if !textCell.isEditingText { textCell.text = value(field.key) }
             textCell.onCommit = { [weak self] text in
-                guard let self else { return }
-                if self.values[field.key] ?? "" != text { self.editedKeys.insert(field.key) }
-                self.values[field.key] = text
+                self?.values[field.key] = text
             }
             return textCell
         case .choice:

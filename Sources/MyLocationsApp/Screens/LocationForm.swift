@@ -39,6 +39,22 @@ enum LocationForm {
                           address: form.value("address"), date: form.value("date"), naming: .form)
     }
 
+    /// Writes into `location` the fields named by `keys` (the form's keys
+    /// of the fields the user changed); the others are left as stored.
+    static func write(_ input: LocationInput, _ keys: Set<String>, to location: Location) {
+        for key in keys {
+            switch key {
+            case "description": location.locationDescription = input.description
+            case "category": location.category = input.category
+            case "latitude": location.latitude = input.latitude
+            case "longitude": location.longitude = input.longitude
+            case "address": location.address = input.address
+            case "date": location.date = input.date
+            default: break
+            }
+        }
+    }
+
     private static func pickCategory(for form: FormController) {
         let picker = PickerController(title: "Choose Category", items: SampleData.locationCategories,
                                       selected: form.value("category"))

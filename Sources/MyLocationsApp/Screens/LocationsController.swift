@@ -56,12 +56,14 @@ final class LocationsController: ResultsTableController<Location>, TableViewEdit
     private func update(_ location: Location, from form: FormController) {
         do {
             let input = try LocationForm.input(from: form)
-            try AppStore.save(container.viewContext, at: storeURL) { input.apply(to: location) }
+            // Only what the user changed: the rest keeps what the store has now.
+            let changed = form.editedKeys
+            try AppStore.save(container.viewContext, at: storeURL) { LocationForm.write(input, changed, to: location) }
             navigationController?.pop()
             highlight(location)
             showHUD("Updated")
         } catch {
-            form.presentError(title: "Not Saved", message: ErrorText.sentence(for: error))
+            form.presentSaveError(error)
         }
     }
 }

@@ -62,18 +62,22 @@ public enum ZooStore {
     }
 
     /// Changes an animal's name, habitat and order (the classification of
-    /// that order, created when new) and saves: a new order moves it to that section.
-    public static func updateAnimal(_ animal: Animal, name: String, habitat: String, order: String,
+    /// that order, created when new) and saves: a new order moves it to that
+    /// section. A nil value is left as stored, so an edit of one field never
+    /// writes back another that someone else changed meanwhile.
+    ///
+    ///     try ZooStore.updateAnimal(manatee, habitat: "North Pool", in: context, at: url)
+    public static func updateAnimal(_ animal: Animal, name: String? = nil, habitat: String? = nil, order: String? = nil,
                                     in context: ObjectContext, at url: URL) throws {
-        let name = name.trimmingCharacters(in: .whitespaces), order = order.trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty else { throw AppError.invalidValue(option: "Common Name", value: name, reason: "must not be empty") }
-        guard !order.isEmpty else { throw AppError.invalidValue(option: "Order", value: order, reason: "must not be empty") }
+        let name = name?.trimmingCharacters(in: .whitespaces), order = order?.trimmingCharacters(in: .whitespaces)
+        if name?.isEmpty == true { throw AppError.invalidValue(option: "Common Name", value: "", reason: "must not be empty") }
+        if order?.isEmpty == true { throw AppError.invalidValue(option: "Order", value: "", reason: "must not be empty") }
         try AppStore.save(context, at: url) {
-            let current = animal.classification
-            let target = current?.order == order ? current : try classification(order: order, in: context)
-            animal.commonName = name
-            animal.habitat = habitat
-            animal.classification = target ?? newClassification(order, in: context)
+            if let name { animal.commonName = name }
+            if let habitat { animal.habitat = habitat }
+            if let order, animal.classification?.order != order {
+                animal.classification = try classification(order: order, in: context) ?? newClassification(order, in: context)
+            }
         }
     }
 

@@ -81,12 +81,16 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
     private func update(_ animal: Animal, from form: FormController) {
         do {
             let typed = try Self.checked(form)
-            try ZooStore.updateAnimal(animal, name: typed.name, habitat: typed.habitat, order: typed.order,
+            // Only what the user changed: the rest keeps what the store has now.
+            let changed = form.editedKeys
+            try ZooStore.updateAnimal(animal, name: changed.contains("name") ? typed.name : nil,
+                                      habitat: changed.contains("habitat") ? typed.habitat : nil,
+                                      order: changed.contains("order") ? typed.order : nil,
                                       in: container.viewContext, at: storeURL)
             navigationController?.pop()
             highlight(animal)
         } catch {
-            form.presentError(title: "Not Saved", message: ErrorText.sentence(for: error))
+            form.presentSaveError(error)
         }
     }
 
@@ -98,7 +102,7 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
             navigationController?.pop()
             highlight(animal)
         } catch {
-            form.presentError(title: "Not Saved", message: ErrorText.sentence(for: error))
+            form.presentSaveError(error)
         }
     }
 }
