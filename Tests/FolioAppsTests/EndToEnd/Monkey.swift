@@ -53,8 +53,10 @@ struct Monkey {
     private var list: String?
     /// How many frames were compared with `list` row by row, and how many keys wrote.
     private var compared = 0, writes = 0
-    /// The objects whose editors were opened since the last check.
-    private var opened: Set<String> = []
+    /// The objects whose editors are open, by tab ("" without a tab bar):
+    /// another tab hides an editor but does not close it, and Done saves
+    /// once its tab is back.
+    private var opened: [String: Set<String>] = [:]
 
     init(_ plan: Plan, salt: UInt64) throws {
         self.plan = plan
@@ -98,12 +100,13 @@ struct Monkey {
                 history.append(key)
                 let before = app.state
                 try app.press(key)
-                if before["depth"] == "1", app.state["depth"] == "2", let id = before["highlightID"] { opened.insert(id) }
+                if before["depth"] == "1", app.state["depth"] == "2", before["tab"] == app.state["tab"],
+                   let id = before["highlightID"] { opened[before["tab"] ?? "", default: []].insert(id) }
                 if watch.changed() {
                     writes += 1
                     guard try explained(app, before: before, known: known, now: &known, step: step) else { return }
                 }
-                if app.state["depth"] == "1" { opened = [] }
+                closeEditors(app)
             }
             guard check(app, step: step), matchesList(app, known, step: step) else { return }
             if step % 250 == 249 || step == actions - 1 {
@@ -149,17 +152,19 @@ struct Monkey {
         let lost = Set(known.fields.keys).subtracting(current.fields.keys)
         let changed = Set(known.fields.keys.filter { current.fields[$0] != nil && current.fields[$0] != known.fields[$0] })
         let shown = Set([before["highlightID"], before["revealedID"]].compactMap { $0 })
+        // Only the editors of the tab the key went to can have saved.
+        let tab = before["tab"] ?? "", open = opened[tab] ?? []
         now = current
-        guard lost.isSubset(of: shown.union(opened)) else {
-            return fail("\(lost.sorted()) left the store; the screen showed \(shown.sorted()) highlighted, editors open on \(opened.sorted())", app, step)
+        guard lost.isSubset(of: shown.union(open)) else {
+            return fail("\(lost.sorted()) left the store; the screen showed \(shown.sorted()) highlighted, editors open on \(open.sorted())", app, step)
         }
-        guard changed.isSubset(of: shown.union(opened)) else {
-            let what = changed.subtracting(shown.union(opened)).sorted().map { "\($0): \(known.fields[$0] ?? "") → \(current.fields[$0] ?? "")" }
-            return fail("\(what.joined(separator: "; ")) changed; the screen showed \(shown.sorted()) highlighted, editors open on \(opened.sorted())", app, step)
+        guard changed.isSubset(of: shown.union(open)) else {
+            let what = changed.subtracting(shown.union(open)).sorted().map { "\($0): \(known.fields[$0] ?? "") → \(current.fields[$0] ?? "")" }
+            return fail("\(what.joined(separator: "; ")) changed; the screen showed \(shown.sorted()) highlighted, editors open on \(open.sorted())", app, step)
         }
         if app.state["depth"] != "1" {
             // An object made while an editor is open (BuildGuide's +) is that editor's.
-            opened.formUnion(Set(current.fields.keys).subtracting(known.fields.keys))
+            opened[tab, default: []].formUnion(Set(current.fields.keys).subtracting(known.fields.keys))
         }
         return true
     }
@@ -199,7 +204,7 @@ struct Monkey {
             let before = state
             if atList, let key = plan.toList.last { try app.press(key) } else { try app.press("Escape") }
             if watch.changed(), !(try explained(app, before: before, known: known, now: &known, step: step)) { return false }
-            if app.state["depth"] == "1" { opened = [] }
+            closeEditors(app)
         }
         history.append("back on the list")
         let count = known.fields.count
@@ -212,6 +217,11 @@ struct Monkey {
             return fail("the highlight is on \(id), which is not in the store", app, step)
         }
         return matchesList(app, known, step: step)
+    }
+
+    /// The tab shown is back at its root: no editor is open in it.
+    private mutating func closeEditors(_ app: PtyApp) {
+        if app.state["depth"] == "1" { opened[app.state["tab"] ?? ""] = [] }
     }
 
     /// q from the list ends the app with the terminal restored.
