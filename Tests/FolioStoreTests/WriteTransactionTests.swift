@@ -93,14 +93,20 @@ import FolioTestSupport
     let worker = StoreChildProcess.sibling("folio-store-worker")
 
     /// Starts `count` workers with `arguments`, releases them together, and waits for all.
+    ///
+    /// One deadline covers the whole race: six processes taking one write
+    /// lock in turns, twenty times each, can take minutes on a loaded
+    /// two-core machine, where a waiting process is often not even scheduled.
     func race(_ count: Int, _ arguments: [String]) async throws {
         let children = try (0..<count).map { _ in try StoreChildProcess(executable: worker, arguments: arguments) }
         for child in children { #expect(await child.waitForLine { $0 == "ready" } != nil) }
         for child in children { child.closeInput() }
-        for child in children {
-            #expect(await child.waitForLine(timeout: 60) { $0 == "done" } != nil, "a worker did not finish")
+        let deadline = Date().addingTimeInterval(600)
+        for (index, child) in children.enumerated() {
+            let done = await child.waitForLine(timeout: max(1, deadline.timeIntervalSinceNow)) { $0 == "done" }
+            #expect(done != nil, "worker \(index) did not finish within 600 s; it printed \(child.lines.map(\.line))")
             await child.finish()
-            #expect(child.terminationStatus == 0)
+            #expect(child.terminationStatus == 0, "worker \(index) ended with status \(child.terminationStatus)")
         }
     }
 
