@@ -34,7 +34,7 @@ func runReorderBench(_ options: [String]) {
             print("reorder     cost a move at \(big.rows) rows / at \(small.rows) rows: \(ResultsBench.format(ratio))x (1x: the report grows with the moves, not with n)")
         }
     } catch {
-        ResultsBench.fail("\(error)")
+        ResultsBench.fail("\(error)", suite: "reorder")
     }
 }
 
@@ -100,7 +100,7 @@ enum ReorderBench {
             counter.counts = [:]
             let start = ResultsBench.now()
             try context.save()
-            guard counter.finished > start else { ResultsBench.fail("the rename was not reported") }
+            guard counter.finished > start else { ResultsBench.fail("the rename was not reported", suite: "reorder") }
             reports.append(Double(counter.finished - start) / 1_000_000)
             kinds.append(counter.counts)
         }
@@ -111,7 +111,7 @@ enum ReorderBench {
         for report in kinds {
             let move = report[.move] ?? 0, left = move + (report[.delete] ?? 0), arrived = move + (report[.insert] ?? 0)
             guard left == expected, arrived == expected, report[.update] == nil else {
-                ResultsBench.fail("a rename reported \(report); the group holds \(expected) members")
+                ResultsBench.fail("a rename reported \(report); the group holds \(expected) members", suite: "reorder")
             }
         }
         controller = nil

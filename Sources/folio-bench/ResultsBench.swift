@@ -99,8 +99,9 @@ enum ResultsBench {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%.4f", value)
     }
 
-    static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("folio-bench results: \(message)\n".utf8))
+    /// Ends the run with `message` on standard error, named by its suite.
+    static func fail(_ message: String, suite: String = "results") -> Never {
+        FileHandle.standardError.write(Data("folio-bench \(suite): \(message)\n".utf8))
         exit(2)
     }
 }
