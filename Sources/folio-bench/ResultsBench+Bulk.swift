@@ -96,30 +96,4 @@ extension ResultsBench {
         precondition(ids.count == groups.count && names.count == ids.count)
         return ms
     }
-
-    /// A relaunch with a cache name: a new controller's `performFetch` and its first screen of 20 rows drawn.
-    @MainActor
-    static func relaunch(_ request: FetchRequest<ResultsBenchRow>, context: ObjectContext, directory: URL) throws -> Double {
-        ResultsCache.directory = directory.appendingPathComponent("caches")
-        let first = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
-                                             sectionNameKeyPath: \ResultsBenchRow.group, cacheName: "bench")
-        try first.performFetch()
-        var times: [Double] = []
-        var drawn = 0
-        for _ in 0..<3 {
-            times.append(try measureMS {
-                let again = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
-                                                     sectionNameKeyPath: \ResultsBenchRow.group, cacheName: "bench")
-                try again.performFetch()
-                guard again.lastFetchUsedCache else { fail("the relaunch did not use its cache") }
-                let section = again.sections![0]
-                for row in 0..<min(20, section.numberOfObjects) {
-                    drawn += again.object(at: IndexPath(row: row, section: 0)).name.utf8.count
-                }
-            })
-        }
-        precondition(drawn > 0)
-        ResultsCache.delete(name: "bench")
-        return percentile(times, 0.5)
-    }
 }

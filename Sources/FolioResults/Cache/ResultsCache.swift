@@ -53,54 +53,9 @@ public enum ResultsCache {
         }
     }
 
-    /// The header that must match for a cache to be used.
+    /// The text header that must match for a cache to be used.
     static func header<E>(_ plan: KeyPlan<E>, context: ObjectContext) -> String? {
         guard let path = context.storePath, let generation = try? context.storeGeneration() else { return nil }
-        return "folio-results-cache 1\n\(path)\n\(generation)\n\(plan.fingerprint)\n"
-    }
-
-    /// The cached rows, or nil when there is no valid cache (an invalid one is removed).
-    static func load<E>(name: String, plan: KeyPlan<E>, context: ObjectContext) -> [ResultsRow<Int64, RowKey, SectionKey>]? {
-        guard let header = header(plan, context: context), let data = try? Data(contentsOf: file(name)) else { return nil }
-        let expected = Array(header.utf8)
-        guard data.count >= expected.count, data.prefix(expected.count).elementsEqual(expected) else {
-            delete(name: name)
-            return nil
-        }
-        var reader = CacheReader(bytes: [UInt8](data.dropFirst(expected.count)))
-        var rows: [ResultsRow<Int64, RowKey, SectionKey>] = []
-        let width = plan.sortCount
-        while !reader.atEnd {
-            guard let id = reader.int64() else { delete(name: name); return nil }
-            var values: [StoreValue] = []
-            values.reserveCapacity(width)
-            for _ in 0..<width {
-                guard let value = reader.value() else { delete(name: name); return nil }
-                values.append(value)
-            }
-            rows.append(plan.row(id: id, values: values))
-        }
-        return rows
-    }
-
-    /// Writes the rows in their current order; failures leave no cache.
-    static func store<E>(name: String, plan: KeyPlan<E>, engine: ResultsEngine<Int64, RowKey, SectionKey>, context: ObjectContext) {
-        guard let header = header(plan, context: context) else { return }
-        var writer = CacheWriter()
-        writer.bytes.append(contentsOf: Array(header.utf8))
-        for section in 0..<engine.numberOfSections {
-            for id in engine.ids(inSection: section) {
-                guard let row = engine.row(for: id) else { continue }
-                writer.int64(id)
-                if plan.sectioned { writer.value(row.section.value) }
-                for value in row.key.values { writer.value(value) }
-            }
-        }
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try Data(writer.bytes).write(to: file(name), options: .atomic)
-        } catch {
-            delete(name: name)
-        }
+        return "folio-results-cache 2\n\(path)\n\(generation)\n\(plan.fingerprint)\n"
     }
 }

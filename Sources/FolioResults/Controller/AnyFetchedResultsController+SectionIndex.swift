@@ -11,8 +11,8 @@ extension AnyFetchedResultsController {
     public var sectionIndexTitles: [String] {
         var seen = Set<String>()
         var titles: [String] = []
-        for index in 0..<engine.numberOfSections {
-            guard let title = sectionIndexTitle(forSectionName: sectionName(engine.section(at: index))), seen.insert(title).inserted else { continue }
+        for index in 0..<shownSectionCount {
+            guard let title = sectionIndexTitle(forSectionName: sectionName(shownSection(at: index))), seen.insert(title).inserted else { continue }
             titles.append(title)
         }
         return titles
@@ -25,7 +25,7 @@ extension AnyFetchedResultsController {
     /// ```
     /// - Complexity: O(s log s).
     public func section(forSectionIndexTitle title: String, at index: Int) -> Int {
-        for section in 0..<engine.numberOfSections where sectionIndexTitle(forSectionName: sectionName(engine.section(at: section))) == title {
+        for section in 0..<shownSectionCount where sectionIndexTitle(forSectionName: sectionName(shownSection(at: section))) == title {
             return section
         }
         preconditionFailure("FetchedResultsController: no section has the index title '\(title)' (index \(index))")

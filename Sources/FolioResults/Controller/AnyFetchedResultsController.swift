@@ -46,7 +46,14 @@ public class AnyFetchedResultsController {
     /// ```
     public internal(set) var lastError: (any Error)?
 
-    let engine: Engine
+    /// The results; read through ``engine``, which first loads a relaunch's cached order.
+    let loadedEngine: Engine
+    /// A relaunch's order, read from the cache file on demand until it is loaded into the engine.
+    var cachedOrder: CachedOrder?
+    var engine: Engine {
+        if cachedOrder != nil { loadCachedOrder() }
+        return loadedEngine
+    }
     let entityName: String
     let isSectioned: Bool
     var hasFetched = false
@@ -64,7 +71,7 @@ public class AnyFetchedResultsController {
         self.cacheName = cacheName
         self.entityName = entityName
         isSectioned = sectioned
-        engine = Engine(fixedSection: sectioned ? nil : SectionKey(.null, ascending: true))
+        loadedEngine = Engine(fixedSection: sectioned ? nil : SectionKey(.null, ascending: true))
     }
 
     /// Fetches the results afresh and reports nothing (call
@@ -75,6 +82,11 @@ public class AnyFetchedResultsController {
     /// ```
     public func performFetch() throws {
         preconditionFailure("AnyFetchedResultsController.performFetch() is implemented by FetchedResultsController")
+    }
+
+    /// Loads a relaunch's whole cached order into the engine.
+    func loadCachedOrder() {
+        preconditionFailure("AnyFetchedResultsController.loadCachedOrder() is implemented by FetchedResultsController")
     }
 
     /// Loads the object for a row (batching as the request says).
@@ -91,7 +103,7 @@ public class AnyFetchedResultsController {
     public var sections: [FetchedResultsSection]? {
         guard hasFetched else { return nil }
         if let sectionCache { return sectionCache }
-        let built = (0..<engine.numberOfSections).map { sectionInfo(at: $0) }
+        let built = (0..<shownSectionCount).map { sectionInfo(at: $0) }
         sectionCache = built
         return built
     }
@@ -105,11 +117,11 @@ public class AnyFetchedResultsController {
     @_disfavoredOverload
     public func object(at indexPath: IndexPath) -> ManagedObject {
         precondition(hasFetched, "FetchedResultsController: object(at: \(indexPath)) before performFetch()")
-        precondition(indexPath.section >= 0 && indexPath.section < engine.numberOfSections,
-                     "FetchedResultsController: no section \(indexPath.section) for \(indexPath); there are \(engine.numberOfSections)")
-        precondition(indexPath.row >= 0 && indexPath.row < engine.numberOfRows(inSection: indexPath.section),
-                     "FetchedResultsController: no row at \(indexPath); section \(indexPath.section) has \(engine.numberOfRows(inSection: indexPath.section))")
-        let id = engine.id(at: indexPath)
+        precondition(indexPath.section >= 0 && indexPath.section < shownSectionCount,
+                     "FetchedResultsController: no section \(indexPath.section) for \(indexPath); there are \(shownSectionCount)")
+        precondition(indexPath.row >= 0 && indexPath.row < shownRowCount(inSection: indexPath.section),
+                     "FetchedResultsController: no row at \(indexPath); section \(indexPath.section) has \(shownRowCount(inSection: indexPath.section))")
+        let id = shownID(at: indexPath)
         if let object = resident[id] { return object }
         return materialise(at: indexPath, id: id)
     }
@@ -203,14 +215,14 @@ public class AnyFetchedResultsController {
     }
 
     func sectionInfo(at index: Int) -> FetchedResultsSection {
-        let key = engine.section(at: index)
+        let key = shownSection(at: index)
         return FetchedResultsSection(identifier: sectionIdentifier(key), indexTitle: sectionIndexTitle(forSectionName: sectionName(key)),
-                                     numberOfObjects: engine.numberOfRows(inSection: index), index: index, controller: self)
+                                     numberOfObjects: shownRowCount(inSection: index), index: index, controller: self)
     }
 
     /// The objects of a section in order, as `ManagedObject`s.
     func anyObjects(inSection index: Int) -> [ManagedObject] {
-        (0..<engine.numberOfRows(inSection: index)).map { object(at: IndexPath(row: $0, section: index)) }
+        (0..<shownRowCount(inSection: index)).map { object(at: IndexPath(row: $0, section: index)) }
     }
 
     func forget(_ id: Int64) { resident[id] = nil }

@@ -14,9 +14,9 @@ extension FetchedResultsController {
     /// most recent batches resident and letting older ones go.
     func materialiseBatch(around indexPath: IndexPath, id: Int64) -> ManagedObject {
         let size = max(1, fetchRequest.fetchBatchSize)
-        let count = engine.numberOfRows(inSection: indexPath.section)
+        let count = shownRowCount(inSection: indexPath.section)
         let start = indexPath.row / size * size
-        let ids = engine.ids(inSection: indexPath.section, rows: start..<min(count, start + size))
+        let ids = shownIDs(inSection: indexPath.section, rows: start..<min(count, start + size))
         let objects = (try? prefetch(ids)) ?? [:]
         for (row, object) in objects { resident[row] = object }
         residentBatches[id] = ids

@@ -66,7 +66,8 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
     /// ```swift
     /// try controller.performFetch()
     /// ```
-    /// - Complexity: O(n log n), or O(n) from a valid cache.
+    /// - Complexity: O(n log n); from a valid cache O(s) for s sections, the
+    ///   rest loading in O(n) on the next turn of the main actor or when needed.
     override public func performFetch() throws {
         // Unsaved changes made so far are processed first, so that the results hold them and
         // the batches that follow report only what changes after the fetch.
@@ -76,16 +77,19 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
         let plan = try KeyPlan(request: fetchRequest, sectionKeyPath: sectionNameKeyPath, context: managedObjectContext)
         // The cache holds saved rows; unsaved changes are part of the results.
         let pending = managedObjectContext.hasChanges
-        let cached = pending ? nil : cacheName.flatMap { ResultsCache.load(name: $0, plan: plan, context: managedObjectContext) }
-        let rows = try cached ?? fetchKeyRows(plan, restrictedTo: nil).map { plan.row(id: $0.0, values: $0.1) }
+        let order = pending ? nil : cacheName.flatMap { ResultsCache.open(name: $0, plan: plan, context: managedObjectContext) }
+        let rows = order != nil ? [] : try fetchKeyRows(plan, restrictedTo: nil).map { plan.row(id: $0.0, values: $0.1) }
         let links = plan.related.isEmpty ? [] : try fetchRelatedRows(plan, restrictedTo: nil)
         let objects = fetchRequest.fetchBatchSize == 0 ? try materialiseAll() : [:]
 
         self.plan = plan
         hasFetched = true
         lastError = nil
-        lastFetchUsedCache = cached != nil
-        engine.load(rows)
+        lastFetchUsedCache = order != nil
+        cachedOrder = nil
+        loadedEngine.load(rows)
+        // From the cache, the table draws from the file; the whole order loads on the next turn or on demand.
+        cachedOrder = order
         sectionCache = nil
         resident = objects
         residentBatches = [:]
@@ -93,8 +97,33 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
         dependents = [:]
         relatedOf = [:]
         updateRelated(plan, links, removed: [])
-        if let cacheName, cached == nil, !pending { ResultsCache.store(name: cacheName, plan: plan, engine: engine, context: managedObjectContext) }
+        if let cacheName, order == nil, !pending { ResultsCache.store(name: cacheName, plan: plan, engine: loadedEngine, context: managedObjectContext) }
         followContext()
+        if order != nil { Task { @MainActor [weak self] in self?.loadCachedOrder() } }
+    }
+
+    /// Loads a relaunch's cached order into the engine. A file damaged past
+    /// the first screen is replaced by a fresh fetch, reported as every
+    /// section replaced, since the table has drawn the cached sections.
+    override func loadCachedOrder() {
+        guard let order = cachedOrder, let plan else { return }
+        cachedOrder = nil
+        if let rows = order.rows() {
+            loadedEngine.load(rows)
+            return
+        }
+        if let cacheName { ResultsCache.delete(name: cacheName) }
+        lastFetchUsedCache = false
+        let old = order.sections.enumerated().map { SectionChange(type: .delete, index: $0.offset, section: $0.element.key) }
+        do {
+            loadedEngine.load(try fetchKeyRows(plan, restrictedTo: nil).map { plan.row(id: $0.0, values: $0.1) })
+        } catch {
+            lastError = error
+            loadedEngine.load([])
+        }
+        sectionCache = nil
+        let new = (0..<loadedEngine.numberOfSections).map { SectionChange(type: .insert, index: $0, section: loadedEngine.section(at: $0)) }
+        deliver(ResultsChangeSet(sectionChanges: old + new, objectChanges: []))
     }
 
     /// All fetched objects in order, or nil before `performFetch()`.
@@ -105,7 +134,7 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
     /// - Complexity: O(n log n); materialises every object.
     public var fetchedObjects: [Entity]? {
         guard hasFetched else { return nil }
-        return (0..<engine.numberOfSections).flatMap { objects(inSection: $0) }
+        return (0..<shownSectionCount).flatMap { objects(inSection: $0) }
     }
 
     /// The object at an index path; the index path must exist.
@@ -129,6 +158,6 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
     /// ```
     /// - Complexity: O(m log n) for m objects.
     public func objects(inSection index: Int) -> [Entity] {
-        (0..<engine.numberOfRows(inSection: index)).map { object(at: IndexPath(row: $0, section: index)) }
+        (0..<shownRowCount(inSection: index)).map { object(at: IndexPath(row: $0, section: index)) }
     }
 }

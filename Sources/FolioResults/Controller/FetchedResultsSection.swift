@@ -43,7 +43,7 @@ public struct FetchedResultsSection: FetchedResultsSectionInfo {
     /// ```
     /// - Complexity: O(m log n) for m objects.
     public var objects: [Any]? {
-        guard let controller, index < controller.engine.numberOfSections else { return nil }
+        guard let controller, index < controller.shownSectionCount else { return nil }
         return controller.anyObjects(inSection: index)
     }
 }

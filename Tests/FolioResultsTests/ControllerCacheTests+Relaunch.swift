@@ -1,0 +1,192 @@
+import Testing
+import Foundation
+import FolioStore
+@testable import FolioResults
+import FolioTestSupport
+
+/// Nested in the cache suite, so that no two tests set `ResultsCache.directory` at once.
+extension ControllerCacheTests {
+    /// A relaunch with a cache name draws its first screen from the cache file
+    /// alone, loads the rest afterwards, and is never less valid than a fresh
+    /// fetch: damaged files and other processes' changes fall back to one.
+    @MainActor @Suite(.serialized) struct Relaunch {
+        static let rows = 10_000   // three chunks of IDs
+        let directory: StoreTemporaryDirectory
+        let path: String
+
+        init() throws {
+            directory = try StoreTemporaryDirectory()
+            path = directory.path("relaunch.sqlite")
+            ResultsCache.directory = directory.url.appendingPathComponent("caches")
+            let container = try PersistentContainer(schema: ResultsTestSchema.make(), path: path)
+            container.viewContext.undoManager = nil
+            var random = ResultsRandom(seed: 0x0D15_EA5E)
+            for _ in 0..<Self.rows {
+                let item = ResultsItem(context: container.viewContext)
+                item.name = "item \(Int.random(in: 0..<1_000_000, using: &random))"
+                item.group = Int.random(in: 0..<7, using: &random)
+            }
+            try container.viewContext.save()
+        }
+
+        func controller(_ context: ObjectContext, cache: String? = "Relaunch") -> FetchedResultsController<ResultsItem> {
+            var request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
+            request.fetchBatchSize = 20
+            return FetchedResultsController(fetchRequest: request, managedObjectContext: context,
+                                            sectionNameKeyPath: \ResultsItem.group, cacheName: cache)
+        }
+
+        /// The names in order, read afresh from the store.
+        func fresh(_ context: ObjectContext) throws -> [[String]] {
+            let plain = controller(context, cache: nil)
+            try plain.performFetch()
+            return (0..<(plain.sections?.count ?? 0)).map { plain.objects(inSection: $0).map(\.name) }
+        }
+
+        /// Writes the cache as the app's last launch did, then closes that launch.
+        func launchOnce() throws {
+            let container = try PersistentContainer(schema: ResultsTestSchema.make(), path: path)
+            let first = controller(container.viewContext)
+            try first.performFetch()
+            #expect(FileManager.default.fileExists(atPath: ResultsCache.file("Relaunch").path))
+        }
+
+        @Test func aRelaunchDrawsItsFirstScreenFromTheFileAlone() throws {
+            try launchOnce()
+            let container = try PersistentContainer(schema: ResultsTestSchema.make(), path: path)
+            let context = container.viewContext
+            let relaunched = controller(context)
+            try relaunched.performFetch()
+            #expect(relaunched.lastFetchUsedCache)
+            let harness = ResultsTableHarness(controller: relaunched)   // draws the first screen
+            #expect(relaunched.isReadingCachedOrder, "the first screen loaded the whole order")
+            #expect(relaunched.cachedChunksRead == 1, "the first screen read \(relaunched.cachedChunksRead) chunks of IDs")
+            let expected = try fresh(context)
+            #expect(relaunched.sections?.map(\.numberOfObjects) == expected.map(\.count))
+            #expect(relaunched.objects(inSection: 0).prefix(30).map(\.name) == Array(expected[0].prefix(30)))
+            // Anything beyond drawing loads the whole order, which then agrees with a fresh fetch.
+            let snapshot = relaunched.snapshot()
+            #expect(!relaunched.isReadingCachedOrder)
+            #expect(snapshot.itemIdentifiers.map(\.count) == expected.map(\.count))
+            #expect((0..<expected.count).map { relaunched.objects(inSection: $0).map(\.name) } == expected)
+            #expect(harness.tableErrors.isEmpty)
+            relaunched.checkInvariants()
+        }
+
+        @Test func theRestLoadsOnTheNextTurnOfTheMainActor() async throws {
+            try launchOnce()
+            let container = try PersistentContainer(schema: ResultsTestSchema.make(), path: path)
+            let relaunched = controller(container.viewContext)
+            try relaunched.performFetch()
+            #expect(relaunched.isReadingCachedOrder)
+            #expect(await waitUntil(60) { !relaunched.isReadingCachedOrder })
+            #expect(relaunched.lastFetchUsedCache)
+            relaunched.checkInvariants()
+        }
+
+        @Test func aChangeAfterARelaunchIsReportedAgainstTheCachedOrder() throws {
+            try launchOnce()
+            let container = try PersistentContainer(schema: ResultsTestSchema.make(), path: path)
+            let context = container.viewContext
+            let relaunched = controller(context)
+            try relaunched.performFetch()
+            let harness = ResultsTableHarness(controller: relaunched)
+            #expect(relaunched.isReadingCachedOrder)
+            let moved = relaunched.object(at: IndexPath(row: 3, section: 0))
+            moved.group = 5
+            let added = ResultsItem(context: context)
+            added.name = "aaa first"
+            added.group = 0
+            context.delete(relaunched.object(at: IndexPath(row: 0, section: 1)))
+            try context.save()
+            #expect(!relaunched.isReadingCachedOrder)
+            #expect(harness.tableErrors.isEmpty)
+            #expect(harness.batches.count == 1)
+            #expect(!FileManager.default.fileExists(atPath: ResultsCache.file("Relaunch").path))
+            #expect((0..<7).map { relaunched.objects(inSection: $0).map(\.name) } == (try fresh(context)))
+            #expect(harness.table.numberOfRowsInAllSections == Self.rows)
+            relaunched.checkInvariants()
+        }
+
+        /// Any byte of the file changed, or the file cut short: the relaunch
+        /// either falls back to a fresh fetch at once, or draws a verified first
+        /// screen and, on finding the damage, reports every section replaced by
+        /// a fresh fetch. Never a trap, never a wrong row.
+        @Test func aDamagedCacheNeverShowsWrongRows() throws {
+            var random = ResultsRandom.fromEnvironment()
+            print("ControllerCacheTests.Relaunch.aDamagedCacheNeverShowsWrongRows seed: \(random.seed) (FOLIO_SEED replays)")
+            try launchOnce()
+            let file = ResultsCache.file("Relaunch")
+            let intact = try Data(contentsOf: file)
+            let container = try PersistentContainer(schema: ResultsTestSchema.make(), path: path)
+            let context = container.viewContext
+            let expected = try fresh(context)
+            var lazily = 0
+            for round in 0..<24 {
+                var data = intact
+                if round % 4 == 3 {
+                    data.removeLast(Int.random(in: 1...data.count, using: &random))
+                } else {
+                    // Every part of the file in turn: the head, the IDs, the keys.
+                    let region = [0..<256, 256..<data.count / 4, data.count / 4..<data.count][round % 3]
+                    let at = Int.random(in: region, using: &random)
+                    data[at] ^= UInt8.random(in: 1...255, using: &random)
+                }
+                try data.write(to: file)
+                let relaunched = controller(context)
+                try relaunched.performFetch()
+                let harness = ResultsTableHarness(controller: relaunched)
+                if relaunched.isReadingCachedOrder {
+                    lazily += 1
+                    // What was drawn from the file is what a fresh fetch shows.
+                    #expect(relaunched.objects(inSection: 0).prefix(12).map(\.name) == Array(expected[0].prefix(12)), "round \(round)")
+                }
+                relaunched.checkInvariants()   // loads the whole order
+                #expect(!relaunched.lastFetchUsedCache, "round \(round): a damaged file was used whole")
+                #expect((0..<(relaunched.sections?.count ?? 0)).map { relaunched.objects(inSection: $0).map(\.name) } == expected, "round \(round)")
+                #expect(harness.tableErrors.isEmpty, "round \(round): \(harness.tableErrors)")
+                #expect(harness.table.numberOfRowsInAllSections == Self.rows, "round \(round)")
+                ResultsCache.delete(name: "Relaunch")
+            }
+            print("ControllerCacheTests.Relaunch.aDamagedCacheNeverShowsWrongRows: \(lazily) of 24 damaged files drew their first screen")
+        }
+
+        @Test func anotherProcesssChangesWhileClosedAreNeverHiddenByTheCache() async throws {
+            let dir = try StoreTemporaryDirectory()
+            let store = dir.path("zoo.sqlite")
+            ResultsCache.directory = dir.url.appendingPathComponent("caches")
+            let request = FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.habitat), SortDescriptor(\.commonName)])
+            func launch() throws -> (names: [String], usedCache: Bool) {
+                let container = try PersistentContainer(schema: StoreTestSchema.make(), path: store)
+                let results = FetchedResultsController(fetchRequest: request, managedObjectContext: container.viewContext,
+                                                       sectionNameKeyPath: \TestAnimal.habitat, cacheName: "Zoo")
+                try results.performFetch()
+                let names = results.fetchedObjects?.map(\.commonName) ?? []
+                #expect(names == (try container.viewContext.fetch(request).map(\.commonName)))
+                return (names, results.lastFetchUsedCache)
+            }
+            do {
+                let container = try PersistentContainer(schema: StoreTestSchema.make(), path: store)
+                for i in 0..<30 {
+                    let animal = TestAnimal(context: container.viewContext)
+                    animal.commonName = "A\(i)"
+                    animal.legs = 2 + i % 3
+                }
+                try container.viewContext.save()
+            }
+            let before = try launch()
+            #expect(!before.usedCache)
+            #expect(try launch().usedCache)
+            // While no launch is open, another process inserts, updates and deletes by batch requests.
+            let child = try StoreChildProcess(executable: StoreChildProcess.sibling("folio-store-worker"), arguments: ["batch", store])
+            child.closeInput()
+            #expect(await child.waitForLine(timeout: 120) { $0.hasPrefix("ran delete") } != nil, "\(child.lines.map(\.line))")
+            await child.finish()
+            let after = try launch()
+            #expect(!after.usedCache, "the cache hid another process's changes")
+            #expect(after.names != before.names)
+            let again = try launch()
+            #expect(again.usedCache && again.names == after.names)
+        }
+    }
+}
