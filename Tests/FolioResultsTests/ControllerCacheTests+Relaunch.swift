@@ -51,12 +51,18 @@ extension ControllerCacheTests {
             #expect(FileManager.default.fileExists(atPath: ResultsCache.file("Relaunch").path))
         }
 
-        @Test func aRelaunchDrawsItsFirstScreenFromTheFileAlone() throws {
+        /// The app launched again on the store, its controller fetched with the cache.
+        func relaunch() throws -> (PersistentContainer, FetchedResultsController<ResultsItem>) {
             try launchOnce()
             let container = try PersistentContainer(schema: ResultsTestSchema.make(), path: path)
-            let context = container.viewContext
-            let relaunched = controller(context)
+            let relaunched = controller(container.viewContext)
             try relaunched.performFetch()
+            return (container, relaunched)
+        }
+
+        @Test func aRelaunchDrawsItsFirstScreenFromTheFileAlone() throws {
+            let (container, relaunched) = try relaunch()
+            let context = container.viewContext
             #expect(relaunched.lastFetchUsedCache)
             let harness = ResultsTableHarness(controller: relaunched)   // draws the first screen
             #expect(relaunched.isReadingCachedOrder, "the first screen loaded the whole order")
@@ -74,22 +80,17 @@ extension ControllerCacheTests {
         }
 
         @Test func theRestLoadsOnTheNextTurnOfTheMainActor() async throws {
-            try launchOnce()
-            let container = try PersistentContainer(schema: ResultsTestSchema.make(), path: path)
-            let relaunched = controller(container.viewContext)
-            try relaunched.performFetch()
+            let (container, relaunched) = try relaunch()
             #expect(relaunched.isReadingCachedOrder)
             #expect(await waitUntil(60) { !relaunched.isReadingCachedOrder })
             #expect(relaunched.lastFetchUsedCache)
             relaunched.checkInvariants()
+            withExtendedLifetime(container) {}
         }
 
         @Test func aChangeAfterARelaunchIsReportedAgainstTheCachedOrder() throws {
-            try launchOnce()
-            let container = try PersistentContainer(schema: ResultsTestSchema.make(), path: path)
+            let (container, relaunched) = try relaunch()
             let context = container.viewContext
-            let relaunched = controller(context)
-            try relaunched.performFetch()
             let harness = ResultsTableHarness(controller: relaunched)
             #expect(relaunched.isReadingCachedOrder)
             let moved = relaunched.object(at: IndexPath(row: 3, section: 0))
