@@ -19,16 +19,25 @@ extension PostgresBackend {
             func row(_ id: ObjectID) -> StoreValue { .integer(id.isTemporary ? map[id]?.rowID ?? id.rowID : id.rowID) }
             func ref(_ id: ObjectID?) -> StoreValue { id.map(row) ?? .null }
 
-            for (entity, id) in batch.deletes {
-                try connection.query("DELETE FROM \(quote(entity.name)) WHERE id = $1", [row(id)])
+            // A write that matches no row at its version: changed or deleted by another save since it was read.
+            var misses: [VersionMiss] = []
+            for d in batch.deletes {
+                let r = try connection.query("DELETE FROM \(quote(d.entity.name)) WHERE id = $1 AND \(RowVersion.column) = $2 RETURNING id",
+                                             [row(d.id), .integer(d.version)])
+                if r.rowCount == 0 { misses.append(VersionMiss(entity: d.entity, id: d.id, deleting: true)) }
             }
             try insertRows(batch, permanent, ref)
             for update in batch.updates where !(update.attrs.isEmpty && update.ones.isEmpty) {
                 let names = update.attrs.map(\.0.name) + update.ones.map(\.0.name)
                 let sets = names.enumerated().map { "\(quote($0.element)) = $\($0.offset + 1)" }
-                try connection.query("UPDATE \(quote(update.entity.name)) SET \(sets.joined(separator: ", ")) WHERE id = $\(names.count + 1)",
-                                     update.attrs.map(\.1) + update.ones.map { ref($0.1) } + [row(update.id)])
+                    + ["\(RowVersion.column) = \(RowVersion.column) + 1"]
+                let r = try connection.query("""
+                    UPDATE \(quote(update.entity.name)) SET \(sets.joined(separator: ", "))
+                    WHERE id = $\(names.count + 1) AND \(RowVersion.column) = $\(names.count + 2) RETURNING id
+                    """, update.attrs.map(\.1) + update.ones.map { ref($0.1) } + [row(update.id), .integer(update.version)])
+                if r.rowCount == 0 { misses.append(VersionMiss(entity: update.entity, id: update.id, deleting: false)) }
             }
+            try throwIfStale(misses)
             for m in batch.joinRemoves {
                 guard case .joinTable(let table, let mine, let other, _) = m.property.storage else { continue }
                 try connection.query("DELETE FROM \(quote(table)) WHERE \(mine) = $1 AND \(other) = $2", [row(m.owner), row(m.member)])

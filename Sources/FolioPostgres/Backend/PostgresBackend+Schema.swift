@@ -120,6 +120,8 @@ extension PostgresBackend {
     }
 
     private func columnDefinition(_ entity: EntityDescription, _ name: String, _ type: String, references: Bool = true) -> String {
+        // Rows stored before versions existed start at the first version.
+        if name == RowVersion.column { return "\(RowVersion.column) BIGINT NOT NULL DEFAULT \(RowVersion.first)" }
         var def = "\(quote(name)) \(Self.serverType(type))"
         if let p = entity.byName[name] {
             if p.isToOne {

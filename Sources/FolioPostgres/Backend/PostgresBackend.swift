@@ -61,8 +61,8 @@ final class PostgresBackend: StoreBackend {
     static func idArray(_ ids: [Int64]) -> StoreValue { PostgresDialect().idList(ids) }
 
     func rowColumns(_ entity: EntityDescription) -> String {
-        (["t0.id"] + entity.attributes.map { "t0." + quote($0.name) } + entity.toOnes.map { "t0." + quote($0.name) })
-            .joined(separator: ", ")
+        (["t0.id"] + entity.attributes.map { "t0." + quote($0.name) } + entity.toOnes.map { "t0." + quote($0.name) }
+            + ["t0.\(RowVersion.column)"]).joined(separator: ", ")
     }
 
     func readRow(_ r: PGResult, _ row: Int, _ entity: EntityDescription) -> StoredRow {
@@ -75,7 +75,7 @@ final class PostgresBackend: StoreBackend {
             let c = n + 1 + j
             ones.append(r.isNull(row: row, column: c) ? nil : ObjectID(entityName: p.target.name, rowID: r.int64(row: row, column: c)))
         }
-        return StoredRow(attributes: attrs, toOnes: ones)
+        return StoredRow(attributes: attrs, toOnes: ones, version: r.int64(row: row, column: n + 1 + ones.count))
     }
 
     func fetchRows(_ plan: FetchPlan) throws -> [(Int64, StoredRow)] {

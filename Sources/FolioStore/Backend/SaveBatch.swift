@@ -4,16 +4,20 @@ package struct SaveBatch {
         package var entity: EntityDescription; package var id: ObjectID
         package var attrs: [StoreValue]; package var ones: [ObjectID?]
     }
+    /// `version` is the row's version the context read: the write must find it unchanged.
     package struct Update {
         package var entity: EntityDescription; package var id: ObjectID
         package var attrs: [(PropertyDescription, StoreValue)]; package var ones: [(PropertyDescription, ObjectID?)]
+        package var version: Int64
     }
+    /// `version` as an update's; a row already gone is no conflict (both sides wanted it gone).
+    package struct Delete { package var entity: EntityDescription; package var id: ObjectID; package var version: Int64 }
     package struct Membership { package var property: PropertyDescription; package var owner: ObjectID; package var member: ObjectID }
     package struct Order { package var property: PropertyDescription; package var owner: ObjectID; package var members: [ObjectID] }
 
     package var inserts: [Insert] = []
     package var updates: [Update] = []
-    package var deletes: [(EntityDescription, ObjectID)] = []
+    package var deletes: [Delete] = []
     package var joinAdds: [Membership] = []
     package var joinRemoves: [Membership] = []
     package var orders: [Order] = []

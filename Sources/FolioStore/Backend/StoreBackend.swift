@@ -58,13 +58,16 @@ package protocol StoreBackend: AnyObject {
     func makeChangeFeed(reader: String) throws -> StoreChangeFeed?
 }
 
-/// A row as stored: attribute values in declaration order, then to-one targets.
+/// A row as stored: attribute values in declaration order, then to-one
+/// targets, and its ``RowVersion`` (0 for a row that is not stored).
 package struct StoredRow: Sendable {
     package var attributes: [StoreValue]
     package var toOnes: [ObjectID?]
+    package var version: Int64
 
-    package init(attributes: [StoreValue], toOnes: [ObjectID?]) {
+    package init(attributes: [StoreValue], toOnes: [ObjectID?], version: Int64 = 0) {
         self.attributes = attributes
         self.toOnes = toOnes
+        self.version = version
     }
 }

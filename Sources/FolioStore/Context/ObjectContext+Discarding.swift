@@ -71,6 +71,7 @@ extension ObjectContext {
         for p in o.meta.attributes where o.attrs[p.slot] == c.attrs[p.slot] { o.attrs[p.slot] = row.attributes[p.slot] }
         for p in o.meta.toOnes where o.ones[p.slot] == c.ones[p.slot] { o.ones[p.slot] = row.toOnes[p.slot] }
         o.committed = CommittedValues(attrs: row.attributes, ones: row.toOnes)
+        o.version = row.version
     }
 
     /// Before `o` drops its unsaved relationship changes, the objects on their

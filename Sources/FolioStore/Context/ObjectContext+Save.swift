@@ -12,7 +12,8 @@ extension ObjectContext {
         requireConfinement()
         precondition(writeTransaction == nil, "save() inside performWrite: its changes are saved when the body returns")
         guard let pending = try prepareSave() else { return }
-        let permanent = try coordinator.commit(pending.batch)
+        let permanent: [ObjectID]
+        do { permanent = try coordinator.commit(pending.batch) } catch let stale as StaleWrite { throw StoreError.conflict(conflicts(stale)) }
         finishSave(pending, permanent: permanent)
     }
 
@@ -108,7 +109,7 @@ extension ObjectContext {
             let e = o.meta
             if o.isDeletedFlag {
                 if !o.isInsertedFlag {
-                    batch.deletes.append((e, o.objectID))
+                    batch.deletes.append(.init(entity: e, id: o.objectID, version: o.version))
                     batch.changes.deleted.insert(o.objectID)
                 }
                 continue
@@ -122,7 +123,8 @@ extension ObjectContext {
                     batch.updates.append(.init(
                         entity: e, id: o.objectID,
                         attrs: e.attributes.filter { o.attrs[$0.slot] != c.attrs[$0.slot] }.map { ($0, o.attrs[$0.slot]) },
-                        ones: e.toOnes.filter { o.ones[$0.slot] != c.ones[$0.slot] }.map { ($0, o.ones[$0.slot]) }))
+                        ones: e.toOnes.filter { o.ones[$0.slot] != c.ones[$0.slot] }.map { ($0, o.ones[$0.slot]) },
+                        version: o.version))
                 }
             }
             // Only what changed: members added and removed, and an ordered list's order.
@@ -163,9 +165,12 @@ extension ObjectContext {
         if let first = inserted.first { registry.reserve(inserted.count, for: first.meta) }
         for (o, id) in zip(inserted, permanent) {
             o.objectID = id
+            o.version = RowVersion.first
             register(o)
             saved.inserted.insert(id)
         }
+        // The rows written are one version on (objects changed only in their to-manys wrote no row).
+        for u in batch.updates where !(u.attrs.isEmpty && u.ones.isEmpty) { registry[u.id]?.version = u.version + 1 }
         for id in batch.changes.deleted {
             guard let o = registry[id] else { continue }
             unregister(id)

@@ -43,7 +43,8 @@ extension ObjectContext {
             let result = try body()
             var saved: (PendingSave, [ObjectID])?
             if let pending = try prepareSave() {
-                saved = (pending, try transaction.commit(pending.batch, author: coordinator.author))
+                do { saved = (pending, try transaction.commit(pending.batch, author: coordinator.author)) }
+                catch let stale as StaleWrite { throw StoreError.conflict(conflicts(stale)) }
             }
             ended = true
             try transaction.endWriteTransaction(commit: true)

@@ -190,6 +190,7 @@ public class ObjectContext {
     func fill(_ object: ManagedObject, _ row: StoredRow) {
         object.attrs = row.attributes
         object.ones = row.toOnes
+        object.version = row.version
         object.isFault = false
     }
 

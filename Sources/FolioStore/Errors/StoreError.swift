@@ -4,6 +4,10 @@
 ///     do { try context.save() }
 ///     catch StoreError.validation(let entity, let key, let reason) { print(entity, key, reason) }
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Another save changed or deleted objects this save writes since this
+    /// context read them, and the merge policy is `.error` (or cannot resolve
+    /// a deletion); nothing was written and the changes stay in the context.
+    case conflict([SaveConflict])
     /// A value failed validation; nothing was written.
     case validation(entity: String, key: String, reason: String)
     /// The object could not be deleted: a relationship with the deny rule still has members.
@@ -55,6 +59,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A sentence describing the failure.
     public var description: String {
         switch self {
+        case let .conflict(conflicts):
+            "the save conflicts with another save, so nothing was written: " + conflicts.map(\.description).joined(separator: "; ")
         case let .validation(entity, key, reason): "\(entity).\(key): \(reason)"
         case let .deleteDenied(entity, key): "cannot delete \(entity): its \(key) relationship is not empty (delete rule deny)"
         case let .constraintViolation(entity, key, value): "\(entity).\(key) must be unique; \(value) is already stored"

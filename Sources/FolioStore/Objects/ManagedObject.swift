@@ -31,6 +31,9 @@ open class ManagedObject: Hashable, ManagedValue {
     public internal(set) final var isFault = true
     /// Values as last saved or fetched; kept from the first change until save or rollback.
     final var committed: CommittedValues?
+    /// The stored row's ``RowVersion`` when its values were read, saved or
+    /// merged (Core Data's snapshot); a save writes the row only at this version.
+    final var version: Int64 = 0
     final var isInsertedFlag = false
     final var isDeletedFlag = false
     final var isTouched = false
@@ -65,6 +68,7 @@ open class ManagedObject: Hashable, ManagedValue {
             if let row = loaded.row {
                 attrs = row.attributes
                 ones = row.toOnes
+                version = row.version
                 isFault = false
             }
             manys = Array(repeating: nil, count: meta.toManys.count)

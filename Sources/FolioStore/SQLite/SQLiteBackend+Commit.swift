@@ -26,8 +26,11 @@ extension SQLiteBackend {
             if writes >= Self.bigSaveWrites { try connection.execute("PRAGMA cache_size = \(Self.bigSaveCacheSize(writes))") }
             defer { if writes >= Self.bigSaveWrites { try? connection.execute("PRAGMA cache_size = \(Self.defaultCacheSize)") } }
             // In row ID order per table, so that SQLite walks each b-tree once instead of jumping about.
-            for (entity, id) in batch.deletes.sorted(by: { ($0.0.name, row($0.1).rowIDValue) < ($1.0.name, row($1.1).rowIDValue) }) {
-                try connection.run("DELETE FROM \(quote(entity.name)) WHERE id = ?", [row(id)])
+            // A write that matches no row at its version: changed or deleted by another save since it was read.
+            var misses: [VersionMiss] = []
+            for d in batch.deletes.sorted(by: { ($0.entity.name, $0.id.rowID) < ($1.entity.name, $1.id.rowID) }) {
+                try connection.run("DELETE FROM \(quote(d.entity.name)) WHERE id = ? AND \(RowVersion.column) = ?", [row(d.id), .integer(d.version)])
+                if connection.changes == 0 { misses.append(VersionMiss(entity: d.entity, id: d.id, deleting: true)) }
             }
             var insertStatements: [String: SQLiteStatement] = [:]
             for (index, insert) in batch.inserts.enumerated() {
@@ -52,15 +55,19 @@ extension SQLiteBackend {
                 let s: SQLiteStatement
                 if let cached = updateStatements[shape] { s = cached; s.reset() } else {
                     let sets = (update.attrs.map(\.0.name) + update.ones.map(\.0.name)).map { "\(quote($0)) = ?" }
-                    s = try connection.prepare("UPDATE \(quote(e.name)) SET \(sets.joined(separator: ", ")) WHERE id = ?")
+                    let bump = "\(RowVersion.column) = \(RowVersion.column) + 1"
+                    s = try connection.prepare("UPDATE \(quote(e.name)) SET \((sets + [bump]).joined(separator: ", ")) WHERE id = ? AND \(RowVersion.column) = ?")
                     updateStatements[shape] = s
                 }
                 var i: Int32 = 1
                 for (_, v) in update.attrs { try s.bind(v, at: i); i += 1 }
                 for (_, o) in update.ones { try s.bind(ref(o), at: i); i += 1 }
                 try s.bind(row(update.id), at: i)
+                try s.bind(.integer(update.version), at: i + 1)
                 try step(s, entity: e, values: update.attrs.map(\.1), keys: update.attrs.map(\.0.name))
+                if connection.changes == 0 { misses.append(VersionMiss(entity: e, id: update.id, deleting: false)) }
             }
+            try throwIfStale(misses)
             for m in batch.joinRemoves {
                 guard case .joinTable(let table, let mine, let other, _) = m.property.storage else { continue }
                 try connection.run("DELETE FROM \(quote(table)) WHERE \(mine) = ? AND \(other) = ?", [row(m.owner), row(m.member)])

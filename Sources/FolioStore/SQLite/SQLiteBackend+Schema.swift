@@ -108,9 +108,9 @@ extension SQLiteBackend {
         }
     }
 
-    /// Column name → type for an entity's table (without `id`).
+    /// Column name → type for an entity's table (without `id`, with the row version).
     package static func columns(of entity: EntityDescription) -> [String: String] {
-        var columns: [String: String] = [:]
+        var columns: [String: String] = [RowVersion.column: "INTEGER"]
         for p in entity.attributes { columns[p.name] = p.storeType.rawValue.uppercased() }
         for p in entity.toOnes { columns[p.name] = "INTEGER" }
         // Position columns of ordered to-manys whose inverse is a to-one live on this (the member's) table.
@@ -121,6 +121,8 @@ extension SQLiteBackend {
     }
 
     private func columnDefinition(_ entity: EntityDescription, _ name: String, _ type: String) -> String {
+        // Rows stored before versions existed start at the first version.
+        if name == RowVersion.column { return "\(RowVersion.column) INTEGER NOT NULL DEFAULT \(RowVersion.first)" }
         var def = "\(quote(name)) \(type)"
         if let p = entity.byName[name] {
             if p.isToOne {
@@ -194,6 +196,7 @@ extension SQLiteBackend {
 
 extension EntityDescription {
     /// Column name → recorded type (`INTEGER`, `REAL`, `TEXT`, `BLOB`) of the
-    /// entity's table, without `id`: what every backend records and migrates by.
+    /// entity's table, without `id`, with ``RowVersion/column``: what every
+    /// backend records and migrates by.
     package var storedColumns: [String: String] { SQLiteBackend.columns(of: self) }
 }

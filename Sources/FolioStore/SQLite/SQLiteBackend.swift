@@ -136,8 +136,8 @@ final class SQLiteBackend: StoreBackend {
     }
 
     func rowColumns(_ entity: EntityDescription) -> String {
-        (["t0.id"] + entity.attributes.map { "t0." + quote($0.name) } + entity.toOnes.map { "t0." + quote($0.name) })
-            .joined(separator: ", ")
+        (["t0.id"] + entity.attributes.map { "t0." + quote($0.name) } + entity.toOnes.map { "t0." + quote($0.name) }
+            + ["t0.\(RowVersion.column)"]).joined(separator: ", ")
     }
 
     func readRow(_ s: SQLiteStatement, _ entity: EntityDescription) -> StoredRow {
@@ -150,7 +150,7 @@ final class SQLiteBackend: StoreBackend {
             let c = n + 1 + j
             ones.append(s.value(at: c).isNull ? nil : ObjectID(entityName: p.target.name, rowID: s.int64(at: c)))
         }
-        return StoredRow(attributes: attrs, toOnes: ones)
+        return StoredRow(attributes: attrs, toOnes: ones, version: s.int64(at: n + 1 + ones.count))
     }
 
     func fetchRows(_ plan: FetchPlan) throws -> [(Int64, StoredRow)] {

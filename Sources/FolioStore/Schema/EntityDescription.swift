@@ -46,6 +46,7 @@ public final class EntityDescription: @unchecked Sendable {
         self.objectType = type
         for (i, p) in properties.enumerated() {
             precondition(byName[p.name] == nil, "\(self.name) declares the property '\(p.name)' twice")
+            precondition(p.name != RowVersion.column, "\(self.name).\(p.name): the name is the store's row version column")
             p.entity = self
             p.index = i
             byName[p.name] = p

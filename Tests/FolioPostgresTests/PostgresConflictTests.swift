@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import FolioPostgres
+import FolioStore
+import FolioTestSupport
+
+/// Optimistic concurrency on a PostgreSQL server: two containers are two
+/// machines changing the same rows.
+@MainActor
+@Suite struct PostgresConflictTests {
+    let cluster: PostgresCluster
+    let uri: String
+    var database: String { PostgresCluster.databaseName(uri) }
+
+    init() throws {
+        cluster = try PostgresCluster.shared()
+        uri = try cluster.makeDatabase(prefix: "conflict")
+    }
+
+    func open(readOnly: Bool = false) throws -> PersistentContainer {
+        try PersistentContainer(schema: ConflictTestSchema.make(), store: .postgreSQL(uri), readOnly: readOnly)
+    }
+
+    /// Runs SQL in the schema's namespace, as another client of the server would.
+    @discardableResult
+    func sql(_ text: String) throws -> String {
+        try cluster.runSQL("SET search_path TO conflicts; " + text, database: database).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func aRowStartsAtVersionOneAndEveryWriteOfItBumpsIt() throws {
+        let container = try open()
+        let context = container.viewContext
+        let note = ConflictNote(context: context)
+        note.title = "first"
+        try context.save()
+        let select = "SELECT \(ConflictStores.versionColumn) FROM \"ConflictNote\" WHERE id = \(note.objectID.rowID)"
+        #expect(try sql(select) == "1")
+        note.title = "second"
+        try context.save()
+        note.stars = 4
+        try context.save()
+        #expect(try sql(select) == "3")
+    }
+
+    @Test func aStaleUpdateFailsNamingEveryKeyAndWritesNothing() throws {
+        let a = try open(), b = try open()
+        let note = ConflictNote(context: a.viewContext)
+        note.title = "base"
+        try a.viewContext.save()
+        let theirs = try #require(try b.viewContext.existingObject(with: note.objectID) as? ConflictNote)
+        note.title = "from a"
+        try a.viewContext.save()
+        theirs.title = "from b"
+        #expect(throws: StoreError.conflict([SaveConflict(entity: "ConflictNote", id: note.objectID.rowID, kind: .changed, keys: [
+            .init(key: "title", stored: .text("from a"), context: .text("from b")),
+        ])])) { try b.viewContext.save() }
+        #expect(try sql("SELECT title FROM \"ConflictNote\"") == "from a")
+        #expect(theirs.title == "from b" && b.viewContext.hasChanges)
+    }
+
+    @Test func aStoreWrittenBeforeRowVersionsGainsThemAndKeepsItsRows() throws {
+        do {
+            let container = try open()
+            for title in ["one", "two"] { ConflictNote(context: container.viewContext).title = title }
+            try container.viewContext.save()
+        }
+        let json = try sql("SELECT value FROM folio_metadata WHERE key = 'schema'")
+        let old = try ConflictStores.withoutVersions(json).replacingOccurrences(of: "'", with: "''")
+        let column = ConflictStores.versionColumn
+        try sql("""
+            ALTER TABLE "ConflictNote" DROP COLUMN \(column); ALTER TABLE "ConflictShelf" DROP COLUMN \(column);
+            ALTER TABLE "ConflictBook" DROP COLUMN \(column); UPDATE folio_metadata SET value = '\(old)' WHERE key = 'schema'
+            """)
+        #expect { _ = try open(readOnly: true) } throws: { error in
+            guard case StoreError.migrationNeeded = error else { return false }
+            return true
+        }
+        let container = try open()
+        let notes = try container.viewContext.fetch(FetchRequest<ConflictNote>(sortBy: [SortDescriptor(\.title)]))
+        #expect(notes.map(\.title) == ["one", "two"])
+        notes[0].title = "uno"
+        try container.viewContext.save()
+        #expect(try sql("SELECT string_agg(title || ':' || \(column), ',' ORDER BY id) FROM \"ConflictNote\"") == "uno:2,two:1")
+    }
+}
