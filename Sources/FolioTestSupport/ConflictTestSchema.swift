@@ -7,6 +7,7 @@ public final class ConflictNote: ManagedObject {
     @Managed public var body: String
     @Managed public var stars: Int
     @Managed public var tag: String?
+    @Managed public var shelf: ConflictShelf?
 
     public override class var entity: EntityDescription {
         EntityDescription(ConflictNote.self, properties: [
@@ -14,6 +15,7 @@ public final class ConflictNote: ManagedObject {
             .attribute(\ConflictNote.body, "body", defaultValue: ""),
             .attribute(\ConflictNote.stars, "stars", defaultValue: 0),
             .attribute(\ConflictNote.tag, "tag"),
+            .toOne(\ConflictNote.shelf, "shelf", inverse: \ConflictShelf.notes),
         ])
     }
 
@@ -21,15 +23,18 @@ public final class ConflictNote: ManagedObject {
     public static let keys = ["title", "body", "stars", "tag"]
 }
 
-/// A shelf for conflict tests: a unique name, and books it cannot be deleted with (deny).
+/// A shelf for conflict tests: a unique name, books it cannot be deleted
+/// with (deny), and notes that let go of it (nullify).
 public final class ConflictShelf: ManagedObject {
     @Managed public var name: String
     @Managed public var books: Set<ConflictBook>
+    @Managed public var notes: Set<ConflictNote>
 
     public override class var entity: EntityDescription {
         EntityDescription(ConflictShelf.self, properties: [
             .attribute(\ConflictShelf.name, "name", unique: true),
             .toMany(\ConflictShelf.books, "books", inverse: \ConflictBook.shelf, deleteRule: .deny),
+            .toMany(\ConflictShelf.notes, "notes", inverse: \ConflictNote.shelf),
         ])
     }
 }

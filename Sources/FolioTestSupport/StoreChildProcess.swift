@@ -112,6 +112,11 @@ public final class StoreChildProcess: @unchecked Sendable {  // the collected li
         return probe()
     }
 
+    /// Writes one line to the child's stdin.
+    public func send(_ line: String) {
+        try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+    }
+
     /// Closes the child's stdin without waiting (to start several workers at once).
     public func closeInput() {
         try? input.fileHandleForWriting.close()

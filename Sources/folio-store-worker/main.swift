@@ -11,7 +11,7 @@
 //   folio-store-worker append PATH N     after stdin closes, adds N items numbered one past the largest; prints "done"
 //   folio-store-worker batch PATH        after stdin closes, runs three batch requests (insert 200 animals "W000"..., habitat
 //                                        "Cave" where legs == 2, delete where legs == 3), printing "ran KIND COUNT" after each
-//   (and the modes of FileModes.swift: create, disk-full)
+//   (and the modes of FileModes.swift: create, disk-full; of ConflictMode.swift: conflict-peer)
 import Foundation
 import FolioStore
 import FolioTestSupport
@@ -30,6 +30,7 @@ extension TestClassification {
 
 let args = CommandLine.arguments
 runFileMode(args)
+runConflictMode(args)
 if args.count == 2 && args[1] == "keypaths" {
     let written: [(label: String, entity: String, keyPath: AnyKeyPath)] = [
         ("declared", "TestAnimal", \TestAnimal.commonName),

@@ -82,4 +82,18 @@ import FolioTestSupport
         try container.viewContext.save()
         #expect(try sql("SELECT string_agg(title || ':' || \(column), ',' ORDER BY id) FROM \"ConflictNote\"") == "uno:2,two:1")
     }
+
+    @Test func everyMergePolicyKeepsItsRulePropertyByProperty() throws {
+        let seed = StoreSplitMix64.seedFromEnvironment()
+        print("seed:", seed)
+        let mine = try open(), theirs = try open()
+        let problems = try ConflictScenario.playAll(rounds: 6, seed: seed, in: mine.viewContext, peer: ContainerConflictPeer(theirs))
+        #expect(problems.isEmpty, "seed \(seed):\n\(problems.joined(separator: "\n"))")
+    }
+
+    @Test func deletionsDenyRulesRelationshipsAndUniquenessAcrossMachinesFailClearly() throws {
+        let mine = try open(), theirs = try open()
+        let problems = try ConflictCases.all(in: mine.viewContext, peer: ContainerConflictPeer(theirs))
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
 }

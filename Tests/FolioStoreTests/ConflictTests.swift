@@ -126,3 +126,68 @@ func sqliteColumn(_ path: String, _ sql: String) -> [String] {
         #expect(sqliteColumn(path, "SELECT title || ':' || \(ConflictStores.versionColumn) FROM ConflictNote ORDER BY id") == ["uno:2", "two:1"])
     }
 }
+
+/// Merge policies between two processes on one file: the other process
+/// saves first, this one second, under each policy.
+@MainActor
+@Suite struct ProcessConflictTests {
+    @Test func everyMergePolicyKeepsItsRulePropertyByProperty() throws {
+        let seed = StoreSplitMix64.seedFromEnvironment()
+        print("seed:", seed)
+        let dir = try StoreTemporaryDirectory()
+        let path = dir.path("policies.sqlite")
+        let container = try PersistentContainer(schema: ConflictTestSchema.make(), path: path)
+        let peer = try ProcessConflictPeer(worker: StoreChildProcess.sibling("folio-store-worker"), path: path)
+        let problems = try ConflictScenario.playAll(rounds: 8, seed: seed, in: container.viewContext, peer: peer)
+        #expect(problems.isEmpty, "seed \(seed):\n\(problems.joined(separator: "\n"))")
+    }
+}
+
+extension ProcessConflictTests {
+    @Test func deletionsDenyRulesRelationshipsAndUniquenessAcrossProcessesFailClearly() throws {
+        let dir = try StoreTemporaryDirectory()
+        let path = dir.path("cases.sqlite")
+        let container = try PersistentContainer(schema: ConflictTestSchema.make(), path: path)
+        let peer = try ProcessConflictPeer(worker: StoreChildProcess.sibling("folio-store-worker"), path: path)
+        let problems = try ConflictCases.all(in: container.viewContext, peer: peer)
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    /// The other process's change to a key changed here arrives (merged) before this save:
+    /// the save still meets the conflict, so the policy decides and nothing is lost unseen.
+    @Test func aMergedChangeToAKeyChangedHereStillConflicts() async throws {
+        let dir = try StoreTemporaryDirectory()
+        let path = dir.path("merged.sqlite")
+        let container = try PersistentContainer(schema: ConflictTestSchema.make(), path: path)
+        let context = container.viewContext
+        let peer = try ProcessConflictPeer(worker: StoreChildProcess.sibling("folio-store-worker"), path: path)
+        var heard = 0
+        let token = context.observeChanges { if $0.origin == .otherProcess { heard += 1 } }
+        defer { withExtendedLifetime(token) {} }
+        let note = ConflictNote(context: context)
+        note.title = "base"
+        try context.save()
+        note.title = "mine"
+        note.body = "my body"
+        #expect(try peer.run("set \(note.objectID.rowID) title=theirs stars=7") == "saved")
+        #expect(await waitUntil { heard == 1 })
+        // Merged: the key changed only there is not lost; the one changed on both sides is a conflict.
+        #expect(throws: StoreError.conflict([SaveConflict(entity: "ConflictNote", id: note.objectID.rowID, kind: .changed, keys: [
+            .init(key: "title", stored: .text("theirs"), context: .text("mine")),
+            .init(key: "body", stored: .text(""), context: .text("my body")),
+            .init(key: "stars", stored: .integer(7), context: .integer(0)),
+        ])])) { try context.save() }
+        context.mergePolicy = .mergeByPropertyStoreTrump
+        try context.save()
+        context.refresh(note, mergeChanges: false)
+        #expect([note.title, note.body, String(note.stars)] == ["theirs", "my body", "7"])
+        // A merged change to other keys only is adopted, and the save needs no policy.
+        context.mergePolicy = .error
+        note.body = "second body"
+        #expect(try peer.run("set \(note.objectID.rowID) stars=9") == "saved")
+        #expect(await waitUntil { heard == 2 })
+        try context.save()
+        context.refresh(note, mergeChanges: false)
+        #expect([note.title, note.body, String(note.stars)] == ["theirs", "second body", "9"])
+    }
+}

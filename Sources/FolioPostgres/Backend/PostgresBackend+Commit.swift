@@ -66,6 +66,8 @@ extension PostgresBackend {
         } catch {
             if inWriteTransaction { try? connection.execute("ROLLBACK TO SAVEPOINT folio_save; RELEASE SAVEPOINT folio_save") }
             else { abandonWriting() }
+            // The deferred foreign keys refused the commit: say which relationship, and why.
+            if case StoreError.server(_, "23503", _, _) = error, let clear = try? danglingReferenceError(batch) { throw clear }
             throw error
         }
     }

@@ -26,3 +26,64 @@ extension ObjectContext {
         }
     }
 }
+
+extension ObjectContext {
+    /// How many times a save resolves conflicts and writes again before it
+    /// gives up with the conflicts (each round needs another save to land in between).
+    static var conflictRounds: Int { 8 }
+
+    /// Commits `pending` with `commit`; when rows changed elsewhere, resolves
+    /// them by ``mergePolicy`` and commits what the context then holds.
+    /// Nil when the resolution left nothing to write.
+    func commitResolvingConflicts(_ pending: PendingSave,
+                                  _ commit: (SaveBatch) throws -> [ObjectID]) throws -> (PendingSave, [ObjectID])? {
+        var pending = pending
+        for round in 1... {
+            do { return (pending, try commit(pending.batch)) } catch let stale as StaleWrite {
+                let found = conflicts(stale)
+                let deletions = found.filter { $0.kind != .changed }
+                if mergePolicy == .error || round == Self.conflictRounds { throw StoreError.conflict(found) }
+                // No per-property rule decides between a deletion and a change: both sides hear of it.
+                if !deletions.isEmpty { throw StoreError.conflict(deletions) }
+                for row in stale.rows { if let o = registry[row.id], let stored = row.stored { resolve(o, stored) } }
+                guard let next = try prepareSave(tellingObservers: false) else { return nil }
+                pending = next
+            }
+        }
+        preconditionFailure("unreachable")
+    }
+
+    /// Gives each key of `o` the value ``mergePolicy`` picks between this
+    /// context's, the stored one and the one both started from; the object
+    /// is then at the stored row's version.
+    private func resolve(_ o: ManagedObject, _ stored: StoredRow) {
+        let base = o.committed ?? CommittedValues(attrs: o.attrs, ones: o.ones)
+        let policy = mergePolicy
+        func pick<V: Equatable>(_ mine: V, _ was: V, _ theirs: V) -> V {
+            switch policy {
+            case .mergeByPropertyObjectTrump: mine != was ? mine : theirs
+            case .mergeByPropertyStoreTrump: theirs != was ? theirs : mine
+            case .overwrite, .error: mine
+            case .rollback: theirs
+            }
+        }
+        for p in o.meta.attributes {
+            let value = pick(o.attrs[p.slot], base.attrs[p.slot], stored.attributes[p.slot])
+            guard value != o.attrs[p.slot] else { continue }
+            o.attrs[p.slot] = value
+            noteChange(o, p.name)
+        }
+        for p in o.meta.toOnes {
+            let mine = o.ones[p.slot]
+            let value = pick(mine, base.ones[p.slot], stored.toOnes[p.slot])
+            guard value != mine else { continue }
+            o.ones[p.slot] = value
+            // The other sides follow, as they do when the relationship is set.
+            if let mine { detachInverse(of: o, p, from: mine) }
+            if let value { attachInverse(of: o, p, to: value) }
+            noteChange(o, p.name)
+        }
+        o.committed = CommittedValues(attrs: stored.attributes, ones: stored.toOnes)
+        o.version = stored.version
+    }
+}

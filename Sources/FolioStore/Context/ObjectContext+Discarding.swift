@@ -64,10 +64,16 @@ extension ObjectContext {
         }
     }
 
-    /// Reads the stored row and adopts its values for every key not changed here.
+    /// Reads the stored row and adopts its values for every key not changed
+    /// here. When the store changed a key changed here too, the object stays
+    /// as it is, at the version its changes were made on: its save meets the
+    /// conflict and resolves it by the merge policy.
     func reloadKeepingChanges(_ o: ManagedObject) {
         guard let row = (try? withStore({ try $0.rows(of: o.meta, ids: [o.objectID.rowID]) }))?[o.objectID.rowID],
               let c = o.committed else { return }
+        func clash<V: Equatable>(_ mine: V, _ was: V, _ theirs: V) -> Bool { mine != was && theirs != was && theirs != mine }
+        if o.meta.attributes.contains(where: { clash(o.attrs[$0.slot], c.attrs[$0.slot], row.attributes[$0.slot]) })
+            || o.meta.toOnes.contains(where: { clash(o.ones[$0.slot], c.ones[$0.slot], row.toOnes[$0.slot]) }) { return }
         for p in o.meta.attributes where o.attrs[p.slot] == c.attrs[p.slot] { o.attrs[p.slot] = row.attributes[p.slot] }
         for p in o.meta.toOnes where o.ones[p.slot] == c.ones[p.slot] { o.ones[p.slot] = row.toOnes[p.slot] }
         o.committed = CommittedValues(attrs: row.attributes, ones: row.toOnes)

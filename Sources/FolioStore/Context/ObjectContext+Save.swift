@@ -11,10 +11,9 @@ extension ObjectContext {
     public func save() throws {
         requireConfinement()
         precondition(writeTransaction == nil, "save() inside performWrite: its changes are saved when the body returns")
-        guard let pending = try prepareSave() else { return }
-        let permanent: [ObjectID]
-        do { permanent = try coordinator.commit(pending.batch) } catch let stale as StaleWrite { throw StoreError.conflict(conflicts(stale)) }
-        finishSave(pending, permanent: permanent)
+        guard let pending = try prepareSave(),
+              let (saved, permanent) = try commitResolvingConflicts(pending, coordinator.commit) else { return }
+        finishSave(saved, permanent: permanent)
     }
 
     /// A validated save waiting to be written.
@@ -23,10 +22,11 @@ extension ObjectContext {
         let inserted: [ManagedObject]
     }
 
-    /// Tells will-save observers, processes what is unprocessed, validates,
+    /// Tells will-save observers (unless this is a save again after its
+    /// conflicts were resolved), processes what is unprocessed, validates,
     /// and gathers the writes; nil when nothing changed.
-    func prepareSave() throws -> PendingSave? {
-        if !willSaveObservers.isEmpty {
+    func prepareSave(tellingObservers: Bool = true) throws -> PendingSave? {
+        if tellingObservers && !willSaveObservers.isEmpty {
             let preview = pendingChanges(touched.filter(\.hasChanges))
             if !preview.isEmpty { for key in willSaveObservers.keys.sorted() { willSaveObservers[key]?(preview) } }
         }

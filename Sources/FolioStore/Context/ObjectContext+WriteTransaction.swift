@@ -43,8 +43,7 @@ extension ObjectContext {
             let result = try body()
             var saved: (PendingSave, [ObjectID])?
             if let pending = try prepareSave() {
-                do { saved = (pending, try transaction.commit(pending.batch, author: coordinator.author)) }
-                catch let stale as StaleWrite { throw StoreError.conflict(conflicts(stale)) }
+                saved = try commitResolvingConflicts(pending) { try transaction.commit($0, author: coordinator.author) }
             }
             ended = true
             try transaction.endWriteTransaction(commit: true)

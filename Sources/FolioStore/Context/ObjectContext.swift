@@ -58,6 +58,10 @@ public class ObjectContext {
     public var schema: Schema { coordinator.schema }
     /// A name for messages and debugging.
     public var name: String?
+    /// How ``save()`` resolves conflicts with other saves; `.error` by default.
+    ///
+    ///     context.mergePolicy = .mergeByPropertyStoreTrump
+    public var mergePolicy: MergePolicy = .error
     /// Records changes for ``undo()`` and ``redo()``; nil turns undo off.
     public var undoManager: UndoStack? = UndoStack()
 

@@ -8,6 +8,11 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// context read them, and the merge policy is `.error` (or cannot resolve
     /// a deletion); nothing was written and the changes stay in the context.
     case conflict([SaveConflict])
+    /// The save relates an object (`entity.key`) to one another save deleted; nothing was written.
+    case relatedObjectDeleted(entity: String, key: String, target: String, targetID: Int64)
+    /// The save deletes an object another save related an object to (through `key`)
+    /// since this context read it; nothing was written.
+    case relatedSinceRead(entity: String, id: Int64, key: String, related: String, relatedID: Int64)
     /// A value failed validation; nothing was written.
     case validation(entity: String, key: String, reason: String)
     /// The object could not be deleted: a relationship with the deny rule still has members.
@@ -61,6 +66,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case let .conflict(conflicts):
             "the save conflicts with another save, so nothing was written: " + conflicts.map(\.description).joined(separator: "; ")
+        case let .relatedObjectDeleted(entity, key, target, targetID):
+            "\(entity).\(key) refers to \(target) \(targetID), which another save deleted; nothing was written"
+        case let .relatedSinceRead(entity, id, key, related, relatedID):
+            "\(entity) \(id) was not deleted: another save related \(related) \(relatedID) to it (\(key)) since it was read here; nothing was written"
         case let .validation(entity, key, reason): "\(entity).\(key): \(reason)"
         case let .deleteDenied(entity, key): "cannot delete \(entity): its \(key) relationship is not empty (delete rule deny)"
         case let .constraintViolation(entity, key, value): "\(entity).\(key) must be unique; \(value) is already stored"

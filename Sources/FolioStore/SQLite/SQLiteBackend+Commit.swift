@@ -97,6 +97,9 @@ extension SQLiteBackend {
             return permanent
         } catch {
             try? connection.execute(inWriteTransaction ? "ROLLBACK TO folio_save; RELEASE folio_save" : "ROLLBACK")
+            // The deferred foreign keys refused the commit: say which relationship, and why.
+            if case StoreError.sqlite(SQLITE_CONSTRAINT | (3 << 8), _, _) = error,  // SQLITE_CONSTRAINT_FOREIGNKEY
+               let clear = try? danglingReferenceError(batch) { throw clear }
             throw error
         }
     }

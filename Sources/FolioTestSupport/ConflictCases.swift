@@ -1,0 +1,157 @@
+import Foundation
+import FolioStore
+
+/// The conflicts no merge policy resolves, each between this context and a
+/// peer (another process or machine) that saves first: each returns what
+/// differs from the expected clear error (empty when all holds). In each the
+/// failed save writes nothing and the context keeps its changes.
+@MainActor
+public enum ConflictCases {
+    /// Every case, under every merge policy where the policy could matter.
+    public static func all(in context: ObjectContext, peer: ConflictPeer) throws -> [String] {
+        var problems: [String] = []
+        for policy in [MergePolicy.error, .mergeByPropertyObjectTrump, .overwrite] {
+            context.mergePolicy = policy
+            problems += try updateVersusDelete(context, peer).map { "\(policy): \($0)" }
+            problems += try deleteVersusUpdate(context, peer).map { "\(policy): \($0)" }
+        }
+        context.mergePolicy = .error
+        problems += try denyVersusInsert(context, peer)
+        problems += try nullifyVersusRelate(context, peer)
+        problems += try relateToDeleted(context, peer)
+        problems += try uniqueValueTwice(context, peer)
+        return problems
+    }
+
+    /// Saves expecting `expected`; what went otherwise.
+    static func expectFailure(_ context: ObjectContext, _ what: String, _ matches: (StoreError) -> Bool) -> [String] {
+        do {
+            try context.save()
+            return ["\(what): the save succeeded"]
+        } catch let error as StoreError {
+            var problems = matches(error) ? [] : ["\(what): wrong error \(error)"]
+            if !context.hasChanges { problems.append("\(what): the failed save dropped the context's changes") }
+            return problems
+        } catch {
+            return ["\(what): \(error)"]
+        }
+    }
+
+    static func note(_ context: ObjectContext, _ title: String) throws -> ConflictNote {
+        context.rollback()
+        let note = ConflictNote(context: context)
+        note.title = title
+        try context.save()
+        return note
+    }
+
+    static func shelf(_ context: ObjectContext, _ name: String) throws -> ConflictShelf {
+        context.rollback()
+        let shelf = ConflictShelf(context: context)
+        shelf.name = name
+        try context.save()
+        return shelf
+    }
+
+    static func expectSaved(_ answer: String, _ what: String) -> [String] {
+        answer.hasPrefix("saved") ? [] : ["\(what): the peer's save failed: \(answer)"]
+    }
+
+    static func count<T: ManagedObject>(_ type: T.Type, _ context: ObjectContext) -> Int {
+        (try? context.count(for: FetchRequest<T>())) ?? -1
+    }
+
+    /// Changed here, deleted there: a conflict of kind `deletedElsewhere`.
+    static func updateVersusDelete(_ context: ObjectContext, _ peer: ConflictPeer) throws -> [String] {
+        let n = try note(context, "kept")
+        let id = n.objectID.rowID
+        var problems = expectSaved(try peer.run("delete ConflictNote \(id)"), "update/delete")
+        n.title = "edited"
+        problems += expectFailure(context, "update/delete") {
+            $0 == .conflict([SaveConflict(entity: "ConflictNote", id: id, kind: .deletedElsewhere,
+                                          keys: [.init(key: "title", stored: .null, context: .text("edited"))])])
+        }
+        if n.title != "edited" { problems.append("update/delete: the edit was lost") }
+        context.rollback()
+        if count(ConflictNote.self, context) != 0 { problems.append("update/delete: the note came back") }
+        return problems
+    }
+
+    /// Deleted here, changed there: a conflict of kind `changedBeforeDelete`; the row and the peer's change stay.
+    static func deleteVersusUpdate(_ context: ObjectContext, _ peer: ConflictPeer) throws -> [String] {
+        let n = try note(context, "original")
+        let id = n.objectID.rowID
+        var problems = expectSaved(try peer.run("set \(id) title=theirs"), "delete/update")
+        context.delete(n)
+        problems += expectFailure(context, "delete/update") {
+            $0 == .conflict([SaveConflict(entity: "ConflictNote", id: id, kind: .changedBeforeDelete,
+                                          keys: [.init(key: "title", stored: .text("theirs"), context: .text("original"))])])
+        }
+        context.rollback()
+        context.refreshAllObjects()
+        let stored = try? context.existingObject(with: ObjectID(entityName: "ConflictNote", rowID: id)) as? ConflictNote
+        if stored?.title != "theirs" { problems.append("delete/update: the stored note is \(String(describing: stored?.title))") }
+        if let stored { context.delete(stored); try context.save() }
+        return problems
+    }
+
+    /// A shelf (deny) deleted here while there a book was put on it: `deleteDenied`.
+    static func denyVersusInsert(_ context: ObjectContext, _ peer: ConflictPeer) throws -> [String] {
+        let s = try shelf(context, "deny")
+        _ = s.books  // read here while empty
+        var problems = expectSaved(try peer.run("book \(s.objectID.rowID) Dune"), "deny/insert")
+        context.delete(s)
+        problems += expectFailure(context, "deny/insert") { $0 == .deleteDenied(entity: "ConflictShelf", key: "books") }
+        context.rollback()
+        if count(ConflictShelf.self, context) != 1 || count(ConflictBook.self, context) != 1 {
+            problems.append("deny/insert: shelves and books are not as the peer left them")
+        }
+        return problems
+    }
+
+    /// A shelf deleted here (notes nullify) while there a note was filed on it: `relatedSinceRead`.
+    static func nullifyVersusRelate(_ context: ObjectContext, _ peer: ConflictPeer) throws -> [String] {
+        let s = try shelf(context, "nullify")
+        let n = try note(context, "to file")
+        _ = s.notes
+        var problems = expectSaved(try peer.run("file \(n.objectID.rowID) \(s.objectID.rowID)"), "nullify/relate")
+        context.delete(s)
+        problems += expectFailure(context, "nullify/relate") {
+            $0 == .relatedSinceRead(entity: "ConflictShelf", id: s.objectID.rowID, key: "notes", related: "ConflictNote", relatedID: n.objectID.rowID)
+        }
+        context.rollback()
+        context.refreshAllObjects()
+        if n.shelf?.objectID != s.objectID { problems.append("nullify/relate: the peer's filing was lost") }
+        return problems
+    }
+
+    /// A book put here on a shelf deleted there: `relatedObjectDeleted`.
+    static func relateToDeleted(_ context: ObjectContext, _ peer: ConflictPeer) throws -> [String] {
+        let s = try shelf(context, "gone")
+        let id = s.objectID.rowID
+        var problems = expectSaved(try peer.run("delete ConflictShelf \(id)"), "relate/delete")
+        let books = count(ConflictBook.self, context)
+        let book = ConflictBook(context: context)
+        book.title = "Emma"
+        book.shelf = s
+        problems += expectFailure(context, "relate/delete") {
+            $0 == .relatedObjectDeleted(entity: "ConflictBook", key: "shelf", target: "ConflictShelf", targetID: id)
+        }
+        context.rollback()
+        if count(ConflictBook.self, context) != books { problems.append("relate/delete: a book was written") }
+        return problems
+    }
+
+    /// The same unique name saved there first: `constraintViolation` naming entity, key and value.
+    static func uniqueValueTwice(_ context: ObjectContext, _ peer: ConflictPeer) throws -> [String] {
+        context.rollback()
+        let mine = ConflictShelf(context: context)
+        mine.name = "Twice"
+        var problems = expectSaved(try peer.run("shelf Twice"), "unique")
+        problems += expectFailure(context, "unique") { $0 == .constraintViolation(entity: "ConflictShelf", key: "name", value: "'Twice'") }
+        context.rollback()
+        let named = (try? context.count(for: FetchRequest<ConflictShelf>(predicate: #Predicate { $0.name == "Twice" }))) ?? -1
+        if named != 1 { problems.append("unique: \(named) shelves named Twice") }
+        return problems
+    }
+}
