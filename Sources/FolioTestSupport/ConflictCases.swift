@@ -5,7 +5,6 @@ import FolioStore
 /// peer (another process or machine) that saves first: each returns what
 /// differs from the expected clear error (empty when all holds). In each the
 /// failed save writes nothing and the context keeps its changes.
-@MainActor
 public enum ConflictCases {
     /// Every case, under every merge policy where the policy could matter.
     public static func all(in context: ObjectContext, peer: ConflictPeer) throws -> [String] {

@@ -4,8 +4,12 @@ import FolioStore
 /// The other side of a conflict test: another process on the same SQLite
 /// file, or another container ("machine") on the same server. It obeys one
 /// line at a time (``ConflictCommands``) and answers with one line.
-@MainActor
-public protocol ConflictPeer: AnyObject {
+///
+/// A round runs on the local background context's queue (`perform`), so
+/// the peer's save cannot be merged there before the local save: each save
+/// meets the other through the row versions alone. The peer is waited for
+/// on that queue, never on the main actor.
+public protocol ConflictPeer: AnyObject, Sendable {
     /// Runs `command` there and returns its answer: `saved [ID]` or `error MESSAGE`.
     func run(_ command: String) throws -> String
 }
@@ -18,7 +22,6 @@ public protocol ConflictPeer: AnyObject {
 ///     book SHELF TITLE      inserts a book on shelf SHELF (0: none), answers its ID
 ///     move BOOK SHELF       puts a book on another shelf
 ///     file NOTE SHELF       puts a note on a shelf
-@MainActor
 public enum ConflictCommands {
     public static func run(_ command: String, in context: ObjectContext) -> String {
         let words = command.split(separator: " ").map(String.init)
@@ -73,23 +76,31 @@ public enum ConflictCommands {
 }
 
 /// A peer that is a second container in this process (on a server, another machine).
-@MainActor
-public final class ContainerConflictPeer: ConflictPeer {
-    public let container: PersistentContainer
-    public init(_ container: PersistentContainer) { self.container = container }
-    public func run(_ command: String) throws -> String { ConflictCommands.run(command, in: container.viewContext) }
+public final class ContainerConflictPeer: ConflictPeer, @unchecked Sendable {  // `context` is used only through performAndWait
+    private let container: PersistentContainer
+    private let context: BackgroundContext
+
+    @MainActor public init(_ container: PersistentContainer) {
+        self.container = container
+        context = container.newBackgroundContext()
+    }
+
+    public func run(_ command: String) throws -> String {
+        context.performAndWait { ConflictCommands.run(command, in: $0) }
+    }
 }
 
 /// A peer that is another process (`folio-store-worker conflict-peer PATH`) on the same store file.
-@MainActor
 public final class ProcessConflictPeer: ConflictPeer {
     private let child: StoreChildProcess
 
-    public init(worker: URL, path: String) throws {
+    /// Starts the peer and waits, suspended, until it is ready.
+    public init(worker: URL, path: String) async throws {
         child = try StoreChildProcess(executable: worker, arguments: ["conflict-peer", path])
-        guard child.waitForLine(timeout: 60, { $0 == "ready" }) != nil else { throw PeerError(message: "the peer process never started") }
+        guard await child.waitForLine(timeout: 60, { $0 == "ready" }) != nil else { throw PeerError(message: "the peer process never started") }
     }
 
+    /// Waits on the calling queue (a context's, never the main actor) for the answer.
     public func run(_ command: String) throws -> String {
         let before = child.lines.count
         child.send(command)
@@ -102,7 +113,20 @@ public final class ProcessConflictPeer: ConflictPeer {
         throw PeerError(message: "the peer process did not answer '\(command)'")
     }
 
-    deinit { child.finish() }
+    /// As ``run(_:)``, suspended between checks (for main-actor tests).
+    public func send(_ command: String) async throws -> String {
+        let before = child.lines.count
+        child.send(command)
+        let deadline = Date().addingTimeInterval(60)
+        repeat {
+            let lines = child.lines
+            if lines.count > before { return lines[before].line }
+            try await Task.sleep(for: .milliseconds(1))
+        } while Date() < deadline
+        throw PeerError(message: "the peer process did not answer '\(command)'")
+    }
+
+    deinit { child.closeInput() }  // the peer exits at the end of its input
 }
 
 public struct PeerError: Error, CustomStringConvertible {

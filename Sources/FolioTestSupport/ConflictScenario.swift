@@ -2,7 +2,6 @@ import Foundation
 import FolioStore
 
 /// A note's keys as text, for commands and comparisons.
-@MainActor
 public enum ConflictNotes {
     /// Sets `key` from its text (`nil` clears the optional tag).
     public static func set(_ note: ConflictNote, _ key: String, _ text: String) throws {
@@ -25,7 +24,6 @@ public enum ConflictNotes {
 /// under each merge policy, must leave in the store what the policy's rule
 /// says, property by property, and never lose a key one side changed
 /// without the rule saying so.
-@MainActor
 public struct ConflictScenario {
     public let policy: MergePolicy
     /// Each key's value before both saves.

@@ -83,17 +83,17 @@ import FolioTestSupport
         #expect(try sql("SELECT string_agg(title || ':' || \(column), ',' ORDER BY id) FROM \"ConflictNote\"") == "uno:2,two:1")
     }
 
-    @Test func everyMergePolicyKeepsItsRulePropertyByProperty() throws {
+    @Test func everyMergePolicyKeepsItsRulePropertyByProperty() async throws {
         let seed = StoreSplitMix64.seedFromEnvironment()
         print("seed:", seed)
-        let mine = try open(), theirs = try open()
-        let problems = try ConflictScenario.playAll(rounds: 6, seed: seed, in: mine.viewContext, peer: ContainerConflictPeer(theirs))
+        let mine = try open(), peer = ContainerConflictPeer(try open())
+        let problems = try await mine.newBackgroundContext().perform { try ConflictScenario.playAll(rounds: 6, seed: seed, in: $0, peer: peer) }
         #expect(problems.isEmpty, "seed \(seed):\n\(problems.joined(separator: "\n"))")
     }
 
-    @Test func deletionsDenyRulesRelationshipsAndUniquenessAcrossMachinesFailClearly() throws {
-        let mine = try open(), theirs = try open()
-        let problems = try ConflictCases.all(in: mine.viewContext, peer: ContainerConflictPeer(theirs))
+    @Test func deletionsDenyRulesRelationshipsAndUniquenessAcrossMachinesFailClearly() async throws {
+        let mine = try open(), peer = ContainerConflictPeer(try open())
+        let problems = try await mine.newBackgroundContext().perform { try ConflictCases.all(in: $0, peer: peer) }
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 }

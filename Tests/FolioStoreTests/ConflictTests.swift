@@ -131,25 +131,25 @@ func sqliteColumn(_ path: String, _ sql: String) -> [String] {
 /// saves first, this one second, under each policy.
 @MainActor
 @Suite struct ProcessConflictTests {
-    @Test func everyMergePolicyKeepsItsRulePropertyByProperty() throws {
+    @Test func everyMergePolicyKeepsItsRulePropertyByProperty() async throws {
         let seed = StoreSplitMix64.seedFromEnvironment()
         print("seed:", seed)
         let dir = try StoreTemporaryDirectory()
         let path = dir.path("policies.sqlite")
         let container = try PersistentContainer(schema: ConflictTestSchema.make(), path: path)
-        let peer = try ProcessConflictPeer(worker: StoreChildProcess.sibling("folio-store-worker"), path: path)
-        let problems = try ConflictScenario.playAll(rounds: 8, seed: seed, in: container.viewContext, peer: peer)
+        let peer = try await ProcessConflictPeer(worker: StoreChildProcess.sibling("folio-store-worker"), path: path)
+        let problems = try await container.newBackgroundContext().perform { try ConflictScenario.playAll(rounds: 8, seed: seed, in: $0, peer: peer) }
         #expect(problems.isEmpty, "seed \(seed):\n\(problems.joined(separator: "\n"))")
     }
 }
 
 extension ProcessConflictTests {
-    @Test func deletionsDenyRulesRelationshipsAndUniquenessAcrossProcessesFailClearly() throws {
+    @Test func deletionsDenyRulesRelationshipsAndUniquenessAcrossProcessesFailClearly() async throws {
         let dir = try StoreTemporaryDirectory()
         let path = dir.path("cases.sqlite")
         let container = try PersistentContainer(schema: ConflictTestSchema.make(), path: path)
-        let peer = try ProcessConflictPeer(worker: StoreChildProcess.sibling("folio-store-worker"), path: path)
-        let problems = try ConflictCases.all(in: container.viewContext, peer: peer)
+        let peer = try await ProcessConflictPeer(worker: StoreChildProcess.sibling("folio-store-worker"), path: path)
+        let problems = try await container.newBackgroundContext().perform { try ConflictCases.all(in: $0, peer: peer) }
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
@@ -160,7 +160,7 @@ extension ProcessConflictTests {
         let path = dir.path("merged.sqlite")
         let container = try PersistentContainer(schema: ConflictTestSchema.make(), path: path)
         let context = container.viewContext
-        let peer = try ProcessConflictPeer(worker: StoreChildProcess.sibling("folio-store-worker"), path: path)
+        let peer = try await ProcessConflictPeer(worker: StoreChildProcess.sibling("folio-store-worker"), path: path)
         var heard = 0
         let token = context.observeChanges { if $0.origin == .otherProcess { heard += 1 } }
         defer { withExtendedLifetime(token) {} }
@@ -169,7 +169,7 @@ extension ProcessConflictTests {
         try context.save()
         note.title = "mine"
         note.body = "my body"
-        #expect(try peer.run("set \(note.objectID.rowID) title=theirs stars=7") == "saved")
+        #expect(try await peer.send("set \(note.objectID.rowID) title=theirs stars=7") == "saved")
         #expect(await waitUntil { heard == 1 })
         // Merged: the key changed only there is not lost; the one changed on both sides is a conflict.
         #expect(throws: StoreError.conflict([SaveConflict(entity: "ConflictNote", id: note.objectID.rowID, kind: .changed, keys: [
@@ -184,7 +184,7 @@ extension ProcessConflictTests {
         // A merged change to other keys only is adopted, and the save needs no policy.
         context.mergePolicy = .error
         note.body = "second body"
-        #expect(try peer.run("set \(note.objectID.rowID) stars=9") == "saved")
+        #expect(try await peer.send("set \(note.objectID.rowID) stars=9") == "saved")
         #expect(await waitUntil { heard == 2 })
         try context.save()
         context.refresh(note, mergeChanges: false)
