@@ -58,6 +58,10 @@ import FolioTestSupport
         let container = try PersistentContainer(schema: ResultsTestSchema.make(), path: directory.path("model.sqlite"))
         let context = container.viewContext
         let background = container.newBackgroundContext()
+        // Both contexts edit the same objects: each save keeps the keys it
+        // changed and takes the rest from the store (the model's rule).
+        context.mergePolicy = .mergeByPropertyObjectTrump
+        background.performAndWait { other in other.mergePolicy = .mergeByPropertyObjectTrump }
         let shelves: [String?] = [nil, "", "A", "B"]
         var tags: [ResultsTag] = []
         var items: [ResultsItem] = []
