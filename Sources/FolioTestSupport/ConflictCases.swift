@@ -1,15 +1,16 @@
 import Foundation
 import FolioStore
 
-/// The conflicts no merge policy resolves, each between this context and a
-/// peer (another process or machine) that saves first: each returns what
-/// differs from the expected clear error (empty when all holds). In each the
-/// failed save writes nothing and the context keeps its changes.
+/// Deletions against changes under each merge policy, and the conflicts no
+/// policy resolves, each between this context and a peer (another process
+/// or machine) that saves first: each returns what differs from the rule or
+/// the expected clear error (empty when all holds). A failed save writes
+/// nothing and the context keeps its changes.
 public enum ConflictCases {
     /// Every case, under every merge policy where the policy could matter.
     public static func all(in context: ObjectContext, peer: ConflictPeer) throws -> [String] {
         var problems: [String] = []
-        for policy in [MergePolicy.error, .mergeByPropertyObjectTrump, .overwrite] {
+        for policy in [MergePolicy.error, .mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump, .overwrite, .rollback] {
             context.mergePolicy = policy
             problems += try updateVersusDelete(context, peer).map { "\(policy): \($0)" }
             problems += try deleteVersusUpdate(context, peer).map { "\(policy): \($0)" }
@@ -60,38 +61,94 @@ public enum ConflictCases {
         (try? context.count(for: FetchRequest<T>())) ?? -1
     }
 
-    /// Changed here, deleted there: a conflict of kind `deletedElsewhere`.
+    /// Changed here, deleted there. `.error` fails naming the note (kind
+    /// `deletedElsewhere`); every other policy drops the change, the note
+    /// leaves the context (observers hear it deleted) and never comes back;
+    /// the save's other changes are written.
     static func updateVersusDelete(_ context: ObjectContext, _ peer: ConflictPeer) throws -> [String] {
+        let what = "update/delete \(context.mergePolicy)"
         let n = try note(context, "kept")
+        let other = ConflictNote(context: context)
+        other.title = "other"
+        try context.save()
         let id = n.objectID.rowID
-        var problems = expectSaved(try peer.run("delete ConflictNote \(id)"), "update/delete")
+        var problems = expectSaved(try peer.run("delete ConflictNote \(id)"), what)
+        var deleted: Set<ObjectID> = []
+        let token = context.observeChanges { deleted.formUnion($0.deleted) }
+        defer { withExtendedLifetime(token) {} }
         n.title = "edited"
-        problems += expectFailure(context, "update/delete") {
-            $0 == .conflict([SaveConflict(entity: "ConflictNote", id: id, kind: .deletedElsewhere,
-                                          keys: [.init(key: "title", stored: .null, context: .text("edited"))])])
+        other.title = "other edited"
+        if context.mergePolicy == .error {
+            problems += expectFailure(context, what) {
+                $0 == .conflict([SaveConflict(entity: "ConflictNote", id: id, kind: .deletedElsewhere,
+                                              keys: [.init(key: "title", stored: .null, context: .text("edited"))])])
+            }
+            if n.title != "edited" { problems.append("\(what): the edit was lost") }
+            context.rollback()
+        } else {
+            do { try context.save() } catch { problems.append("\(what): the save failed: \(error)") }
+            if n.context != nil || !n.isDeleted { problems.append("\(what): the note stayed in the context") }
+            if !deleted.contains(n.objectID) { problems.append("\(what): observers did not hear the note deleted") }
+            if context.hasChanges { problems.append("\(what): changes are left unsaved") }
         }
-        if n.title != "edited" { problems.append("update/delete: the edit was lost") }
-        context.rollback()
-        if count(ConflictNote.self, context) != 0 { problems.append("update/delete: the note came back") }
+        context.refreshAllObjects()
+        let titles = (try? context.fetch(FetchRequest<ConflictNote>()).map(\.title)) ?? []
+        let otherTitle = context.mergePolicy == .error ? "other" : "other edited"
+        if titles != [otherTitle] { problems.append("\(what): the notes stored are \(titles), not [\(otherTitle)]") }
+        try deleteAll(ConflictNote.self, context)
         return problems
     }
 
-    /// Deleted here, changed there: a conflict of kind `changedBeforeDelete`; the row and the peer's change stay.
+    /// Deleted here, changed there. `.error` fails naming the note (kind
+    /// `changedBeforeDelete`); the object-trumping policies delete it; the
+    /// store-trumping ones keep it with the stored values (observers hear it
+    /// back); the save's other changes are written.
     static func deleteVersusUpdate(_ context: ObjectContext, _ peer: ConflictPeer) throws -> [String] {
+        let policy = context.mergePolicy
+        let what = "delete/update \(policy)"
         let n = try note(context, "original")
+        let other = ConflictNote(context: context)
+        other.title = "other"
+        try context.save()
         let id = n.objectID.rowID
-        var problems = expectSaved(try peer.run("set \(id) title=theirs"), "delete/update")
+        var problems = expectSaved(try peer.run("set \(id) title=theirs stars=5"), what)
+        var inserted: Set<ObjectID> = []
+        let token = context.observeChanges { inserted.formUnion($0.inserted) }
+        defer { withExtendedLifetime(token) {} }
         context.delete(n)
-        problems += expectFailure(context, "delete/update") {
-            $0 == .conflict([SaveConflict(entity: "ConflictNote", id: id, kind: .changedBeforeDelete,
-                                          keys: [.init(key: "title", stored: .text("theirs"), context: .text("original"))])])
+        other.title = "other edited"
+        let deletionWins = policy == .mergeByPropertyObjectTrump || policy == .overwrite
+        if policy == .error {
+            problems += expectFailure(context, what) {
+                $0 == .conflict([SaveConflict(entity: "ConflictNote", id: id, kind: .changedBeforeDelete, keys: [
+                    .init(key: "title", stored: .text("theirs"), context: .text("original")),
+                    .init(key: "stars", stored: .integer(5), context: .integer(0)),
+                ])])
+            }
+            context.rollback()
+        } else {
+            do { try context.save() } catch { problems.append("\(what): the save failed: \(error)") }
+            if context.hasChanges { problems.append("\(what): changes are left unsaved") }
+            if deletionWins {
+                if n.context != nil { problems.append("\(what): the deleted note stayed in the context") }
+            } else {
+                if n.isDeleted || n.context == nil { problems.append("\(what): the note did not come back") }
+                if n.title != "theirs" || n.stars != 5 { problems.append("\(what): the note here is \(n.title), \(n.stars), not the stored values") }
+                if !inserted.contains(n.objectID) { problems.append("\(what): observers did not hear the note back") }
+            }
         }
-        context.rollback()
         context.refreshAllObjects()
-        let stored = try? context.existingObject(with: ObjectID(entityName: "ConflictNote", rowID: id)) as? ConflictNote
-        if stored?.title != "theirs" { problems.append("delete/update: the stored note is \(String(describing: stored?.title))") }
-        if let stored { context.delete(stored); try context.save() }
+        let stored = (try? context.fetch(FetchRequest<ConflictNote>(sortBy: [SortDescriptor(\.title)])).map { "\($0.title) \($0.stars)" }) ?? []
+        let expected = policy == .error ? ["other 0", "theirs 5"] : deletionWins ? ["other edited 0"] : ["other edited 0", "theirs 5"]
+        if stored != expected { problems.append("\(what): the notes stored are \(stored), not \(expected)") }
+        try deleteAll(ConflictNote.self, context)
         return problems
+    }
+
+    static func deleteAll<T: ManagedObject>(_ type: T.Type, _ context: ObjectContext) throws {
+        context.rollback()
+        for o in try context.fetch(FetchRequest<T>()) { context.delete(o) }
+        try context.save()
     }
 
     /// A shelf (deny) deleted here while there a book was put on it: `deleteDenied`.

@@ -41,11 +41,15 @@ extension ObjectContext {
         for round in 1... {
             do { return (pending, try commit(pending.batch)) } catch let stale as StaleWrite {
                 let found = conflicts(stale)
-                let deletions = found.filter { $0.kind != .changed }
                 if mergePolicy == .error || round == Self.conflictRounds { throw StoreError.conflict(found) }
-                // No per-property rule decides between a deletion and a change: both sides hear of it.
-                if !deletions.isEmpty { throw StoreError.conflict(deletions) }
-                for row in stale.rows { if let o = registry[row.id], let stored = row.stored { resolve(o, stored) } }
+                for row in stale.rows {
+                    guard let o = registry[row.id] else { continue }
+                    switch (row.stored, row.deleting) {
+                    case (let stored?, false): resolve(o, stored)
+                    case (let stored?, true): resolveDeletion(o, stored)
+                    case (nil, _): leave(o)
+                    }
+                }
                 guard let next = try prepareSave(tellingObservers: false) else { return nil }
                 pending = next
             }
@@ -85,5 +89,46 @@ extension ObjectContext {
         }
         o.committed = CommittedValues(attrs: stored.attributes, ones: stored.toOnes)
         o.version = stored.version
+    }
+}
+
+extension ObjectContext {
+    /// Deleted here, changed by another save: the object-trumping policies
+    /// keep the deletion (written again at the stored version); the
+    /// store-trumping ones drop it, and the deletions it cascaded to, and the
+    /// object takes the stored values.
+    private func resolveDeletion(_ o: ManagedObject, _ stored: StoredRow) {
+        switch mergePolicy {
+        case .mergeByPropertyObjectTrump, .overwrite, .error: o.version = stored.version
+        case .mergeByPropertyStoreTrump, .rollback: undelete(o)
+        }
+    }
+
+    /// Takes back the deletion of `o` and of what it cascaded to; each turns
+    /// into a fault, so it reads the stored row (and its version) again.
+    private func undelete(_ o: ManagedObject) {
+        guard o.isDeletedFlag, !o.isInsertedFlag else { return }
+        var cascaded: [ManagedObject] = []
+        for p in o.meta.properties where !p.isAttribute && p.deleteRule == .cascade {
+            let ids: [ObjectID] = p.isToOne ? [o.committed?.ones[p.slot] ?? nil].compactMap { $0 }
+                : (o.manys[p.slot]?.removed ?? []).map { ObjectID(entityName: p.target.name, rowID: $0) }
+            cascaded += ids.compactMap { registry[$0] }.filter(\.isDeletedFlag)
+        }
+        refresh(o, mergeChanges: false)
+        for c in cascaded { undelete(c) }
+    }
+
+    /// Changed here, deleted by another save: the change is dropped and the
+    /// object leaves the context, as when that deletion is merged (observers
+    /// hear it deleted in the next batch). It never comes back: that would
+    /// bypass the other side's delete rules.
+    private func leave(_ o: ManagedObject) {
+        noteChange(o)
+        unregister(o.objectID)
+        untouch(o)
+        o.committed = nil
+        o.isDeletedFlag = true
+        o.managedContext = nil
+        forgetStoredMembership(deleted: [o.objectID])
     }
 }
