@@ -191,3 +191,31 @@ extension ProcessConflictTests {
         #expect([note.title, note.body, String(note.stars)] == ["theirs", "second body", "9"])
     }
 }
+
+extension ConflictTests {
+    /// A merge that kept this context's values (a key changed on both sides)
+    /// leaves the object behind the store: a rollback shows the stored
+    /// values, not the ones read before the other save.
+    @Test func aRollbackAfterAKeptMergeShowsTheStoredValues() async throws {
+        let a = try open(), b = try open()
+        let context = a.viewContext
+        var heard = 0
+        let token = context.observeChanges { if $0.origin == .otherProcess || $0.origin == .otherContext { heard += 1 } }
+        defer { withExtendedLifetime(token) {} }
+        let note = ConflictNote(context: context)
+        note.title = "base"
+        try context.save()
+        let theirs = try #require(try b.viewContext.existingObject(with: note.objectID) as? ConflictNote)
+        theirs.title = "theirs"
+        theirs.stars = 4
+        try b.viewContext.save()
+        note.title = "mine"
+        #expect(await waitUntil { heard >= 1 })
+        #expect(note.title == "mine")
+        context.rollback()
+        #expect([note.title, String(note.stars)] == ["theirs", "4"])
+        note.body = "after"
+        try context.save()
+        #expect(sqliteColumn(path, "SELECT title || '/' || body || '/' || stars FROM ConflictNote") == ["theirs/after/4"])
+    }
+}

@@ -89,6 +89,7 @@ extension ObjectContext {
         }
         o.committed = CommittedValues(attrs: stored.attributes, ones: stored.toOnes)
         o.version = stored.version
+        o.isBehindStore = false
     }
 }
 

@@ -23,6 +23,13 @@ extension ObjectContext {
                 o.ones = c.ones
                 o.committed = nil
             }
+            // Its committed values are older than the store's: read them again.
+            if o.isBehindStore {
+                o.isBehindStore = false
+                o.isFault = true
+                o.attrs = []
+                o.ones = []
+            }
             // Every changed list belongs to a changed object; they load again on access.
             for i in o.manys.indices { o.manys[i] = nil }
         }
@@ -47,6 +54,7 @@ extension ObjectContext {
             revertOtherSides(of: object)
         }
         untouch(object)
+        object.isBehindStore = false
         object.committed = nil
         object.isDeletedFlag = false
         object.isFault = true
@@ -73,7 +81,10 @@ extension ObjectContext {
               let c = o.committed else { return }
         func clash<V: Equatable>(_ mine: V, _ was: V, _ theirs: V) -> Bool { mine != was && theirs != was && theirs != mine }
         if o.meta.attributes.contains(where: { clash(o.attrs[$0.slot], c.attrs[$0.slot], row.attributes[$0.slot]) })
-            || o.meta.toOnes.contains(where: { clash(o.ones[$0.slot], c.ones[$0.slot], row.toOnes[$0.slot]) }) { return }
+            || o.meta.toOnes.contains(where: { clash(o.ones[$0.slot], c.ones[$0.slot], row.toOnes[$0.slot]) }) {
+            o.isBehindStore = true
+            return
+        }
         for p in o.meta.attributes where o.attrs[p.slot] == c.attrs[p.slot] { o.attrs[p.slot] = row.attributes[p.slot] }
         for p in o.meta.toOnes where o.ones[p.slot] == c.ones[p.slot] { o.ones[p.slot] = row.toOnes[p.slot] }
         o.committed = CommittedValues(attrs: row.attributes, ones: row.toOnes)

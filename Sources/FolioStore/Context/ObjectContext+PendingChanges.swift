@@ -19,6 +19,7 @@ extension ObjectContext {
     public func processPendingChanges() {
         undoManager?.closeImplicitGroup()
         guard !unprocessed.isEmpty else { return }
+        for o in unprocessed where o.isBehindStore && !o.isDeletedFlag && !o.hasChanges { readAgain(o) }
         let batch = unprocessed
         unprocessed = []
         let telling = !observers.isEmpty
@@ -61,11 +62,25 @@ extension ObjectContext {
         processPendingChanges()
     }
 
+    /// An object behind the store whose changes were all undone takes the
+    /// stored row (on next access); every key is reported, as any may differ.
+    private func readAgain(_ o: ManagedObject) {
+        untouch(o)
+        o.isBehindStore = false
+        o.committed = nil
+        o.isFault = true
+        o.attrs = []
+        o.ones = []
+        for p in o.meta.attributes + o.meta.toOnes { o.dirtyKeys.insert(p.name) }
+    }
+
     /// Marks every object with unsaved changes as changed in all its changed
     /// keys, so that the next batch reports them back (after a rollback).
     func noteDiscarding(_ objects: [ManagedObject]) {
         for o in objects {
             for key in o.changedKeys { o.dirtyKeys.insert(key) }
+            // Keys the store changed meanwhile come back too.
+            if o.isBehindStore { for p in o.meta.attributes + o.meta.toOnes { o.dirtyKeys.insert(p.name) } }
             noteChange(o)
         }
     }

@@ -195,6 +195,7 @@ public class ObjectContext {
         object.attrs = row.attributes
         object.ones = row.toOnes
         object.version = row.version
+        object.isBehindStore = false
         object.isFault = false
     }
 

@@ -34,6 +34,9 @@ open class ManagedObject: Hashable, ManagedValue {
     /// The stored row's ``RowVersion`` when its values were read, saved or
     /// merged (Core Data's snapshot); a save writes the row only at this version.
     final var version: Int64 = 0
+    /// A merge found keys changed both here and in the store, so the object
+    /// kept its values and ``version``: a rollback or refresh reads the row again.
+    final var isBehindStore = false
     final var isInsertedFlag = false
     final var isDeletedFlag = false
     final var isTouched = false
