@@ -2,7 +2,11 @@
 /// writes whose rows another context, process or machine changed since this
 /// context read them (Core Data's merge policies). Whatever the policy, no
 /// save silently loses another's update: each policy decides, property by
-/// property, which side a key takes.
+/// property, which side a key takes. A deletion here of an object changed
+/// there is kept by the object-trumping policies and dropped by the
+/// store-trumping ones (the object takes the stored values); a change here
+/// to an object deleted there is dropped by every policy but `.error`, and
+/// the object leaves the context.
 ///
 ///     context.mergePolicy = .mergeByPropertyObjectTrump
 ///     try context.save()
