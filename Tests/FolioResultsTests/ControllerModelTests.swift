@@ -69,6 +69,7 @@ import FolioTestSupport
         // context keeps its values, behind the store), and objects deleted here since the last save.
         var behind: [ObjectID: ResultsItem] = [:]
         var deleted: [ResultsItem] = []
+        var kept = 0, broughtBack = 0
         // A batch rereads an object behind the store whose changes were all undone: it is no longer behind.
         func processed() { behind = behind.filter { $0.value.isDeleted || $0.value.hasChanges } }
         let shelves: [String?] = [nil, "", "A", "B"]
@@ -150,6 +151,8 @@ import FolioTestSupport
                     }
                 }
                 items += back
+                kept += deleted.filter { behind[$0.objectID] === $0 }.count - back.count
+                broughtBack += back.count
                 behind = [:]
                 deleted = []
             case 7:
@@ -197,6 +200,7 @@ import FolioTestSupport
             }
             if !(try Self.expectConsistent(watches, "round \(round) (\(what))")) { return }
         }
+        print("seed:", random.seed, "deletions of objects changed elsewhere: \(kept) kept, \(broughtBack) brought back")
         withExtendedLifetime(token) {}
     }
 
