@@ -67,11 +67,7 @@ public enum ConflictCases {
     /// the save's other changes are written.
     static func updateVersusDelete(_ context: ObjectContext, _ peer: ConflictPeer) throws -> [String] {
         let what = "update/delete \(context.mergePolicy)"
-        let n = try note(context, "kept")
-        let other = ConflictNote(context: context)
-        other.title = "other"
-        try context.save()
-        let id = n.objectID.rowID
+        let (n, other, id) = try twoNotes(context, "kept")
         var problems = expectSaved(try peer.run("delete ConflictNote \(id)"), what)
         var deleted: Set<ObjectID> = []
         let token = context.observeChanges { deleted.formUnion($0.deleted) }
@@ -106,11 +102,7 @@ public enum ConflictCases {
     static func deleteVersusUpdate(_ context: ObjectContext, _ peer: ConflictPeer) throws -> [String] {
         let policy = context.mergePolicy
         let what = "delete/update \(policy)"
-        let n = try note(context, "original")
-        let other = ConflictNote(context: context)
-        other.title = "other"
-        try context.save()
-        let id = n.objectID.rowID
+        let (n, other, id) = try twoNotes(context, "original")
         var problems = expectSaved(try peer.run("set \(id) title=theirs stars=5"), what)
         var inserted: Set<ObjectID> = []
         let token = context.observeChanges { inserted.formUnion($0.inserted) }
@@ -143,6 +135,15 @@ public enum ConflictCases {
         if stored != expected { problems.append("\(what): the notes stored are \(stored), not \(expected)") }
         try deleteAll(ConflictNote.self, context)
         return problems
+    }
+
+    /// A saved note titled `title`, the one the peer meets, and another one the same save changes.
+    static func twoNotes(_ context: ObjectContext, _ title: String) throws -> (ConflictNote, other: ConflictNote, id: Int64) {
+        let n = try note(context, title)
+        let other = ConflictNote(context: context)
+        other.title = "other"
+        try context.save()
+        return (n, other, n.objectID.rowID)
     }
 
     static func deleteAll<T: ManagedObject>(_ type: T.Type, _ context: ObjectContext) throws {
