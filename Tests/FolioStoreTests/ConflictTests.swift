@@ -219,3 +219,22 @@ extension ConflictTests {
         #expect(sqliteColumn(path, "SELECT title || '/' || body || '/' || stars FROM ConflictNote") == ["theirs/after/4"])
     }
 }
+
+extension ConflictTests {
+    /// A batch update changes rows a version on, so a context that read them
+    /// before meets the change when it saves, never overwrites it unseen.
+    @Test func aBatchUpdateIsAChangeASaveMeets() throws {
+        let a = try open(), b = try open()
+        let note = ConflictNote(context: a.viewContext)
+        note.title = "base"
+        try a.viewContext.save()
+        let id = note.objectID.rowID
+        _ = try b.viewContext.execute(BatchUpdateRequest<ConflictNote>(predicate: #Predicate { $0.title == "base" }).setting(\.title, to: "batch"))
+        #expect(version("ConflictNote", id) == ["2"])
+        note.title = "mine"
+        #expect(throws: StoreError.conflict([SaveConflict(entity: "ConflictNote", id: id, kind: .changed, keys: [
+            .init(key: "title", stored: .text("batch"), context: .text("mine")),
+        ])])) { try a.viewContext.save() }
+        #expect(sqliteColumn(path, "SELECT title FROM ConflictNote") == ["batch"])
+    }
+}

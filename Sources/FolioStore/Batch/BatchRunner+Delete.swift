@@ -68,6 +68,9 @@ extension BatchRunner {
         }
     }
 
+    /// The rows a deletion nullifies are changed: one version on, as a save's update.
+    static var bump: String { "\(RowVersion.column) = \(RowVersion.column) + 1" }
+
     /// Takes the deleted rows `gone` out of `p`'s other side: the inverse
     /// foreign key of surviving rows, or the join table's rows.
     private func clear(_ p: PropertyDescription, of gone: [Int64]) throws {
@@ -76,11 +79,11 @@ extension BatchRunner {
         case .column:
             // One-to-one: the other side holds a column too; to-many inverses live in the deleted rows.
             guard p.inverse.isToOne, case .column(let column) = p.inverse.storage else { return }
-            try sql.batchRun("UPDATE \(quote(p.target.name)) SET \(quote(column)) = NULL WHERE \(dialect.isOneOf(quote(column), ids: marker))",
+            try sql.batchRun("UPDATE \(quote(p.target.name)) SET \(quote(column)) = NULL, \(Self.bump) WHERE \(dialect.isOneOf(quote(column), ids: marker))",
                              [dialect.idList(gone)])
         case .inverseColumn(let column, let order):
             let sets = [column] + (order.map { [$0] } ?? [])
-            try sql.batchRun("UPDATE \(quote(p.target.name)) SET \(sets.map { "\(quote($0)) = NULL" }.joined(separator: ", ")) "
+            try sql.batchRun("UPDATE \(quote(p.target.name)) SET \((sets.map { "\(quote($0)) = NULL" } + [Self.bump]).joined(separator: ", ")) "
                              + "WHERE \(dialect.isOneOf(quote(column), ids: marker))", [dialect.idList(gone)])
         case .joinTable(let table, let mine, _, _):
             try sql.batchRun("DELETE FROM \(quote(table)) WHERE \(dialect.isOneOf(mine, ids: marker))", [dialect.idList(gone)])

@@ -37,7 +37,9 @@ package struct BatchRunner {
         guard !ids.isEmpty else { return outcome }
         try checkUnique(e, sets, rows: ids)
         var values = sets.map(\.1)
+        // Each row changed is a version on, so a context's save of it meets the change (never overwrites it unseen).
         let assignments = sets.enumerated().map { "\(quote($0.element.0.name)) = \(dialect.placeholder($0.offset + 1))" }
+            + [Self.bump]
         values.append(dialect.idList(ids))
         try sql.batchRun("UPDATE \(quote(e.name)) SET \(assignments.joined(separator: ", ")) WHERE "
                          + dialect.isOneOf("id", ids: dialect.placeholder(values.count)), values)
