@@ -79,7 +79,15 @@ public final class StoreChildProcess: @unchecked Sendable {  // the collected li
     public func waitForLine(
         timeout: Double = 60, _ predicate: @Sendable (String) -> Bool
     ) async -> (line: String, at: Date)? {
-        await Self.poll(timeout: timeout) { self.lines.first { predicate($0.line) } }
+        // A process that ended (its output read to the end) prints nothing more:
+        // a crashed worker fails its wait at once, not at the deadline.
+        let found = await Self.poll(timeout: timeout) { () -> (line: String, at: Date)?? in
+            self.lock.withLock { _ in
+                if let hit = self.collected.first(where: { predicate($0.line) }) { return .some(hit) }
+                return self.ended ? .some(nil) : nil
+            }
+        }
+        return found ?? nil
     }
 
     /// Sends SIGKILL and waits for the process to end and its output to drain.

@@ -104,7 +104,7 @@ import FolioTestSupport
         let deadline = Date().addingTimeInterval(600)
         for (index, child) in children.enumerated() {
             let done = await child.waitForLine(timeout: max(1, deadline.timeIntervalSinceNow)) { $0 == "done" }
-            #expect(done != nil, "worker \(index) did not finish within 600 s; it printed \(child.lines.map(\.line))")
+            #expect(done != nil, "worker \(index) ended or ran past 600 s without finishing; it printed \(child.lines.map(\.line))")
             await child.finish()
             #expect(child.terminationStatus == 0, "worker \(index) ended with status \(child.terminationStatus)")
         }
