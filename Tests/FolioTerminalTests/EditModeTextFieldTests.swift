@@ -65,6 +65,27 @@ struct EditModeTextFieldTests {
         driver.screen.checkInvariants()
     }
 
+    @Test("A reload while the user types keeps the edit: Enter commits all of it, Esc shows the data's new value")
+    func reloadWhileTyping() {
+        let form = FormFixture()
+        let (app, driver) = Application.recording(NavigationController(root: form), columns: 44, rows: 14)
+        app.send("Enter 'ling'")
+        form.name = "Changed"
+        form.tableView.reloadData()  // the data changed elsewhere: every cell is recycled
+        app.render()
+        #expect(line(driver, containing: "Name").contains("Zergling"), "the typed text stays on screen")
+        app.send("'s' Enter")
+        #expect(form.commits == ["Zerglings"], "the whole edit is committed, not dropped with the recycled cell")
+
+        app.send("Enter 'junk'")
+        form.name = "Theirs"
+        form.tableView.reloadData()
+        app.send("Esc")
+        #expect(form.commits == ["Zerglings"])
+        app.render()
+        #expect(line(driver, containing: "Name").contains("Theirs"), "a cancelled edit shows the data as it is now")
+    }
+
     @Test("Without selection during editing, Enter in edit mode leaves a text field alone")
     func noSelectionDuringEditing() {
         let editor = EditorFixture(selectionDuringEditing: false)

@@ -12,7 +12,7 @@ public enum ErrorText {
         let text: String
         switch error {
         case let error as AppError: text = error.screenDescription
-        case let error as StoreError: text = error.description
+        case let error as StoreError: text = error.reason
         default: text = "\(error)"
         }
         guard let first = text.first else { return text }

@@ -65,17 +65,60 @@ extension FormController {
         self.followed = followed
         tableView.reloadData()
         setNeedsDisplay()
-        let conflicts = changedKeys.intersection(editedKeys)
+        let conflicts = changedKeys.intersection(userKeys)
         if !conflicts.isEmpty {
-            let labels = sections.flatMap(\.fields).filter { conflicts.contains($0.key) }.map(\.label)
             let alert = AlertController(
                 title: "Changed Elsewhere",
-                message: "Another program changed this \(followed.noun)'s \(labels.joined(separator: ", ")) while you edited it. "
+                message: "Another program changed this \(followed.noun)'s \(labels(of: conflicts)) while you edited it. "
                     + "Done saves what you typed here.",
                 preferredStyle: .alert)
             alert.addAction(AlertAction(title: "OK", style: .cancel))
             present(alert)
         }
+    }
+
+    /// The fields' labels in form order, joined ("Description, Address").
+    func labels(of keys: Set<String>) -> String {
+        sections.flatMap(\.fields).filter { keys.contains($0.key) }.map(\.label).joined(separator: ", ")
+    }
+
+    /// Another program changed fields the user edited, after the form last
+    /// showed them and before Done saved: nothing was written. The form now
+    /// holds the stored values as its baseline, so Done again saves what
+    /// the user typed, knowingly.
+    public struct ChangedElsewhere: Error, CustomStringConvertible {
+        /// The fields' labels, in form order ("Description, Address").
+        public let labels: String
+        /// What the object is called ("location").
+        public let noun: String
+
+        public var description: String {
+            "another program changed this \(noun)'s \(labels) while you edited it"
+        }
+    }
+
+    /// Call first inside the save's write transaction (no other program can
+    /// write until it ends): throws ``ChangedElsewhere`` when a field the
+    /// user edited holds another value in the store than the form last
+    /// showed, a change not heard yet, which Done would otherwise overwrite
+    /// unseen. The stored values become the form's baseline.
+    ///
+    /// ```swift
+    /// try AppStore.save(context, at: url) { try form.requireNoChangeElsewhere(); write(form.changedValues) }
+    /// ```
+    public func requireNoChangeElsewhere() throws {
+        guard var followed, let object = followedObject() else { return }
+        let fresh = followed.values(object)
+        let changed = Set(fresh.keys.filter { fresh[$0] != followed.baseline[$0] })
+        let conflicts = changed.intersection(userKeys)
+        guard !conflicts.isEmpty else { return }
+        for key in changed { refreshValue(fresh[key] ?? "", for: key) }
+        for key in conflicts { takeAsShown(fresh[key] ?? "", for: key) }
+        followed.baseline = fresh
+        self.followed = followed
+        tableView.reloadData()
+        setNeedsDisplay()
+        throw ChangedElsewhere(labels: labels(of: conflicts), noun: followed.noun)
     }
 
     /// The edited object is gone: back to the screen below the form, with an

@@ -12,6 +12,11 @@ extension FormController {
     /// ```
     public func presentSaveError(_ error: any Error) {
         let what = followed.map { "this \($0.noun)" } ?? "it"
+        if let conflict = error as? ChangedElsewhere {
+            return presentError(title: "Changed Elsewhere",
+                                message: ErrorText.sentence(for: conflict)
+                                    + " Nothing was saved; your changes are still here: press Done (e) to save what you typed.")
+        }
         presentError(title: "Not Saved",
                      message: ErrorText.sentence(for: error)
                         + " Nothing was saved; your changes are still here: press Done (e) to save \(what) again.")

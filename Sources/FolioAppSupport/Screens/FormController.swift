@@ -70,6 +70,14 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
     public var editedKeys: Set<String> {
         Set(values.keys).union(shownValues.keys).filter { value($0) != (shownValues[$0] ?? "") }
     }
+    /// The fields that are the user's: those changed, and the one being
+    /// typed in (its text is not a value until editing ends, but a change
+    /// from elsewhere must not replace it unnoticed).
+    var userKeys: Set<String> {
+        guard let path = editingTextIndexPath, path.section < sections.count,
+              path.row < sections[path.section].fields.count else { return editedKeys }
+        return editedKeys.union([sections[path.section].fields[path.row].key])
+    }
     /// The values of the fields the user changed, the only ones a save
     /// writes: an untouched field keeps what the store has, however another
     /// program changed it meanwhile and however precisely it is stored (a
@@ -122,10 +130,15 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
         setNeedsDisplay()
     }
 
-    /// Shows a field's value from elsewhere (the object changed), unless the user edited it.
+    /// Shows a field's value from elsewhere (the object changed), unless it is the user's.
     func refreshValue(_ value: String, for key: String) {
-        guard !editedKeys.contains(key) else { return }
+        guard !userKeys.contains(key) else { return }
         values[key] = value
+        shownValues[key] = value
+    }
+
+    /// Takes `value` as the one the form showed for `key`, keeping the user's text.
+    func takeAsShown(_ value: String, for key: String) {
         shownValues[key] = value
     }
 

@@ -25,7 +25,7 @@ public enum AppStore {
                 try PersistentContainer(schema: schema, store: description(url), readOnly: readOnly, seed: seed)
             }
         } catch let error as StoreError {
-            throw AppError.store(path: StoreLocation.displayName(url), message: error.description)
+            throw AppError.store(path: StoreLocation.displayName(url), message: error.reason)
         } catch {
             throw AppError.store(path: StoreLocation.displayName(url), message: "\(error)")
         }
@@ -48,9 +48,12 @@ public enum AppStore {
         } catch let error as AppError {
             context.rollback()
             throw error
+        } catch let error as FormController.ChangedElsewhere {
+            context.rollback()
+            throw error
         } catch let error as StoreError {
             context.rollback()
-            throw AppError.store(path: StoreLocation.displayName(url), message: error.description)
+            throw AppError.store(path: StoreLocation.displayName(url), message: error.reason)
         } catch {
             context.rollback()
             throw AppError.store(path: StoreLocation.displayName(url), message: "\(error)")

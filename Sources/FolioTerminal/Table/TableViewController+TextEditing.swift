@@ -22,9 +22,14 @@ extension TableViewController {
     }
 
     /// Ends editing; the cell keeps the text (commit) or gets the old one back.
+    /// The editor, not the cell, holds what was typed: a reload while the
+    /// user types recycles the row's cell, and the row's new cell takes the
+    /// edit, so the text reaches `onCommit` (or the row shows the data's
+    /// current value on cancel) instead of being dropped with the old cell.
     func endTextEditing(commit: Bool) {
         guard let path = textEditorPath else { return }
         let cell = tableView.cellForRow(at: path) as? TextFieldCell
+        if let cell, !cell.isEditingText { cell.beginEditingText() }
         if let editor = textEditor { cell?.text = editor.text }
         cell?.endEditingText(commit: commit)
         textEditor = nil

@@ -53,6 +53,13 @@ open class TableViewController: ViewController {
     /// The text field being edited and its row.
     var textEditor: TextField?
     var textEditorPath: IndexPath?
+    /// The row whose text field the user is typing in, if any (UIKit: the
+    /// first responder's cell). What it shows is the user's, not the data's.
+    ///
+    /// ```swift
+    /// if controller.editingTextIndexPath == path { return }  // keep what is being typed
+    /// ```
+    public var editingTextIndexPath: IndexPath? { textEditorPath }
     /// Where a mouse press started, for clicks and leftward drags.
     var pressStart: (column: Int, row: Int, path: IndexPath?, swiped: Bool)?
     /// Row rectangles and action buttons last drawn, for clicks.

@@ -58,7 +58,10 @@ final class LocationsController: ResultsTableController<Location>, TableViewEdit
             let input = try LocationForm.input(from: form)
             // Only what the user changed: the rest keeps what the store has now.
             let changed = form.editedKeys
-            try AppStore.save(container.viewContext, at: storeURL) { LocationForm.write(input, changed, to: location) }
+            try AppStore.save(container.viewContext, at: storeURL) {
+                try form.requireNoChangeElsewhere()
+                LocationForm.write(input, changed, to: location)
+            }
             navigationController?.pop()
             highlight(location)
             showHUD("Updated")

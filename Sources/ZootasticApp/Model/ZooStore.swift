@@ -64,15 +64,17 @@ public enum ZooStore {
     /// Changes an animal's name, habitat and order (the classification of
     /// that order, created when new) and saves: a new order moves it to that
     /// section. A nil value is left as stored, so an edit of one field never
-    /// writes back another that someone else changed meanwhile.
+    /// writes back another that someone else changed meanwhile. `check` runs
+    /// first inside the write transaction (a form refusing a change it has not shown).
     ///
     ///     try ZooStore.updateAnimal(manatee, habitat: "North Pool", in: context, at: url)
     public static func updateAnimal(_ animal: Animal, name: String? = nil, habitat: String? = nil, order: String? = nil,
-                                    in context: ObjectContext, at url: URL) throws {
+                                    in context: ObjectContext, at url: URL, checking check: () throws -> Void = {}) throws {
         let name = name?.trimmingCharacters(in: .whitespaces), order = order?.trimmingCharacters(in: .whitespaces)
         if name?.isEmpty == true { throw AppError.invalidValue(option: "Common Name", value: "", reason: "must not be empty") }
         if order?.isEmpty == true { throw AppError.invalidValue(option: "Order", value: "", reason: "must not be empty") }
         try AppStore.save(context, at: url) {
+            try check()
             if let name { animal.commonName = name }
             if let habitat { animal.habitat = habitat }
             if let order, animal.classification?.order != order {

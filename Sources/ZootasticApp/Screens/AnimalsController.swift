@@ -86,7 +86,7 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
             try ZooStore.updateAnimal(animal, name: changed.contains("name") ? typed.name : nil,
                                       habitat: changed.contains("habitat") ? typed.habitat : nil,
                                       order: changed.contains("order") ? typed.order : nil,
-                                      in: container.viewContext, at: storeURL)
+                                      in: container.viewContext, at: storeURL, checking: form.requireNoChangeElsewhere)
             navigationController?.pop()
             highlight(animal)
         } catch {

@@ -45,6 +45,9 @@ extension EndToEnd {
             try app.waitUntil("the save refused", timeout: 60) { $0.state["alert"] == "Not Saved" }
             let refused = app.text
             #expect(refused.contains("locked") && refused.contains("Nothing") && !refused.contains("✓"), "\(refused)")
+            // The screen only ever shows its own store: the reason, not the file's path.
+            let file = URL(fileURLWithPath: folio.store).lastPathComponent
+            #expect(!refused.contains(file), "\(refused)")
             lock.release()
             try app.press("Enter")  // OK
             #expect(app.state["screen"] == "Edit Location", "the form stays: \(app.state)")
