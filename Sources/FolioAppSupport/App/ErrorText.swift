@@ -8,9 +8,13 @@ import FolioStore
 /// ```
 public enum ErrorText {
     /// A sentence for `error`, beginning with a capital and ending with a full stop.
-    public static func sentence(for error: any Error) -> String {
+    /// A screen shows one store, so store errors give the reason alone; where
+    /// several stores are in play (the launcher), `namingTheStore` puts the
+    /// store's file in front.
+    public static func sentence(for error: any Error, namingTheStore: Bool = false) -> String {
         let text: String
         switch error {
+        case let error as AppError where namingTheStore: text = error.description
         case let error as AppError: text = error.screenDescription
         case let error as StoreError: text = error.reason
         default: text = "\(error)"

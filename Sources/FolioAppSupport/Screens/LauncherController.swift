@@ -40,7 +40,7 @@ public final class LauncherController: ViewController {
             openApp = screen
             addChild(screen)
         } catch {
-            presentError(title: "Cannot Open \(app.title)", message: ErrorText.sentence(for: error))
+            presentError(title: "Cannot Open \(app.title)", message: ErrorText.sentence(for: error, namingTheStore: true))
         }
         setNeedsDisplay()
     }
