@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(name: "folio-store-worker", dependencies: ["FolioStore", "FolioTestSupport"]),
 
         // Test support shared by every test target.
-        .target(name: "FolioTestSupport", dependencies: ["FolioStore", "FolioResults", "FolioTable", "FolioTerminal"]),
+        .target(name: "FolioTestSupport", dependencies: ["FolioStore", "FolioPostgres", "FolioResults", "FolioTable", "FolioTerminal"]),
 
         .testTarget(name: "FolioStoreTests", dependencies: ["FolioStore", "FolioTestSupport", "CSQLite", "folio-store-worker"]),
         .testTarget(

@@ -38,6 +38,23 @@ public struct SectionIdentifier: Hashable, Sendable, CustomStringConvertible {
         isNilKey = true
     }
 
+    /// Equal names are equal UTF-8 bytes, as the store orders and groups keys
+    /// (Swift's `==` on strings would make "\u{E9}" and "e\u{301}" one section).
+    ///
+    /// ```swift
+    /// SectionIdentifier("\u{E9}") == SectionIdentifier("e\u{301}")   // false
+    /// ```
+    public static func == (a: SectionIdentifier, b: SectionIdentifier) -> Bool {
+        a.isNilKey == b.isNilKey && a.name.utf8.elementsEqual(b.name.utf8)
+    }
+
+    /// Hashes the name's UTF-8 bytes, to agree with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(isNilKey)
+        var name = name
+        name.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
     /// The name, or `nil` for the nil key: `Primates`, `nil`.
     ///
     /// ```swift

@@ -61,6 +61,36 @@ public enum StoreValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Equal as the store's order has them: texts by their UTF-8 bytes, as
+    /// SQL's `=` and ``compare(_:_:)`` see them, not by Swift's canonical
+    /// equivalence (which makes "\u{E9}" equal "e\u{301}" and would merge two
+    /// rows the server keeps apart, e.g. two sections into one).
+    ///
+    ///     StoreValue.text("\u{E9}") == .text("e\u{301}")   // false
+    public static func == (a: StoreValue, b: StoreValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): true
+        case (.integer(let x), .integer(let y)): x == y
+        case (.real(let x), .real(let y)): x == y
+        case (.text(let x), .text(let y)): x.utf8.count == y.utf8.count && compareText(x, y) == .orderedSame
+        case (.blob(let x), .blob(let y)): x == y
+        default: false
+        }
+    }
+
+    /// Hashes texts by their UTF-8 bytes, to agree with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0 as UInt8)
+        case .integer(let v): hasher.combine(1 as UInt8); hasher.combine(v)
+        case .real(let v): hasher.combine(2 as UInt8); hasher.combine(v)
+        case .text(var v):
+            hasher.combine(3 as UInt8)
+            v.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        case .blob(let v): hasher.combine(4 as UInt8); hasher.combine(v)
+        }
+    }
+
     /// Compares two key tuples element by element; `ascending[i]` false
     /// reverses element `i`, as `ORDER BY ... DESC` does.
     ///
