@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(name: "folio-terminal-probe", dependencies: ["FolioTerminal"]),
 
         // A child process for the store's crash and two-process tests.
-        .executableTarget(name: "folio-store-worker", dependencies: ["FolioStore", "FolioTestSupport"]),
+        .executableTarget(name: "folio-store-worker", dependencies: ["FolioStore", "FolioPostgres", "FolioResults", "FolioTestSupport"]),
 
         // Test support shared by every test target.
         .target(name: "FolioTestSupport", dependencies: ["FolioStore", "FolioPostgres", "FolioResults", "FolioTable", "FolioTerminal"]),

@@ -1,4 +1,5 @@
 // folio-store-worker: a child process for FolioStore's crash and two-process tests.
+// PATH is an SQLite file or a postgresql:// URI.
 //   folio-store-worker save-loop PATH   saves forever; prints "saved N" after each acknowledged save
 //   folio-store-worker insert PATH NAME... inserts animals one save each, prints "saved ID", then waits for stdin to close
 //   folio-store-worker insert-paced PATH SEED COUNT  inserts COUNT animals, pausing 0-3 ms (seeded) between saves, as insert
@@ -11,13 +12,23 @@
 //   folio-store-worker append PATH N     after stdin closes, adds N items numbered one past the largest; prints "done"
 //   folio-store-worker batch PATH        after stdin closes, runs three batch requests (insert 200 animals "W000"..., habitat
 //                                        "Cave" where legs == 2, delete where legs == 3), printing "ran KIND COUNT" after each
+//   folio-store-worker converge PATH SEED COUNT TOTAL  inserts COUNT animals paced as insert-paced while a controller
+//                                                follows every animal by name; when it shows TOTAL, prints
+//                                                "converged NAMES" (its rows) and "fetched NAMES" (a fresh fetch's)
 //   (and the modes of FileModes.swift: create, disk-full; of ConflictMode.swift: conflict-peer)
 import Foundation
+import FolioPostgres
+import FolioResults
 import FolioStore
 import FolioTestSupport
 
 /// Writes a line straight to stdout (unbuffered), so the parent sees it before a kill.
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
+/// The store PATH names: an SQLite file, or a PostgreSQL server's URI.
+func store(_ path: String) -> StoreDescription {
+    StoreDescription.isPostgreSQLURI(path) ? .postgreSQL(path) : .file(path)
+}
 
 // Computed, not stored: never a fetch's key.
 extension TestAnimal {
@@ -64,7 +75,7 @@ guard args.count >= 3 else {
 }
 let container: PersistentContainer
 do {
-    container = try PersistentContainer(schema: StoreTestSchema.make(), path: args[2])
+    container = try PersistentContainer(schema: StoreTestSchema.make(), store: store(args[2]))
 } catch {
     FileHandle.standardError.write(Data("folio-store-worker: \(error)\n".utf8))
     exit(1)
@@ -177,6 +188,24 @@ case "batch":
     var delete = BatchDeleteRequest<TestAnimal>(predicate: #Predicate { $0.legs == 3 })
     delete.resultType = .count
     say("ran delete \(try context.execute(delete).count)")
+case "converge" where args.count == 6:
+    guard let seed = UInt64(args[3]), let count = Int(args[4]), let total = Int(args[5]) else { exit(2) }
+    let controller = FetchedResultsController(fetchRequest: FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)]),
+                                              managedObjectContext: context, sectionNameKeyPath: nil)
+    try controller.performFetch()
+    var rng = StoreSplitMix64(seed: seed)
+    for i in 0..<count {
+        TestAnimal(context: context).commonName = "\(getpid())-\(i)"
+        try context.save()
+        say("saved")
+        RunLoop.main.run(until: Date().addingTimeInterval(Double.random(in: 0...0.003, using: &rng)))
+    }
+    // Others' saves reach the controller on the main queue, which the run loop drains.
+    let deadline = Date().addingTimeInterval(60)
+    while (controller.fetchedObjects?.count ?? 0) < total && Date() < deadline { RunLoop.main.run(until: Date().addingTimeInterval(0.01)) }
+    say("converged " + (controller.fetchedObjects ?? []).map(\.commonName).joined(separator: ","))
+    say("fetched " + (try context.fetch(controller.fetchRequest)).map(\.commonName).joined(separator: ","))
+    _ = FileHandle.standardInput.readDataToEndOfFile()
 default:
     FileHandle.standardError.write(Data("folio-store-worker: unknown mode \(args[1])\n".utf8))
     exit(2)

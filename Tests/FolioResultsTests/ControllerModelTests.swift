@@ -50,17 +50,17 @@ import FolioTestSupport
         var description: String { "\(items) items" + (largestShare > 0 ? ", batches up to \(Int(largestShare * 100))% of them" : "") }
     }
 
-    @Test(arguments: [Scale(items: 30, rounds: 600, largestShare: 0), Scale(items: 1500, rounds: 40, largestShare: 0.10)])
-    func randomChangesKeepEveryControllerAndTableConsistent(scale: Scale) async throws {
+    @Test(arguments: TestBackend.allCases, [Scale(items: 30, rounds: 600, largestShare: 0), Scale(items: 1500, rounds: 40, largestShare: 0.10)])
+    func randomChangesKeepEveryControllerAndTableConsistent(_ backend: TestBackend, scale: Scale) async throws {
         var random = ResultsRandom.fromEnvironment()
         // Both contexts edit the same objects: each save keeps the keys only
         // it changed and takes the rest from the store; keys changed on both
         // sides, and this context's deletions of objects the other changed,
         // go to the object (object trump) or the store (store trump), by seed.
         let storeTrumps = Bool.random(using: &random)
-        print("seed:", random.seed, scale, storeTrumps ? "store trumps" : "object trumps")
-        let directory = try StoreTemporaryDirectory()
-        let container = try PersistentContainer(schema: ResultsTestSchema.make(), path: directory.path("model.sqlite"))
+        print("seed:", random.seed, "backend:", backend, scale, storeTrumps ? "store trumps" : "object trumps")
+        let store = try backend.makeStore()
+        let container = try PersistentContainer(schema: ResultsTestSchema.make(), store: store.description)
         let context = container.viewContext
         let background = container.newBackgroundContext()
         context.mergePolicy = storeTrumps ? .mergeByPropertyStoreTrump : .mergeByPropertyObjectTrump
@@ -198,7 +198,7 @@ import FolioTestSupport
                 }
                 if !(await Self.eventually { merges > before }) { Issue.record("round \(round): another context's save never arrived"); return }
             }
-            if !(try Self.expectConsistent(watches, "round \(round) (\(what))")) { return }
+            if !(try Self.expectConsistent(watches, "round \(round) (\(what)), \(backend)")) { return }
         }
         print("seed:", random.seed, "deletions of objects changed elsewhere: \(kept) kept, \(broughtBack) brought back")
         withExtendedLifetime(token) {}

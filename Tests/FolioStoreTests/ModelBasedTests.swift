@@ -20,11 +20,13 @@ struct ReferenceState: Equatable {
 
 @MainActor
 @Suite struct ModelBasedTests {
-    @Test func randomContextOperationsMatchAReference() throws {
+    @Test(arguments: TestBackend.allCases)
+    func randomContextOperationsMatchAReference(_ backend: TestBackend) throws {
         let seed = StoreSplitMix64.seedFromEnvironment()
-        print("seed:", seed)
+        print("seed:", seed, "backend:", backend)
         var rng = StoreSplitMix64(seed: seed)
-        let container = try PersistentContainer(schema: StoreTestSchema.make(), path: nil)
+        let store = try backend.makeStore()
+        let container = try PersistentContainer(schema: StoreTestSchema.make(), store: store.description)
         let c = container.viewContext
         var current = ReferenceState(), committed = ReferenceState()
         var undo: [ReferenceState] = [], redo: [ReferenceState] = []
@@ -142,7 +144,7 @@ struct ReferenceState: Equatable {
                 ReferenceAnimal(name: $0.commonName, legs: $0.legs, habitat: $0.habitat, order: $0.classification?.order,
                                 zoos: Set($0.zoos.map(\.name)))
             }
-            #expect(got == current.animals.values.sorted(), "step \(step) (op \(op)), seed \(seed)")
+            #expect(got == current.animals.values.sorted(), "step \(step) (op \(op)), seed \(seed), \(backend)")
             #expect(Set(try classifications().map(\.order)) == current.orders, "step \(step), seed \(seed)")
             let fourLegged = try c.count(for: FetchRequest<TestAnimal>(predicate: #Predicate { $0.legs >= 4 }))
             #expect(fourLegged == current.animals.values.filter { $0.legs >= 4 }.count, "step \(step), seed \(seed)")

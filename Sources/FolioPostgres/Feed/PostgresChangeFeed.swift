@@ -1,7 +1,6 @@
 import Dispatch
 import FolioStore
 import Foundation
-import Glibc
 
 /// The PostgreSQL change feed: a connection of its own that LISTENs on the
 /// namespace's channel and reads the history after the container's
@@ -30,34 +29,24 @@ final class PostgresChangeFeed: StoreChangeFeed {
         connection = try connect()
     }
 
-    /// A new connection listening on the channel. Whoever reconnects it
-    /// later (this feed, or the connection's own retry of a read) runs its
-    /// `onConnect`, so each new session LISTENs again and its new socket is
-    /// the one watched: a session without LISTEN would never wake us again.
+    /// A new connection listening on the channel.
     private func connect() throws -> PGConnection {
         let c = try server.openConnection(namespace: namespace, readOnly: false)
-        let settings = c.onConnect
-        c.onConnect = { [weak self] connection in
-            try settings?(connection)
-            try self?.listen(on: connection)
-        }
-        try listen(on: c)
-        return c
-    }
-
-    private func listen(on c: PGConnection) throws {
         // Named in pg_stat_activity, so an operator (or a test) can tell the listener from the readers and writers.
         try c.execute("SELECT set_config('application_name', current_setting('application_name') || ' (feed)', false); "
                       + "LISTEN \(PostgresServer.channel(namespace))")
-        watch(c)
+        return c
     }
 
     /// The connection, reconnected (listening and watched again) if it was lost.
     private func live() throws -> PGConnection {
         if let connection, connection.isConnected { return connection }
-        dropConnection()
+        source?.cancel()
+        source = nil
+        connection = nil
         let c = try connect()
         connection = c
+        watch()
         return c
     }
 
@@ -90,36 +79,20 @@ final class PostgresChangeFeed: StoreChangeFeed {
 
     func startWaking(on queue: DispatchQueue, _ wake: @escaping @Sendable () -> Void) -> Bool {
         waking = (queue, wake)
-        if let connection { watch(connection) }
+        watch()
         return true
     }
 
     /// Watches the connection's socket: each notification, or a broken
     /// connection (which the next read mends), wakes the follower.
-    ///
-    /// The source watches a duplicate of the socket that only its cancel
-    /// handler closes. libpq closes its own socket whenever it drops or
-    /// resets the session; had the source watched that descriptor, its number
-    /// could be reused (by the next session's socket) while libdispatch still
-    /// had it registered, which corrupts its event loop.
-    private func watch(_ c: PGConnection) {
-        source?.cancel()
-        source = nil
-        guard let (queue, wake) = waking, let socket = c.socket else { return }
-        let fd = dup(socket)
-        guard fd >= 0 else { return }
+    private func watch() {
+        guard let (queue, wake) = waking, let c = connection, let fd = c.socket else { return }
         let s = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         s.setEventHandler { [weak self] in
-            guard let self else { return }
-            if let connection = self.connection, connection.drainNotifications() {
-                wake()
-                return
-            }
-            // Gone or broken: stop watching (a dead socket stays readable) and let the read reconnect.
-            self.dropConnection()
+            guard let self, let connection = self.connection else { return }
+            if !connection.drainNotifications() { self.dropConnection() }
             wake()
         }
-        s.setCancelHandler { Glibc.close(fd) }
         source = s
         s.resume()
     }
