@@ -13,8 +13,9 @@
 //   folio-store-worker batch PATH        after stdin closes, runs three batch requests (insert 200 animals "W000"..., habitat
 //                                        "Cave" where legs == 2, delete where legs == 3), printing "ran KIND COUNT" after each
 //   folio-store-worker converge PATH SEED COUNT TOTAL  inserts COUNT animals paced as insert-paced while a controller
-//                                                follows every animal by name; when it shows TOTAL, prints
-//                                                "converged NAMES" (its rows) and "fetched NAMES" (a fresh fetch's)
+//                                                follows every animal by name; prints "saved all", and once stdin
+//                                                closes and it shows TOTAL (or after 120 s), "converged NAMES"
+//                                                (its rows) and "fetched NAMES" (a fresh fetch's)
 //   (and the modes of FileModes.swift: create, disk-full; of ConflictMode.swift: conflict-peer)
 import Foundation
 import FolioPostgres
@@ -200,12 +201,14 @@ case "converge" where args.count == 6:
         say("saved")
         RunLoop.main.run(until: Date().addingTimeInterval(Double.random(in: 0...0.003, using: &rng)))
     }
-    // Others' saves reach the controller on the main queue, which the run loop drains.
-    let deadline = Date().addingTimeInterval(60)
+    // Every process has saved when stdin closes; others' saves then reach the
+    // controller on the main queue, which the run loop drains.
+    say("saved all")
+    _ = FileHandle.standardInput.readDataToEndOfFile()
+    let deadline = Date().addingTimeInterval(120)
     while (controller.fetchedObjects?.count ?? 0) < total && Date() < deadline { RunLoop.main.run(until: Date().addingTimeInterval(0.01)) }
     say("converged " + (controller.fetchedObjects ?? []).map(\.commonName).joined(separator: ","))
     say("fetched " + (try context.fetch(controller.fetchRequest)).map(\.commonName).joined(separator: ","))
-    _ = FileHandle.standardInput.readDataToEndOfFile()
 default:
     FileHandle.standardError.write(Data("folio-store-worker: unknown mode \(args[1])\n".utf8))
     exit(2)

@@ -51,13 +51,17 @@ import FolioTestSupport
             _ = try insert("test-\(i)", into: container)
             try await Task.sleep(for: .milliseconds(5))
         }
+        for (i, child) in children.enumerated() {
+            #expect(child.waitForLine(timeout: 120) { $0 == "saved all" } != nil, "worker \(i) did not save: \(child.lines.suffix(3).map(\.line))")
+        }
         #expect(await waitUntil(60) { controller.fetchedObjects?.count == total }, "shown \(controller.fetchedObjects?.count ?? 0) of \(total)")
         let shown = (controller.fetchedObjects ?? []).map(\.commonName).joined(separator: ",")
         #expect(try container.viewContext.fetch(controller.fetchRequest).map(\.commonName).joined(separator: ",") == shown)
         #expect(harness.tableErrors.isEmpty, "\(harness.tableErrors)")
         #expect(harness.table.numberOfRows(inSection: 0) == total)
+        for child in children { child.closeInput() }
         for (i, child) in children.enumerated() {
-            let converged = child.waitForLine(timeout: 90) { $0.hasPrefix("fetched ") }
+            let converged = child.waitForLine(timeout: 150) { $0.hasPrefix("fetched ") }
             #expect(converged != nil, "worker \(i) did not finish: \(child.lines.suffix(3).map(\.line))")
             #expect(child.lines.contains { $0.line == "converged " + shown }, "worker \(i)'s controller shows other rows")
             #expect(child.lines.contains { $0.line == "fetched " + shown }, "worker \(i)'s fetch gives other rows")
@@ -113,8 +117,11 @@ import FolioTestSupport
         try cluster.runSQL("SELECT pg_terminate_backend(pid) FROM (\(listeners)) l")
         for i in 0..<10 { saved.insert(try insert("after \(i)", into: a)) }
         #expect(await waitUntil(30) { heard == saved }, "heard \(heard.count) of \(saved.count)")
+        // Each container's next read reconnects its listener; read now rather than wait for the fallback poll.
         var back = listening()
         for _ in 0..<150 where back != 2 {
+            a.checkForExternalChanges()
+            b.checkForExternalChanges()
             try await Task.sleep(for: .milliseconds(200))
             back = listening()
         }
