@@ -70,6 +70,26 @@ import FolioTestSupport
         _ = token
     }
 
+    /// A fault fired while the server is away reads placeholders and stays
+    /// a fault; once the server is back it loads the stored values (it used
+    /// to keep the placeholders as if they were the row).
+    @Test func aFaultFiredWhileTheServerIsAwayLoadsWhenItIsBack() async throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.destroy() }
+        let uri = try cluster.makeDatabase()
+        let a = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
+        _ = try insert(["Wien"], into: a)
+        let b = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
+        let id = try #require(try b.viewContext.fetchIDs(FetchRequest<TestZoo>()).first)
+        let zoo = b.viewContext.object(with: id, as: TestZoo.self)
+        #expect(zoo.isFault)
+        try cluster.stop()
+        #expect(zoo.name == "")
+        #expect(zoo.isFault)
+        try cluster.start()
+        #expect(await waitUntil(30) { b.viewContext.isStoreReachable && zoo.name == "Wien" }, "read \(zoo.name)")
+    }
+
     @Test func aRestartedServerLosesNothing() async throws {
         let cluster = try PostgresCluster()
         defer { cluster.destroy() }

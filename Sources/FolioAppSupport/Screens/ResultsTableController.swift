@@ -39,6 +39,8 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
     /// What `/` searches (see ``searches(_:)``), and the request's own filters.
     var searchKeyPaths: [PartialKeyPath<Entity>] = []
     var baseStringFilters: [StringFilter<Entity>] = []
+    /// Shows a server store's reachability in the hint bar (see ``watchStoreStatus()``).
+    var statusTimer: DispatchSourceTimer?
 
     /// A screen over `results` (fetched here), with cells of `cellType` in `cellStyle`.
     public init(title: String, results: FetchedResultsController<Entity>, cellStyle: TableViewCell.Style = .default,
@@ -81,6 +83,7 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
     override open func viewWillAppear() {
         super.viewWillAppear()
         rememberHighlight()
+        watchStoreStatus()
     }
 
     /// Narrows the results to `text` (see ``searches(_:)``).

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Follows other connections' saves: on a queue of its own, it reads the
 /// store's history after its position whenever the change feed wakes it
@@ -31,6 +32,8 @@ final class HistoryFollower: @unchecked Sendable {  // mutable state is used onl
     private var silenceLimit = HistorySettings.defaultSilenceLimit
     private var heartbeat: Double { HistorySettings.heartbeat(forSilenceLimit: silenceLimit) }
     private var stopped = false
+    /// Whether the last read reached the store (false while a server is away); read from any thread.
+    let isReachable = Atomic<Bool>(true)
 
     /// After a wake, further wakes within this many milliseconds share one read.
     private static let windowMilliseconds = 2
@@ -146,10 +149,16 @@ final class HistoryFollower: @unchecked Sendable {  // mutable state is used onl
         let read: HistoryRead
         do {
             read = try feed.read(after: position)
+        } catch StoreError.offline {
+            // The server is away: say so, and try again less often until it is back.
+            isReachable.store(false, ordering: .relaxed)
+            followUp(after: 500)
+            return false
         } catch {
             followUp(after: 50)  // busy or transient: the position did not move
             return false
         }
+        isReachable.store(true, ordering: .relaxed)
         if read.trimmed {
             position = max(position, read.latest)
             deliver(.reload(origin: .otherProcess))

@@ -16,6 +16,8 @@ final class StoreCoordinator: Sendable {
     let author = UUID().uuidString
     let path: String
     let isInMemory: Bool
+    /// Whether the store is on a database server.
+    let isOnServer: Bool
     /// How the store's SQL spells what differs between databases.
     let dialect: SQLDialect
     /// The view context's writes (and the container's own statements).
@@ -35,6 +37,7 @@ final class StoreCoordinator: Sendable {
     init(schema: Schema, store: StoreDescription, readOnly: Bool = false, busyTimeoutMilliseconds: Int32,
          integrityCheckLimit: Int = SQLiteBackend.integrityCheckLimit) throws {
         self.schema = schema
+        if case .server = store.location { isOnServer = true } else { isOnServer = false }
         let writer: StoreBackend
         let open: @Sendable () throws -> StoreBackend
         switch store.location {
@@ -88,6 +91,9 @@ final class StoreCoordinator: Sendable {
     func startFollowing(fallbackInterval interval: Double) {
         follower?.start(fallbackInterval: interval)
     }
+
+    /// Whether the store answered the follower's last read (always true for a file).
+    var isReachable: Bool { follower?.isReachable.load(ordering: .relaxed) ?? true }
 
     /// Reads other processes' saves now (the follower does this by itself).
     func pollNow() {

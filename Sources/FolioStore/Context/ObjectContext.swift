@@ -56,6 +56,18 @@ public class ObjectContext {
     let coordinator: ContextCoordinator
     /// The store's schema.
     public var schema: Schema { coordinator.schema }
+
+    /// Whether the store answered the last time this container looked for
+    /// others' saves: false while a database server cannot be reached (saves
+    /// then fail with ``StoreError/offline(store:message:)``); it turns true
+    /// again by itself when the server is back, and what others saved
+    /// meanwhile arrives. Always true for a file.
+    ///
+    ///     statusLine = context.isStoreReachable ? nil : "offline"
+    public var isStoreReachable: Bool { coordinator.shared.isReachable }
+
+    /// Whether the store is on a database server (it can then be unreachable for a while).
+    package var isOnServer: Bool { coordinator.shared.isOnServer }
     /// A name for messages and debugging.
     public var name: String?
     /// How ``save()`` resolves conflicts with other saves; `.error` by default.
@@ -201,14 +213,22 @@ public class ObjectContext {
 
     /// Loads a fault's row. A row deleted by another process whose change set
     /// has not arrived yet reads as defaults (or empty values), never a crash
-    /// in a reader that was merely a few milliseconds early.
+    /// in a reader that was merely a few milliseconds early. A store that
+    /// cannot be read (a server away) gives the same placeholders for now,
+    /// and the object stays a fault, so a read after the server is back loads
+    /// the row; while the store is known unreachable no read is tried (a
+    /// screen keeps drawing instead of waiting on each row).
     func fulfill(_ object: ManagedObject) {
         guard object.isFault else { return }
         let id = object.objectID
-        let rows = (try? withStore { try $0.rows(of: object.meta, ids: [id.rowID]) }) ?? [:]
-        let vanished = StoredRow(attributes: object.meta.attributes.map { $0.defaultValue ?? ($0.isOptional ? .null : $0.storeType.emptyValue) },
-                                 toOnes: Array(repeating: nil, count: object.meta.toOnes.count))
-        fill(object, rows[id.rowID] ?? vanished)
+        let placeholder = StoredRow(attributes: object.meta.attributes.map { $0.defaultValue ?? ($0.isOptional ? .null : $0.storeType.emptyValue) },
+                                    toOnes: Array(repeating: nil, count: object.meta.toOnes.count))
+        guard isStoreReachable, let rows = try? withStore({ try $0.rows(of: object.meta, ids: [id.rowID]) }) else {
+            object.attrs = placeholder.attributes
+            object.ones = placeholder.toOnes
+            return
+        }
+        fill(object, rows[id.rowID] ?? placeholder)
     }
 
     func touch(_ object: ManagedObject) {

@@ -4,11 +4,18 @@ extension Application {
     func drawHintBar(into screen: inout Screen, row: Int) {
         let bar = Rect(x: 0, y: row, width: screen.width, height: 1)
         screen.fill(bar)
+        let offersHelp = presentedAlert == nil && !root.isEditingText
+        var end = bar.maxX
+        if let status {
+            let text = "● " + status
+            let start = max(1, bar.maxX - (offersHelp ? 8 : 1) - DisplayWidth.of(text))
+            screen.draw(text, at: start, row: row, style: Style(attributes: [.bold, .reverse]), maxWidth: bar.maxX - start)
+            end = start - 1
+        }
         if let notice, presentedAlert == nil {
-            screen.draw(notice, at: 1, row: row, style: Style(attributes: .bold), maxWidth: bar.width - 2)
+            screen.draw(notice, at: 1, row: row, style: Style(attributes: .bold), maxWidth: max(0, end - 2))
             return
         }
-        let offersHelp = presentedAlert == nil && !root.isEditingText
         let helpStart = offersHelp ? bar.maxX - 7 : bar.maxX + 1
         if offersHelp && helpStart > 1 {
             screen.draw("?", at: helpStart, row: row, style: Style(attributes: .bold))
@@ -18,7 +25,7 @@ extension Application {
         for hint in keyHints where hint.inBar && hint.keys != "?" {
             let text = hint.keys + " " + hint.action
             let width = DisplayWidth.of(text)
-            guard x + width <= helpStart - 1 else { break }
+            guard x + width <= min(helpStart, end) - 1 else { break }
             screen.draw(hint.keys, at: x, row: row, style: Style(attributes: .bold))
             screen.draw(hint.action, at: x + DisplayWidth.of(hint.keys) + 1, row: row, style: theme.hintBar)
             x += width + 2

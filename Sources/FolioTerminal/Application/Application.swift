@@ -105,6 +105,17 @@ public final class Application {
         setNeedsDisplay()
     }
 
+    /// A lasting state shown at the right of the hint bar, before `? help`,
+    /// until set to nil: what the user must know whatever screen is up
+    /// (a store that cannot be reached).
+    ///
+    /// ```swift
+    /// app.status = "offline"
+    /// ```
+    public var status: String? {
+        didSet { if status != oldValue { setNeedsDisplay() } }
+    }
+
     /// A note in place of the key hints until the next key or click: how to
     /// do what the user tried ("press e first"), a limit reached.
     public internal(set) var notice: String?
