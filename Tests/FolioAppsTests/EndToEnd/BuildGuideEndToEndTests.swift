@@ -36,8 +36,10 @@ extension EndToEnd {
             #expect(try units(folio, "Blank") == ["Battlecruiser"])
         }
 
-        @Test func reorderingStaysInsideTheBuildOrderAndIsSaved() throws {
-            let folio = try FolioBinary("guides")
+        /// Run on both backends: BuildGuide's representative workflow.
+        @Test(arguments: TestBackend.allCases)
+        func reorderingStaysInsideTheBuildOrderAndIsSaved(_ backend: TestBackend) throws {
+            let folio = try FolioBinary("guides", on: backend)
             for unit in ["Pylon", "Forge", "Photon Cannon"] { try folio.run("add-unit", "Cannon Rush", unit) }
             let term = try folio.open(waitingFor: "Cannon Rush")
             defer { term.close() }

@@ -2,18 +2,21 @@ import FolioTestSupport
 import Foundation
 import Testing
 
-/// One app's store in a temporary folder, the real binary, and helpers to
-/// open the app in tmux and to change or read the store from "another terminal".
+/// One app's store (a file in a temporary folder, or a database on the
+/// throwaway PostgreSQL server), the real binary, and helpers to open the
+/// app in tmux and to change or read the store from "another terminal".
 struct FolioBinary {
     let folder: AppTemporaryDirectory
     let binary: URL
     let app: String
-    var store: String { folder.path("\(app).sqlite") }
+    /// What `--store` names: the file's path or the server's URI.
+    let store: String
 
-    init(_ app: String) throws {
+    init(_ app: String, on backend: TestBackend = .sqlite) throws {
         folder = try AppTemporaryDirectory()
         binary = try AppProcess.folioBinary()
         self.app = app
+        store = backend == .sqlite ? folder.path("\(app).sqlite") : try PostgresCluster.shared().makeDatabase(prefix: app)
     }
 
     /// Opens the app in an 80×24 terminal and waits for `ready`.

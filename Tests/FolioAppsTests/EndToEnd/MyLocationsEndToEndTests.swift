@@ -81,8 +81,10 @@ extension EndToEnd {
             #expect(!listed.stdout.contains("\u{1B}"))
         }
 
-        @Test func swipeDeleteAndLiveDeleteFromAnotherTerminal() throws {
-            let folio = try FolioBinary("locations")
+        /// Run on both backends: MyLocations' representative workflow.
+        @Test(arguments: TestBackend.allCases)
+        func swipeDeleteAndLiveDeleteFromAnotherTerminal(_ backend: TestBackend) throws {
+            let folio = try FolioBinary("locations", on: backend)
             let term = try folio.open(waitingFor: "Tag Location")
             defer { term.close() }
             term.press("2")

@@ -43,8 +43,11 @@ extension EndToEnd {
             #expect(try list().contains("Mars"))
         }
 
-        @Test func swipeDeleteConfirmedRemovesTheRowAndTheStoreFollows() throws {
-            let term = try open()
+        /// Run on both backends: Planets' representative workflow.
+        @Test(arguments: TestBackend.allCases)
+        func swipeDeleteConfirmedRemovesTheRowAndTheStoreFollows(_ backend: TestBackend) throws {
+            let folio = try FolioBinary("planets", on: backend)
+            let term = try folio.open(waitingFor: "Mercury", width: 80, height: 24)
             defer { term.close() }
             term.press("Down", "Down", "Down", "Left", "Enter")
             try term.waitFor("Are you sure you want to permanently delete Mars?")
@@ -53,7 +56,7 @@ extension EndToEnd {
             term.press("q")
             let status = try term.waitForExit()
             #expect(status == 0)
-            #expect(try list() == ["Mercury", "Venus", "Earth", "Jupiter", "Saturn", "Uranus", "Neptune", "Team Pluto!"])
+            #expect(try folio.listed() == ["Mercury", "Venus", "Earth", "Jupiter", "Saturn", "Uranus", "Neptune", "Team Pluto!"])
         }
 
         @Test func editModeDeleteGoesThroughTheSameConfirmation() throws {

@@ -5,8 +5,10 @@ import Testing
 extension EndToEnd {
     /// Zootastic in tmux: sections following other processes' saves live.
     @Suite struct ZootasticEndToEndTests {
-        @Test func renameOrderFromAnotherTerminalMovesRowsAndSectionsLive() throws {
-            let folio = try FolioBinary("zoo")
+        /// Run on both backends: Zootastic's representative workflow.
+        @Test(arguments: TestBackend.allCases)
+        func renameOrderFromAnotherTerminalMovesRowsAndSectionsLive(_ backend: TestBackend) throws {
+            let folio = try FolioBinary("zoo", on: backend)
             let term = try folio.open(waitingFor: "West Indian Manatee")
             defer { term.close() }
             term.press("Down", "Down")  // Mantled Howler (Chiroptera's bat is first)
