@@ -128,6 +128,17 @@ import FolioTestSupport
         #expect(try open().viewContext.count(for: FetchRequest<TestZoo>()) == 1)
     }
 
+    /// PostgreSQL text cannot hold a NUL byte: the save fails and keeps its
+    /// changes, where text sent NUL-terminated was cut at the NUL and saved.
+    @Test func textWithANulByteIsRefusedNotCut() throws {
+        let container = try open()
+        let zoo = TestZoo(context: container.viewContext)
+        zoo.name = "Ber\u{0}lin"
+        #expect(throws: StoreError.self) { try container.viewContext.save() }
+        #expect(container.viewContext.hasChanges)
+        #expect(try open().viewContext.count(for: FetchRequest<TestZoo>()) == 0)
+    }
+
     @Test func anotherProgramsDatabaseIsRefusedAndUntouched() throws {
         let cluster = try PostgresCluster.shared()
         let uri = try cluster.makeDatabase(prefix: "foreign")

@@ -72,7 +72,7 @@ final class PGResult {
 }
 
 /// Statement parameters: each value's type (so the server never has to
-/// guess), its text (bytes for blobs, sent in binary), in C memory for the call.
+/// guess), its text (texts and blobs as their bytes, sent in binary), in C memory for the call.
 struct PGParameters {
     private var types: [UInt32] = []
     private var texts: [[UInt8]?] = []
@@ -85,7 +85,9 @@ struct PGParameters {
             case .null: append(0, nil, 0)
             case .integer(let i): append(20, Array(String(i).utf8), 0)
             case .real(let d): append(701, Array(Self.text(d).utf8), 0)
-            case .text(let s): append(25, Array(s.utf8), 0)
+            // Text goes with its length (binary format is its UTF-8 bytes): sent NUL-terminated it
+            // would be cut at a NUL; this way the server refuses it and the save fails whole.
+            case .text(let s): append(25, Array(s.utf8), 1)
             case .blob(let b): append(17, Array(b), 1)
             }
         }
