@@ -62,9 +62,6 @@ enum PostgresLock {
     }
 }
 
-/// Quotes an identifier (names come from the schema, never from user values).
-func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-
 /// Connection URIs as messages show them.
 public enum PGDisplay {
     /// `uri` without its password.

@@ -48,17 +48,7 @@ extension PostgresBackend {
                                      [row(m.owner), row(m.member)])
             }
             for o in batch.orders {
-                for (position, member) in o.members.enumerated() {
-                    switch o.property.storage {
-                    case .inverseColumn(_, let order?):
-                        try connection.query("UPDATE \(quote(o.property.target.name)) SET \(quote(order)) = $1 WHERE id = $2",
-                                             [.integer(Int64(position)), row(member)])
-                    case .joinTable(let table, let mine, let other, let order?):
-                        try connection.query("UPDATE \(quote(table)) SET \(order) = $1 WHERE \(mine) = $2 AND \(other) = $3",
-                                             [.integer(Int64(position)), row(o.owner), row(member)])
-                    default: break
-                    }
-                }
+                for (sql, values) in dialect.positionWrites(o, row: row) { try connection.query(sql, values) }
             }
             try writeHistory(batch.changes.historyText(inserted: permanent), author: author)
             try connection.execute(inWriteTransaction ? "RELEASE SAVEPOINT folio_save" : "COMMIT")

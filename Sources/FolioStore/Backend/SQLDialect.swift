@@ -58,4 +58,25 @@ extension SQLDialect {
             return nil
         }
     }
+
+    /// The statements that store a to-many's order: each member's position,
+    /// one UPDATE per member, with its bound values. `row` gives an
+    /// object's row ID (a save's new objects by their permanent IDs).
+    ///
+    ///     for (sql, values) in dialect.positionWrites(order, row: row) { try connection.run(sql, values) }
+    package func positionWrites(_ order: SaveBatch.Order, row: (ObjectID) -> StoreValue) -> [(sql: String, values: [StoreValue])] {
+        order.members.enumerated().compactMap { position, member in
+            let at = StoreValue.integer(Int64(position))
+            switch order.property.storage {
+            case .inverseColumn(_, let column?):
+                return ("UPDATE \(quote(order.property.target.name)) SET \(quote(column)) = \(placeholder(1)) WHERE id = \(placeholder(2))",
+                        [at, row(member)])
+            case .joinTable(let table, let mine, let other, let column?):
+                return ("UPDATE \(quote(table)) SET \(column) = \(placeholder(1)) WHERE \(mine) = \(placeholder(2)) AND \(other) = \(placeholder(3))",
+                        [at, row(order.owner), row(member)])
+            default:
+                return nil
+            }
+        }
+    }
 }

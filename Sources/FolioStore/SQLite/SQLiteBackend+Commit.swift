@@ -77,17 +77,7 @@ extension SQLiteBackend {
                 try connection.run("INSERT OR IGNORE INTO \(quote(table)) (\(mine), \(other)) VALUES (?, ?)", [row(m.owner), row(m.member)])
             }
             for o in batch.orders {
-                for (position, member) in o.members.enumerated() {
-                    switch o.property.storage {
-                    case .inverseColumn(_, let order?):
-                        try connection.run("UPDATE \(quote(o.property.target.name)) SET \(quote(order)) = ? WHERE id = ?",
-                                           [.integer(Int64(position)), row(member)])
-                    case .joinTable(let table, let mine, let other, let order?):
-                        try connection.run("UPDATE \(quote(table)) SET \(order) = ? WHERE \(mine) = ? AND \(other) = ?",
-                                           [.integer(Int64(position)), row(o.owner), row(member)])
-                    default: break
-                    }
-                }
+                for (sql, values) in dialect.positionWrites(o, row: row) { try connection.run(sql, values) }
             }
             let history = batch.changes.historyText(inserted: permanent)
             if !history.isEmpty {

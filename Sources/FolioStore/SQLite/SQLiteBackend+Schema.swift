@@ -135,38 +135,14 @@ extension SQLiteBackend {
     }
 
     private func addMissingColumns(_ entity: EntityDescription, _ columns: [String: String], _ existing: [String: String]) throws {
-        for name in columns.keys.sorted() {
-            let type = columns[name]!
-            if let old = existing[name] {
-                if old != type {
-                    throw StoreError.migrationImpossible(entity: entity.name, key: name,
-                                                         reason: "its type changed from \(old) to \(type)")
-                }
-                continue
-            }
-            if let p = entity.byName[name], p.isAttribute, !p.isOptional, p.defaultValue == nil {
-                throw StoreError.migrationImpossible(entity: entity.name, key: name,
-                                                     reason: "a new required attribute needs a default value for existing rows")
-            }
-            if let p = entity.byName[name], p.isToOne, !p.isOptional {
-                throw StoreError.migrationImpossible(entity: entity.name, key: name,
-                                                     reason: "a new required relationship cannot be filled in for existing rows")
-            }
+        for name in try entity.columnsToAdd(columns, existing: existing) {
             // SQLite cannot add a REFERENCES column with a non-null default; ours have none.
-            try connection.execute("ALTER TABLE \(quote(entity.name)) ADD COLUMN \(columnDefinition(entity, name, type))")
+            try connection.execute("ALTER TABLE \(quote(entity.name)) ADD COLUMN \(columnDefinition(entity, name, columns[name]!))")
         }
     }
 
     private func createIndexes(_ entity: EntityDescription) throws {
-        let table = quote(entity.name)
-        for p in entity.attributes + entity.toOnes where p.isIndexed {
-            let unique = p.isUnique ? "UNIQUE " : ""
-            try connection.execute("CREATE \(unique)INDEX IF NOT EXISTS \(quote("\(entity.name)_\(p.name)")) ON \(table)(\(quote(p.name)))")
-        }
-        for group in entity.uniqueTogether {
-            let name = quote("\(entity.name)_" + group.joined(separator: "_"))
-            try connection.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(name) ON \(table)(\(group.map(quote).joined(separator: ", ")))")
-        }
+        for sql in entity.indexStatements { try connection.execute(sql) }
     }
 
     private func createJoinTables(_ entity: EntityDescription) throws {

@@ -209,4 +209,4 @@ final class SQLiteBackend: StoreBackend {
 }
 
 /// Quotes an identifier for SQL (names come from the schema, never from user values).
-func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+package func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
