@@ -54,7 +54,8 @@ let package = Package(
         // Benchmarks: release-built, compared against a baseline in the same run.
         .executableTarget(
             name: "folio-bench",
-            dependencies: ["CSQLite", "FolioStore", "FolioResults", "FolioTable", "FolioTerminal", "FolioAppSupport"]
+            dependencies: ["CSQLite", "CLibPQ", "FolioStore", "FolioPostgres", "FolioResults", "FolioTable", "FolioTerminal", "FolioAppSupport",
+                           "FolioTestSupport"]
         ),
 
         // A tiny program the terminal tests run on a real pty (and a demo of the kit).

@@ -92,9 +92,12 @@ final class LatencyChild: @unchecked Sendable {  // made on the main actor, then
     private let process = Process()
     private let input = Pipe(), output = Pipe()
 
-    init(path: String) throws {
+    convenience init(path: String) throws { try self.init(arguments: ["store", "--save-child", path]) }
+
+    /// This benchmark again with `arguments` (a suite's save-child mode).
+    init(arguments: [String]) throws {
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["store", "--save-child", path]
+        process.arguments = arguments
         process.standardInput = input
         process.standardOutput = output
         try process.run()
@@ -128,8 +131,8 @@ final class LatencyChild: @unchecked Sendable {  // made on the main actor, then
 
     /// The child's side.
     @MainActor
-    static func save(path: String) throws {
-        let container = try PersistentContainer(schema: Schema([BenchItem.self]), path: path)
+    static func save(store: StoreDescription, schema: Schema = Schema([BenchItem.self])) throws {
+        let container = try PersistentContainer(schema: schema, store: store)
         let context = container.viewContext
         say("ready")
         _ = readLine()

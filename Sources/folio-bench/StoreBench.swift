@@ -25,7 +25,7 @@ func runStoreBench(_ options: [String]) async {
             return
         }
         if let path = parsed.values["--save-child"] {
-            try LatencyChild.save(path: path)
+            try LatencyChild.save(store: .file(path))
             return
         }
         try await StoreBench(rows: rows, repeats: repeats, assignments: assignments).run(json: json)

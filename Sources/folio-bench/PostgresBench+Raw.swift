@@ -1,0 +1,83 @@
+import CLibPQ
+import Foundation
+import FolioStore
+
+/// The raw baseline: libpq on one connection, the same table shape as the
+/// store's (`id`, `name`, `score`, `value`, an index on `score`), in a
+/// schema of its own.
+final class RawPostgres {
+    private let connection: OpaquePointer
+
+    init(_ uri: String) throws {
+        guard let c = PQconnectdb(uri), PQstatus(c) == CONNECTION_OK else {
+            throw StoreError.offline(store: PGDisplay.redacted(uri), message: "the raw baseline could not connect")
+        }
+        connection = c
+    }
+
+    deinit { PQfinish(connection) }
+
+    func exec(_ sql: String) throws {
+        let result = PQexec(connection, sql)
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw error(sql) }
+    }
+
+    private func error(_ sql: String) -> StoreError {
+        StoreError.server(store: "raw baseline", code: "", message: String(cString: PQerrorMessage(connection)), sql: sql)
+    }
+
+    /// Fills the table with `rows` rows, then times `saves` single-row UPDATEs, each in its own transaction (µs).
+    func saveLatencies(rows: Int, saves: Int) throws -> [Double] {
+        try exec("""
+            CREATE SCHEMA folio_bench_raw;
+            CREATE TABLE folio_bench_raw.item (id BIGINT PRIMARY KEY, name TEXT COLLATE "C", score BIGINT, value DOUBLE PRECISION);
+            INSERT INTO folio_bench_raw.item SELECT i, 'item ' || (i - 1), ((i - 1) * 7919) % \(rows), (i - 1) * 0.5 FROM generate_series(1, \(rows)) i;
+            CREATE INDEX item_score ON folio_bench_raw.item(score);
+            ANALYZE folio_bench_raw.item
+            """)
+        let prepared = PQprepare(connection, "update_score", "UPDATE folio_bench_raw.item SET score = $1::bigint WHERE id = $2::bigint", 2, nil)
+        PQclear(prepared)
+        var times: [Double] = []
+        for i in 0..<saves {
+            let score = String(rows + i), id = String(i + 1)
+            let start = StoreLatency.now()
+            try exec("BEGIN")
+            let result = score.withCString { s in
+                id.withCString { d in
+                    var values: [UnsafePointer<CChar>?] = [s, d]
+                    return PQexecPrepared(connection, "update_score", 2, &values, nil, nil, 0)
+                }
+            }
+            let ok = PQresultStatus(result) == PGRES_COMMAND_OK
+            PQclear(result)
+            guard ok else { throw error("UPDATE") }
+            try exec("COMMIT")
+            times.append((StoreLatency.now() - start) * 1000)
+        }
+        return times
+    }
+
+    /// `SELECT id, score … ORDER BY score` read into arrays, the median of `repeats` (ms).
+    func fetchMS(repeats: Int) throws -> Double {
+        var times: [Double] = []
+        for _ in 0..<repeats {
+            let start = StoreLatency.now()
+            let result = PQexec(connection, "SELECT id, score FROM folio_bench_raw.item ORDER BY score, id")
+            defer { PQclear(result) }
+            guard PQresultStatus(result) == PGRES_TUPLES_OK else { throw error("SELECT") }
+            let n = PQntuples(result)
+            var ids = [Int64](), scores = [Int64]()
+            ids.reserveCapacity(Int(n))
+            scores.reserveCapacity(Int(n))
+            for r in 0..<n {
+                ids.append(strtoll(PQgetvalue(result, r, 0), nil, 10))
+                scores.append(strtoll(PQgetvalue(result, r, 1), nil, 10))
+            }
+            precondition(ids.count == scores.count)
+            times.append(StoreLatency.now() - start)
+        }
+        return times.sorted()[times.count / 2]
+    }
+}
