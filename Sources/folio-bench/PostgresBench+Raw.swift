@@ -1,5 +1,6 @@
 import CLibPQ
 import Foundation
+import FolioPostgres
 import FolioStore
 
 /// The raw baseline: libpq on one connection, the same table shape as the

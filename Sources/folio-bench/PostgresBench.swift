@@ -111,7 +111,7 @@ struct PostgresBench {
             item.value = Double(i) * 0.5
         }
         try context.save()
-        context.reset()
+        context.refreshAllObjects()
         var figures = BackendFigures()
 
         // Single-object saves: one item's score each time.
@@ -125,7 +125,7 @@ struct PostgresBench {
         }
         figures.saveP50us = ResultsBench.percentile(saves, 0.5)
         figures.saveP99us = ResultsBench.percentile(saves, 0.99)
-        context.reset()
+        context.refreshAllObjects()
 
         // performFetch over every row, sorted by score.
         var fetches: [Double] = []
@@ -135,7 +135,7 @@ struct PostgresBench {
             let start = StoreLatency.now()
             try controller.performFetch()
             fetches.append(StoreLatency.now() - start)
-            context.reset()
+            context.refreshAllObjects()
         }
         figures.fetchMS = fetches.sorted()[fetches.count / 2]
 
