@@ -90,6 +90,19 @@ import FolioTestSupport
         #expect(await waitUntil(30) { b.viewContext.isStoreReachable && zoo.name == "Wien" }, "read \(zoo.name)")
     }
 
+    /// A save acknowledged just before the server stops at once (a crash,
+    /// as far as the server knows) is there when it starts again.
+    @Test func aSaveJustBeforeAnImmediateStopIsKept() throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.destroy() }
+        let uri = try cluster.makeDatabase()
+        let saved = try insert(["Graz"], into: try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri)))
+        try cluster.stop()
+        try cluster.start()
+        let reopened = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
+        #expect(Set(try reopened.viewContext.fetchIDs(FetchRequest<TestZoo>())) == saved)
+    }
+
     @Test func aRestartedServerLosesNothing() async throws {
         let cluster = try PostgresCluster()
         defer { cluster.destroy() }
