@@ -33,12 +33,15 @@ struct PostgresServer: StoreServer {
 
     /// A new connection whose unqualified names resolve in `namespace`
     /// (created by the store's preparation; until then nothing resolves).
-    func openConnection(namespace: String?, readOnly: Bool) throws -> PGConnection {
+    /// `session` runs after the settings on every (re)connect, so what it
+    /// sets up (a LISTEN) holds for each new session, whoever reconnects.
+    func openConnection(namespace: String?, readOnly: Bool, session: ((PGConnection) throws -> Void)? = nil) throws -> PGConnection {
         try PGConnection(uri: uri, statementTimeoutMilliseconds: uri.contains("statement_timeout") ? nil : 30_000) { connection in
             var settings: [String] = []
             if let namespace { settings.append("SET search_path TO \(quote(namespace))") }
             if readOnly { settings.append("SET default_transaction_read_only = on") }
             if !settings.isEmpty { try connection.execute(settings.joined(separator: "; ")) }
+            try session?(connection)
         }
     }
 

@@ -20,6 +20,9 @@ final class PGConnection {
     private let statementTimeoutMilliseconds: Int?
     /// Runs after each (re)connection, before anything else: LISTEN, search_path.
     var onConnect: ((PGConnection) throws -> Void)?
+    /// Counts the sessions this connection has opened: when it changes, a
+    /// reconnect happened and the session's state (its LISTEN, its socket) is new.
+    private(set) var generation = 0
 
     /// Connects to `uri` (any libpq connection string or URI). A server that
     /// cannot be reached or refuses the login is a ``StoreError/offline(store:message:)``.
@@ -49,6 +52,13 @@ final class PGConnection {
         try execute("SET client_min_messages = warning")
         if let statementTimeoutMilliseconds { try execute("SET statement_timeout = \(statementTimeoutMilliseconds)") }
         try onConnect?(self)
+        generation += 1
+    }
+
+    /// Ends the session now (a later statement would open a new one).
+    func close() {
+        PQfinish(handle)
+        handle = nil
     }
 
     /// libpq's message for the last failure, on one line.

@@ -1,0 +1,140 @@
+import CLibPQ
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+import FolioPostgres
+import FolioStore
+import FolioTestSupport
+
+/// The feed's connection, driven directly (no follower, no fallback poll):
+/// every new session LISTENs and wakes once for its catch-up read,
+/// whichever statement reconnected it and however the old session ended,
+/// and a session lost during that catch-up read loses nothing.
+@MainActor
+@Suite(.serialized) struct PostgresListenerTests {
+    final class Wakes: Sendable {
+        let count = Atomic<Int>(0)
+        var value: Int { count.load(ordering: .relaxed) }
+    }
+
+    /// Hands the feed to its queue's closures.
+    struct OnQueue: @unchecked Sendable {  // the feed is used only on the test's queue
+        let feed: PostgresChangeFeed
+    }
+
+    /// A feed on `uri` waking `wakes` on `queue`, registered at the newest position.
+    func follow(_ uri: String, on queue: DispatchQueue, _ wakes: Wakes) throws -> (PostgresChangeFeed, Int64) {
+        let feed = try PostgresChangeFeed(uri: uri, namespace: nil, reader: "listener-test")
+        let position = try queue.sync {
+            _ = feed.startWaking(on: queue) { wakes.count.add(1, ordering: .relaxed) }
+            return try feed.register()
+        }
+        return (feed, position)
+    }
+
+    func insert(_ name: String, into container: PersistentContainer) throws -> ObjectID {
+        let zoo = TestZoo(context: container.viewContext)
+        zoo.name = name
+        try container.viewContext.save()
+        return zoo.objectID
+    }
+
+    /// The object IDs a read's rows inserted.
+    func inserted(_ read: HistoryRead) -> Set<ObjectID> {
+        read.rows.reduce(into: []) { $0.formUnion($1.changes.inserted) }
+    }
+
+    @Test func everySessionListensAndCatchesUpWhoeverReconnects() async throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.destroy() }
+        let uri = try cluster.makeDatabase()
+        let writer = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
+        // This feed does not heartbeat as a follower would: the writer must not drop it as silent on a slow machine.
+        writer.setReaderSilenceLimit(3600)
+        let queue = DispatchQueue(label: "listener-test")
+        let wakes = Wakes()
+        let (feed, registered) = try follow(uri, on: queue, wakes)
+        var position = registered
+        // Each returns the position to read after: registering again records the reader at the newest one.
+        let reconnects: [(String, () throws -> Int64?)] = [
+            ("read", { _ = try feed.read(after: position); return nil }),
+            ("acknowledge", { try feed.acknowledge(position: position, silenceLimit: 3600); return nil }),
+            ("register", { try feed.register() }),
+        ]
+        for ending in ["terminated", "restarted"] {
+            for (who, reconnect) in reconnects {
+                let pid = queue.sync { feed.listenerProcessID }
+                if ending == "restarted" { try cluster.restart() } else {
+                    try cluster.runSQL("SELECT pg_terminate_backend(\(pid), 10000)")
+                }
+                // Saved while nobody listens: only the catch-up read can find it.
+                let missed = try insert("\(ending) \(who)", into: writer)
+                // Each save retries once on a lost connection, so the writer is live again here.
+                let (moved, before) = try queue.sync { (try reconnect(), wakes.value) }
+                queue.sync {}
+                #expect(wakes.value > before, "a session \(ending) and reconnected by \(who) wakes for its catch-up")
+                #expect(queue.sync { feed.listenerProcessID } != pid, "\(who) reconnected")
+                let caughtUp = try queue.sync { try feed.read(after: moved ?? position) }
+                #expect(!caughtUp.trimmed)
+                if moved == nil { #expect(inserted(caughtUp).contains(missed), "the catch-up read after \(ending)/\(who) finds the save") }
+                position = caughtUp.latest
+                let heardBefore = wakes.value
+                let later = try insert("after \(ending) \(who)", into: writer)
+                #expect(await waitUntil(20) { wakes.value > heardBefore }, "a save after \(ending)/\(who) is heard: the new session listens")
+                let read = try queue.sync { try feed.read(after: position) }
+                #expect(!read.trimmed)
+                #expect(inserted(read) == [later], "after \(ending)/\(who)")
+                position = read.latest
+            }
+        }
+        queue.sync { feed.close() }
+    }
+
+    /// The feed's catch-up read blocks on a lock and its session is ended
+    /// meanwhile: the read fails as offline, the position stays, and the next
+    /// read reconnects, listens and finds everything saved since.
+    @Test func aSessionLostDuringTheCatchUpReadLosesNothing() async throws {
+        let cluster = try PostgresCluster.shared()
+        let uri = try cluster.makeDatabase()
+        let database = PostgresCluster.databaseName(uri)
+        let writer = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
+        writer.setReaderSilenceLimit(3600)
+        let queue = DispatchQueue(label: "listener-test")
+        let wakes = Wakes()
+        // Named, so its session is told apart from the writer's own feed.
+        let (feed, position) = try follow(uri + "&application_name=catch-up", on: queue, wakes)
+        try cluster.runSQL("SELECT pg_terminate_backend(\(queue.sync { feed.listenerProcessID }), 10000)")
+        var saved: Set<ObjectID> = [try insert("while away", into: writer)]
+        // The read takes the trim mark from folio_metadata after the rows: hold that table.
+        let holder = try #require(PQconnectdb(uri))
+        defer { PQfinish(holder) }
+        #expect(PQstatus(holder) == CONNECTION_OK)
+        PQclear(PQexec(holder, "BEGIN; LOCK TABLE folio_metadata IN ACCESS EXCLUSIVE MODE"))
+        let outcome = Mutex<Result<HistoryRead, any Error>?>(nil)
+        let onQueue = OnQueue(feed: feed)
+        queue.async {
+            let result = Result { try onQueue.feed.read(after: position) }
+            outcome.withLock { $0 = result }
+        }
+        let waiting = "SELECT pid FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'catch-up (feed)' AND wait_event_type = 'Lock'"
+        #expect(await waitUntil(30) { ((try? cluster.runSQL(waiting)) ?? "").split(separator: "\n").count == 1 }, "the catch-up read waits on the lock")
+        saved.insert(try insert("during the read", into: writer))
+        try cluster.runSQL("SELECT pg_terminate_backend(pid, 10000) FROM (\(waiting)) w")
+        PQclear(PQexec(holder, "ROLLBACK"))
+        queue.sync {}
+        let lost = try #require(outcome.withLock { $0 })
+        guard case .failure(let error) = lost, case StoreError.offline = error else {
+            Issue.record("the read whose session ended should fail as offline: \(lost)")
+            return
+        }
+        let read = try queue.sync { try feed.read(after: position) }
+        #expect(!read.trimmed)
+        #expect(inserted(read) == saved, "the next read finds every save since the position")
+        let heardBefore = wakes.value
+        let later = try insert("after", into: writer)
+        #expect(await waitUntil(20) { wakes.value > heardBefore }, "the new session listens")
+        #expect(inserted(try queue.sync { try feed.read(after: read.latest) }) == [later])
+        queue.sync { feed.close() }
+    }
+}
