@@ -52,7 +52,7 @@ import FolioTestSupport
             try await Task.sleep(for: .milliseconds(5))
         }
         for (i, child) in children.enumerated() {
-            #expect(child.waitForLine(timeout: 120) { $0 == "saved all" } != nil, "worker \(i) did not save: \(child.lines.suffix(3).map(\.line))")
+            #expect(await child.waitForLine(timeout: 120) { $0 == "saved all" } != nil, "worker \(i) did not save: \(child.lines.suffix(3).map(\.line))")
         }
         #expect(await waitUntil(60) { controller.fetchedObjects?.count == total }, "shown \(controller.fetchedObjects?.count ?? 0) of \(total)")
         let shown = (controller.fetchedObjects ?? []).map(\.commonName).joined(separator: ",")
@@ -61,11 +61,11 @@ import FolioTestSupport
         #expect(harness.table.numberOfRows(inSection: 0) == total)
         for child in children { child.closeInput() }
         for (i, child) in children.enumerated() {
-            let converged = child.waitForLine(timeout: 150) { $0.hasPrefix("fetched ") }
+            let converged = await child.waitForLine(timeout: 150) { $0.hasPrefix("fetched ") }
             #expect(converged != nil, "worker \(i) did not finish: \(child.lines.suffix(3).map(\.line))")
             #expect(child.lines.contains { $0.line == "converged " + shown }, "worker \(i)'s controller shows other rows")
             #expect(child.lines.contains { $0.line == "fetched " + shown }, "worker \(i)'s fetch gives other rows")
-            child.finish()
+            await child.finish()
         }
     }
 
@@ -134,9 +134,9 @@ import FolioTestSupport
         mine.setReaderSilenceLimit(1.5)
         _ = try insert("Seed", into: mine)
         let child = try StoreChildProcess(executable: worker, arguments: ["watch", uri, "1.5"])
-        #expect(child.waitForLine { $0 == "ready" } != nil)
+        #expect(await child.waitForLine { $0 == "ready" } != nil)
         #expect(await waitUntil { count("folio_readers") == 2 }, "the child registered as a reader")
-        #expect(child.suspend(), "the child did not stop")
+        #expect(await child.suspend(), "the child did not stop")
         let missed = try insert("Missed", into: mine)
         try await Task.sleep(for: .milliseconds(2000))
         let alsoMissed = try insert("Also missed", into: mine)
@@ -144,13 +144,13 @@ import FolioTestSupport
         #expect(await waitUntil { count("folio_readers") == 1 && count("folio_history") == 0 },
                 "history \(count("folio_history")), readers \(count("folio_readers")) after the trim")
         child.resume()
-        #expect(child.waitForLine(timeout: 20) { $0 == "reload" } != nil, "the reader learnt it missed saves: \(child.lines.map(\.line))")
+        #expect(await child.waitForLine(timeout: 20) { $0 == "reload" } != nil, "the reader learnt it missed saves: \(child.lines.map(\.line))")
         let later = try insert("Later", into: mine)
-        #expect(child.waitForLine(timeout: 20) { $0 == "heard \(later)" } != nil, "a later save is heard: \(child.lines.map(\.line))")
+        #expect(await child.waitForLine(timeout: 20) { $0 == "heard \(later)" } != nil, "a later save is heard: \(child.lines.map(\.line))")
         let lines = child.lines.map(\.line)
         #expect(lines.filter { $0 == "reload" }.count == 1, "one reload: \(lines)")
         #expect(!lines.contains("heard \(missed)") && !lines.contains("heard \(alsoMissed)"), "a trimmed save was heard: \(lines)")
-        child.finish()
+        await child.finish()
     }
 
     /// A fetch that waits on a lock longer than the statement timeout fails
