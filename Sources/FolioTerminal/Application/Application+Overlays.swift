@@ -5,7 +5,8 @@ extension Application {
         let bar = Rect(x: 0, y: row, width: screen.width, height: 1)
         screen.fill(bar)
         let offersHelp = presentedAlert == nil && !root.isEditingText
-        var end = bar.maxX
+        // Where the hints and a notice must stop: before the status when there is one.
+        var end: Int?
         if let status {
             let text = "● " + status
             let start = max(1, bar.maxX - (offersHelp ? 8 : 1) - DisplayWidth.of(text))
@@ -13,7 +14,7 @@ extension Application {
             end = start - 1
         }
         if let notice, presentedAlert == nil {
-            screen.draw(notice, at: 1, row: row, style: Style(attributes: .bold), maxWidth: max(0, end - 2))
+            screen.draw(notice, at: 1, row: row, style: Style(attributes: .bold), maxWidth: end.map { max(0, $0 - 2) } ?? bar.width - 2)
             return
         }
         let helpStart = offersHelp ? bar.maxX - 7 : bar.maxX + 1
@@ -25,7 +26,7 @@ extension Application {
         for hint in keyHints where hint.inBar && hint.keys != "?" {
             let text = hint.keys + " " + hint.action
             let width = DisplayWidth.of(text)
-            guard x + width <= min(helpStart, end) - 1 else { break }
+            guard x + width <= min(helpStart, end ?? helpStart) - 1 else { break }
             screen.draw(hint.keys, at: x, row: row, style: Style(attributes: .bold))
             screen.draw(hint.action, at: x + DisplayWidth.of(hint.keys) + 1, row: row, style: theme.hintBar)
             x += width + 2
