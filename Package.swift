@@ -65,7 +65,7 @@ let package = Package(
         .executableTarget(name: "folio-store-worker", dependencies: ["FolioStore", "FolioPostgres", "FolioResults", "FolioTestSupport"]),
 
         // Test support shared by every test target.
-        .target(name: "FolioTestSupport", dependencies: ["FolioStore", "FolioPostgres", "FolioResults", "FolioTable", "FolioTerminal"]),
+        .target(name: "FolioTestSupport", dependencies: ["CSQLite", "FolioStore", "FolioPostgres", "FolioResults", "FolioTable", "FolioTerminal"]),
 
         .testTarget(name: "FolioStoreTests", dependencies: ["FolioStore", "FolioTestSupport", "CSQLite", "folio-store-worker"]),
         .testTarget(

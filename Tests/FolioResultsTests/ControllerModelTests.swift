@@ -241,10 +241,11 @@ import FolioTestSupport
     }
 
     /// At one processed batch: the report applied to the previous sections
-    /// gives a fresh fetch, with the contract's per-object rules.
-    static func check(_ batch: FetchedResultsChanges, _ watch: Watch, controller index: Int) {
+    /// gives a fresh fetch (or `known`, what the store is known to hold when
+    /// it cannot be read), with the contract's per-object rules.
+    static func check(_ batch: FetchedResultsChanges, _ watch: Watch, controller index: Int, known: Sections? = nil) {
         do {
-            let now = try truth(watch.harness.controller, watch.sectionKey)
+            let now = try known ?? truth(watch.harness.controller, watch.sectionKey)
             let applied = try ResultsBatchApplier.apply(batch, to: watch.previous, dataSource: now)
             if applied.map(\.ids) != now.map(\.ids) { watch.problems.append("applied \(batch.objectChanges) gives \(applied.map(\.ids)), not \(now.map(\.ids))") }
             if Set(now.map(\.section)).count != now.count { watch.problems.append("section identifiers repeat: \(now.map(\.section))") }

@@ -25,12 +25,16 @@ extension FetchedResultsController {
                 for row in dependents[id.rowID] ?? [] { touched.append((row, false)) }
             }
         }
+        // Objects an earlier batch could not read are read with this one.
+        let retryOnly = touched.isEmpty
+        touched += unread
+        unread = []
         guard !touched.isEmpty else { return }
         var candidates = Self.merging(touched)
         if let cacheName { ResultsCache.delete(name: cacheName) }
         deleted.sort()
         func isDeleted(_ id: Int64) -> Bool { Self.position(of: id, in: deleted) { $0 } != nil }
-        let keyed: [(Int64, [StoreValue])]
+        var keyed: [(Int64, [StoreValue])]
         var links: [(Int64, [StoreValue])] = []
         // Objects that only read a changed related object keep their links; the others may have new ones.
         let relinked = plan.related.isEmpty ? [] : candidates.compactMap { $0.changed && !isDeleted($0.id) ? $0.id : nil }
@@ -51,10 +55,11 @@ extension FetchedResultsController {
                 }
             }
         } catch {
-            // The store could not be read: keep the results as they were and say why;
-            // `performFetch()` starts afresh.
+            // The store could not be read: say why, place now what the context
+            // holds in memory, and read everything again once the store answers.
             lastError = error
-            return
+            (candidates, keyed) = placeUnread(plan, candidates, deleted: deleted, placed: retryOnly)
+            guard !candidates.isEmpty else { return }
         }
         updateRelated(plan, links, removed: deleted)
         // In the fetched order (sorted when many), so that the engine merges rather than sorts them.

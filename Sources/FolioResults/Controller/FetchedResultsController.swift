@@ -44,6 +44,9 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
     /// For key paths through a to-one relationship: related row → dependent rows, and back.
     var dependents: [Int64: Set<Int64>] = [:]
     var relatedOf: [Int64: [Int64]] = [:]
+    /// Objects of batches whose keys the store could not read, read again later (see ``placeUnread``).
+    var unread: [Candidate] = []
+    var unreadRetryScheduled = false
 
     /// Creates a controller; nothing is fetched until `performFetch()`.
     /// The labels are Core Data's.
@@ -96,6 +99,7 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
         batchOrder = []
         dependents = [:]
         relatedOf = [:]
+        unread = []
         updateRelated(plan, links, removed: [])
         if let cacheName, order == nil, !pending { ResultsCache.store(name: cacheName, plan: plan, engine: loadedEngine, context: managedObjectContext) }
         followContext()

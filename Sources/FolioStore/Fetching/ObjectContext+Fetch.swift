@@ -155,7 +155,7 @@ extension ObjectContext {
         return current.ones[last.slot].map { .integer($0.rowID) } ?? .null
     }
 
-    private func matches<T>(_ filter: StringFilter<T>, _ o: ManagedObject) -> Bool {
+    func matches<T>(_ filter: StringFilter<T>, _ o: ManagedObject) -> Bool {
         filter.keyPaths.contains { keyPath in
             guard let chain = try? o.meta.resolve(keyPath: keyPath), case .text(let s) = value(of: o, through: chain) else { return false }
             return filter.matches(s)

@@ -1,0 +1,67 @@
+import CSQLite
+import FolioStore
+
+/// A store on one backend that can be made to stop answering, for tests of
+/// what a failed save leaves behind: on PostgreSQL a database on a server of
+/// its own, which ``begin()`` stops and ``end()`` starts again; on SQLite a
+/// file whose write lock another connection takes and releases (reads still
+/// answer; a save fails once its container's busy timeout has passed).
+///
+///     let outage = try StoreOutage(.postgreSQL)
+///     let container = try PersistentContainer(schema: schema, store: outage.store.description, busyTimeout: 0.5)
+///     try outage.begin()   // saves fail from here
+///     try outage.end()     // the store answers again
+public final class StoreOutage {
+    /// The store to open.
+    public let store: TestStore
+    private let cluster: PostgresCluster?
+    private var holder: OpaquePointer?
+    private var down = false
+
+    public init(_ backend: TestBackend) throws {
+        switch backend {
+        case .sqlite:
+            cluster = nil
+            store = try backend.makeStore()
+        case .postgreSQL:
+            let cluster = try PostgresCluster()
+            self.cluster = cluster
+            store = TestStore(description: .postgreSQL(try cluster.makeDatabase()), address: "", directory: nil)
+        }
+    }
+
+    deinit {
+        try? end()
+        cluster?.destroy()
+    }
+
+    /// Stops the server, or takes the file's write lock and keeps it.
+    public func begin() throws {
+        guard !down else { return }
+        if let cluster {
+            try cluster.stop()
+        } else {
+            guard sqlite3_open(store.address, &holder) == SQLITE_OK,
+                  sqlite3_exec(holder, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK else {
+                let message = holder.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+                sqlite3_close(holder)
+                holder = nil
+                throw StoreError.cannotOpen(path: store.address, message: "the write lock could not be taken: \(message)")
+            }
+        }
+        down = true
+    }
+
+    /// Starts the server again, or lets the write lock go.
+    public func end() throws {
+        guard down else { return }
+        down = false
+        if let cluster {
+            try cluster.start()
+        } else {
+            sqlite3_exec(holder, "ROLLBACK", nil, nil, nil)
+            sqlite3_close(holder)
+            holder = nil
+        }
+    }
+}
