@@ -22,7 +22,6 @@ import FolioTestSupport
         let outage = try StoreOutage(backend)
         let container = try PersistentContainer(schema: ResultsTestSchema.make(), store: outage.store.description, busyTimeout: 0.5)
         let context = container.viewContext
-        let shelves: [String?] = [nil, "", "A", "B"]
         var tags: [ResultsTag] = []
         for rank in 0..<4 {
             let tag = ResultsTag(context: context)
@@ -30,16 +29,7 @@ import FolioTestSupport
             tags.append(tag)
         }
         func letter() -> String { String(UnicodeScalar(UInt8(65 + Int.random(in: 0..<20, using: &random)))) }
-        func newItem() -> ResultsItem {
-            let item = ResultsItem(context: context)
-            item.name = letter()
-            item.group = .random(in: 0..<5, using: &random)
-            item.score = .random(in: 0..<8, using: &random)
-            item.visible = .random(in: 0..<4, using: &random) > 0
-            item.tag = Int.random(in: 0..<5, using: &random) == 0 ? nil : tags.randomElement(using: &random)
-            item.shelf = shelves.randomElement(using: &random)!
-            return item
-        }
+        func newItem() -> ResultsItem { Model.randomItem(in: context, tags: tags, using: &random) }
         let items = (0..<40).map { _ in newItem() }
         try context.save()
 

@@ -76,16 +76,7 @@ import FolioTestSupport
         var tags: [ResultsTag] = []
         var items: [ResultsItem] = []
         func letter() -> String { String(UnicodeScalar(UInt8(65 + Int.random(in: 0..<20, using: &random)))) }
-        func newItem() {
-            let item = ResultsItem(context: context)
-            item.name = letter()
-            item.group = .random(in: 0..<5, using: &random)
-            item.score = .random(in: 0..<8, using: &random)
-            item.visible = .random(in: 0..<4, using: &random) > 0
-            item.tag = Int.random(in: 0..<5, using: &random) == 0 ? nil : tags.randomElement(using: &random)
-            item.shelf = shelves.randomElement(using: &random)!
-            items.append(item)
-        }
+        func newItem() { items.append(Self.randomItem(in: context, tags: tags, using: &random)) }
         for rank in 0..<4 {
             let tag = ResultsTag(context: context)
             tag.rank = rank * 2
@@ -261,6 +252,18 @@ import FolioTestSupport
         } catch {
             watch.problems.append("controller \(index): \(error)")
         }
+    }
+
+    /// A new item with random keys (a letter for its name, often a tag, any shelf).
+    static func randomItem(in context: ObjectContext, tags: [ResultsTag], using random: inout ResultsRandom) -> ResultsItem {
+        let item = ResultsItem(context: context)
+        item.name = String(UnicodeScalar(UInt8(65 + Int.random(in: 0..<20, using: &random))))
+        item.group = .random(in: 0..<5, using: &random)
+        item.score = .random(in: 0..<8, using: &random)
+        item.visible = .random(in: 0..<4, using: &random) > 0
+        item.tag = Int.random(in: 0..<5, using: &random) == 0 ? nil : tags.randomElement(using: &random)
+        item.shelf = ([nil, "", "A", "B"] as [String?]).randomElement(using: &random)!
+        return item
     }
 
     /// Waits, within a generous deadline, for something the main actor will do.
