@@ -33,13 +33,7 @@ import FolioTestSupport
         let items = (0..<40).map { _ in newItem() }
         try context.save()
 
-        var watches = try Model.watches(on: context)
-        // A window (a limit) depends on ranks, which memory cannot tell: it waits for the store.
-        var window = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.name), SortDescriptor(\.score)])
-        window.fetchLimit = 10
-        let windowed = FetchedResultsController(fetchRequest: window, managedObjectContext: context)
-        try windowed.performFetch()
-        watches.append(Model.Watch(harness: ResultsTableHarness(controller: windowed), sectionKey: nil, previous: try Model.truth(windowed, nil)))
+        let watches = try Model.watches(on: context)
         func checkEachBatch(known: [Model.Sections]?) {
             for (i, watch) in watches.enumerated() {
                 watch.harness.afterEachBatch = { batch in Model.check(batch, watch, controller: i, known: known?[i]) }
@@ -69,7 +63,7 @@ import FolioTestSupport
         checkEachBatch(known: stored)
         #expect(throws: StoreError.self, "the save while the store is away") { try context.save() }
         context.rollback()
-        for (i, watch) in watches.enumerated() where watch.harness.controller !== windowed {
+        for (i, watch) in watches.enumerated() {
             #expect(Model.shown(watch.harness.controller).map(\.ids) == stored[i].map(\.ids), "controller \(i) at once, \(backend)")
         }
         #expect(watches.allSatisfy { $0.problems.isEmpty && $0.harness.tableErrors.isEmpty }, "\(watches.map(\.problems))")
