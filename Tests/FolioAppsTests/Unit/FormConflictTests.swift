@@ -14,7 +14,7 @@ import ZootasticApp
 /// stored value as shown, and Done again saves what the user typed,
 /// knowingly.
 @MainActor
-@Suite struct FormConflictTests {
+@Suite struct FormConflictTests: RecordedScreenTests {
     enum Moment: CaseIterable {
         /// The other program saves before the user ends editing, and the form hears it.
         case whileTyping
@@ -23,29 +23,6 @@ import ZootasticApp
         /// The other program saves just before Done, which comes before the form can hear it
         /// (the test keeps the main actor, so no merge runs in between).
         case notHeardBeforeDone
-    }
-
-    func launch(_ screen: ViewController) -> Application {
-        let app = Application(root: screen, driver: TerminalRecordingDriver(columns: 100, rows: 30))
-        app.render()
-        return app
-    }
-
-    func press(_ app: Application, _ keys: Key...) {
-        for key in keys { app.handle(.key(key)) }
-    }
-
-    func type(_ app: Application, _ text: String) {
-        for character in text { app.handle(.key(Key(.character(character)))) }
-    }
-
-    func topForm(_ app: Application) -> FormController? {
-        var node: ViewController? = app.root
-        while let current = node {
-            if let form = current as? FormController { return form }
-            node = (current as? TabBarController)?.selectedViewController ?? (current as? NavigationController)?.topViewController
-        }
-        return nil
     }
 
     /// Edits the first field of the open form (its text plus `suffix`) while
@@ -87,7 +64,7 @@ import ZootasticApp
         let folder = try AppTemporaryDirectory()
         let url = folder.url.appendingPathComponent("locations.sqlite")
         let other = try LocationsStore.open(at: url)
-        let app = launch(try MyLocationsApp.makeScreen(storeURL: url))
+        let app = launch(try MyLocationsApp.makeScreen(storeURL: url), columns: 100, rows: 30)
         press(app, Key(.character("2")), Key(.enter))  // Locations; Edit Location on its first row
         let description = try #require(topForm(app)).value("description")
         let theirs = try #require(try other.viewContext.fetch(FetchRequest<Location>()).first { $0.locationDescription == description })
@@ -106,7 +83,7 @@ import ZootasticApp
         let folder = try AppTemporaryDirectory()
         let url = folder.url.appendingPathComponent("zoo.sqlite")
         let other = try ZooStore.open(at: url)
-        let app = launch(try ZootasticApp.makeScreen(storeURL: url))
+        let app = launch(try ZootasticApp.makeScreen(storeURL: url), columns: 100, rows: 30)
         press(app, Key(.enter))  // Edit Animal on the first row
         let name = try #require(topForm(app)).value("name")
         let theirs = try #require(try other.viewContext.fetch(FetchRequest<Animal>()).first { $0.commonName == name })
@@ -125,7 +102,7 @@ import ZootasticApp
         let folder = try AppTemporaryDirectory()
         let url = folder.url.appendingPathComponent("locations.sqlite")
         let other = try LocationsStore.open(at: url)
-        let app = launch(try MyLocationsApp.makeScreen(storeURL: url))
+        let app = launch(try MyLocationsApp.makeScreen(storeURL: url), columns: 100, rows: 30)
         press(app, Key(.character("2")), Key(.enter))
         let form = try #require(topForm(app))
         let description = form.value("description")

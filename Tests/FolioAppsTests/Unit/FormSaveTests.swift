@@ -16,33 +16,8 @@ import ZootasticApp
 /// (the test keeps the main actor, so no merge can run in between), and
 /// after the form has shown it.
 @MainActor
-@Suite struct FormSaveTests {
+@Suite struct FormSaveTests: RecordedScreenTests {
     enum Heard: CaseIterable { case notYet, shown }
-
-    /// The app's screen on `url` in a recording terminal.
-    func launch(_ screen: ViewController) -> Application {
-        let app = Application(root: screen, driver: TerminalRecordingDriver(columns: 80, rows: 24))
-        app.render()
-        return app
-    }
-
-    func press(_ app: Application, _ keys: Key...) {
-        for key in keys { app.handle(.key(key)) }
-    }
-
-    func type(_ app: Application, _ text: String) {
-        for character in text { app.handle(.key(Key(.character(character)))) }
-    }
-
-    /// The form on top of the tab (or screen) shown.
-    func topForm(_ app: Application) -> FormController? {
-        var node: ViewController? = app.root
-        while let current = node {
-            if let form = current as? FormController { return form }
-            node = (current as? TabBarController)?.selectedViewController ?? (current as? NavigationController)?.topViewController
-        }
-        return nil
-    }
 
     @Test(arguments: Heard.allCases)
     func editLocationKeepsAnotherProgramsAddressAndTheDatesFraction(_ heard: Heard) async throws {
