@@ -55,16 +55,11 @@ extension FormController {
     }
 
     private func objectMayHaveChanged(_ changes: ChangeSet) {
-        guard var followed else { return }
+        guard let followed else { return }
         guard let object = followedObject() else { return closeForGoneObject() }
-        let fresh = followed.values(object)
-        let changedKeys = Set(fresh.keys.filter { fresh[$0] != followed.baseline[$0] })
+        let (fresh, changedKeys) = readValues(of: object, followed)
         guard !changedKeys.isEmpty else { return }
-        for key in changedKeys { refreshValue(fresh[key] ?? "", for: key) }
-        followed.baseline = fresh
-        self.followed = followed
-        tableView.reloadData()
-        setNeedsDisplay()
+        adopt(fresh, changed: changedKeys)
         let conflicts = changedKeys.intersection(userKeys)
         if !conflicts.isEmpty {
             let alert = AlertController(
@@ -107,18 +102,29 @@ extension FormController {
     /// try AppStore.save(context, at: url) { try form.requireNoChangeElsewhere(); write(form.changedValues) }
     /// ```
     public func requireNoChangeElsewhere() throws {
-        guard var followed, let object = followedObject() else { return }
-        let fresh = followed.values(object)
-        let changed = Set(fresh.keys.filter { fresh[$0] != followed.baseline[$0] })
+        guard let followed, let object = followedObject() else { return }
+        let (fresh, changed) = readValues(of: object, followed)
         let conflicts = changed.intersection(userKeys)
         guard !conflicts.isEmpty else { return }
-        for key in changed { refreshValue(fresh[key] ?? "", for: key) }
         for key in conflicts { takeAsShown(fresh[key] ?? "", for: key) }
-        followed.baseline = fresh
-        self.followed = followed
+        adopt(fresh, changed: changed)
+        throw ChangedElsewhere(labels: labels(of: conflicts), noun: followed.noun)
+    }
+
+    /// The followed object's values as the form's fields hold them, and the
+    /// keys whose value differs from the baseline (what the form last read).
+    private func readValues(of object: ManagedObject, _ followed: FollowedObject) -> ([String: String], Set<String>) {
+        let fresh = followed.values(object)
+        return (fresh, Set(fresh.keys.filter { fresh[$0] != followed.baseline[$0] }))
+    }
+
+    /// Takes values read from the object: the fields that are not the
+    /// user's show them, they become the baseline, and the rows redraw.
+    private func adopt(_ fresh: [String: String], changed: Set<String>) {
+        for key in changed { refreshValue(fresh[key] ?? "", for: key) }
+        followed?.baseline = fresh
         tableView.reloadData()
         setNeedsDisplay()
-        throw ChangedElsewhere(labels: labels(of: conflicts), noun: followed.noun)
     }
 
     /// The edited object is gone: back to the screen below the form, with an
