@@ -50,6 +50,7 @@ public enum AppProcess {
     /// runners block signals on their threads, and a child (a tmux server, the
     /// app) inheriting that mask would never hear SIGCHLD, SIGTERM or SIGWINCH.
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws -> Result {
+        try BlockingWork.refuseMainActor("running \(executable.lastPathComponent) \(arguments.first ?? "")")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

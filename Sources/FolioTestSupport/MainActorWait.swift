@@ -22,3 +22,22 @@ public func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) async -> 
     }
     return true
 }
+
+/// ``waitUntil(_:_:)`` for a condition that awaits (a query run by a
+/// program, say). Its own time counts too, up to a second a turn: more is
+/// the main actor's queue on the way back, as with the sleep.
+///
+///     #expect(await waitUntil(30) { (try? await cluster.runSQL(listeners)) == "1" })
+@MainActor
+public func waitUntil(_ seconds: Double = 10, _ condition: () async -> Bool) async -> Bool {
+    var budget = seconds
+    while true {
+        let asked = Date()
+        if await condition() { return true }
+        budget -= min(Date().timeIntervalSince(asked), 1)
+        if budget <= 0 { return false }
+        let start = Date()
+        try? await Task.sleep(for: .milliseconds(5))
+        budget -= min(Date().timeIntervalSince(start), 0.05)
+    }
+}

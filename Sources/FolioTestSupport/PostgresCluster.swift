@@ -10,8 +10,13 @@ import Synchronization
 /// stopped by their pid files, never by process name. A cluster that cannot
 /// start is an error (tests fail, they never skip).
 ///
-///     let cluster = try PostgresCluster.shared()
-///     let uri = try cluster.makeDatabase()   // postgresql:///t1?host=/tmp/folio-pg-…&user=postgres
+///     let cluster = try await PostgresCluster.shared()
+///     let uri = try await cluster.makeDatabase()   // postgresql:///t1?host=/tmp/folio-pg-…&user=postgres
+///
+/// Each operation waits for a program (`initdb`, `pg_ctl`, `psql`): from
+/// async code, await its async form (PostgresCluster+Async.swift), which
+/// waits on a thread of its own; the blocking forms refuse to run on the
+/// main actor.
 public final class PostgresCluster: Sendable {
     /// The folder holding the data directory, the socket and the log.
     public let directory: String
@@ -82,8 +87,13 @@ public final class PostgresCluster: Sendable {
         try runTool("pg_ctl", ["-D", directory + "/data", "-m", "fast", "-w", "-t", "60", "restart", "-o", serverOptions])
     }
 
-    /// Stops the server and removes its files.
+    /// Stops the server and removes its files; called on the main actor
+    /// (a test's `defer`), it does so on a thread of its own and returns at once.
     public func destroy() {
+        guard !BlockingWork.isOnMainQueue else {
+            Thread { self.destroy() }.start()
+            return
+        }
         try? stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
@@ -128,6 +138,7 @@ public final class PostgresCluster: Sendable {
     /// (Foundation's `Process` watches one) would never close.
     @discardableResult
     static func run(_ path: String, _ arguments: [String]) throws -> String {
+        try BlockingWork.refuseMainActor("running \((path as NSString).lastPathComponent) \(arguments.first ?? "")")
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("folio-pg-output-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
         var actions = posix_spawn_file_actions_t()

@@ -59,6 +59,7 @@ public final class PtyApp: @unchecked Sendable {  // driven from one test thread
     /// in a minimal environment plus `environment`, and waits for its first frame.
     public init(_ executable: URL, _ arguments: [String], columns: Int = 80, rows: Int = 24,
                 environment: [String: String] = [:], timeout: Double = 20) throws {
+        try BlockingWork.refuseMainActor("driving \(executable.lastPathComponent) on a pty")
         terminal = try PseudoTerminal(columns: columns, rows: rows)
         self.columns = columns
         self.rows = rows

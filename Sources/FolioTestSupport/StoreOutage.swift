@@ -7,10 +7,14 @@ import FolioStore
 /// file whose write lock another connection takes and releases (reads still
 /// answer; a save fails once its container's busy timeout has passed).
 ///
-///     let outage = try StoreOutage(.postgreSQL)
+/// Starting and stopping a server waits for `pg_ctl`, on a thread of its own
+/// (``BlockingWork``), so the main actor stays free for other tests.
+///
+///     let outage = try await StoreOutage(.postgreSQL)
 ///     let container = try PersistentContainer(schema: schema, store: outage.store.description, busyTimeout: 0.5)
-///     try outage.begin()   // saves fail from here
-///     try outage.end()     // the store answers again
+///     try await outage.begin()   // saves fail from here
+///     try await outage.end()     // the store answers again
+@MainActor
 public final class StoreOutage {
     /// The store to open.
     public let store: TestStore
@@ -18,28 +22,28 @@ public final class StoreOutage {
     private var holder: OpaquePointer?
     private var down = false
 
-    public init(_ backend: TestBackend) throws {
+    public init(_ backend: TestBackend) async throws {
         switch backend {
         case .sqlite:
             cluster = nil
-            store = try backend.makeStore()
+            store = try await backend.makeStore()
         case .postgreSQL:
-            let cluster = try PostgresCluster()
+            let cluster = try await PostgresCluster.started()
             self.cluster = cluster
-            store = TestStore(description: .postgreSQL(try cluster.makeDatabase()), address: "", directory: nil)
+            store = TestStore(description: .postgreSQL(try await cluster.makeDatabase()), address: "", directory: nil)
         }
     }
 
-    deinit {
-        try? end()
+    isolated deinit {
+        releaseLock()
         cluster?.destroy()
     }
 
     /// Stops the server, or takes the file's write lock and keeps it.
-    public func begin() throws {
+    public func begin() async throws {
         guard !down else { return }
         if let cluster {
-            try cluster.stop()
+            try await cluster.stop()
         } else {
             guard sqlite3_open(store.address, &holder) == SQLITE_OK,
                   sqlite3_exec(holder, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK else {
@@ -53,15 +57,20 @@ public final class StoreOutage {
     }
 
     /// Starts the server again, or lets the write lock go.
-    public func end() throws {
+    public func end() async throws {
         guard down else { return }
         down = false
         if let cluster {
-            try cluster.start()
+            try await cluster.start()
         } else {
-            sqlite3_exec(holder, "ROLLBACK", nil, nil, nil)
-            sqlite3_close(holder)
-            holder = nil
+            releaseLock()
         }
+    }
+
+    private func releaseLock() {
+        guard let holder else { return }
+        sqlite3_exec(holder, "ROLLBACK", nil, nil, nil)
+        sqlite3_close(holder)
+        self.holder = nil
     }
 }

@@ -7,15 +7,22 @@ import FolioStore
 /// server. Each ``makeStore()`` is a new, empty store of its own.
 ///
 ///     @Test(arguments: TestBackend.allCases)
-///     func savesRoundTrip(_ backend: TestBackend) throws {
-///         let store = try backend.makeStore()
+///     func savesRoundTrip(_ backend: TestBackend) async throws {
+///         let store = try await backend.makeStore()
 ///         let container = try PersistentContainer(schema: schema, store: store.description)
 ///     }
 public enum TestBackend: String, CaseIterable, Sendable {
     case sqlite
     case postgreSQL
 
-    /// A new empty store on this backend; keep it alive while it is used (an SQLite one lives in a temporary folder).
+    /// A new empty store on this backend; keep it alive while it is used (an
+    /// SQLite one lives in a temporary folder). The database is made by
+    /// `psql` on a thread of its own (``BlockingWork``).
+    public func makeStore() async throws -> TestStore {
+        try await BlockingWork.run { try makeStore() }
+    }
+
+    /// A new empty store, made on the calling thread: never call it on the main actor.
     public func makeStore() throws -> TestStore {
         switch self {
         case .sqlite:

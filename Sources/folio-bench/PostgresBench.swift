@@ -25,9 +25,9 @@ func runPostgresBench(_ options: [String]) async {
         if let given = parsed.values["--store"] {
             uri = given
         } else {
-            let started = try PostgresCluster()
+            let started = try await PostgresCluster.started()
             cluster = started
-            uri = try started.makeDatabase(prefix: "bench")
+            uri = try await started.makeDatabase(prefix: "bench")
         }
         defer { cluster?.destroy() }
         try await PostgresBench(rows: parsed.rows, uri: uri).run(json: parsed.json)

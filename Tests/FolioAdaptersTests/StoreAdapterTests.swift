@@ -78,7 +78,7 @@ struct StoreAdapterTests {
         return table
     }
 
-    @Test func bothAdapters_randomSavesThroughTheStore() throws {
+    @Test func bothAdapters_randomSavesThroughTheStore() async throws {
         let seed = StoreSplitMix64.seedFromEnvironment()
         print("seed:", seed)
         var random = StoreSplitMix64(seed: seed)
@@ -107,6 +107,7 @@ struct StoreAdapterTests {
         let dataSource = try Self.connectDiffable(diffable, to: diffableTable, in: context)
 
         for round in 0..<150 {
+            await Task.yield()  // a turn for the other main-actor tests
             for _ in 0..<Int.random(in: 1...5, using: &random) {
                 guard let item = items.randomElement(using: &random) else { newItem(); continue }
                 switch Int.random(in: 0..<6, using: &random) {

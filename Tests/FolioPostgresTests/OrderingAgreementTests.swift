@@ -51,7 +51,7 @@ import FolioTestSupport
         let seed = StoreSplitMix64.seedFromEnvironment()
         print("seed:", seed, "backend:", backend)
         var rng = StoreSplitMix64(seed: seed)
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let container = try PersistentContainer(schema: StoreTestSchema.make(), store: store.description)
         let reader = try PersistentContainer(schema: StoreTestSchema.make(), store: store.description)
         let context = container.viewContext
@@ -81,6 +81,7 @@ import FolioTestSupport
         var merges = 0
         let token = context.observeChanges { changes in if changes.origin == .otherContext { merges += 1 } }
         for round in 0..<120 {
+            await Task.yield()  // a turn for the other main-actor tests
             if round % 6 == 5 {
                 // Another context saves: its changes are merged into the controllers' context.
                 let picked = items.shuffled(using: &rng).prefix(3).map(\.objectID)

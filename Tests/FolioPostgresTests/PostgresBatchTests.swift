@@ -13,7 +13,7 @@ import FolioTestSupport
 @Suite struct PostgresBatchTests {
     let uri: String
 
-    init() throws { uri = try PostgresCluster.shared().makeDatabase() }
+    init() async throws { uri = try await PostgresCluster.shared().makeDatabase() }
 
     func open() throws -> PersistentContainer {
         try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))

@@ -12,9 +12,9 @@ import FolioTestSupport
     let uri: String
     var database: String { PostgresCluster.databaseName(uri) }
 
-    init() throws {
-        cluster = try PostgresCluster.shared()
-        uri = try cluster.makeDatabase(prefix: "conflict")
+    init() async throws {
+        cluster = try await PostgresCluster.shared()
+        uri = try await cluster.makeDatabase(prefix: "conflict")
     }
 
     func open(readOnly: Bool = false) throws -> PersistentContainer {
@@ -23,26 +23,26 @@ import FolioTestSupport
 
     /// Runs SQL in the schema's namespace, as another client of the server would.
     @discardableResult
-    func sql(_ text: String) throws -> String {
-        try cluster.runSQL("SET search_path TO conflicts; " + text, database: database).trimmingCharacters(in: .whitespacesAndNewlines)
+    func sql(_ text: String) async throws -> String {
+        try await cluster.runSQL("SET search_path TO conflicts; " + text, database: database).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test func aRowStartsAtVersionOneAndEveryWriteOfItBumpsIt() throws {
+    @Test func aRowStartsAtVersionOneAndEveryWriteOfItBumpsIt() async throws {
         let container = try open()
         let context = container.viewContext
         let note = ConflictNote(context: context)
         note.title = "first"
         try context.save()
         let select = "SELECT \(ConflictStores.versionColumn) FROM \"ConflictNote\" WHERE id = \(note.objectID.rowID)"
-        #expect(try sql(select) == "1")
+        #expect(try await sql(select) == "1")
         note.title = "second"
         try context.save()
         note.stars = 4
         try context.save()
-        #expect(try sql(select) == "3")
+        #expect(try await sql(select) == "3")
     }
 
-    @Test func aStaleUpdateFailsNamingEveryKeyAndWritesNothing() throws {
+    @Test func aStaleUpdateFailsNamingEveryKeyAndWritesNothing() async throws {
         let a = try open(), b = try open()
         let note = ConflictNote(context: a.viewContext)
         note.title = "base"
@@ -54,20 +54,20 @@ import FolioTestSupport
         #expect(throws: StoreError.conflict([SaveConflict(entity: "ConflictNote", id: note.objectID.rowID, kind: .changed, keys: [
             .init(key: "title", stored: .text("from a"), context: .text("from b")),
         ])])) { try b.viewContext.save() }
-        #expect(try sql("SELECT title FROM \"ConflictNote\"") == "from a")
+        #expect(try await sql("SELECT title FROM \"ConflictNote\"") == "from a")
         #expect(theirs.title == "from b" && b.viewContext.hasChanges)
     }
 
-    @Test func aStoreWrittenBeforeRowVersionsGainsThemAndKeepsItsRows() throws {
+    @Test func aStoreWrittenBeforeRowVersionsGainsThemAndKeepsItsRows() async throws {
         do {
             let container = try open()
             for title in ["one", "two"] { ConflictNote(context: container.viewContext).title = title }
             try container.viewContext.save()
         }
-        let json = try sql("SELECT value FROM folio_metadata WHERE key = 'schema'")
+        let json = try await sql("SELECT value FROM folio_metadata WHERE key = 'schema'")
         let old = try ConflictStores.withoutVersions(json).replacingOccurrences(of: "'", with: "''")
         let column = ConflictStores.versionColumn
-        try sql("""
+        try await sql("""
             ALTER TABLE "ConflictNote" DROP COLUMN \(column); ALTER TABLE "ConflictShelf" DROP COLUMN \(column);
             ALTER TABLE "ConflictBook" DROP COLUMN \(column); UPDATE folio_metadata SET value = '\(old)' WHERE key = 'schema'
             """)
@@ -80,7 +80,7 @@ import FolioTestSupport
         #expect(notes.map(\.title) == ["one", "two"])
         notes[0].title = "uno"
         try container.viewContext.save()
-        #expect(try sql("SELECT string_agg(title || ':' || \(column), ',' ORDER BY id) FROM \"ConflictNote\"") == "uno:2,two:1")
+        #expect(try await sql("SELECT string_agg(title || ':' || \(column), ',' ORDER BY id) FROM \"ConflictNote\"") == "uno:2,two:1")
     }
 
     @Test func everyMergePolicyKeepsItsRulePropertyByProperty() async throws {

@@ -36,7 +36,7 @@ import FolioTestSupport
 
 
     @Test func anotherContainersSavesArriveAndKeepOrder() async throws {
-        let uri = try PostgresCluster.shared().makeDatabase()
+        let uri = try await PostgresCluster.shared().makeDatabase()
         let a = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
         let b = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
         let (heard, token) = listen(b)
@@ -49,15 +49,15 @@ import FolioTestSupport
     }
 
     @Test func endedConnectionsReconnectAndCatchUp() async throws {
-        let cluster = try PostgresCluster.shared()
-        let uri = try cluster.makeDatabase()
+        let cluster = try await PostgresCluster.shared()
+        let uri = try await cluster.makeDatabase()
         let a = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
         let b = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
         let (heard, token) = listen(b)
         let first = try insert(["before"], into: a)
         #expect(await waitUntil(20) { heard.inserted == first })
         // End every connection of the database: the listener, the readers and the writers.
-        try cluster.runSQL("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(PostgresCluster.databaseName(uri))' AND pid <> pg_backend_pid()")
+        try await cluster.runSQL("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(PostgresCluster.databaseName(uri))' AND pid <> pg_backend_pid()")
         // A save right after may meet its dead connection: it fails visibly, and the next one reconnects.
         var saved = first
         do { saved.formUnion(try insert(["maybe"], into: a)) } catch let error as StoreError {
@@ -74,51 +74,51 @@ import FolioTestSupport
     /// a fault; once the server is back it loads the stored values (it used
     /// to keep the placeholders as if they were the row).
     @Test func aFaultFiredWhileTheServerIsAwayLoadsWhenItIsBack() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try await PostgresCluster.started()
         defer { cluster.destroy() }
-        let uri = try cluster.makeDatabase()
+        let uri = try await cluster.makeDatabase()
         let a = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
         _ = try insert(["Wien"], into: a)
         let b = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
         let id = try #require(try b.viewContext.fetchIDs(FetchRequest<TestZoo>()).first)
         let zoo = b.viewContext.object(with: id, as: TestZoo.self)
         #expect(zoo.isFault)
-        try cluster.stop()
+        try await cluster.stop()
         #expect(zoo.name == "")
         #expect(zoo.isFault)
-        try cluster.start()
+        try await cluster.start()
         #expect(await waitUntil(30) { b.viewContext.isStoreReachable && zoo.name == "Wien" }, "read \(zoo.name)")
     }
 
     /// A save acknowledged just before the server stops at once (a crash,
     /// as far as the server knows) is there when it starts again.
-    @Test func aSaveJustBeforeAnImmediateStopIsKept() throws {
-        let cluster = try PostgresCluster()
+    @Test func aSaveJustBeforeAnImmediateStopIsKept() async throws {
+        let cluster = try await PostgresCluster.started()
         defer { cluster.destroy() }
-        let uri = try cluster.makeDatabase()
+        let uri = try await cluster.makeDatabase()
         let saved = try insert(["Graz"], into: try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri)))
-        try cluster.stop()
-        try cluster.start()
+        try await cluster.stop()
+        try await cluster.start()
         let reopened = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
         #expect(Set(try reopened.viewContext.fetchIDs(FetchRequest<TestZoo>())) == saved)
     }
 
     @Test func aRestartedServerLosesNothing() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try await PostgresCluster.started()
         defer { cluster.destroy() }
-        let uri = try cluster.makeDatabase()
+        let uri = try await cluster.makeDatabase()
         let a = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
         let b = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
         let (heard, token) = listen(b)
         var saved = try insert(["one"], into: a)
         #expect(await waitUntil(20) { heard.inserted == saved })
-        try cluster.stop()
+        try await cluster.stop()
         // While the server is down a save fails, says so, and keeps the changes for later.
         let pending = TestZoo(context: a.viewContext)
         pending.name = "while down"
         #expect(throws: StoreError.self) { try a.viewContext.save() }
         #expect(a.viewContext.hasChanges)
-        try cluster.start()
+        try await cluster.start()
         var retried = false
         for _ in 0..<50 where !retried {
             do {
@@ -139,21 +139,21 @@ import FolioTestSupport
     /// session's socket (never a descriptor libpq has closed and may reuse),
     /// and every save is heard.
     @Test func aListenerEndedAgainAndAgainListensAgainEachTime() async throws {
-        let cluster = try PostgresCluster.shared()
-        let uri = try cluster.makeDatabase()
+        let cluster = try await PostgresCluster.shared()
+        let uri = try await cluster.makeDatabase()
         let database = PostgresCluster.databaseName(uri)
         let a = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
         let b = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
         let (heard, token) = listen(b)
         let listeners = "SELECT pid FROM pg_stat_activity WHERE datname = '\(database)' AND application_name LIKE '% (feed)'"
-        func listening() -> Int { ((try? cluster.runSQL(listeners)) ?? "").split(separator: "\n").count }
-        #expect(await waitUntil(20) { listening() == 2 })
+        func listening() async -> Int { ((try? await cluster.runSQL(listeners)) ?? "").split(separator: "\n").count }
+        #expect(await waitUntil(20) { await listening() == 2 })
         var saved: Set<ObjectID> = []
         for round in 0..<15 {
-            try cluster.runSQL("SELECT pg_terminate_backend(pid) FROM (\(listeners)) l")
+            try await cluster.runSQL("SELECT pg_terminate_backend(pid) FROM (\(listeners)) l")
             saved.formUnion(try insert(["round \(round)"], into: a))
             #expect(await waitUntil(20) { heard.inserted == saved }, "round \(round): heard \(heard.inserted.count) of \(saved.count)")
-            #expect(await waitUntil(20) { listening() == 2 }, "round \(round): both listeners came back")
+            #expect(await waitUntil(20) { await listening() == 2 }, "round \(round): both listeners came back")
         }
         #expect(try b.viewContext.count(for: FetchRequest<TestZoo>()) == saved.count)
         _ = token

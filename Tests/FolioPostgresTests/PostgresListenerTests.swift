@@ -46,9 +46,9 @@ import FolioTestSupport
     }
 
     @Test func everySessionListensAndCatchesUpWhoeverReconnects() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try await PostgresCluster.started()
         defer { cluster.destroy() }
-        let uri = try cluster.makeDatabase()
+        let uri = try await cluster.makeDatabase()
         let writer = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
         // This feed does not heartbeat as a follower would: the writer must not drop it as silent on a slow machine.
         writer.setReaderSilenceLimit(3600)
@@ -65,8 +65,8 @@ import FolioTestSupport
         for ending in ["terminated", "restarted"] {
             for (who, reconnect) in reconnects {
                 let pid = queue.sync { feed.listenerProcessID }
-                if ending == "restarted" { try cluster.restart() } else {
-                    try cluster.runSQL("SELECT pg_terminate_backend(\(pid), 10000)")
+                if ending == "restarted" { try await cluster.restart() } else {
+                    try await cluster.runSQL("SELECT pg_terminate_backend(\(pid), 10000)")
                 }
                 // Saved while nobody listens: only the catch-up read can find it.
                 let missed = try insert("\(ending) \(who)", into: writer)
@@ -95,8 +95,8 @@ import FolioTestSupport
     /// meanwhile: the read fails as offline, the position stays, and the next
     /// read reconnects, listens and finds everything saved since.
     @Test func aSessionLostDuringTheCatchUpReadLosesNothing() async throws {
-        let cluster = try PostgresCluster.shared()
-        let uri = try cluster.makeDatabase()
+        let cluster = try await PostgresCluster.shared()
+        let uri = try await cluster.makeDatabase()
         let database = PostgresCluster.databaseName(uri)
         let writer = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
         writer.setReaderSilenceLimit(3600)
@@ -104,7 +104,7 @@ import FolioTestSupport
         let wakes = Wakes()
         // Named, so its session is told apart from the writer's own feed.
         let (feed, position) = try follow(uri + "&application_name=catch-up", on: queue, wakes)
-        try cluster.runSQL("SELECT pg_terminate_backend(\(queue.sync { feed.listenerProcessID }), 10000)")
+        try await cluster.runSQL("SELECT pg_terminate_backend(\(queue.sync { feed.listenerProcessID }), 10000)")
         var saved: Set<ObjectID> = [try insert("while away", into: writer)]
         // The read takes the trim mark from folio_metadata after the rows: hold that table.
         let holder = try #require(PQconnectdb(uri))
@@ -118,9 +118,9 @@ import FolioTestSupport
             outcome.withLock { $0 = result }
         }
         let waiting = "SELECT pid FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'catch-up (feed)' AND wait_event_type = 'Lock'"
-        #expect(await waitUntil(30) { ((try? cluster.runSQL(waiting)) ?? "").split(separator: "\n").count == 1 }, "the catch-up read waits on the lock")
+        #expect(await waitUntil(30) { ((try? await cluster.runSQL(waiting)) ?? "").split(separator: "\n").count == 1 }, "the catch-up read waits on the lock")
         saved.insert(try insert("during the read", into: writer))
-        try cluster.runSQL("SELECT pg_terminate_backend(pid, 10000) FROM (\(waiting)) w")
+        try await cluster.runSQL("SELECT pg_terminate_backend(pid, 10000) FROM (\(waiting)) w")
         PQclear(PQexec(holder, "ROLLBACK"))
         queue.sync {}
         let lost = try #require(outcome.withLock { $0 })

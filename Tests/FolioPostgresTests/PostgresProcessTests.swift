@@ -36,7 +36,7 @@ import FolioTestSupport
     @Test func severalProcessesSaveAndEveryControllerConverges() async throws {
         let seed = StoreSplitMix64.seedFromEnvironment()
         print("seed:", seed)
-        let uri = try PostgresCluster.shared().makeDatabase()
+        let uri = try await PostgresCluster.shared().makeDatabase()
         let container = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
         let controller = FetchedResultsController(fetchRequest: FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)]),
                                                   managedObjectContext: container.viewContext, sectionNameKeyPath: nil)
@@ -73,9 +73,9 @@ import FolioTestSupport
     /// listens: saves fail visibly while it is down and go through after;
     /// the listener misses none of them.
     @Test func aRestartMidSessionMissesNothing() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try await PostgresCluster.started()
         defer { cluster.destroy() }
-        let uri = try cluster.makeDatabase()
+        let uri = try await cluster.makeDatabase()
         let a = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
         let b = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
         var heard: Set<ObjectID> = []
@@ -84,7 +84,7 @@ import FolioTestSupport
         }
         var saved: Set<ObjectID> = []
         for i in 0..<40 {
-            if i == 15 { try cluster.restart() }
+            if i == 15 { try await cluster.restart() }
             let animal = TestAnimal(context: a.viewContext)
             animal.commonName = "animal \(i)"
             try await saveRetrying(a.viewContext)
@@ -98,8 +98,8 @@ import FolioTestSupport
     /// Only the listening connections end (`pg_terminate_backend`): each
     /// feed notices, listens again and reads what was saved meanwhile.
     @Test func anEndedListenerReconnectsAndCatchesUp() async throws {
-        let cluster = try PostgresCluster.shared()
-        let uri = try cluster.makeDatabase()
+        let cluster = try await PostgresCluster.shared()
+        let uri = try await cluster.makeDatabase()
         let database = PostgresCluster.databaseName(uri)
         let a = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
         let b = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
@@ -110,39 +110,42 @@ import FolioTestSupport
         var saved: Set<ObjectID> = [try insert("first", into: a)]
         #expect(await waitUntil(20) { heard == saved })
         let listeners = "SELECT pid FROM pg_stat_activity WHERE datname = '\(database)' AND application_name LIKE '% (feed)'"
-        func listening() -> Int { ((try? cluster.runSQL(listeners)) ?? "").split(separator: "\n").count }
-        let before = try cluster.runSQL(listeners).split(separator: "\n")
+        func listening() async -> Int { ((try? await cluster.runSQL(listeners)) ?? "").split(separator: "\n").count }
+        let before = try await cluster.runSQL(listeners).split(separator: "\n")
         #expect(before.count == 2, "one listener per container: \(before)")
         // End the listening connections only; the readers and writers stay.
-        try cluster.runSQL("SELECT pg_terminate_backend(pid) FROM (\(listeners)) l")
+        try await cluster.runSQL("SELECT pg_terminate_backend(pid) FROM (\(listeners)) l")
         for i in 0..<10 { saved.insert(try insert("after \(i)", into: a)) }
         #expect(await waitUntil(30) { heard == saved }, "heard \(heard.count) of \(saved.count)")
         // Each feed sees its session end and reconnects by itself, listening again.
-        #expect(await waitUntil(30) { listening() == 2 }, "the listeners came back")
+        #expect(await waitUntil(30) { await listening() == 2 }, "the listeners came back")
         withExtendedLifetime(token) {}
     }
 
     /// A reader stopped past the silence limit is dropped and its history
     /// trimmed; when it continues it reloads once and hears later saves.
     @Test func aReaderLeftBehindReloadsOnceThenHearsLaterSaves() async throws {
-        let cluster = try PostgresCluster.shared()
-        let uri = try cluster.makeDatabase()
+        let cluster = try await PostgresCluster.shared()
+        let uri = try await cluster.makeDatabase()
         let database = PostgresCluster.databaseName(uri)
-        func count(_ table: String) -> Int { Int((try? cluster.runSQL("SELECT count(*) FROM \(table)", database: database))?
+        func count(_ table: String) async -> Int { Int((try? await cluster.runSQL("SELECT count(*) FROM \(table)", database: database))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? -1 }
         let mine = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
         mine.setReaderSilenceLimit(1.5)
         _ = try insert("Seed", into: mine)
         let child = try StoreChildProcess(executable: worker, arguments: ["watch", uri, "1.5"])
         #expect(await child.waitForLine { $0 == "ready" } != nil)
-        #expect(await waitUntil { count("folio_readers") == 2 }, "the child registered as a reader")
+        #expect(await waitUntil { await count("folio_readers") == 2 }, "the child registered as a reader")
         #expect(await child.suspend(), "the child did not stop")
         let missed = try insert("Missed", into: mine)
         try await Task.sleep(for: .milliseconds(2000))
         let alsoMissed = try insert("Also missed", into: mine)
         mine.checkForExternalChanges()
-        #expect(await waitUntil { count("folio_readers") == 1 && count("folio_history") == 0 },
-                "history \(count("folio_history")), readers \(count("folio_readers")) after the trim")
+        var left = (history: -1, readers: -1)
+        #expect(await waitUntil {
+            left = (await count("folio_history"), await count("folio_readers"))
+            return left == (0, 1)
+        }, "history \(left.history), readers \(left.readers) after the trim")
         child.resume()
         #expect(await child.waitForLine(timeout: 20) { $0 == "reload" } != nil, "the reader learnt it missed saves: \(child.lines.map(\.line))")
         let later = try insert("Later", into: mine)
@@ -155,9 +158,9 @@ import FolioTestSupport
 
     /// A fetch that waits on a lock longer than the statement timeout fails
     /// with an error naming the server, and the store works after it.
-    @Test func aStatementTimeoutIsAClearError() throws {
-        let cluster = try PostgresCluster.shared()
-        let uri = try cluster.makeDatabase()
+    @Test func aStatementTimeoutIsAClearError() async throws {
+        let cluster = try await PostgresCluster.shared()
+        let uri = try await cluster.makeDatabase()
         _ = try insert("Okapi", into: try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri)))
         let timed = uri + "&options=-c%20statement_timeout%3D300"
         let container = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(timed))

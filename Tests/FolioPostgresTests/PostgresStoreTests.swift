@@ -10,7 +10,7 @@ import FolioTestSupport
 @Suite struct PostgresStoreTests {
     let uri: String
 
-    init() throws { uri = try PostgresCluster.shared().makeDatabase() }
+    init() async throws { uri = try await PostgresCluster.shared().makeDatabase() }
 
     func open(_ uri: String? = nil) throws -> PersistentContainer {
         try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri ?? self.uri))
@@ -139,19 +139,19 @@ import FolioTestSupport
         #expect(try open().viewContext.count(for: FetchRequest<TestZoo>()) == 0)
     }
 
-    @Test func anotherProgramsDatabaseIsRefusedAndUntouched() throws {
-        let cluster = try PostgresCluster.shared()
-        let uri = try cluster.makeDatabase(prefix: "foreign")
+    @Test func anotherProgramsDatabaseIsRefusedAndUntouched() async throws {
+        let cluster = try await PostgresCluster.shared()
+        let uri = try await cluster.makeDatabase(prefix: "foreign")
         let name = PostgresCluster.databaseName(uri)
-        try cluster.runSQL("CREATE TABLE customers (id int PRIMARY KEY, name text); INSERT INTO customers VALUES (1, 'Ann')", database: name)
-        let before = try cluster.runSQL("SELECT string_agg(table_schema || '.' || table_name, ',' ORDER BY 1) FROM information_schema.tables "
+        try await cluster.runSQL("CREATE TABLE customers (id int PRIMARY KEY, name text); INSERT INTO customers VALUES (1, 'Ann')", database: name)
+        let before = try await cluster.runSQL("SELECT string_agg(table_schema || '.' || table_name, ',' ORDER BY 1) FROM information_schema.tables "
                                         + "WHERE table_schema NOT IN ('pg_catalog', 'information_schema'); SELECT nspname FROM pg_namespace ORDER BY 1",
                                         database: name)
         #expect(throws: StoreError.self) { try open(uri) }
         do { _ = try open(uri) } catch let error as StoreError {
             #expect(error.description.contains("customers"))
         }
-        let after = try cluster.runSQL("SELECT string_agg(table_schema || '.' || table_name, ',' ORDER BY 1) FROM information_schema.tables "
+        let after = try await cluster.runSQL("SELECT string_agg(table_schema || '.' || table_name, ',' ORDER BY 1) FROM information_schema.tables "
                                        + "WHERE table_schema NOT IN ('pg_catalog', 'information_schema'); SELECT nspname FROM pg_namespace ORDER BY 1",
                                        database: name)
         #expect(after == before)

@@ -113,7 +113,7 @@ extension ControllerCacheTests {
         /// either falls back to a fresh fetch at once, or draws a verified first
         /// screen and, on finding the damage, reports every section replaced by
         /// a fresh fetch. Never a trap, never a wrong row.
-        @Test func aDamagedCacheNeverShowsWrongRows() throws {
+        @Test func aDamagedCacheNeverShowsWrongRows() async throws {
             var random = ResultsRandom.fromEnvironment()
             print("ControllerCacheTests.Relaunch.aDamagedCacheNeverShowsWrongRows seed: \(random.seed) (FOLIO_SEED replays)")
             try launchOnce()
@@ -124,6 +124,7 @@ extension ControllerCacheTests {
             let expected = try fresh(context)
             var lazily = 0
             for round in 0..<24 {
+                await Task.yield()  // a turn for the other main-actor tests
                 var data = intact
                 if round % 4 == 3 {
                     data.removeLast(Int.random(in: 1...data.count, using: &random))

@@ -19,7 +19,7 @@ import FolioTestSupport
     func aFailedSaveRolledBackShowsWhatIsStored(_ backend: TestBackend, _ failure: Failure) async throws {
         var random = ResultsRandom.fromEnvironment()
         print("seed:", random.seed, "backend:", backend, failure)
-        let outage = try StoreOutage(backend)
+        let outage = try await StoreOutage(backend)
         let container = try PersistentContainer(schema: ResultsTestSchema.make(), store: outage.store.description, busyTimeout: 0.5)
         let context = container.viewContext
         var tags: [ResultsTag] = []
@@ -59,7 +59,7 @@ import FolioTestSupport
         #expect(try Model.expectConsistent(watches, "\(failure) shown, \(backend)"))
 
         // While the store is away, each report is checked against what it holds: the rows saved before.
-        try outage.begin()
+        try await outage.begin()
         checkEachBatch(known: stored)
         #expect(throws: StoreError.self, "the save while the store is away") { try context.save() }
         context.rollback()
@@ -69,7 +69,7 @@ import FolioTestSupport
         #expect(watches.allSatisfy { $0.problems.isEmpty && $0.harness.tableErrors.isEmpty }, "\(watches.map(\.problems))")
 
         checkEachBatch(known: nil)
-        try outage.end()
+        try await outage.end()
         func settled() -> Bool {
             watches.allSatisfy { watch in
                 guard let now = try? Model.truth(watch.harness.controller, watch.sectionKey) else { return false }

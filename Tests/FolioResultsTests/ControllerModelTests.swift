@@ -59,7 +59,7 @@ import FolioTestSupport
         // go to the object (object trump) or the store (store trump), by seed.
         let storeTrumps = Bool.random(using: &random)
         print("seed:", random.seed, "backend:", backend, scale, storeTrumps ? "store trumps" : "object trumps")
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let container = try PersistentContainer(schema: ResultsTestSchema.make(), store: store.description)
         let context = container.viewContext
         let background = container.newBackgroundContext()
@@ -99,6 +99,7 @@ import FolioTestSupport
 
         var what = ""
         for round in 0..<scale.rounds {
+            await Task.yield()  // a turn for the other main-actor tests
             let largest = max(12, Int(Double(items.count) * scale.largestShare))
             let operations = Int.random(in: 1...(round % 10 == 0 ? largest : 4), using: &random)
             for _ in 0..<operations {

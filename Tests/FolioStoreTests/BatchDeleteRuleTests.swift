@@ -67,6 +67,7 @@ import FolioTestSupport
         var outcomes: [String: Int] = [:]
         let dir = try StoreTemporaryDirectory()
         for round in 0..<60 {
+            await Task.yield()  // a turn for the other main-actor tests
             let storeSeed = rng.next()
             let batchStore = try PersistentContainer(schema: RuleTestSchema.make(), path: dir.path("batch-\(round).sqlite"))
             let contextStore = try PersistentContainer(schema: RuleTestSchema.make(), path: dir.path("context-\(round).sqlite"))

@@ -9,10 +9,11 @@ import FolioTestSupport
 /// every step in half the runs and never read in the others (their state is
 /// then checked through fetches and, after each save, through a fresh context).
 extension ModelBasedTests {
-    @Test func deleteRulesMovesAndDeletesInOneSaveMatchAReference() throws {
+    @Test func deleteRulesMovesAndDeletesInOneSaveMatchAReference() async throws {
         let seed = StoreSplitMix64.seedFromEnvironment()
         print("seed:", seed)
         for run in 0..<24 {
+            await Task.yield()  // a turn for the other main-actor tests
             var rng = StoreSplitMix64(seed: seed &+ UInt64(run))
             guard try ruleRun(loaded: run % 2 == 0, steps: 90, &rng, label: "seed \(seed), run \(run)") else { return }
         }

@@ -41,7 +41,7 @@ func storedItemNumbers(_ store: StoreDescription) throws -> (numbers: [Int], unf
         let seed = StoreSplitMix64.seedFromEnvironment()
         print("seed:", seed, "backend:", backend)
         var rng = StoreSplitMix64(seed: seed)
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         var acknowledged = 0
         for round in 0..<25 {
             let child = try StoreChildProcess(executable: worker, arguments: ["save-loop", store.address])

@@ -53,10 +53,11 @@ struct RandomBatchTests {
         return batch
     }
 
-    @Test func rule_1_x_randomBatchesMatchTheModel() throws {
+    @Test func rule_1_x_randomBatchesMatchTheModel() async throws {
         var random = ResultsRandom.fromEnvironment()
         print("seed:", random.seed)
         for round in 0..<40 {
+            await Task.yield()  // a turn for the other main-actor tests
             var ids = 0
             let initial = (0..<Int.random(in: 0...4, using: &random)).map { _ in
                 (0..<Int.random(in: 0...6, using: &random)).map { _ -> String in ids += 1; return "r\(ids)" }

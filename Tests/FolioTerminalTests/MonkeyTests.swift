@@ -7,8 +7,9 @@ import FolioTestSupport
 @MainActor
 struct MonkeyTests {
     @Test("Tiny terminals draw without trapping")
-    func tinySizes() {
+    func tinySizes() async {
         for columns in 0...24 {
+            await Task.yield()  // a turn for the other main-actor tests
             for rows in 0...7 {
                 let driver = TerminalRecordingDriver(columns: columns, rows: rows)
                 let planets = PlanetsFixture()
@@ -26,13 +27,14 @@ struct MonkeyTests {
     }
 
     @Test("Random key scripts keep the screen, the table and the terminal output consistent")
-    func randomKeys() {
+    func randomKeys() async {
         var random = ResultsRandom.printingSeed("monkey keys")
         let words = ["j", "k", "Up", "Down", "h", "l", "Left", "Right", "Enter", "Esc", "d", "Del", "e", "J", "K",
                      "S-Up", "S-Down", "+", "a", "g", "G", "PgUp", "PgDn", "Home", "End", "Tab", "1", "2", "?",
                      "'x'", "Backspace", "paste:'p\tq'", "click:5,4", "press:30,5", "drag:10,5", "release:10,5",
                      "wheeldown:3,3", "wheelup:3,3", "click:2,0", "click:44,0"]
         for _ in 0..<30 {
+            await Task.yield()  // a turn for the other main-actor tests
             let planets = PlanetsFixture()
             let form = FormFixture()
             let tabs = TabBarController(tabs: [NavigationController(root: planets), NavigationController(root: form)])

@@ -97,12 +97,12 @@ extension EndToEnd {
         }
 
         @MainActor
-        @Test func helpFitsEightyColumnsWithDescriptionsInAColumn() throws {
+        @Test func helpFitsEightyColumnsWithDescriptionsInAColumn() async throws {
             let apps: [any FolioApp.Type] = [PlanetsApp.self, ZootasticApp.self, MyLocationsApp.self, BuildGuideApp.self]
             var pages: [([String], [HelpEntry])] = [(["--help"], apps.map { HelpEntry($0.command, $0.summary) } + HelpText.commonKeys)]
             for app in apps { pages.append(([app.command, "--help"], app.subcommands + app.keys + HelpText.commonKeys)) }
             for (arguments, entries) in pages {
-                let help = try AppProcess.run(try AppProcess.folioBinary(), arguments)
+                let help = try await BlockingWork.run { try AppProcess.run(try AppProcess.folioBinary(), arguments) }
                 #expect(help.status == 0)
                 let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
                 for line in lines {
