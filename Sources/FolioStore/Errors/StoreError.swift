@@ -61,42 +61,16 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Any other database server failure, with its SQLSTATE code, message and statement.
     case server(store: String, code: String, message: String, sql: String)
 
-    /// A sentence describing the failure.
+    /// A sentence describing the failure: the store it is about, if any, then ``reason``
+    /// (and a server's failed statement).
+    ///
+    /// ```swift
+    /// "\(StoreError.readOnly(path: "/tmp/p.sqlite"))"
+    /// // "/tmp/p.sqlite: the store was opened read-only; nothing can be saved to it"
+    /// ```
     public var description: String {
-        switch self {
-        case let .conflict(conflicts):
-            "the save conflicts with another save, so nothing was written: " + conflicts.map(\.description).joined(separator: "; ")
-        case let .relatedObjectDeleted(entity, key, target, targetID):
-            "\(entity).\(key) refers to \(target) \(targetID), which another save deleted; nothing was written"
-        case let .relatedSinceRead(entity, id, key, related, relatedID):
-            "\(entity) \(id) was not deleted: another save related \(related) \(relatedID) to it (\(key)) since it was read here; nothing was written"
-        case let .validation(entity, key, reason): "\(entity).\(key): \(reason)"
-        case let .deleteDenied(entity, key): "cannot delete \(entity): its \(key) relationship is not empty (delete rule deny)"
-        case let .constraintViolation(entity, key, value): "\(entity).\(key) must be unique; \(value) is already stored"
-        case let .notADatabase(path): "\(path) is not a Folio store (not an SQLite database); it was left untouched"
-        case let .notAFolioStore(path, reason): "\(path) is not a Folio store (\(reason)); it was left untouched"
-        case let .otherSchema(path, stored, expected):
-            "\(path) is a Folio store of \(stored), not of \(expected); it was left untouched"
-        case let .corrupt(path, message): "\(path) is damaged (\(message)); nothing more is written to it"
-        case let .readOnly(path): "\(path) was opened read-only; nothing can be saved to it"
-        case let .migrationNeeded(path, reason): "\(path) needs migrating (\(reason)), which a read-only open cannot do"
-        case let .busy(path): "\(path) is locked by another writer; gave up after the busy timeout"
-        case let .diskFull(path): "the disk holding \(path) is full; nothing more could be written, and what was saved before is intact"
-        case let .cannotOpen(path, message): "cannot open \(path): \(message)"
-        case let .migrationImpossible(entity, key, reason): "cannot migrate \(entity).\(key) automatically: \(reason)"
-        case let .newerSchema(stored, current): "the store has schema version \(stored), newer than this program's \(current)"
-        case let .unsupportedPredicate(what): "predicate not supported by the store: \(what)"
-        case let .unknownKeyPath(entity, keyPath):
-            "\(keyPath) is not a stored property of \(entity) (fetch, sort and filter by @Managed properties its entity declares)"
-        case let .otherEntityName(named, fetched):
-            "FetchRequest<\(fetched)>(entityName: \"\(named)\") names '\(named)', not the entity it fetches (\(fetched))"
-        case let .typeMismatch(expected, found): "expected a value of type \(expected), found \(found)"
-        case let .objectDeleted(entity, id): "\(entity) \(id) has been deleted"
-        case let .sqlite(code, message, sql): "SQLite error \(code): \(message)" + (sql.isEmpty ? "" : " [\(sql)]")
-        case let .offline(store, message): "the store at \(store) cannot be reached (\(message)); nothing was written"
-        case let .timedOut(store): "a statement on \(store) ran past the statement timeout and was cancelled; nothing was written"
-        case let .server(store, code, message, sql):
-            "the server of \(store) failed (SQLSTATE \(code)): \(message)" + (sql.isEmpty ? "" : " [\(sql)]")
-        }
+        let sentence = store.map { "\($0): \(reason)" } ?? reason
+        guard case let .server(_, _, _, sql) = self, !sql.isEmpty else { return sentence }
+        return sentence + " [\(sql)]"
     }
 }
