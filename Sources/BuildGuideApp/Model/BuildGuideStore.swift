@@ -49,9 +49,10 @@ public enum BuildGuideStore {
         SampleData.races.first { $0.name == race }?.units.first { $0.name == unit }
     }
 
-    /// Adds a guide and saves.
+    /// Adds a guide with its build order (unit names of its race's catalogue) and saves.
     @discardableResult
-    public static func addGuide(named name: String, race raceName: String?, to context: ObjectContext, at url: URL) throws -> Guide {
+    public static func addGuide(named name: String, race raceName: String?, units: [String] = [],
+                                to context: ObjectContext, at url: URL) throws -> Guide {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw AppError.invalidValue(option: "NAME", value: name, reason: "must not be empty") }
         return try AppStore.save(context, at: url) {
@@ -59,8 +60,58 @@ public enum BuildGuideStore {
             let guide = Guide(context: context)
             guide.name = trimmed
             guide.race = race
+            try setBuildOrder(units, of: guide, in: context)
             return guide
         }
+    }
+
+    /// Changes a guide's name, race and build order and saves; a nil value
+    /// is left as stored, so an edit of one never writes back another that
+    /// someone else changed meanwhile. `check` runs first inside the write
+    /// transaction (a form refusing a change it has not shown).
+    ///
+    ///     try BuildGuideStore.updateGuide(guide, race: "Zerg", units: ["Drone"], in: context, at: url)
+    public static func updateGuide(_ guide: Guide, name: String? = nil, race raceName: String? = nil, units: [String]? = nil,
+                                   in context: ObjectContext, at url: URL, checking check: () throws -> Void = {}) throws {
+        try AppStore.save(context, at: url) {
+            try check()
+            if let name { guide.name = name }
+            if let raceName, raceName != guide.race?.name { guide.race = try race(named: raceName, in: context) }
+            if let units {
+                try setBuildOrder(units, of: guide, in: context)
+            } else if raceName != nil {
+                try setBuildOrder(guide.units.map(\.name), of: guide, in: context)  // refuses another race's units
+            }
+        }
+    }
+
+    /// Gives `guide` the build order `units`, each a unit of the guide's
+    /// race: steps it has keep their objects (a reorder moves them), new
+    /// ones are made, the rest deleted. Runs inside a write transaction.
+    static func setBuildOrder(_ units: [String], of guide: Guide, in context: ObjectContext) throws {
+        let race = guide.race?.name
+        let records = try units.map { unit in
+            guard let race else {
+                throw AppError.invalidValue(option: "Race", value: "", reason: "a build order needs a race; choose one first")
+            }
+            guard let record = catalogueUnit(unit, race: race) else { throw AppError.notFound(kind: "\(race) unit", name: unit) }
+            return record
+        }
+        var spare = guide.units
+        var steps: [Unit] = []
+        for record in records {
+            if let index = spare.firstIndex(where: { $0.name == record.name }) {
+                steps.append(spare.remove(at: index))
+                continue
+            }
+            let step = Unit(context: context)
+            step.name = record.name
+            step.type = record.type
+            steps.append(step)
+        }
+        guard steps.map(\.objectID) != guide.units.map(\.objectID) else { return }
+        guide.units = steps
+        for step in spare { context.delete(step) }
     }
 
     /// Appends `unit` (from the guide's race's catalogue) to a guide's build order and saves.

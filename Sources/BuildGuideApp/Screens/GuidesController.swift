@@ -5,8 +5,8 @@ import FolioTable
 import FolioTerminal
 import Foundation
 
-/// BuildGuide's list of guides (name, race): `+` adds one and opens it,
-/// Enter opens the editor, swipe deletes.
+/// BuildGuide's list of guides (name, race): `+` opens a new guide in the
+/// editor, Enter opens one, swipe deletes.
 @MainActor
 final class GuidesController: ResultsTableController<Guide>, TableViewEditingDataSource {
     private let container: PersistentContainer
@@ -46,7 +46,7 @@ final class GuidesController: ResultsTableController<Guide>, TableViewEditingDat
 
     /// `+`: a new guide under the tutorial's default name ("Test Guide",
     /// numbered when taken) with no race yet, so that "Add a Unit" asks for
-    /// one first as the tutorial's alert does; it opens in the editor.
+    /// one first as the tutorial's alert does; Done saves it, Esc discards it.
     private func addGuide() {
         do {
             // Every guide's name, not only those a search shows.
@@ -58,15 +58,51 @@ final class GuidesController: ResultsTableController<Guide>, TableViewEditingDat
                 name = "\(base) \(number)"
                 number += 1
             }
-            let guide = try BuildGuideStore.addGuide(named: name, race: nil, to: container.viewContext, at: storeURL)
-            highlight(guide)
-            open(guide)
+            let form = GuideForm.make(title: "Add Guide", values: ["name": name, "race": ""], units: [])
+            form.onDone = { [weak self] form in self?.add(from: form) }
+            navigationController?.push(form)
         } catch {
             presentError(title: "Guide Not Added", message: ErrorText.sentence(for: error))
         }
     }
 
+    /// Enter: the guide in the editor, following it (another program may change or delete it).
     private func open(_ guide: Guide) {
-        navigationController?.push(GuideEditorController(guide: guide, container: container, storeURL: storeURL))
+        let form = GuideForm.make(title: "Edit Guide", values: GuideForm.values(of: guide), units: GuideForm.lists(of: guide)["units"] ?? [])
+        form.follow(guide, in: container.viewContext, noun: "guide",
+                    values: { ($0 as? Guide).map(GuideForm.values(of:)) ?? [:] },
+                    lists: { ($0 as? Guide).map(GuideForm.lists(of:)) ?? [:] })
+        form.onDone = { [weak self] form in self?.update(guide, from: form) }
+        navigationController?.push(form)
+    }
+
+    private func add(from form: FormController) {
+        do {
+            let name = try TextInput.visible(form.value("name"), field: "Name")
+            let race = form.value("race")
+            let guide = try BuildGuideStore.addGuide(named: name, race: race.isEmpty ? nil : race, units: form.items("units"),
+                                                     to: container.viewContext, at: storeURL)
+            navigationController?.pop()
+            highlight(guide)
+        } catch {
+            form.presentSaveError(error)
+        }
+    }
+
+    private func update(_ guide: Guide, from form: FormController) {
+        do {
+            let name = try TextInput.visible(form.value("name"), field: "Name")
+            // Only what the user changed: the rest keeps what the store has now.
+            let changed = form.editedKeys
+            let race = form.value("race")
+            try BuildGuideStore.updateGuide(guide, name: changed.contains("name") ? name : nil,
+                                            race: changed.contains("race") && !race.isEmpty ? race : nil,
+                                            units: changed.contains("units") ? form.items("units") : nil,
+                                            in: container.viewContext, at: storeURL, checking: form.requireNoChangeElsewhere)
+            navigationController?.pop()
+            highlight(guide)
+        } catch {
+            form.presentSaveError(error)
+        }
     }
 }

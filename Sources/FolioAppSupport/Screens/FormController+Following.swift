@@ -8,10 +8,10 @@ extension FormController {
         let context: ObjectContext
         /// What the object is called in messages ("location").
         let noun: String
-        /// The object's values as the form's fields hold them.
-        let values: @MainActor (ManagedObject) -> [String: String]
+        /// The object's values as the form's fields and lists hold them.
+        let read: @MainActor (ManagedObject) -> Values
         /// The values last read from the object.
-        var baseline: [String: String]
+        var baseline: Values
         var observation: ObservationToken?
     }
 
@@ -25,10 +25,14 @@ extension FormController {
     /// ```swift
     /// form.follow(location, in: context, noun: "location") { LocationForm.values(of: $0 as! Location) }
     /// ```
+    ///
+    /// `lists` reads the values of the form's list sections (a build order).
     public func follow(_ object: ManagedObject, in context: ObjectContext, noun: String,
-                       values: @escaping @MainActor (ManagedObject) -> [String: String]) {
-        var followed = FollowedObject(id: object.objectID, context: context, noun: noun, values: values,
-                                      baseline: values(object), observation: nil)
+                       values: @escaping @MainActor (ManagedObject) -> [String: String],
+                       lists: @escaping @MainActor (ManagedObject) -> [String: [String]] = { _ in [:] }) {
+        let read: @MainActor (ManagedObject) -> Values = { Values(texts: values($0), lists: lists($0)) }
+        var followed = FollowedObject(id: object.objectID, context: context, noun: noun, read: read,
+                                      baseline: read(object), observation: nil)
         followed.observation = context.observeChanges { [weak self] changes in
             // Only saves by others: this context's own unsaved changes (`.pending`,
             // heard while Done saves) are the user's edit, not a change elsewhere.
@@ -72,9 +76,12 @@ extension FormController {
         }
     }
 
-    /// The fields' labels in form order, joined ("Description, Address").
+    /// The fields' labels (a list by its section's title) in form order, joined ("Description, Address").
     func labels(of keys: Set<String>) -> String {
-        sections.flatMap(\.fields).filter { keys.contains($0.key) }.map(\.label).joined(separator: ", ")
+        sections.flatMap { section in
+            section.listKey.map { keys.contains($0) ? [section.title ?? $0] : [] }
+                ?? section.fields.filter { keys.contains($0.key) }.map(\.label)
+        }.joined(separator: ", ")
     }
 
     /// Another program changed fields the user edited, after the form last
@@ -106,22 +113,22 @@ extension FormController {
         let (fresh, changed) = readValues(of: object, followed)
         let conflicts = changed.intersection(userKeys)
         guard !conflicts.isEmpty else { return }
-        for key in conflicts { takeAsShown(fresh[key] ?? "", for: key) }
+        for key in conflicts { takeAsShown(key, from: fresh) }
         adopt(fresh, changed: changed)
         throw ChangedElsewhere(labels: labels(of: conflicts), noun: followed.noun)
     }
 
     /// The followed object's values as the form's fields hold them, and the
     /// keys whose value differs from the baseline (what the form last read).
-    private func readValues(of object: ManagedObject, _ followed: FollowedObject) -> ([String: String], Set<String>) {
-        let fresh = followed.values(object)
-        return (fresh, Set(fresh.keys.filter { fresh[$0] != followed.baseline[$0] }))
+    private func readValues(of object: ManagedObject, _ followed: FollowedObject) -> (Values, Set<String>) {
+        let fresh = followed.read(object)
+        return (fresh, fresh.keys(differingFrom: followed.baseline))
     }
 
     /// Takes values read from the object: the fields that are not the
     /// user's show them, they become the baseline, and the rows redraw.
-    private func adopt(_ fresh: [String: String], changed: Set<String>) {
-        for key in changed { refreshValue(fresh[key] ?? "", for: key) }
+    private func adopt(_ fresh: Values, changed: Set<String>) {
+        for key in changed { refreshValue(key, from: fresh) }
         followed?.baseline = fresh
         tableView.reloadData()
         setNeedsDisplay()

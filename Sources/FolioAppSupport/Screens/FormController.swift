@@ -2,9 +2,11 @@ import FolioTable
 import FolioTerminal
 
 /// A form built from table cells, as the seeds build theirs: text-field rows
-/// (editing starts when the row is selected) and value1 rows with a
-/// disclosure that run an action (push a picker). "Done" (key `e`) calls
-/// ``onDone``.
+/// (editing starts when the row is selected), value1 rows with a disclosure
+/// that run an action (push a picker), button rows, and list sections whose
+/// rows are the items of a list value (deleted and reordered in edit mode).
+/// The form holds its values apart from any object: "Done" (key `e`) calls
+/// ``onDone``, Esc (back) discards them.
 ///
 /// ```swift
 /// let form = FormController(title: "Add Animal", sections: [
@@ -14,71 +16,44 @@ import FolioTerminal
 /// navigation.push(form)
 /// ```
 @MainActor
-public final class FormController: TableViewController, TableViewDataSource, TableViewDelegate {
-    /// One row of the form.
-    public struct Field {
-        /// What the row does when selected.
-        public enum Kind {
-            /// An editable line of text with a placeholder.
-            case text(placeholder: String)
-            /// A value1 row with a disclosure; the action runs on selection.
-            case choice(action: @MainActor (FormController) -> Void)
-        }
-
-        /// The key its value is read and written by.
-        public let key: String
-        /// The row's label.
-        public let label: String
-        /// Text field or choice.
-        public let kind: Kind
-
-        /// A text-field row: `.text("name", "Common Name")`.
-        public static func text(_ key: String, _ label: String, placeholder: String = "") -> Field {
-            Field(key: key, label: label, kind: .text(placeholder: placeholder))
-        }
-
-        /// A value1 row that runs `action` when selected: `.choice("category", "Category") { form in ... }`.
-        public static func choice(_ key: String, _ label: String, action: @escaping @MainActor (FormController) -> Void) -> Field {
-            Field(key: key, label: label, kind: .choice(action: action))
-        }
-    }
-
-    /// A titled group of rows.
-    public struct Section {
-        /// The header, if any.
-        public let title: String?
-        /// The rows.
-        public let fields: [Field]
-
-        /// A section: `.init(title: "Location", fields: [...])`.
-        public init(title: String?, fields: [Field]) {
-            self.title = title
-            self.fields = fields
-        }
-    }
-
+public final class FormController: TableViewController, TableViewEditingDataSource, TableViewReorderingDataSource,
+    TableViewDelegate {
     /// The form's sections.
     public let sections: [Section]
-    /// The current values by field key.
-    public private(set) var values: [String: String] = [:]
+    /// What the form holds now.
+    var current: Values
     /// The values as the form showed them from its source (the starting
     /// values, a reset, or the followed object as last read) before the user
     /// touched them.
-    public private(set) var shownValues: [String: String] = [:]
+    var shown: Values
+    /// The current text values by field key.
+    public var values: [String: String] { current.texts }
+    /// The text values as the form showed them before the user touched them.
+    public var shownValues: [String: String] { shown.texts }
+    /// Keys whose values only make sense together (a guide's race and its
+    /// build order): the user's change to one makes them all the user's, so
+    /// a save writes them together and a change elsewhere to any of them is
+    /// pointed out rather than adopted under the user's edit.
+    ///
+    /// ```swift
+    /// form.keptTogether = [["race", "units"]]
+    /// ```
+    public var keptTogether: [Set<String>] = []
     /// The fields the user changed: their value differs from the one shown
-    /// (a field edited and typed back as it was is not changed).
+    /// (a field edited and typed back as it was is not changed), with the
+    /// keys kept together with them.
     public var editedKeys: Set<String> {
-        Set(values.keys).union(shownValues.keys).filter { value($0) != (shownValues[$0] ?? "") }
+        let edited = current.keys(differingFrom: shown)
+        return keptTogether.reduce(edited) { keys, group in keys.isDisjoint(with: group) ? keys : keys.union(group) }
     }
     /// The fields that are the user's: those changed, and the one being
     /// typed in (its text is not a value until editing ends, but a change
     /// from elsewhere must not replace it unnoticed).
     var userKeys: Set<String> {
-        guard let path = editingTextIndexPath, path.section < sections.count,
-              path.row < sections[path.section].fields.count else { return editedKeys }
-        return editedKeys.union([sections[path.section].fields[path.row].key])
+        guard let path = editingTextIndexPath, let field = field(at: path) else { return editedKeys }
+        return editedKeys.union([field.key])
     }
-    /// The values of the fields the user changed, the only ones a save
+    /// The text values of the fields the user changed, the only ones a save
     /// writes: an untouched field keeps what the store has, however another
     /// program changed it meanwhile and however precisely it is stored (a
     /// date shown to the second, a number as text).
@@ -87,23 +62,31 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
     /// if let habitat = form.changedValues["habitat"] { animal.habitat = habitat }
     /// ```
     public var changedValues: [String: String] {
-        Dictionary(uniqueKeysWithValues: editedKeys.map { ($0, value($0)) })
+        Dictionary(uniqueKeysWithValues: editedKeys.filter { current.lists[$0] == nil }.map { ($0, value($0)) })
     }
     /// Called when Done is pressed (not when the edited object is gone).
     public var onDone: ((FormController) -> Void)?
-    /// The object the form edits, when it follows one (see `follow(_:in:noun:values:)`).
+    /// The object the form edits, when it follows one (see `follow(_:in:noun:values:lists:)`).
     var followed: FollowedObject?
 
-    /// A form titled `title` with `sections` and optional starting values.
-    public init(title: String, sections: [Section], values: [String: String] = [:]) {
+    /// A form titled `title` with `sections` and optional starting values
+    /// (`lists` for its list sections).
+    public init(title: String, sections: [Section], values: [String: String] = [:], lists: [String: [String]] = [:]) {
         self.sections = sections
-        self.values = values
-        shownValues = values
+        current = Values(texts: values, lists: lists)
+        shown = current
         super.init(title: title)
         tableView.register(forCellReuseIdentifier: "Text") { TextFieldCell(style: .default, reuseIdentifier: $0) }
         tableView.register(forCellReuseIdentifier: "Choice") { TableViewCell(style: .value1, reuseIdentifier: $0) }
+        tableView.register(forCellReuseIdentifier: "Button") { TableViewCell(style: .default, reuseIdentifier: $0) }
+        tableView.register(forCellReuseIdentifier: "Item") { TableViewCell(style: .value1, reuseIdentifier: $0) }
         tableView.dataSource = self
         tableView.delegate = self
+        if sections.contains(where: { $0.listKey != nil }) {
+            // The list's delete markers and reorder handles show, and the other rows still work.
+            tableView.allowsSelectionDuringEditing = true
+            setEditing(true)
+        }
         navigationItem.rightBarButtonItems = [BarButtonItem(system: .done) { [weak self] in
             guard let self else { return }
             // An object deleted elsewhere is never written to.
@@ -113,42 +96,46 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
     }
 
     /// The value of the field `key` ("" when unset).
-    public func value(_ key: String) -> String { values[key] ?? "" }
+    public func value(_ key: String) -> String { current.texts[key] ?? "" }
 
     /// Sets a field's value as the user chose it (a picker) and redraws its row.
     public func setValue(_ value: String, for key: String) {
-        values[key] = value
+        current.texts[key] = value
         tableView.reloadData()
         setNeedsDisplay()
     }
 
     /// Sets several values at once (a reset after saving); nothing counts as edited.
-    public func setValues(_ newValues: [String: String]) {
-        values = newValues
-        shownValues = newValues
+    public func setValues(_ newValues: [String: String], lists: [String: [String]] = [:]) {
+        current = Values(texts: newValues, lists: lists)
+        shown = current
         tableView.reloadData()
         setNeedsDisplay()
     }
 
-    /// Shows a field's value from elsewhere (the object changed), unless it is the user's.
-    func refreshValue(_ value: String, for key: String) {
+    /// Shows a value from elsewhere (the object changed), unless it is the user's.
+    func refreshValue(_ key: String, from fresh: Values) {
         guard !userKeys.contains(key) else { return }
-        values[key] = value
-        shownValues[key] = value
+        current.take(key, from: fresh)
+        shown.take(key, from: fresh)
     }
 
-    /// Takes `value` as the one the form showed for `key`, keeping the user's text.
-    func takeAsShown(_ value: String, for key: String) {
-        shownValues[key] = value
+    /// Takes the value of `key` in `fresh` as the one the form showed, keeping the user's.
+    func takeAsShown(_ key: String, from fresh: Values) {
+        shown.take(key, from: fresh)
     }
 
-    /// What Enter does: edit a text field, or choose for a choice row.
-    override public func enterHint(forRowAt indexPath: IndexPath) -> String? {
+    /// The field a row shows, or nil for a list item.
+    func field(at indexPath: IndexPath) -> Field? {
         guard indexPath.section < sections.count, indexPath.row < sections[indexPath.section].fields.count else { return nil }
-        switch sections[indexPath.section].fields[indexPath.row].kind {
-        case .text: return "edit text"
-        case .choice: return "choose"
-        }
+        return sections[indexPath.section].fields[indexPath.row]
+    }
+
+    /// What Enter does: edit a text field, choose for a choice row, the button's action.
+    override public func enterHint(forRowAt indexPath: IndexPath) -> String? {
+        guard let field = field(at: indexPath) else { return nil }
+        if case .text = field.kind { return "edit text" }
+        return field.hint
     }
 
     /// The number of sections.
@@ -156,7 +143,7 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
 
     /// The number of rows in a section.
     public func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
-        sections[section].fields.count
+        sections[section].listKey.map { items($0).count } ?? sections[section].fields.count
     }
 
     /// A section's header title.
@@ -166,7 +153,7 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
 
     /// The cell for a row, configured from its data.
     public func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
-        let field = sections[indexPath.section].fields[indexPath.row]
+        guard let field = field(at: indexPath) else { return itemCell(tableView, at: indexPath) }
         switch field.kind {
         case .text(let placeholder):
             let cell = tableView.dequeueReusableCell(withIdentifier: "Text", for: indexPath)
@@ -175,7 +162,7 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
             textCell.placeholder = placeholder
             if !textCell.isEditingText { textCell.text = value(field.key) }
             textCell.onCommit = { [weak self] text in
-                self?.values[field.key] = text
+                self?.current.texts[field.key] = text
             }
             return textCell
         case .choice:
@@ -183,6 +170,11 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
             cell.textLabel?.text = field.label
             cell.detailTextLabel?.text = value(field.key)
             cell.accessoryType = .disclosureIndicator
+            cell.editingAccessoryType = .disclosureIndicator
+            return cell
+        case .button:
+            let cell = tableView.dequeueReusableCell(withIdentifier: "Button", for: indexPath)
+            cell.textLabel?.text = field.label
             return cell
         }
     }
@@ -190,8 +182,9 @@ public final class FormController: TableViewController, TableViewDataSource, Tab
     /// The user selected a row.
     public func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath) {
         tableView.deselectRow(at: indexPath)
-        if case .choice(let action) = sections[indexPath.section].fields[indexPath.row].kind {
-            action(self)
+        switch field(at: indexPath)?.kind {
+        case .choice(let action)?, .button(let action)?: action(self)
+        default: break
         }
     }
 }

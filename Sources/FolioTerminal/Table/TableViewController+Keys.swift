@@ -184,8 +184,9 @@ extension TableViewController {
     func reorderHighlighted(by offset: Int) -> Bool {
         guard let path = tableView.highlightedIndexPath else { return false }
         guard tableView.isEditing else {
-            // Say how, rather than do nothing, where the rows can be reordered.
-            guard tableView.dataSource is any TableViewReorderingDataSource else { return false }
+            // Say how, rather than do nothing, where the highlighted row can be reordered.
+            guard let reordering = tableView.dataSource as? any TableViewReorderingDataSource,
+                  reordering.tableView(tableView, canMoveRowAt: path) else { return false }
             application?.showNotice("Rows are reordered in edit mode: press e, then K/J")
             return true
         }

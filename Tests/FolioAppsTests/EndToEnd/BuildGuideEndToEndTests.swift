@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension EndToEnd {
-    /// BuildGuide in tmux: the editor's sections, the alert, clamped reordering, persistence.
+    /// BuildGuide in tmux: the editor's sections, the alert, clamped reordering, persistence by Done.
     @Suite struct BuildGuideEndToEndTests {
         func units(_ folio: FolioBinary, _ guide: String) throws -> [String]? {
             try folio.sections().flatMap(\.rows).first { $0["name"] as? String == guide }?["units"] as? [String]
@@ -33,6 +33,9 @@ extension EndToEnd {
             term.press("Down", "Enter")  // Battlecruiser
             try term.waitFor("Battlecruiser")
             try term.waitFor("Build Order")
+            #expect(try units(folio, "Blank") == [], "nothing saved before Done")
+            term.press("e")  // Done
+            _ = try term.waitForAbsence(of: "Guide Details")
             #expect(try units(folio, "Blank") == ["Battlecruiser"])
         }
 
@@ -56,12 +59,14 @@ extension EndToEnd {
                 return lines[pylon + 1] == "Actions"
             }
             #expect(screen.contains("Actions"))
-            #expect(try units(folio, "Cannon Rush") == ["Forge", "Photon Cannon", "Pylon"])
             term.press("d")  // delete control, then its confirmation
             term.press("d")
             try term.waitForAbsence(of: "Pylon")
+            #expect(try units(folio, "Cannon Rush") == ["Pylon", "Forge", "Photon Cannon"], "nothing saved before Done")
+            term.press("e")  // Done
+            _ = try term.waitForAbsence(of: "Guide Details")
             #expect(try units(folio, "Cannon Rush") == ["Forge", "Photon Cannon"])
-            term.press("Escape", "q")
+            term.press("q")
             let status = try term.waitForExit()
             #expect(status == 0)
             // A relaunch shows the saved build order.
@@ -94,14 +99,57 @@ extension EndToEnd {
             let typing = try term.waitFor("Name  Ling Flood")
             expectEditControls(typing, "Drone")
             term.press("Enter")
-            let done = try term.waitUntil("the bar's title renamed") { $0.lines.first?.contains("Ling Flood") == true }
-            expectEditControls(done, "Drone")
-            term.press("Escape")
-            let list = try term.waitFor("Guides")
-            #expect(list.contains("Ling Flood") && !list.contains("Zergling Frenzy"))
+            let typed = try term.waitUntil("editing ended") { !$0.contains("cancel edit") }
+            expectEditControls(typed, "Drone")
+            #expect(try folio.run("list").stdout.contains("Zergling Frenzy"), "nothing saved before Done")
+            term.press("e")  // Done
+            let list = try term.waitForAbsence(of: "Guide Details")
+            #expect(list.contains("Ling Flood") && !list.contains("Zergling Frenzy"), "\(list)")
             let listed = try folio.run("list").stdout
             #expect(listed.contains("Ling Flood") && !listed.contains("Zergling Frenzy"), "\(listed)")
             #expect(try units(folio, "Ling Flood") == ["Drone"])
+        }
+
+        /// The editor is a form: nothing is saved before Done, Esc discards.
+        @Test func theEditorSavesOnDoneAndEscDiscards() throws {
+            let folio = try FolioBinary("guides")
+            for unit in ["Pylon", "Forge"] { try folio.run("add-unit", "Cannon Rush", unit) }
+            let app = try folio.launch(waitingFor: "Cannon Rush")
+            defer { app.close() }
+            for done in [false, true] {
+                try app.press("Down", "Enter")
+                try app.waitUntil("the editor") { $0.state["screen"] == "Edit Guide" }
+                try app.press("Enter")  // Name
+                try app.type(" II")
+                try app.press("Enter", "Down", "Down", "d", "d")  // Pylon: its delete control, then the confirmation
+                try app.waitForAbsence(of: "Pylon")
+                #expect(try units(folio, "Cannon Rush") == ["Pylon", "Forge"], "nothing saved before Done")
+                try app.press(done ? "e" : "Escape")
+                try app.waitUntil("back on the list") { $0.state["screen"] == "Guides" }
+                try app.press("g")
+            }
+            #expect(try units(folio, "Cannon Rush") == nil, "renamed by Done")
+            #expect(try units(folio, "Cannon Rush II") == ["Forge"], "Esc discarded the first edit, Done saved the second")
+        }
+
+        /// Another program's change to the build order the user is editing is
+        /// pointed out, never overwritten unseen; Done after that saves the user's.
+        @Test func aChangeElsewhereToTheBuildOrderIsPointedOut() throws {
+            let folio = try FolioBinary("guides")
+            for unit in ["Pylon", "Forge"] { try folio.run("add-unit", "Cannon Rush", unit) }
+            let app = try folio.launch(waitingFor: "Cannon Rush")
+            defer { app.close() }
+            try app.press("Down", "Enter")
+            try app.waitFor("Build Order")
+            try app.press("Down", "Down", "d", "d")  // Pylon goes from the form's build order
+            try app.waitForAbsence(of: "Pylon")
+            try folio.run("add-unit", "Cannon Rush", "Gateway")
+            try app.waitUntil("the change pointed out") { $0.state["alert"] == "Changed Elsewhere" }
+            #expect(app.words.contains("Build Order"), "\(app.text)")
+            #expect(try units(folio, "Cannon Rush") == ["Pylon", "Forge", "Gateway"], "nothing overwritten")
+            try app.press("Enter", "e")  // OK, then Done: knowingly
+            try app.waitUntil("back on the list") { $0.state["screen"] == "Guides" }
+            #expect(try units(folio, "Cannon Rush") == ["Forge"])
         }
     }
 }

@@ -69,6 +69,8 @@ extension EndToEnd {
             #expect(app.lines.last?.contains("Enter/d delete") == true, "\(app.lines.last ?? "")")
             try app.press("d")
             try app.waitForAbsence(of: "Pylon")
+            try app.press("e")  // Done
+            try app.waitUntil("back on the list") { $0.state["screen"] == "Guides" }
             let units = try folio.sections().flatMap(\.rows).first { $0["name"] as? String == "Cannon Rush" }?["units"] as? [String]
             #expect(units == [])
         }

@@ -54,7 +54,8 @@ extension EndToEnd {
             try app.waitFor("▸ ⊖ Pylon")
             try app.press("d")
             try app.waitFor("✕ Delete")
-            try app.press("j", "Enter")
+            try app.press("j", "Enter", "e")  // Done saves what the editor holds
+            try app.waitUntil("back on the list") { $0.state["screen"] == "Guides" }
             let units = try folio.sections().flatMap(\.rows).first { $0["name"] as? String == "Cannon Rush" }?["units"] as? [String]
             #expect(units == ["Pylon", "Forge"])
         }

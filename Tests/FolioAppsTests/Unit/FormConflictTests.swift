@@ -1,3 +1,4 @@
+import BuildGuideApp
 import FolioAppSupport
 import FolioStore
 import FolioTerminal
@@ -95,6 +96,25 @@ import ZootasticApp
         let check = try ZooStore.open(at: url)
         let stored = try #require(try check.viewContext.fetch(FetchRequest<Animal>()).first { $0.objectID == theirs.objectID })
         #expect(stored.commonName == name + " II", "what the user typed, saved after being told")
+    }
+
+    @Test(arguments: Moment.allCases)
+    func editGuideNeverOverwritesAnUnseenChange(_ moment: Moment) async throws {
+        let folder = try AppTemporaryDirectory()
+        let url = folder.url.appendingPathComponent("guides.sqlite")
+        let other = try BuildGuideStore.open(at: url)
+        let app = launch(try BuildGuideApp.makeScreen(storeURL: url), columns: 100, rows: 30)
+        press(app, Key(.down), Key(.enter))  // the guide editor on Cannon Rush ("4-gate pressure" sorts first)
+        let name = try #require(topForm(app), "the guide editor is a form").value("name")
+        let theirs = try BuildGuideStore.guide(named: name, in: other.viewContext)
+
+        try await editAgainstAnotherProgram(app, moment, suffix: " II", field: "Name") {
+            theirs.name = "Renamed Elsewhere"
+            try other.viewContext.save()
+        }
+        let check = try BuildGuideStore.open(at: url)
+        let stored = try #require(try check.viewContext.fetch(Guide.listRequest).first { $0.objectID == theirs.objectID })
+        #expect(stored.name == name + " II", "what the user typed, saved after being told")
     }
 
     /// A refused save writes nothing: the other program's value stays until Done is pressed again.
