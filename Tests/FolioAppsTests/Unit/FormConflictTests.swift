@@ -60,12 +60,20 @@ import ZootasticApp
         #expect(topForm(app) == nil, "the form closed")
     }
 
+    /// An app's screen on a new store in `file`, and another program's container on it.
+    func launchBesideAnotherProgram(_ file: String, open: (URL) throws -> PersistentContainer,
+                                    screen: (URL) throws -> ViewController) throws -> (Application, PersistentContainer, URL, AppTemporaryDirectory) {
+        let folder = try AppTemporaryDirectory()
+        let url = folder.url.appendingPathComponent(file)
+        let other = try open(url)
+        return (launch(try screen(url), columns: 100, rows: 30), other, url, folder)
+    }
+
     @Test(arguments: Moment.allCases)
     func editLocationNeverOverwritesAnUnseenChange(_ moment: Moment) async throws {
-        let folder = try AppTemporaryDirectory()
-        let url = folder.url.appendingPathComponent("locations.sqlite")
-        let other = try LocationsStore.open(at: url)
-        let app = launch(try MyLocationsApp.makeScreen(storeURL: url), columns: 100, rows: 30)
+        let (app, other, url, folder) = try launchBesideAnotherProgram("locations.sqlite", open: { try LocationsStore.open(at: $0) },
+                                                                       screen: { try MyLocationsApp.makeScreen(storeURL: $0) })
+        defer { withExtendedLifetime(folder) {} }
         press(app, Key(.character("2")), Key(.enter))  // Locations; Edit Location on its first row
         let description = try #require(topForm(app)).value("description")
         let theirs = try #require(try other.viewContext.fetch(FetchRequest<Location>()).first { $0.locationDescription == description })
@@ -81,10 +89,9 @@ import ZootasticApp
 
     @Test(arguments: Moment.allCases)
     func editAnimalNeverOverwritesAnUnseenChange(_ moment: Moment) async throws {
-        let folder = try AppTemporaryDirectory()
-        let url = folder.url.appendingPathComponent("zoo.sqlite")
-        let other = try ZooStore.open(at: url)
-        let app = launch(try ZootasticApp.makeScreen(storeURL: url), columns: 100, rows: 30)
+        let (app, other, url, folder) = try launchBesideAnotherProgram("zoo.sqlite", open: { try ZooStore.open(at: $0) },
+                                                                       screen: { try ZootasticApp.makeScreen(storeURL: $0) })
+        defer { withExtendedLifetime(folder) {} }
         press(app, Key(.enter))  // Edit Animal on the first row
         let name = try #require(topForm(app)).value("name")
         let theirs = try #require(try other.viewContext.fetch(FetchRequest<Animal>()).first { $0.commonName == name })
@@ -100,10 +107,9 @@ import ZootasticApp
 
     @Test(arguments: Moment.allCases)
     func editGuideNeverOverwritesAnUnseenChange(_ moment: Moment) async throws {
-        let folder = try AppTemporaryDirectory()
-        let url = folder.url.appendingPathComponent("guides.sqlite")
-        let other = try BuildGuideStore.open(at: url)
-        let app = launch(try BuildGuideApp.makeScreen(storeURL: url), columns: 100, rows: 30)
+        let (app, other, url, folder) = try launchBesideAnotherProgram("guides.sqlite", open: { try BuildGuideStore.open(at: $0) },
+                                                                       screen: { try BuildGuideApp.makeScreen(storeURL: $0) })
+        defer { withExtendedLifetime(folder) {} }
         press(app, Key(.down), Key(.enter))  // the guide editor on Cannon Rush ("4-gate pressure" sorts first)
         let name = try #require(topForm(app), "the guide editor is a form").value("name")
         let theirs = try BuildGuideStore.guide(named: name, in: other.viewContext)

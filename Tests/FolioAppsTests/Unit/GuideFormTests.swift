@@ -56,7 +56,7 @@ import Testing
 
     @Test func nothingIsSavedBeforeDoneAndEscDiscards() throws {
         let (app, _, url, folder) = try guides(units: ["Pylon", "Forge", "Gateway"])
-        _ = folder
+        defer { withExtendedLifetime(folder) {} }
         let form = try openCannonRush(app)
         edit(app, form)
         #expect(form.value("name") == "Cannon Rush II" && form.items("units") == ["Gateway", "Forge"], "\(form.items("units"))")
@@ -80,7 +80,7 @@ import Testing
     @Test(arguments: Heard.allCases)
     func anUntouchedBuildOrderFollowsAndSurvivesDone(_ heard: Heard) async throws {
         let (app, other, url, folder) = try guides(units: [])
-        _ = folder
+        defer { withExtendedLifetime(folder) {} }
         let form = try openCannonRush(app)
         let theirs = try BuildGuideStore.guide(named: "Cannon Rush", in: other.viewContext)
         try BuildGuideStore.addUnit("Pylon", to: theirs, in: other.viewContext, at: url)
@@ -102,7 +102,7 @@ import Testing
     @Test(arguments: Heard.allCases)
     func aNewRaceNeverDropsAStepAddedElsewhereUnseen(_ heard: Heard) async throws {
         let (app, other, url, folder) = try guides(units: [])
-        _ = folder
+        defer { withExtendedLifetime(folder) {} }
         let form = try openCannonRush(app)
         form.tableView.highlightRow(at: IndexPath(row: 1, section: 0))
         press(app, Key(.enter), Key(.character("G")), Key(.enter))  // Race: Zerg, the last
@@ -153,7 +153,7 @@ import Testing
 
     @Test func anEmptyNameIsRefusedByDoneInTheFormsWords() throws {
         let (app, _, url, folder) = try guides(units: ["Pylon"])
-        _ = folder
+        defer { withExtendedLifetime(folder) {} }
         let form = try openCannonRush(app)
         press(app, Key(.enter), Key(.character("u"), modifiers: .control), Key(.enter), Key(.character("e")))
         #expect(app.presentedAlert?.title == "Not Saved")
