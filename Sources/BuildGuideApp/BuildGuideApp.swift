@@ -24,10 +24,11 @@ public enum BuildGuideApp: FolioApp {
     ]
     /// The app's own keys, for `--help`.
     public static let keys = [
-        HelpEntry("+ or a", "add a guide (no race yet) and open it"),
+        HelpEntry("+ or a", "a new guide (no race yet) in the editor"),
         HelpEntry("Enter on Name / Race", "edit the name / choose the race"),
         HelpEntry("Enter on Add a Unit", "choose a unit of the guide's race"),
         HelpEntry("K/J in Build Order", "reorder (kept within the build order)"),
+        HelpEntry("e / Esc in the editor", "save the guide (Done) / discard its changes"),
     ]
     /// The options that take a value.
     public static let valueOptions: Set<String> = ["--race", "--id"]
