@@ -95,6 +95,18 @@ public final class FormController: TableViewController, TableViewEditingDataSour
         }]
     }
 
+    /// A pushed form puts Cancel (Esc) where the back button was, as an
+    /// iOS edit form does: leaving it discards what it holds, and its bar and
+    /// hints say so rather than "back".
+    override public func viewWillAppear() {
+        super.viewWillAppear()
+        guard let navigation = navigationController, navigation.viewControllers.first !== self else { return }
+        navigationItem.leftBarButtonItem = BarButtonItem(system: .cancel) { [weak self] in
+            guard let self, let navigation = self.navigationController, navigation.topViewController === self else { return }
+            navigation.pop()
+        }
+    }
+
     /// The value of the field `key` ("" when unset).
     public func value(_ key: String) -> String { current.texts[key] ?? "" }
 

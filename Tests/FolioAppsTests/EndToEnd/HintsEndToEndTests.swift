@@ -37,6 +37,23 @@ extension EndToEnd {
             #expect(app.text.contains("eq?"), "e, q and ? were typed")
         }
 
+        /// An edit form's Esc discards what it holds: its bar and footer say
+        /// Cancel, never "back", in every app's forms.
+        @Test(arguments: [("locations", "Tag Location", ["2", "Enter"], "Edit Location"),
+                          ("zoo", "West Indian Manatee", ["+"], "Add Animal"),
+                          ("guides", "Cannon Rush", ["Down", "Enter"], "Edit Guide")])
+        func aFormsEscSaysCancel(app name: String, ready: String, keys: [String], form: String) throws {
+            let folio = try FolioBinary(name)
+            let app = try folio.launch(waitingFor: ready, columns: 120, rows: 30)
+            defer { app.close() }
+            for key in keys { try app.press(key) }
+            try app.waitUntil("the form") { $0.state["screen"] == form }
+            #expect(app.lines.first?.hasPrefix("[Cancel]") == true, "\(app.lines.first ?? "")")
+            #expect(footer(app).contains("Esc cancel") && !footer(app).contains("Esc back"), "\(footer(app))")
+            try app.press("Escape")
+            try app.waitUntil("the form left") { $0.state["screen"] != form }
+        }
+
         @Test func enterIsOfferedOnlyWhereItActs() throws {
             let planets = try FolioBinary("planets")
             let list = try planets.launch(waitingFor: "Mercury")
