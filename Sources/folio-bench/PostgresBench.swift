@@ -155,7 +155,9 @@ struct PostgresBench {
         controller.delegate = nil
 
         // Another process saves; a controller here reports each new row.
-        let newRows = FetchedResultsController(fetchRequest: FetchRequest<BenchItem>(predicate: #Predicate { $0.score == -1 },
+        // A captured value: the store's predicates take constants and captures, not a negation.
+        let childScore = -1
+        let newRows = FetchedResultsController(fetchRequest: FetchRequest<BenchItem>(predicate: #Predicate { $0.score == childScore },
                                                                                     sortBy: [SortDescriptor(\.name)]),
                                                managedObjectContext: context, sectionNameKeyPath: nil)
         let heard = ReportTimes()
