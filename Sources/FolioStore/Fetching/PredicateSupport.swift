@@ -10,6 +10,8 @@ import Foundation
 /// - Constants of attribute types, ``ObjectID``s, `nil`. (`#Predicate` only
 ///   captures Codable values, so objects are compared through `objectID`.)
 /// - `==`, `!=` (null-safe: `IS`, `IS NOT`), `<`, `<=`, `>`, `>=`.
+/// - Numbers: negative literals and unary minus (`$0.score == -1`,
+///   `$0.lat < -limit`), `+`, `-`, `*` on attributes and constants.
 /// - `&&`, `||`, `!`.
 /// - `[a, b].contains($0.key)` (`IN`), also with object IDs.
 /// - Strings: `contains(_:)`, `starts(with:)`, `isEmpty`, `count`
@@ -24,7 +26,8 @@ import Foundation
 /// ``StringFilter`` instead: case-, diacritic- and width-insensitive
 /// matching (search), ends-with, and one condition over several attributes.
 /// Not supported: relationships inside `contains(where:)`, other closures,
-/// arithmetic, conditionals, regexes.
+/// division and remainder (a zero divisor means a NULL on SQLite, an error
+/// on PostgreSQL and a trap in Swift), conditionals, regexes.
 ///
 ///     #Predicate<Location> { $0.category == "Bar" && $0.latitude > 10.5 }
 ///     // ((t0."category" IS ?) AND (t0."latitude" > ?))
