@@ -155,9 +155,7 @@ struct PostgresBench {
         controller.delegate = nil
 
         // Another process saves; a controller here reports each new row.
-        // A captured value: the store's predicates take constants and captures, not a negation.
-        let childScore = -1
-        let newRows = FetchedResultsController(fetchRequest: FetchRequest<BenchItem>(predicate: #Predicate { $0.score == childScore },
+        let newRows = FetchedResultsController(fetchRequest: FetchRequest<BenchItem>(predicate: #Predicate { $0.score == -1 },
                                                                                     sortBy: [SortDescriptor(\.name)]),
                                                managedObjectContext: context, sectionNameKeyPath: nil)
         let heard = ReportTimes()
