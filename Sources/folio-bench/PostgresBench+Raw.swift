@@ -14,6 +14,8 @@ final class RawPostgres {
             throw StoreError.offline(store: PGDisplay.redacted(uri), message: "the raw baseline could not connect")
         }
         connection = c
+        // The DROP … CASCADE notices are not the benchmark's output.
+        PQclear(PQexec(c, "SET client_min_messages = warning"))
     }
 
     deinit { PQfinish(connection) }
