@@ -8,8 +8,7 @@ extension PostgresBackend: BatchSQL {
         if !connection.isInTransaction { try beginWriting(until: deadlineFromNow) }
         do {
             let outcome = try BatchRunner(self).run(batch)
-            try writeHistory(outcome.history, author: author)
-            try connection.execute("COMMIT")
+            try writeHistory(outcome.history, author: author, then: "COMMIT")
             return outcome
         } catch {
             abandonWriting()

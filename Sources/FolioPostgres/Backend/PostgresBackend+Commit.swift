@@ -50,8 +50,8 @@ extension PostgresBackend {
             for o in batch.orders {
                 for (sql, values) in dialect.positionWrites(o, row: row) { try connection.query(sql, values) }
             }
-            try writeHistory(batch.changes.historyText(inserted: permanent), author: author)
-            try connection.execute(inWriteTransaction ? "RELEASE SAVEPOINT folio_save" : "COMMIT")
+            try writeHistory(batch.changes.historyText(inserted: permanent), author: author,
+                             then: inWriteTransaction ? "RELEASE SAVEPOINT folio_save" : "COMMIT")
             return permanent
         } catch {
             if inWriteTransaction { try? connection.execute("ROLLBACK TO SAVEPOINT folio_save; RELEASE SAVEPOINT folio_save") }
@@ -103,14 +103,18 @@ extension PostgresBackend {
         }
     }
 
-    /// Writes a history row (none for an empty change) and announces its position with NOTIFY at commit.
-    func writeHistory(_ history: String, author: String) throws {
-        guard !history.isEmpty else { return }
+    /// Writes a history row (none for an empty change), announces its
+    /// position with NOTIFY at commit, and ends the save with `finish`
+    /// (COMMIT, or a savepoint's RELEASE), all in one round trip: values
+    /// are quoted as literals there, as a multi-statement string takes no parameters.
+    func writeHistory(_ history: String, author: String, then finish: String) throws {
+        guard !history.isEmpty else { return try connection.execute(finish) }
         // The payload is only the position: small, far below the server's 8,000-byte cap.
-        try connection.query("""
-            WITH h AS (INSERT INTO folio_history (author, changes) VALUES ($1, $2) RETURNING position)
-            SELECT pg_notify($3, position::text) FROM h
-            """, [.text(author), .text(history), .text(PostgresServer.channel(namespace))])
+        try connection.execute("""
+            WITH h AS (INSERT INTO folio_history (author, changes) VALUES (\(try connection.literal(author)), \(try connection.literal(history)))
+            RETURNING position) SELECT pg_notify(\(try connection.literal(PostgresServer.channel(namespace))), position::text) FROM h;
+            \(finish)
+            """)
     }
 
     /// Reserves consecutive IDs per entity past both the sequence and the

@@ -132,9 +132,9 @@ final class PostgresBackend: StoreBackend {
         if isReadOnly { throw StoreError.readOnly(path: path) }
         let now = DispatchTime.now().uptimeNanoseconds
         let wait = max(1, Int64(deadline > now ? (deadline - now) / 1_000_000 : 0))
-        try connection.execute("BEGIN")
+        // One round trip: a save's latency is mostly its round trips to the server.
         do {
-            try connection.execute("SET LOCAL lock_timeout = \(wait); SELECT pg_advisory_xact_lock(\(lockKey))")
+            try connection.execute("BEGIN; SET LOCAL lock_timeout = \(wait); SELECT pg_advisory_xact_lock(\(lockKey))")
         } catch {
             abandonWriting()
             throw error

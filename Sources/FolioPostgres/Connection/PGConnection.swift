@@ -23,6 +23,10 @@ final class PGConnection {
     /// Counts the sessions this connection has opened: when it changes, a
     /// reconnect happened and the session's state (its LISTEN, its socket) is new.
     private(set) var generation = 0
+    /// This session's prepared statements (by SQL and parameter types) and
+    /// the statements seen once: a statement is prepared when it comes again,
+    /// so one-off statements cost no extra round trip.
+    private var statements = PGStatementCache()
 
     /// Connects to `uri` (any libpq connection string or URI). A server that
     /// cannot be reached or refuses the login is a ``StoreError/offline(store:message:)``.
@@ -38,6 +42,7 @@ final class PGConnection {
 
     private func connect() throws {
         if let handle { PQfinish(handle) }
+        statements = PGStatementCache()
         // Defaults first: the URI's own settings, expanded from dbname, win over them.
         let keywords = ["connect_timeout", "fallback_application_name", "dbname"]
         let values = ["10", "folio", uri]
@@ -59,6 +64,7 @@ final class PGConnection {
     func close() {
         PQfinish(handle)
         handle = nil
+        statements = PGStatementCache()
     }
 
     /// libpq's message for the last failure, on one line.
@@ -94,9 +100,12 @@ final class PGConnection {
     /// Runs one statement with parameters and returns its rows.
     @discardableResult
     func query(_ sql: String, _ values: [StoreValue] = []) throws -> PGResult {
-        try retryingOnce(sql) {
-            let result = PGParameters(values).withPointers { types, pointers, lengths, formats in
-                PQexecParams(handle, sql, Int32(values.count), types, pointers, lengths, formats, 0)
+        let parameters = PGParameters(values)
+        return try retryingOnce(sql) {
+            let name = try preparedName(sql, parameters)
+            let result = parameters.withPointers { types, pointers, lengths, formats in
+                if let name { return PQexecPrepared(handle, name, Int32(values.count), pointers, lengths, formats, 0) }
+                return PQexecParams(handle, sql, Int32(values.count), types, pointers, lengths, formats, 0)
             }
             do { try check(result, sql) } catch {
                 PQclear(result)
@@ -104,6 +113,33 @@ final class PGConnection {
             }
             return PGResult(result!)
         }
+    }
+
+    /// The name of `sql` prepared on this session for these parameter types,
+    /// preparing it on its second use; nil while it has been seen only once.
+    private func preparedName(_ sql: String, _ parameters: PGParameters) throws -> String? {
+        switch statements.lookUp(sql, parameters.types) {
+        case .prepared(let name): return name
+        case .firstUse: return nil
+        case .prepare(let name, let evictAll):
+            if evictAll { try execute("DEALLOCATE ALL") }
+            let result = parameters.types.withUnsafeBufferPointer { t in
+                PQprepare(handle, name, sql, Int32(t.count), t.baseAddress)
+            }
+            defer { PQclear(result) }
+            try check(result, sql)
+            statements.didPrepare(sql, parameters.types, name)
+            return name
+        }
+    }
+
+    /// `text` as an SQL string literal, quoted by libpq for this session's encoding.
+    func literal(_ text: String) throws -> String {
+        guard let handle, let escaped = PQescapeLiteral(handle, text, text.utf8.count) else {
+            throw StoreError.offline(store: display, message: lastMessage)
+        }
+        defer { PQfreemem(escaped) }
+        return String(cString: escaped)
     }
 
     /// Runs `body`; when the connection turns out lost (a restarted server,

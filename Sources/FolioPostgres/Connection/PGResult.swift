@@ -74,7 +74,7 @@ final class PGResult {
 /// Statement parameters: each value's type (so the server never has to
 /// guess), its text (texts and blobs as their bytes, sent in binary), in C memory for the call.
 struct PGParameters {
-    private var types: [UInt32] = []
+    private(set) var types: [UInt32] = []
     private var texts: [[UInt8]?] = []
     private var formats: [Int32] = []
 
