@@ -31,8 +31,8 @@ final class RawPostgres {
         StoreError.server(store: "raw baseline", code: "", message: String(cString: PQerrorMessage(connection)), sql: sql)
     }
 
-    /// Fills the table with `rows` rows, then times `saves` single-row UPDATEs, each in its own transaction (µs).
-    func saveLatencies(rows: Int, saves: Int) throws -> [Double] {
+    /// Fills the table with `rows` rows and prepares the UPDATE the saves run.
+    func fill(rows: Int) throws {
         try exec("""
             CREATE SCHEMA folio_bench_raw;
             CREATE TABLE folio_bench_raw.item (id BIGINT PRIMARY KEY, name TEXT COLLATE "C", score BIGINT, value DOUBLE PRECISION);
@@ -42,24 +42,24 @@ final class RawPostgres {
             """)
         let prepared = PQprepare(connection, "update_score", "UPDATE folio_bench_raw.item SET score = $1::bigint WHERE id = $2::bigint", 2, nil)
         PQclear(prepared)
-        var times: [Double] = []
-        for i in 0..<saves {
-            let score = String(rows + i), id = String(i + 1)
-            let start = StoreLatency.now()
-            try exec("BEGIN")
-            let result = score.withCString { s in
-                id.withCString { d in
-                    var values: [UnsafePointer<CChar>?] = [s, d]
-                    return PQexecPrepared(connection, "update_score", 2, &values, nil, nil, 0)
-                }
+    }
+
+    /// Times the `i`th single-row UPDATE in a transaction of its own (µs).
+    func saveMicroseconds(_ i: Int, rows: Int) throws -> Double {
+        let score = String(rows + i), id = String(i + 1)
+        let start = StoreLatency.now()
+        try exec("BEGIN")
+        let result = score.withCString { s in
+            id.withCString { d in
+                var values: [UnsafePointer<CChar>?] = [s, d]
+                return PQexecPrepared(connection, "update_score", 2, &values, nil, nil, 0)
             }
-            let ok = PQresultStatus(result) == PGRES_COMMAND_OK
-            PQclear(result)
-            guard ok else { throw error("UPDATE") }
-            try exec("COMMIT")
-            times.append((StoreLatency.now() - start) * 1000)
         }
-        return times
+        let ok = PQresultStatus(result) == PGRES_COMMAND_OK
+        PQclear(result)
+        guard ok else { throw error("UPDATE") }
+        try exec("COMMIT")
+        return (StoreLatency.now() - start) * 1000
     }
 
     /// `SELECT id, score … ORDER BY score` read into arrays, the median of `repeats` (ms).
