@@ -10,10 +10,10 @@ import FolioTestSupport
 @MainActor
 @Suite struct PredicateNumberTests {
     @Test(arguments: TestBackend.allCases)
-    func negativeLiteralsAndArithmeticSelectWhatSwiftSelects(_ backend: TestBackend) throws {
+    func negativeLiteralsAndArithmeticSelectWhatSwiftSelects(_ backend: TestBackend) async throws {
         var random = ResultsRandom.fromEnvironment()
         print("PredicateNumberTests seed:", random.seed, backend)
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         let container = try PersistentContainer(schema: StoreTestSchema.make(), store: store.description)
         let context = container.viewContext
         for n in 0..<60 {
@@ -52,6 +52,7 @@ import FolioTestSupport
         let all = try context.fetch(FetchRequest<TestItem>())
         #expect(all.count == 60)
         for (label, predicate) in predicates {
+            await Task.yield()  // the main actor is shared by every main-actor suite
             let expected = Set(try all.filter { try predicate.evaluate($0) }.map(\.text))
             let request = FetchRequest<TestItem>(predicate: predicate)
             let fetched = try context.fetch(request).map(\.text)
@@ -62,8 +63,8 @@ import FolioTestSupport
     }
 
     @Test(arguments: TestBackend.allCases)
-    func aConstantWithNoNegationIsAClearError(_ backend: TestBackend) throws {
-        let store = try backend.makeStore()
+    func aConstantWithNoNegationIsAClearError(_ backend: TestBackend) async throws {
+        let store = try await backend.makeStore()
         let container = try PersistentContainer(schema: StoreTestSchema.make(), store: store.description)
         let smallest = Int.min
         let request = FetchRequest<TestItem>(predicate: #Predicate { $0.count == -smallest })
