@@ -59,8 +59,9 @@ import FolioTestSupport
             for child in children { child.closeInput() }
             for child in children {
                 let opened = await child.waitForLine(timeout: 60) { $0.hasPrefix("opened") || $0.hasPrefix("failed") }
-                #expect(opened?.line == "opened \(Self.seeded)", "round \(round): \(String(describing: opened?.line))")
                 await child.finish()
+                #expect(opened?.line == "opened \(Self.seeded)",
+                        "round \(round): \(String(describing: opened?.line)); exit status \(child.terminationStatus), printed \(child.lines.map(\.line))")
             }
             #expect(try await MainActor.run { try items(path) } == Self.seeded, "round \(round)")
         }
