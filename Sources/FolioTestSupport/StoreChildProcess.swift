@@ -76,8 +76,11 @@ public final class StoreChildProcess: @unchecked Sendable {  // the collected li
     ///
     /// The wait suspends rather than blocks: a main-actor test that waits
     /// for a child leaves the main actor to every other test meanwhile.
+    /// It ends when the child's output does, so a child that dies fails the
+    /// wait at once; the deadline only catches a child that hangs, and is
+    /// long because a loaded machine can slow a healthy child tenfold.
     public func waitForLine(
-        timeout: Double = 60, _ predicate: @Sendable (String) -> Bool
+        timeout: Double = 600, _ predicate: @Sendable (String) -> Bool
     ) async -> (line: String, at: Date)? {
         // A process that ended (its output read to the end) prints nothing more:
         // a crashed worker fails its wait at once, not at the deadline.

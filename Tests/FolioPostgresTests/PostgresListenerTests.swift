@@ -102,8 +102,10 @@ import FolioTestSupport
         writer.setReaderSilenceLimit(3600)
         let queue = DispatchQueue(label: "listener-test")
         let wakes = Wakes()
-        // Named, so its session is told apart from the writer's own feed.
-        let (feed, position) = try follow(uri + "&application_name=catch-up", on: queue, wakes)
+        // Named, so its session is told apart from the writer's own feed. Its
+        // statement timeout (30 s by default) must outlast the test's turns on a
+        // loaded machine: the read is to end because its session ends, not by timing out.
+        let (feed, position) = try follow(uri + "&application_name=catch-up&options=-c%20statement_timeout%3D3600000", on: queue, wakes)
         try await cluster.runSQL("SELECT pg_terminate_backend(\(queue.sync { feed.listenerProcessID }), 10000)")
         var saved: Set<ObjectID> = [try insert("while away", into: writer)]
         // The read takes the trim mark from folio_metadata after the rows: hold that table.

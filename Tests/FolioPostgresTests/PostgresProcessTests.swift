@@ -52,7 +52,7 @@ import FolioTestSupport
             try await Task.sleep(for: .milliseconds(5))
         }
         for (i, child) in children.enumerated() {
-            #expect(await child.waitForLine(timeout: 120) { $0 == "saved all" } != nil, "worker \(i) did not save: \(child.lines.suffix(3).map(\.line))")
+            #expect(await child.waitForLine { $0 == "saved all" } != nil, "worker \(i) did not save: \(child.lines.suffix(3).map(\.line))")
         }
         #expect(await waitUntil(60) { controller.fetchedObjects?.count == total }, "shown \(controller.fetchedObjects?.count ?? 0) of \(total)")
         let shown = (controller.fetchedObjects ?? []).map(\.commonName).joined(separator: ",")
@@ -61,7 +61,7 @@ import FolioTestSupport
         #expect(harness.table.numberOfRows(inSection: 0) == total)
         for child in children { child.closeInput() }
         for (i, child) in children.enumerated() {
-            let converged = await child.waitForLine(timeout: 150) { $0.hasPrefix("fetched ") }
+            let converged = await child.waitForLine { $0.hasPrefix("fetched ") }
             #expect(converged != nil, "worker \(i) did not finish: \(child.lines.suffix(3).map(\.line))")
             #expect(child.lines.contains { $0.line == "converged " + shown }, "worker \(i)'s controller shows other rows")
             #expect(child.lines.contains { $0.line == "fetched " + shown }, "worker \(i)'s fetch gives other rows")
@@ -147,9 +147,9 @@ import FolioTestSupport
             return left == (0, 1)
         }, "history \(left.history), readers \(left.readers) after the trim")
         child.resume()
-        #expect(await child.waitForLine(timeout: 20) { $0 == "reload" } != nil, "the reader learnt it missed saves: \(child.lines.map(\.line))")
+        #expect(await child.waitForLine { $0 == "reload" } != nil, "the reader learnt it missed saves: \(child.lines.map(\.line))")
         let later = try insert("Later", into: mine)
-        #expect(await child.waitForLine(timeout: 20) { $0 == "heard \(later)" } != nil, "a later save is heard: \(child.lines.map(\.line))")
+        #expect(await child.waitForLine { $0 == "heard \(later)" } != nil, "a later save is heard: \(child.lines.map(\.line))")
         let lines = child.lines.map(\.line)
         #expect(lines.filter { $0 == "reload" }.count == 1, "one reload: \(lines)")
         #expect(!lines.contains("heard \(missed)") && !lines.contains("heard \(alsoMissed)"), "a trimmed save was heard: \(lines)")

@@ -182,7 +182,7 @@ extension ControllerCacheTests {
             // While no launch is open, another process inserts, updates and deletes by batch requests.
             let child = try StoreChildProcess(executable: StoreChildProcess.sibling("folio-store-worker"), arguments: ["batch", store])
             child.closeInput()
-            #expect(await child.waitForLine(timeout: 120) { $0.hasPrefix("ran delete") } != nil, "\(child.lines.map(\.line))")
+            #expect(await child.waitForLine { $0.hasPrefix("ran delete") } != nil, "\(child.lines.map(\.line))")
             await child.finish()
             let after = try launch()
             #expect(!after.usedCache, "the cache hid another process's changes")

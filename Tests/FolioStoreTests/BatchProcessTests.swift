@@ -25,7 +25,7 @@ import FolioTestSupport
 
         let child = try StoreChildProcess(executable: StoreChildProcess.sibling("folio-store-worker"), arguments: ["batch", path])
         child.closeInput()
-        #expect(await child.waitForLine(timeout: 60) { $0 == "ran delete 40" } != nil, "\(child.lines.map(\.line))")
+        #expect(await child.waitForLine { $0 == "ran delete 40" } != nil, "\(child.lines.map(\.line))")
         func fresh() throws -> [String] { try c.fetch(request).map(\.commonName) }
         #expect(await waitUntil(20) { (try? fresh()).map { $0.count == 161 && controller.fetchedObjects?.map(\.commonName) == $0 } ?? false })
         #expect(harness.tableErrors.isEmpty)

@@ -58,7 +58,7 @@ import FolioTestSupport
             for child in children { #expect(await child.waitForLine { $0 == "ready" } != nil) }
             for child in children { child.closeInput() }
             for child in children {
-                let opened = await child.waitForLine(timeout: 60) { $0.hasPrefix("opened") || $0.hasPrefix("failed") }
+                let opened = await child.waitForLine { $0.hasPrefix("opened") || $0.hasPrefix("failed") }
                 await child.finish()
                 #expect(opened?.line == "opened \(Self.seeded)",
                         "round \(round): \(String(describing: opened?.line)); exit status \(child.terminationStatus), printed \(child.lines.map(\.line))")
