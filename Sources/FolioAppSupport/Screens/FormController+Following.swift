@@ -145,8 +145,10 @@ extension FormController {
             presentError(title: "\(noun.capitalized) Deleted", message: "Another program deleted this \(noun); nothing was saved.")
             return
         }
+        // Say that changes were lost only when there were some.
+        let lost = editedKeys.isEmpty ? "" : "; your changes were not saved"
         navigation.pop(to: navigation.viewControllers[index - 1])
         navigation.presentError(title: "\(noun.capitalized) Deleted",
-                                message: "Another program deleted this \(noun) while you edited it; your changes were not saved.")
+                                message: "Another program deleted this \(noun) while it was open here\(lost).")
     }
 }

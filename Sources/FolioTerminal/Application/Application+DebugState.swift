@@ -40,7 +40,10 @@ extension Application {
             "frames": "\(framesComposed)", "help": isShowingHelp ? "1" : "0",
             "editingText": root.isEditingText ? "1" : "0",
         ]
-        if let alert = presentedAlert { facts["alert"] = alert.title ?? "" }
+        if let alert = presentedAlert {
+            facts["alert"] = alert.title ?? ""
+            facts["alertMessage"] = alert.message ?? ""
+        }
         var node: ViewController? = root
         var depth = 0
         while let current = node, depth < 16 {

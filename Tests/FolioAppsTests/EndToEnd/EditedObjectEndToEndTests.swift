@@ -22,6 +22,8 @@ extension EndToEnd {
             try folio.run("delete", infiniteLoop)
             try app.waitUntil("the deletion noticed") { $0.state["alert"] == "Location Deleted" }
             #expect(app.state["screen"] == "Locations", "back on the list: \(app.state)")
+            // Nothing was typed, so nothing is said to be lost.
+            #expect(app.state["alertMessage"] == "Another program deleted this location while it was open here.")
             try app.press("Enter")
             try app.press("e")  // Edit on the list: nothing to save, nothing crashes
             #expect(!app.hasExited)
@@ -41,6 +43,7 @@ extension EndToEnd {
             try folio.run("delete", "--id", manatee)
             try app.press("e")  // Done, perhaps before the deletion was heard
             try app.waitUntil("the deletion noticed") { $0.state["alert"] == "Animal Deleted" }
+            #expect(app.state["alertMessage"]?.hasSuffix("your changes were not saved.") == true, "\(app.state)")
             #expect(!app.hasExited)
             #expect(try !folio.sections().flatMap(\.rows).contains { ($0["commonName"] as? String) == "West Indian Manatee" })
         }
