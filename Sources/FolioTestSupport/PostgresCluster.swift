@@ -29,6 +29,7 @@ public final class PostgresCluster: Sendable {
 
     private static let sharedCluster = Mutex<PostgresCluster?>(nil)
     private static let prefix = "folio-pg-"
+    private static let stagingPrefix = "folio-pgnew-"
 
     /// The cluster of this test process, started on first use.
     public static func shared() throws -> PostgresCluster {
@@ -46,9 +47,16 @@ public final class PostgresCluster: Sendable {
         binaries = try Self.findBinaries()
         runAsPostgres = getuid() == 0
         let base = FileManager.default.temporaryDirectory.path
-        directory = "\(base)/\(Self.prefix)\(getpid())-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory + "/socket", withIntermediateDirectories: true)
-        try "\(getpid())".write(toFile: directory + "/owner.pid", atomically: true, encoding: .utf8)
+        let name = "\(getpid())-\(UUID().uuidString.prefix(8))"
+        directory = "\(base)/\(Self.prefix)\(name)"
+        // Made under another name and renamed: a cluster folder is never seen
+        // without its owner, or another cluster's start would take it for stale.
+        let staging = "\(base)/\(Self.stagingPrefix)\(name)"
+        try FileManager.default.createDirectory(atPath: staging + "/socket", withIntermediateDirectories: true)
+        try "\(getpid())".write(toFile: staging + "/owner.pid", atomically: true, encoding: .utf8)
+        guard rename(staging, directory) == 0 else {
+            throw ClusterError(message: "cannot make \(directory): \(String(cString: strerror(errno)))")
+        }
         if runAsPostgres { try Self.run("/bin/chown", ["-R", "postgres:postgres", directory]) }
         do {
             try runTool("initdb", ["-D", directory + "/data", "-A", "trust", "-U", "postgres", "-E", "UTF8",
@@ -98,9 +106,11 @@ public final class PostgresCluster: Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// A connection URI for `database` over the socket.
+    /// A connection URI for `database` over the socket. A loaded test machine
+    /// can take longer than libpq's usual 10 s to let a session in; a stopped
+    /// server still fails at once (its socket is gone).
     public func uri(database: String) -> String {
-        "postgresql:///\(database)?host=\(socketDirectory)&port=\(port)&user=postgres"
+        "postgresql:///\(database)?host=\(socketDirectory)&port=\(port)&user=postgres&connect_timeout=600"
     }
 
     /// Creates a new empty database and returns its URI.
@@ -213,6 +223,12 @@ public final class PostgresCluster: Sendable {
     private static func removeStaleClusters() {
         let base = FileManager.default.temporaryDirectory.path
         let names = (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
+        for name in names where name.hasPrefix(stagingPrefix) {
+            // A folder being made: stale only once its owner is gone.
+            let dir = base + "/" + name
+            if let owner = (try? String(contentsOfFile: dir + "/owner.pid", encoding: .utf8)).flatMap({ Int32($0) }),
+               kill(owner, 0) != 0 && errno != EPERM { try? FileManager.default.removeItem(atPath: dir) }
+        }
         for name in names where name.hasPrefix(prefix) && !name.hasPrefix(prefix + "output-") {
             let dir = base + "/" + name
             if let owner = (try? String(contentsOfFile: dir + "/owner.pid", encoding: .utf8)).flatMap({ Int32($0) }),
