@@ -14,8 +14,9 @@ enum GuideForm {
                 .text("name", "Name", placeholder: "Guide name"),
                 .choice("race", "Race", hint: "choose the race") { form in pickRace(for: form) },
             ]),
-            .list("units", title: "Build Order") { unit in
-                SampleData.races.lazy.flatMap(\.units).first { $0.name == unit }?.type
+            // A unit's type is its race's: the same name in another race may differ.
+            .list("units", title: "Build Order") { form, unit in
+                BuildGuideStore.catalogueUnit(unit, race: form.value("race"))?.type
             },
             .init(title: "Actions", fields: [
                 .button("addUnit", "Add a Unit", hint: "add a unit") { form in addUnit(to: form) },

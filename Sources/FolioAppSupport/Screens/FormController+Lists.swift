@@ -36,7 +36,7 @@ extension FormController {
         let section = sections[indexPath.section]
         let item = section.listKey.map { items($0)[indexPath.row] } ?? ""
         cell.textLabel?.text = item
-        cell.detailTextLabel?.text = section.detail(item)
+        cell.detailTextLabel?.text = section.detail(self, item)
         return cell
     }
 

@@ -49,31 +49,33 @@ extension FormController {
         public let fields: [Field]
         /// The key of the list value whose items are the rows, for a list section.
         public let listKey: String?
-        /// An item's secondary text in a list section.
-        let detail: @MainActor (String) -> String?
+        /// An item's secondary text in a list section, read from the form as it is
+        /// (a unit's type depends on the race chosen in the same form).
+        let detail: @MainActor (FormController, String) -> String?
 
         /// A section of fields: `.init(title: "Location", fields: [...])`.
         public init(title: String?, fields: [Field]) {
             self.title = title
             self.fields = fields
             listKey = nil
-            detail = { _ in nil }
+            detail = { _, _ in nil }
         }
 
         /// A section whose rows are the items of the list value `key` (a
-        /// build order), each with `detail` as its secondary text. A form
-        /// holding one is in edit mode: an item is deleted with `d` and
-        /// moved with K/J, never out of its section.
+        /// build order), each with `detail` as its secondary text, given the
+        /// form and the item. A form holding one is in edit mode: an item is
+        /// deleted with `d` and moved with K/J, never out of its section.
         ///
         /// ```swift
-        /// .list("units", title: "Build Order") { unit in catalogue[unit]?.type }
+        /// .list("units", title: "Build Order") { form, unit in catalogue[form.value("race")]?[unit]?.type }
         /// ```
         public static func list(_ key: String, title: String?,
-                                detail: @escaping @MainActor (String) -> String? = { _ in nil }) -> Section {
+                                detail: @escaping @MainActor (FormController, String) -> String? = { _, _ in nil }) -> Section {
             Section(title: title, fields: [], listKey: key, detail: detail)
         }
 
-        private init(title: String?, fields: [Field], listKey: String?, detail: @escaping @MainActor (String) -> String?) {
+        private init(title: String?, fields: [Field], listKey: String?,
+                     detail: @escaping @MainActor (FormController, String) -> String?) {
             self.title = title
             self.fields = fields
             self.listKey = listKey
