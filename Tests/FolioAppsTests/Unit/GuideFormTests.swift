@@ -125,6 +125,20 @@ import Testing
         #expect(saved.race == "Zerg" && saved.units == [], "no Protoss step under a Zerg guide")
     }
 
+    /// A step's secondary text is its type in the race the form holds now,
+    /// never a same-named unit's of another race.
+    @Test func aStepShowsItsTypeInTheFormsRace() throws {
+        let (app, _, _, folder) = try guides(units: ["Pylon", "Forge"])
+        defer { withExtendedLifetime(folder) {} }
+        let form = try openCannonRush(app)
+        func detail(_ row: Int) -> String? {
+            form.tableView(form.tableView, cellForRowAt: IndexPath(row: row, section: 1)).detailTextLabel?.text
+        }
+        #expect(detail(0) == "Structure" && detail(1) == "Structure", "\(String(describing: detail(0)))")
+        form.setValue("Terran", for: "race")
+        #expect(detail(0) == nil, "a Pylon is no Terran unit: \(String(describing: detail(0)))")
+    }
+
     @Test func addGuideSavesOnlyOnDoneWithTheRaceChosenFirst() throws {
         let folder = try AppTemporaryDirectory()
         let url = folder.url.appendingPathComponent("guides.sqlite")
