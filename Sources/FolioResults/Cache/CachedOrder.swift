@@ -39,10 +39,18 @@ final class CachedOrder {
         rowCount = layout.rowCount
         // The first screen's rows (the first ones in the file's order, whatever the sections) are checked now,
         // so that a damaged start falls back to a fresh fetch before anything is shown.
-        if rowCount > 0, chunk(0) == nil { return nil }
+        if rowCount > 0, chunk(0) == nil {
+            // A failed init still runs deinit: the opener closes what it could not use.
+            ownsDescriptor = false
+            return nil
+        }
     }
 
-    deinit { close(descriptor) }
+    /// Whether the descriptor is this order's to close. Closing one twice
+    /// closes whatever the process opened under that number meanwhile.
+    private var ownsDescriptor = true
+
+    deinit { if ownsDescriptor { close(descriptor) } }
 
     var numberOfSections: Int { sections.count }
     var chunksRead: Int { chunks.count }
