@@ -50,6 +50,8 @@ public class AnyFetchedResultsController {
     let loadedEngine: Engine
     /// A relaunch's order, read from the cache file on demand until it is loaded into the engine.
     var cachedOrder: CachedOrder?
+    /// Whether the last cached order loaded was loaded off the main actor.
+    var cachedOrderLoadedApart: Bool?
     var engine: Engine {
         if cachedOrder != nil { loadCachedOrder() }
         return loadedEngine
