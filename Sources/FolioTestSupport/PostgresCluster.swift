@@ -217,6 +217,10 @@ public final class PostgresCluster: Sendable {
             let dir = base + "/" + name
             if let owner = (try? String(contentsOfFile: dir + "/owner.pid", encoding: .utf8)).flatMap({ Int32($0) }),
                kill(owner, 0) == 0 || errno == EPERM { continue }
+            // No owner yet: another test (in this process or another) is making it right now.
+            if !FileManager.default.fileExists(atPath: dir + "/owner.pid"),
+               let made = (try? FileManager.default.attributesOfItem(atPath: dir))?[.modificationDate] as? Date,
+               made.timeIntervalSinceNow > -60 { continue }
             if let pidFile = try? String(contentsOfFile: dir + "/data/postmaster.pid", encoding: .utf8),
                let pid = pidFile.split(separator: "\n").first.flatMap({ Int32($0) }),
                let command = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
