@@ -202,6 +202,9 @@ public class AnyFetchedResultsController {
     /// the store orders them and as their permanent IDs will.
     func engineID(_ id: ObjectID) -> Int64 { id.rowID >= 0 ? id.rowID : Self.temporaryBase - id.rowID }
 
+    /// The store's row ID (negative for a temporary object) for an engine identifier.
+    func storeRowID(_ key: Int64) -> Int64 { key >= Self.temporaryBase ? Self.temporaryBase - key : key }
+
     /// The object ID for an engine identifier.
     func objectID(_ key: Int64) -> ObjectID {
         ObjectID(entityName: entityName, rowID: key >= Self.temporaryBase ? Self.temporaryBase - key : key)

@@ -33,7 +33,9 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
     /// controller.fetchRequest.predicate = #Predicate { $0.habitat == "Savanna" }
     /// try controller.performFetch()
     /// ```
-    public var fetchRequest: FetchRequest<Entity>
+    public var fetchRequest: FetchRequest<Entity> {
+        didSet { preparedFetches = PreparedFetches<Entity>() }
+    }
     /// The key path whose value names each object's section; nil for one section.
     public let sectionNameKeyPath: PartialKeyPath<Entity>?
 
@@ -47,6 +49,8 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
     /// Objects of batches whose keys the store could not read, read again later (see ``placeUnread``).
     var unread: [Candidate] = []
     var unreadRetryScheduled = false
+    /// The key fetches translated for the current request, reused by every save until it changes.
+    var preparedFetches = PreparedFetches<Entity>()
 
     /// Creates a controller; nothing is fetched until `performFetch()`.
     /// The labels are Core Data's.
