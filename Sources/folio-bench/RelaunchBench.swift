@@ -18,12 +18,18 @@ final class RelaunchBenchScreen: ResultsTableController<ResultsBenchRow> {
 /// drawn (80×24, sectioned, fetchBatchSize 20), beside the same launch with
 /// no cache in the same run; the target is a first screen in ≤ 100 ms
 /// whatever N (the ratio N to N/100 printed). `folio-bench results` prints
-/// the same figures.
+/// the same figures. Then, at N rows, the rest of the order loading after
+/// the first screen: how long until it is loaded, and the longest the main
+/// actor was held meanwhile (what a user waits for between two keys).
 @MainActor
-func runRelaunchBench(_ arguments: [String]) {
+func runRelaunchBench(_ arguments: [String]) async {
     let options = BenchOptions(arguments, suite: "relaunch", defaultRows: 1_000_000, minimumRows: 1_000)
     do {
-        let figures = try RelaunchBench.series(rows: options.rows, print: !options.json)
+        var random = ResultsBench.Random(seed: 0x2E1A_0001 ^ UInt64(options.rows))
+        let store = try RelaunchBench.makeStore(rows: options.rows, random: &random)
+        defer { try? FileManager.default.removeItem(at: store.deletingLastPathComponent()) }
+        var figures = try RelaunchBench.series(rows: options.rows, store: store.path, print: !options.json)
+        figures.merge(try await RelaunchBench.restLoad(store: store.path, rows: options.rows, print: !options.json)) { $1 }
         if options.json {
             print("{" + figures.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \(ResultsBench.number($0.value))" }.joined(separator: ", ") + "}")
         }
@@ -75,9 +81,15 @@ enum RelaunchBench {
 
     /// A store of its own with `rows` benchmark rows, removed afterwards.
     static func withStore<R>(rows: Int, random: inout ResultsBench.Random, _ body: (String) throws -> R) throws -> R {
+        let store = try makeStore(rows: rows, random: &random)
+        defer { try? FileManager.default.removeItem(at: store.deletingLastPathComponent()) }
+        return try body(store.path)
+    }
+
+    /// A new store with `rows` benchmark rows, in a directory of its own (the caller removes it).
+    static func makeStore(rows: Int, random: inout ResultsBench.Random) throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-relaunch-\(getpid())-\(rows)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("relaunch.sqlite").path
         do {
             let container = try PersistentContainer(schema: Schema([ResultsBenchRow.self]), path: path)
@@ -89,7 +101,7 @@ enum RelaunchBench {
                 row.group = random.below(100)
             }
         }
-        return try body(path)
+        return URL(fileURLWithPath: path)
     }
 
     /// Launches on `store` three times with a cache and three times without, each from opening the store to the first screen drawn.

@@ -15,7 +15,7 @@ case "render": runRenderBench(options)
 case "search": runSearchBench(options)
 case "reorder": runReorderBench(options)
 case "batch": runBatchBench(options)
-case "relaunch": runRelaunchBench(options)
+case "relaunch": await runRelaunchBench(options)
 case "postgres": await runPostgresBench(options)
 default:
     FileHandle.standardError.write(Data("folio-bench: unknown suite '\(suite)'\n".utf8))

@@ -13,9 +13,9 @@ import Glibc
 ///     sums     a checksum per chunk of `chunkRows` IDs
 ///     keys     every row's sort values after the section key, in the same order
 ///
-/// IDs are fixed-width and checked by chunk, so a relaunch reads the first
-/// screen's rows without reading the rest; the keys are read only to load
-/// the whole order. The file's length must be exactly what the head says.
+/// IDs are fixed-width and checked by chunk, so a relaunch reads and checks
+/// them in one go and answers any row by position; the keys are read only to
+/// load the whole order. The file's length must be exactly what the head says.
 struct CacheLayout {
     static let chunkRows = 4096
     static let headFields = 6

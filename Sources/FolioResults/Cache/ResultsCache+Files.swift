@@ -8,30 +8,26 @@ import Glibc
 
 extension ResultsCache {
     /// The cache opened for a relaunch, or nil when there is no valid one (an
-    /// invalid one is removed). Reads the head, the section table and the
-    /// first chunk of IDs, whatever the number of rows.
+    /// invalid one is removed). Reads the head, the section table and every
+    /// row ID (8 bytes a row), each part checked; the keys are left for the load.
     static func open<E>(name: String, plan: KeyPlan<E>, context: ObjectContext) -> CachedOrder? {
         guard let header = header(plan, context: context) else { return nil }
         let descriptor = Glibc.open(file(name).path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
-        var opened: CachedOrder?
-        defer { if opened == nil { close(descriptor) } }
-        opened = order(descriptor, header: Array(header.utf8), plan: plan)
+        let opened = order(CacheFile(descriptor: descriptor), header: Array(header.utf8), plan: plan)
         if opened == nil { delete(name: name) }
         return opened
     }
 
-    private static func order<E>(_ descriptor: Int32, header: [UInt8], plan: KeyPlan<E>) -> CachedOrder? {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return nil }
-        let size = Int(status.st_size)
+    private static func order<E>(_ file: CacheFile, header: [UInt8], plan: KeyPlan<E>) -> CachedOrder? {
+        guard let size = file.size else { return nil }
         let headLength = header.count + CacheLayout.headFields * 8
-        guard size >= headLength, let start = CacheLayout.read(descriptor, at: 0, count: headLength),
+        guard size >= headLength, let start = file.read(at: 0, count: headLength),
               start.prefix(header.count).elementsEqual(header) else { return nil }
         var fields = CacheReader(bytes: Array(start[header.count...]))
         let head = (0..<CacheLayout.headFields).compactMap { _ in fields.int64() }
         guard let layout = CacheLayout(textLength: header.count, head: head, fileSize: size),
-              let table = CacheLayout.read(descriptor, at: layout.tableOffset, count: layout.tableLength) else { return nil }
+              let table = file.read(at: layout.tableOffset, count: layout.tableLength) else { return nil }
         let checked = (start[..<(headLength - 8)] + table).withUnsafeBytes { CacheLayout.checksum($0) }
         guard checked == UInt64(bitPattern: head[5]) else { return nil }
         // The sections: strictly in order, counts adding up to the rows.
@@ -48,8 +44,9 @@ extension ResultsCache {
         }
         guard reader.atEnd, rows == layout.rowCount, plan.sectioned || sections.count == 1 else { return nil }
         let first = plan.sectioned ? 1 : 0
-        return CachedOrder(descriptor: descriptor, layout: layout, sections: sections,
-                           keyAscending: Array(plan.ascending[first..<plan.sortCount]))
+        return CachedOrder(file: file, layout: layout, sections: sections,
+                           keyAscending: Array(plan.ascending[first..<plan.sortCount]),
+                           fixedSection: plan.sectioned ? nil : SectionKey(.null, ascending: true))
     }
 
     /// Writes the rows in their current order; failures leave no cache.

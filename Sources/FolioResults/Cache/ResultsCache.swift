@@ -5,9 +5,9 @@ import Synchronization
 /// The persistent section cache: a named file holding a fetch's rows in
 /// order (IDs and key values), valid only for the same request on the same
 /// store at the same history position. A relaunch with the same name then
-/// draws its first screen from the file's section table and the IDs shown,
-/// and loads the rest afterwards (see ``CachedOrder``); any change seen by a
-/// controller deletes the file.
+/// draws its first screen from the file's section table and row IDs, and
+/// loads the keys off the main actor (see ``CachedOrder``); any change seen
+/// by a controller deletes the file.
 ///
 /// ```swift
 /// ResultsCache.directory = URL(fileURLWithPath: "/tmp/caches")

@@ -1,9 +1,10 @@
 import FolioStore
 
 // What the table reads (sections, counts, the IDs of the rows it draws) is
-// answered from the cache file while a relaunch's order has not been loaded
-// into the engine, so the first screen costs O(visible); anything else
-// (a change, a lookup by object, a snapshot) loads the whole order first.
+// answered from the cache file's checked section table and IDs while a
+// relaunch's order has not been loaded into the engine, so drawing never
+// waits for the keys; anything else (a change, a lookup by object, a
+// snapshot) loads the whole order first.
 
 extension AnyFetchedResultsController {
     var shownSectionCount: Int { cachedOrder?.numberOfSections ?? engine.numberOfSections }
@@ -20,23 +21,19 @@ extension AnyFetchedResultsController {
 
     /// The ID shown at a valid index path.
     func shownID(at indexPath: IndexPath) -> Int64 {
-        if let id = cachedOrder?.id(atRow: indexPath.row, inSection: indexPath.section) { return id }
-        // A damaged chunk loads the order afresh (and reports it); the nearest row stands in until the table hears.
-        let section = min(indexPath.section, engine.numberOfSections - 1)
-        let count = section >= 0 ? engine.numberOfRows(inSection: section) : 0
-        precondition(count > 0, "FetchedResultsController: no row at \(indexPath) after the cached order was found damaged")
-        return engine.id(at: IndexPath(row: min(indexPath.row, count - 1), section: section))
+        if let cachedOrder { return cachedOrder.id(atRow: indexPath.row, inSection: indexPath.section) }
+        return engine.id(at: indexPath)
     }
 
     func shownIDs(inSection section: Int, rows: Range<Int>) -> [Int64] {
-        if let ids = cachedOrder?.ids(inSection: section, rows: rows) { return ids }
-        return rows.map { shownID(at: IndexPath(row: $0, section: section)) }
+        if let cachedOrder { return cachedOrder.ids(inSection: section, rows: rows) }
+        return rows.map { engine.id(at: IndexPath(row: $0, section: section)) }
     }
 }
 
 extension AnyFetchedResultsController {
     /// True while a relaunch's order is read from the cache file, not yet loaded.
     package var isReadingCachedOrder: Bool { cachedOrder != nil }
-    /// How many chunks of IDs the relaunch has read from the cache file so far.
-    package var cachedChunksRead: Int { cachedOrder?.chunksRead ?? 0 }
+    /// Whether the last relaunch's order was loaded off the main actor (nil before one was loaded).
+    package var cachedOrderLoadedOffMainActor: Bool? { cachedOrderLoadedApart }
 }

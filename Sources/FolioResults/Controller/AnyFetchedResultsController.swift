@@ -50,6 +50,8 @@ public class AnyFetchedResultsController {
     let loadedEngine: Engine
     /// A relaunch's order, read from the cache file on demand until it is loaded into the engine.
     var cachedOrder: CachedOrder?
+    /// Whether the last cached order loaded was loaded off the main actor.
+    var cachedOrderLoadedApart: Bool?
     var engine: Engine {
         if cachedOrder != nil { loadCachedOrder() }
         return loadedEngine
@@ -199,6 +201,9 @@ public class AnyFetchedResultsController {
     /// sort after every saved one with an equal key, in creation order, as
     /// the store orders them and as their permanent IDs will.
     func engineID(_ id: ObjectID) -> Int64 { id.rowID >= 0 ? id.rowID : Self.temporaryBase - id.rowID }
+
+    /// The store's row ID (negative for a temporary object) for an engine identifier.
+    func storeRowID(_ key: Int64) -> Int64 { key >= Self.temporaryBase ? Self.temporaryBase - key : key }
 
     /// The object ID for an engine identifier.
     func objectID(_ key: Int64) -> ObjectID {

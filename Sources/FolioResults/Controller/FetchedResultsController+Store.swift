@@ -6,14 +6,18 @@ extension FetchedResultsController {
     /// - Complexity: one query; O(k log n) for k restricted IDs.
     func fetchKeyRows(_ plan: KeyPlan<Entity>, restrictedTo ids: [Int64]?) throws -> [(Int64, [StoreValue])] {
         if let ids, ids.isEmpty { return [] }
-        var request = fetchRequestForAll()
-        // No ORDER BY unless a limit or offset needs one: the engine sorts what it loads
-        // and places what changed. Ordered, SQLite walks the sort key's index and looks
-        // each row up (O(n) page reads even for a few restricted IDs); unordered, it
-        // reads the table once, or seeks each restricted ID.
-        if !plan.isWindowed { request.sortDescriptors = [] }
-        let restriction = ids.map { Set($0.map(objectID)) }
-        return try managedObjectContext.fetchKeys(request, keyPaths: plan.keyPaths, restrictedTo: restriction)
+        let fetch = try preparedFetches.keys ?? {
+            var request = fetchRequestForAll()
+            // No ORDER BY unless a limit or offset needs one: the engine sorts what it loads
+            // and places what changed. Ordered, SQLite walks the sort key's index and looks
+            // each row up (O(n) page reads even for a few restricted IDs); unordered, it
+            // reads the table once, or seeks each restricted ID.
+            if !plan.isWindowed { request.sortDescriptors = [] }
+            let fetch = try managedObjectContext.prepareKeyFetch(request, keyPaths: plan.keyPaths)
+            preparedFetches.keys = fetch
+            return fetch
+        }()
+        return try managedObjectContext.fetchKeys(fetch, restrictedToRows: ids.map { $0.map(storeRowID) })
             .map { (engineID($0.id), $0.values) }
     }
 
@@ -23,10 +27,14 @@ extension FetchedResultsController {
     func fetchKeyAndRelatedRows(_ plan: KeyPlan<Entity>, restrictedTo ids: [Int64]) throws
         -> (keys: [(Int64, [StoreValue])], related: [(Int64, [StoreValue])]) {
         guard !ids.isEmpty else { return ([], []) }
-        var request = fetchRequestForAll()
-        request.sortDescriptors = []
-        let rows = try managedObjectContext.fetchKeys(request, keyPaths: plan.keyPaths + plan.relatedKeyPaths,
-                                                      restrictedTo: Set(ids.map(objectID)))
+        let fetch = try preparedFetches.keysAndRelated ?? {
+            var request = fetchRequestForAll()
+            request.sortDescriptors = []
+            let fetch = try managedObjectContext.prepareKeyFetch(request, keyPaths: plan.keyPaths + plan.relatedKeyPaths)
+            preparedFetches.keysAndRelated = fetch
+            return fetch
+        }()
+        let rows = try managedObjectContext.fetchKeys(fetch, restrictedToRows: ids.map(storeRowID))
         let width = plan.keyPaths.count
         var keys: [(Int64, [StoreValue])] = [], related: [(Int64, [StoreValue])] = []
         keys.reserveCapacity(rows.count)
@@ -60,9 +68,12 @@ extension FetchedResultsController {
     /// when a related object changes.
     func fetchRelatedRows(_ plan: KeyPlan<Entity>, restrictedTo ids: [Int64]?) throws -> [(Int64, [StoreValue])] {
         if let ids, ids.isEmpty { return [] }
-        let request = FetchRequest<Entity>()
-        let restriction = ids.map { Set($0.map(objectID)) }
-        return try managedObjectContext.fetchKeys(request, keyPaths: plan.relatedKeyPaths, restrictedTo: restriction)
+        let fetch = try preparedFetches.related ?? {
+            let fetch = try managedObjectContext.prepareKeyFetch(FetchRequest<Entity>(), keyPaths: plan.relatedKeyPaths)
+            preparedFetches.related = fetch
+            return fetch
+        }()
+        return try managedObjectContext.fetchKeys(fetch, restrictedToRows: ids.map { $0.map(storeRowID) })
             .map { (engineID($0.id), $0.values) }
     }
 
@@ -85,4 +96,12 @@ extension FetchedResultsController {
             if !links.isEmpty { relatedOf[row] = links }
         }
     }
+}
+
+/// The key fetches a controller has translated for its current request
+/// (see ``PreparedKeyFetch``); emptied whenever the request changes.
+struct PreparedFetches<Entity: ManagedObject> {
+    var keys: PreparedKeyFetch<Entity>?
+    var keysAndRelated: PreparedKeyFetch<Entity>?
+    var related: PreparedKeyFetch<Entity>?
 }

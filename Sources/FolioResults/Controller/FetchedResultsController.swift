@@ -33,12 +33,14 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
     /// controller.fetchRequest.predicate = #Predicate { $0.habitat == "Savanna" }
     /// try controller.performFetch()
     /// ```
-    public var fetchRequest: FetchRequest<Entity>
+    public var fetchRequest: FetchRequest<Entity> {
+        didSet { preparedFetches = PreparedFetches<Entity>() }
+    }
     /// The key path whose value names each object's section; nil for one section.
     public let sectionNameKeyPath: PartialKeyPath<Entity>?
 
     /// True when the last `performFetch()` built its sections from the cache.
-    package private(set) var lastFetchUsedCache = false
+    package internal(set) var lastFetchUsedCache = false
     var plan: KeyPlan<Entity>?
     var observation: ObservationToken?
     /// For key paths through a to-one relationship: related row → dependent rows, and back.
@@ -47,6 +49,8 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
     /// Objects of batches whose keys the store could not read, read again later (see ``placeUnread``).
     var unread: [Candidate] = []
     var unreadRetryScheduled = false
+    /// The key fetches translated for the current request, reused by every save until it changes.
+    var preparedFetches = PreparedFetches<Entity>()
 
     /// Creates a controller; nothing is fetched until `performFetch()`.
     /// The labels are Core Data's.
@@ -69,8 +73,9 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
     /// ```swift
     /// try controller.performFetch()
     /// ```
-    /// - Complexity: O(n log n); from a valid cache O(s) for s sections, the
-    ///   rest loading in O(n) on the next turn of the main actor or when needed.
+    /// - Complexity: O(n log n); from a valid cache O(s) for s sections and
+    ///   8 bytes read a row, the rest loading in O(n) off the main actor
+    ///   (or at once, when a change or a lookup needs it first).
     override public func performFetch() throws {
         // Unsaved changes made so far are processed first, so that the results hold them and
         // the batches that follow report only what changes after the fetch.
@@ -91,7 +96,7 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
         lastFetchUsedCache = order != nil
         cachedOrder = nil
         loadedEngine.load(rows)
-        // From the cache, the table draws from the file; the whole order loads on the next turn or on demand.
+        // From the cache, the table draws from the file; the whole order loads off the main actor, or on demand.
         cachedOrder = order
         sectionCache = nil
         resident = objects
@@ -103,32 +108,11 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
         updateRelated(plan, links, removed: [])
         if let cacheName, order == nil, !pending { ResultsCache.store(name: cacheName, plan: plan, engine: loadedEngine, context: managedObjectContext) }
         followContext()
-        if order != nil { Task { @MainActor [weak self] in self?.loadCachedOrder() } }
+        if let order { loadInBackground(order) }
     }
 
-    /// Loads a relaunch's cached order into the engine. A file damaged past
-    /// the first screen is replaced by a fresh fetch, reported as every
-    /// section replaced, since the table has drawn the cached sections.
-    override func loadCachedOrder() {
-        guard let order = cachedOrder, let plan else { return }
-        cachedOrder = nil
-        if let rows = order.rows() {
-            loadedEngine.load(rows)
-            return
-        }
-        if let cacheName { ResultsCache.delete(name: cacheName) }
-        lastFetchUsedCache = false
-        let old = order.sections.enumerated().map { SectionChange(type: .delete, index: $0.offset, section: $0.element.key) }
-        do {
-            loadedEngine.load(try fetchKeyRows(plan, restrictedTo: nil).map { plan.row(id: $0.0, values: $0.1) })
-        } catch {
-            lastError = error
-            loadedEngine.load([])
-        }
-        sectionCache = nil
-        let new = (0..<loadedEngine.numberOfSections).map { SectionChange(type: .insert, index: $0, section: loadedEngine.section(at: $0)) }
-        deliver(ResultsChangeSet(sectionChanges: old + new, objectChanges: []))
-    }
+    /// Loads a relaunch's whole cached order now (see ``loadInBackground(_:)``).
+    override func loadCachedOrder() { loadCachedOrderNow() }
 
     /// All fetched objects in order, or nil before `performFetch()`.
     ///

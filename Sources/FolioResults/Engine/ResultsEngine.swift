@@ -107,6 +107,23 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
         }
     }
 
+    /// Replaces the contents with another engine's, leaving that one empty:
+    /// an engine built apart (off the main actor) takes its place at once.
+    ///
+    /// ```swift
+    /// engine.adopt(loaded)
+    /// ```
+    /// - Complexity: O(1).
+    package func adopt(_ other: ResultsEngine) {
+        precondition(other.fixedSection == fixedSection, "ResultsEngine: adopting an engine with another fixed section")
+        sectionOrder = other.sectionOrder
+        stores = other.stores
+        slots = other.slots
+        freeSlots = other.freeSlots
+        locations = other.locations
+        other.reset()
+    }
+
     /// Replaces the contents with `rows` (identifiers must be unique).
     ///
     /// ```swift

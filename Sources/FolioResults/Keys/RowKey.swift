@@ -13,7 +13,7 @@ import FolioStore
 /// let key = RowKey([.text("Lion")], ascending: [true])
 /// key < RowKey([.text("Zebra")], ascending: [true])   // true
 /// ```
-package struct RowKey: Comparable {
+package struct RowKey: Comparable, Sendable {
     enum Storage {
         case empty
         case one(StoreValue, ascending: Bool)

@@ -54,50 +54,9 @@ extension ObjectContext {
     /// - Complexity: one query; O(n log n) when unsaved changes must be merged in.
     public func fetchKeys<T: ManagedObject>(_ request: FetchRequest<T>, keyPaths: [PartialKeyPath<T>],
                                             restrictedTo ids: Set<ObjectID>? = nil) throws -> [FetchedKeys] {
-        let e = schema.entity(for: T.self)
-        var plan = try makePlan(request, keyPaths: keyPaths, withSortKeys: true)
-        var pending = try pendingObjects(of: e, request, plan)
-        if let ids {
-            pending = pending.filter { ids.contains($0.objectID) }
-            // Objects with unsaved changes are evaluated in memory: the store need not read them.
-            let inMemory = Set(pending.lazy.map(\.objectID.rowID))
-            plan.restrictToIDs = ids.compactMap { $0.entityName == e.name && !$0.isTemporary && !inMemory.contains($0.rowID) ? $0.rowID : nil }.sorted()
-        }
-        let sortCount = request.sortDescriptors.count
-        if pending.isEmpty {
-            plan.keyColumns.removeFirst(sortCount)
-            let rows = try withStore { try $0.fetchKeys(plan) }
-            return rows.map { FetchedKeys(id: ObjectID(entityName: e.name, rowID: $0.0), values: $0.1) }
-        }
-        // Merge unsaved changes: stored rows minus changed objects, plus changed objects that match.
-        plan.limit = nil
-        plan.offset = nil
-        let excluded = Set(pending.map(\.objectID))
-        var all = plan.restrictToIDs?.isEmpty == true ? [] : try withStore { try $0.fetchKeys(plan) }
-            .map { (ObjectID(entityName: e.name, rowID: $0.0), $0.1) }
-            .filter { !excluded.contains($0.0) }
-        let chains = try (request.sortDescriptors.map { try sortKeyPath($0) } + keyPaths.map { $0 as AnyKeyPath })
-            .map { try e.resolve(keyPath: $0) }
-        for o in pending where !o.isDeletedFlag {
-            if let p = request.predicate, !(try p.evaluate(o as! T)) { continue }
-            if !request.stringFilters.allSatisfy({ matches($0, o) }) { continue }
-            all.append((o.objectID, chains.map { value(of: o, through: $0) }))
-        }
-        let ascending = request.ascending
-        if sortCount == 0 {
-            all.sort { $0.0 < $1.0 }
-        } else {
-            all.sort { a, b in
-                for i in 0..<sortCount {
-                    let r = StoreValue.compare(a.1[i], b.1[i])
-                    if r != .orderedSame { return (r == .orderedAscending) == (i < ascending.count ? ascending[i] : true) }
-                }
-                return a.0 < b.0
-            }
-        }
-        let start = min(request.fetchOffset, all.count)
-        let end = request.fetchLimit > 0 ? min(all.count, start + request.fetchLimit) : all.count
-        return all[start..<end].map { FetchedKeys(id: $0.0, values: Array($0.1[sortCount...])) }
+        let prepared = try prepareKeyFetch(request, keyPaths: keyPaths)
+        let name = prepared.entity.name
+        return try fetchKeys(prepared, restrictedToRows: ids.map { $0.compactMap { $0.entityName == name ? $0.rowID : nil } })
     }
 
     /// How many objects a request matches (unsaved changes included).
@@ -162,7 +121,7 @@ extension ObjectContext {
         }
     }
 
-    private func sortKeyPath<T>(_ d: SortDescriptor<T>) throws -> AnyKeyPath {
+    func sortKeyPath<T>(_ d: SortDescriptor<T>) throws -> AnyKeyPath {
         guard let kp = d.keyPath else { throw StoreError.unsupportedPredicate("a sort descriptor without a key path") }
         return kp
     }
