@@ -1,9 +1,9 @@
-// folio-bench: `folio-bench <store|results|table|render|search|reorder|batch|relaunch|postgres> --rows N [--json]`
+// folio-bench: `folio-bench <store|results|table|render|search|reorder|batch|relaunch|postgres|merge> --rows N [--json]`
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let suite = arguments.first else {
-    FileHandle.standardError.write(Data("usage: folio-bench <store|results|table|render|search|reorder|batch|relaunch|postgres> --rows N [--json]\n".utf8))
+    FileHandle.standardError.write(Data("usage: folio-bench <store|results|table|render|search|reorder|batch|relaunch|postgres|merge> --rows N [--json]\n".utf8))
     exit(2)
 }
 let options = Array(arguments.dropFirst())
@@ -17,6 +17,7 @@ case "reorder": runReorderBench(options)
 case "batch": runBatchBench(options)
 case "relaunch": await runRelaunchBench(options)
 case "postgres": await runPostgresBench(options)
+case "merge": await runMergeBench(options)
 default:
     FileHandle.standardError.write(Data("folio-bench: unknown suite '\(suite)'\n".utf8))
     exit(2)

@@ -130,6 +130,6 @@ extension ObjectContext {
         o.committed = nil
         o.isDeletedFlag = true
         o.managedContext = nil
-        forgetStoredMembership(deleted: [o.objectID])
+        forgetStoredMembership(after: ChangeSet(deleted: [o.objectID]))
     }
 }

@@ -82,7 +82,7 @@ extension ObjectContext {
             guard let o = registry[id] else { continue }
             if o.hasChanges { reloadKeepingChanges(o) } else if !o.isFault { refresh(o, mergeChanges: false) }
         }
-        if !changes.isEmpty { forgetStoredMembership(deleted: changes.deleted) }
+        if !changes.isEmpty { forgetStoredMembership(after: changes) }
         notify(changes)
     }
 
@@ -94,7 +94,7 @@ extension ObjectContext {
         for o in registry.all where !o.isInsertedFlag {
             if o.hasChanges { reloadKeepingChanges(o) } else if !o.isFault { refresh(o, mergeChanges: false) }
         }
-        forgetStoredMembership(deleted: [])
+        forgetAllStoredMembership()
     }
 }
 

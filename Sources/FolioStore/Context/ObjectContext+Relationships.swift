@@ -12,6 +12,7 @@ extension ObjectContext {
         if let list = object.manys[p.slot] { return list }
         let list = MemberList(loaded: object.objectID.isTemporary, ordered: p.isOrdered)
         object.manys[p.slot] = list
+        registry.noteList(object, p)
         return list
     }
 
@@ -105,26 +106,6 @@ extension ObjectContext {
         } else {
             if partner.isFault { fulfill(partner) }
             if partner.ones[p.slot] == targetID { setPrimitive(partner, p, .one(nil)) }
-        }
-    }
-
-    // MARK: After other contexts' saves
-
-    /// Stored memberships may have changed: lists without unsaved changes are
-    /// dropped (read again on access), unordered ones with changes keep only
-    /// their changes, and ordered ones with changes lose the deleted members.
-    func forgetStoredMembership(deleted: Set<ObjectID>) {
-        for o in registry.all {
-            for p in o.meta.toManys {
-                guard let list = o.manys[p.slot] else { continue }
-                if !list.hasChanges {
-                    o.manys[p.slot] = nil
-                } else if !p.isOrdered {
-                    list.unloadKeepingChanges()
-                } else {
-                    for id in deleted where id.entityName == p.target.name { list.forget(id.rowID) }
-                }
-            }
         }
     }
 }

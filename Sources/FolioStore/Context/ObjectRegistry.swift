@@ -1,15 +1,19 @@
 /// The context's uniquing table: one unowned entry per live object, keyed
 /// by row ID per entity (integer keys hash and compare cheaply), with
 /// temporary IDs apart so a save drops them all at once. Objects remove
-/// themselves when they are deallocated.
+/// themselves when they are deallocated. It also knows which registered
+/// objects hold to-many lists (``LoadedListIndex``), so a merge finds them
+/// without walking every object.
 struct ObjectRegistry {
     private var byEntity: [[Int64: Unmanaged<ManagedObject>]]
     private var temporaries: [Int64: Unmanaged<ManagedObject>] = [:]
     private let schema: Schema
+    private(set) var lists: LoadedListIndex
 
     init(schema: Schema) {
         self.schema = schema
         byEntity = Array(repeating: [:], count: schema.entities.count)
+        lists = LoadedListIndex(schema: schema)
     }
 
     private func index(_ name: String) -> Int? { schema.entity(named: name)?.index }
@@ -25,18 +29,42 @@ struct ObjectRegistry {
         byEntity[entity.index][rowID]?.takeUnretainedValue()
     }
 
+    /// The object registered for a row of `entity`, saved or (a negative row ID) new.
+    func object(_ entity: EntityDescription, anyRowID rowID: Int64) -> ManagedObject? {
+        rowID < 0 ? temporaries[rowID]?.takeUnretainedValue() : object(entity, rowID)
+    }
+
     mutating func insert(_ o: ManagedObject) {
         if o.objectID.isTemporary {
             temporaries[o.objectID.rowID] = Unmanaged.passUnretained(o)
         } else {
             byEntity[o.meta.index][o.objectID.rowID] = Unmanaged.passUnretained(o)
         }
+        // A new object registered again under its permanent ID keeps its lists.
+        for p in o.meta.toManys where o.manys[p.slot] != nil { lists.insert(o.objectID, p) }
     }
 
     mutating func remove(_ id: ObjectID) {
-        if id.isTemporary { temporaries[id.rowID] = nil; return }
-        guard let i = index(id.entityName) else { return }
-        byEntity[i][id.rowID] = nil
+        guard let i = index(id.entityName) else {
+            if id.isTemporary { temporaries[id.rowID] = nil }
+            return
+        }
+        if id.isTemporary { temporaries[id.rowID] = nil } else { byEntity[i][id.rowID] = nil }
+        lists.removeAll(id, entity: i)
+    }
+
+    /// Notes that `o` now holds a list in `p`.
+    mutating func noteList(_ o: ManagedObject, _ p: PropertyDescription) { lists.insert(o.objectID, p) }
+
+    /// Notes that a merge kept `o`'s ordered list in `p` for its unsaved changes.
+    mutating func keepBehind(_ o: ManagedObject, _ p: PropertyDescription) { lists.keepBehind(o.objectID, p) }
+
+    /// Forgets kept lists that are gone or were dropped.
+    mutating func forgetKeptBehind(_ kept: [LoadedListIndex.KeptList]) { lists.forgetKeptBehind(kept) }
+
+    /// Forgets the entries of lists in `p` that are gone.
+    mutating func forgetLists(_ rowIDs: [Int64], _ p: PropertyDescription, temporary: Bool) {
+        lists.remove(rowIDs, p, temporary: temporary)
     }
 
     /// Makes room for `count` more stored objects of an entity.
@@ -45,7 +73,10 @@ struct ObjectRegistry {
     }
 
     /// Forgets every temporary ID (after a save gave them permanent ones).
-    mutating func removeTemporaries() { temporaries.removeAll() }
+    mutating func removeTemporaries() {
+        temporaries.removeAll()
+        lists.removeTemporaries()
+    }
 
     /// Every registered object.
     var all: [ManagedObject] {
