@@ -47,8 +47,12 @@ public final class PostgresCluster: Sendable {
         runAsPostgres = getuid() == 0
         let base = FileManager.default.temporaryDirectory.path
         directory = "\(base)/\(Self.prefix)\(getpid())-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory + "/socket", withIntermediateDirectories: true)
-        try "\(getpid())".write(toFile: directory + "/owner.pid", atomically: true, encoding: .utf8)
+        // Made under another name and renamed with its owner inside: another cluster's sweep of
+        // stale ones (any test, any process) must never see it without an owner, or it removes it.
+        let staging = "\(base)/.folio-pg-new-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: staging + "/socket", withIntermediateDirectories: true)
+        try "\(getpid())".write(toFile: staging + "/owner.pid", atomically: true, encoding: .utf8)
+        try FileManager.default.moveItem(atPath: staging, toPath: directory)
         if runAsPostgres { try Self.run("/bin/chown", ["-R", "postgres:postgres", directory]) }
         do {
             try runTool("initdb", ["-D", directory + "/data", "-A", "trust", "-U", "postgres", "-E", "UTF8",
