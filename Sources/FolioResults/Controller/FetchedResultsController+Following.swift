@@ -13,6 +13,7 @@ extension FetchedResultsController {
     }
 
     func follow(_ changes: ChangeSet) {
+        if changes.isReload { return reloadAfterMissedHistory() }
         switch changes.origin {
         case .thisContext: adoptPermanentIDs(changes.permanentIDs)
         case .pending, .otherContext, .otherProcess: process(changes)

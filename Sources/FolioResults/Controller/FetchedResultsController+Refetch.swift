@@ -106,7 +106,7 @@ extension FetchedResultsController {
     }
 
     /// Another ordering: load afresh and report every section replaced.
-    private func refetchAll(_ next: KeyPlan<Entity>) throws {
+    func refetchAll(_ next: KeyPlan<Entity>) throws {
         let oldSections = (0..<engine.numberOfSections).map { SectionChange(type: .delete, index: $0, section: engine.section(at: $0)) }
         try performFetch()
         let newSections = (0..<engine.numberOfSections).map { SectionChange(type: .insert, index: $0, section: engine.section(at: $0)) }
