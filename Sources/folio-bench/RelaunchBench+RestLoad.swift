@@ -9,11 +9,9 @@ extension RelaunchBench {
     /// main actor was held meanwhile, found by a 1 ms sleep on it that
     /// wakes late (medians of 3).
     static func restLoad(store: String, rows: Int, print shows: Bool) async throws -> [String: Double] {
-        let caches = URL(fileURLWithPath: store + "-caches")
-        ResultsCache.directory = caches
+        let caches = useCaches(beside: store)
         defer { try? FileManager.default.removeItem(at: caches) }
-        var request = FetchRequest<ResultsBenchRow>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
-        request.fetchBatchSize = 20
+        let request = Self.request
         var frame = Screen(width: 80, height: 24)
         func launch() throws -> (PersistentContainer, FetchedResultsController<ResultsBenchRow>) {
             let container = try PersistentContainer(schema: Schema([ResultsBenchRow.self]), path: store)

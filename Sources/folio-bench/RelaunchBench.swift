@@ -104,13 +104,25 @@ enum RelaunchBench {
         return URL(fileURLWithPath: path)
     }
 
-    /// Launches on `store` three times with a cache and three times without, each from opening the store to the first screen drawn.
-    static func relaunch(store: String, rows: Int) throws -> Figure {
+    /// The results cache's folder for a bench on `store`, beside it (the caller removes it).
+    static func useCaches(beside store: String) -> URL {
         let caches = URL(fileURLWithPath: store + "-caches")
         ResultsCache.directory = caches
-        defer { try? FileManager.default.removeItem(at: caches) }
+        return caches
+    }
+
+    /// The relaunched list's request: sectioned by group, sorted by name, 20 rows a batch.
+    static var request: FetchRequest<ResultsBenchRow> {
         var request = FetchRequest<ResultsBenchRow>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
         request.fetchBatchSize = 20
+        return request
+    }
+
+    /// Launches on `store` three times with a cache and three times without, each from opening the store to the first screen drawn.
+    static func relaunch(store: String, rows: Int) throws -> Figure {
+        let caches = useCaches(beside: store)
+        defer { try? FileManager.default.removeItem(at: caches) }
+        let request = Self.request
         var frame = Screen(width: 80, height: 24)
         let bounds = Rect(x: 0, y: 0, width: 80, height: 24)
         var drawn: [Screen] = []

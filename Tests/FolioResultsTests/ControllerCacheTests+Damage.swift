@@ -67,12 +67,9 @@ extension ControllerCacheTests.Relaunch {
     /// the rows deleted (unsaved) before the table reads past its first
     /// screen, so that a fresh fetch made then finds fewer rows, or none.
     @Test func aDamagedCacheNeverShowsWrongRows() async throws {
-        var random = ResultsRandom.fromEnvironment()
-        print("ControllerCacheTests.Relaunch.aDamagedCacheNeverShowsWrongRows seed: \(random.seed) (FOLIO_SEED replays)")
-        try launchOnce()
-        let file = ResultsCache.file("Relaunch")
-        let intact = try Data(contentsOf: file)
-        let container = try PersistentContainer(schema: ResultsTestSchema.make(), path: path)
+        let damaging = try cacheToDamage("aDamagedCacheNeverShowsWrongRows")
+        var random = damaging.random
+        let (file, intact, container) = (damaging.file, damaging.intact, damaging.container)
         let context = container.viewContext
         context.undoManager = nil
         let layout = try layout(of: intact, context: context)

@@ -12,12 +12,9 @@ extension ControllerCacheTests.Relaunch {
     /// child died of SIGPIPE and its output ended early). A thread opening and
     /// closing pipes throughout sees its own close fail if that happens.
     @Test func aDamagedCacheClosesOnlyItsOwnFile() async throws {
-        var random = ResultsRandom.fromEnvironment()
-        print("ControllerCacheTests.Relaunch.aDamagedCacheClosesOnlyItsOwnFile seed: \(random.seed) (FOLIO_SEED replays)")
-        try launchOnce()
-        let file = ResultsCache.file("Relaunch")
-        let intact = try Data(contentsOf: file)
-        let container = try PersistentContainer(schema: ResultsTestSchema.make(), path: path)
+        let damaging = try cacheToDamage("aDamagedCacheClosesOnlyItsOwnFile")
+        var random = damaging.random
+        let (file, intact, container) = (damaging.file, damaging.intact, damaging.container)
         let stolen = Atomic<Int>(0), stop = Atomic<Bool>(false), stopped = Atomic<Bool>(false)
         Thread.detachNewThread {
             var ends: [Int32] = [0, 0]

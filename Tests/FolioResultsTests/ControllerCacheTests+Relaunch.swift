@@ -51,6 +51,16 @@ extension ControllerCacheTests {
             #expect(FileManager.default.fileExists(atPath: ResultsCache.file("Relaunch").path))
         }
 
+        /// A cache written by a launch, its intact bytes, and a container to
+        /// relaunch on, for tests that damage the file; `test` names the seed.
+        func cacheToDamage(_ test: String) throws -> (random: ResultsRandom, file: URL, intact: Data, container: PersistentContainer) {
+            let random = ResultsRandom.fromEnvironment()
+            print("ControllerCacheTests.Relaunch.\(test) seed: \(random.seed) (FOLIO_SEED replays)")
+            try launchOnce()
+            let file = ResultsCache.file("Relaunch")
+            return (random, file, try Data(contentsOf: file), try PersistentContainer(schema: ResultsTestSchema.make(), path: path))
+        }
+
         /// The app launched again on the store, its controller fetched with the cache.
         func relaunch() throws -> (PersistentContainer, FetchedResultsController<ResultsItem>) {
             try launchOnce()
