@@ -56,6 +56,19 @@ import FolioTestSupport
         }
     }
 
+    /// Whether an object with unsaved changes shows values older than the
+    /// store's: a batch changed a key it changed too, so the merge left it
+    /// behind for the save's merge policy to resolve.
+    static func behindTheStore(_ context: ObjectContext, _ background: ObjectContext) throws -> Bool {
+        let keys = ["name", "group", "score", "visible", "shelf"]
+        let changed = context.registeredObjects.filter { $0.hasChanges && !$0.isDeleted && !$0.objectID.isTemporary }
+        let shown = changed.map { $0.committedValues(forKeys: keys) }, ids = changed.map(\.objectID)
+        let stored = try background.performAndWait { other in
+            try ids.map { try other.existingObject(with: $0).committedValues(forKeys: keys) }
+        }
+        return shown != stored
+    }
+
     @Test func everyBatchRequestIsOneConsistentReportToEveryController() async throws {
         var random = ResultsRandom.fromEnvironment()
         print("seed:", random.seed)
@@ -91,7 +104,14 @@ import FolioTestSupport
             if Int.random(in: 0..<3, using: &random) == 0, let item = try context.fetch(FetchRequest<ResultsItem>()).randomElement(using: &random) {
                 item.score = Int.random(in: 0..<8, using: &random)
             }
-            if Int.random(in: 0..<4, using: &random) == 0 { try context.save() }
+            // A save that resolves a clash (an object whose changed key was
+            // changed by a batch too stays behind the store until then) shows
+            // the store's values of its other keys: one report more.
+            var resolved = false
+            if Int.random(in: 0..<4, using: &random) == 0 {
+                resolved = try Self.behindTheStore(context, background)
+                try context.save()
+            }
             let what: String
             if Bool.random(using: &random) {
                 what = try Self.runBatch(context, &random)
@@ -109,8 +129,9 @@ import FolioTestSupport
                     if !(await ControllerModelTests.eventually { merges > before }) { Issue.record("round \(round): \(what) never arrived"); return }
                 }
             }
-            // The pending batch, then the request's: at most two reports each.
-            if !(try ControllerModelTests.expectConsistent(watches, "round \(round) (\(what)), seed \(random.seed)", reportsEach: 2)) { return }
+            // The pending batch (and a save's resolution), then the request's.
+            let label = "round \(round) (\(what)\(resolved ? ", after a save that resolved a clash" : "")), seed \(random.seed)"
+            if !(try ControllerModelTests.expectConsistent(watches, label, reportsEach: resolved ? 3 : 2)) { return }
         }
         withExtendedLifetime(token) {}
     }
