@@ -157,5 +157,37 @@ extension ControllerCacheTests {
             let again = try launch()
             #expect(again.usedCache && again.names == after.names)
         }
+
+        /// A store deleted and made again at the same path, brought to the
+        /// same history position with other rows, is another store: its
+        /// relaunch fetches afresh rather than drawing the old store's order.
+        @Test func aStoreMadeAgainAtTheSamePathIsNotTakenForTheOldOne() throws {
+            try launchOnce()
+            let (oldGeneration, oldIdentifier, oldNames) = try {
+                let old = try PersistentContainer(schema: ResultsTestSchema.make(), path: path)
+                return (try old.viewContext.storeGeneration(), try old.viewContext.storeIdentifier(), try fresh(old.viewContext))
+            }()
+            #expect(oldIdentifier != nil)
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+
+            let remade = try PersistentContainer(schema: ResultsTestSchema.make(), path: path)
+            remade.viewContext.undoManager = nil
+            for i in 0..<Self.rows {
+                let item = ResultsItem(context: remade.viewContext)
+                item.name = "other \(Self.rows - i)"
+                item.group = i % 7
+            }
+            try remade.viewContext.save()
+            #expect(try remade.viewContext.storeGeneration() == oldGeneration, "the same position, so only the identity tells them apart")
+            #expect(try remade.viewContext.storeIdentifier() != oldIdentifier)
+
+            let relaunched = controller(remade.viewContext)
+            try relaunched.performFetch()
+            #expect(!relaunched.lastFetchUsedCache, "the old store's cache was taken for the new store's")
+            let expected = try fresh(remade.viewContext)
+            #expect(expected != oldNames)
+            let shown = (0..<(relaunched.sections?.count ?? 0)).map { relaunched.objects(inSection: $0).map(\.name) }
+            #expect(shown == expected, "the relaunch shows another order than the store's")
+        }
     }
 }

@@ -46,6 +46,8 @@ extension PostgresBackend {
             CREATE TABLE IF NOT EXISTS folio_readers (reader TEXT PRIMARY KEY, position BIGINT NOT NULL, seen DOUBLE PRECISION NOT NULL)
             """)
         let (stored, storedJSON) = try storedSchema()
+        try connection.query("INSERT INTO folio_metadata (key, value) VALUES ('store_identifier', $1) ON CONFLICT (key) DO NOTHING",
+                             [.text(UUID().uuidString)])
         if let stored { try StoreFile.checkSchema(stored, of: path, against: schema) }
         if let stored, stored.version > schema.version {
             throw StoreError.newerSchema(stored: stored.version, current: schema.version)

@@ -169,6 +169,11 @@ final class PostgresBackend: StoreBackend {
         }
     }
 
+    func storeIdentifier() throws -> String? {
+        if case .text(let id)? = try connection.scalar("SELECT value FROM folio_metadata WHERE key = 'store_identifier'") { return id }
+        return nil
+    }
+
     func latestHistoryPosition() throws -> Int64 {
         try PostgresHistory.latestPosition(connection)
     }

@@ -56,7 +56,9 @@ public enum ResultsCache {
 
     /// The text header that must match for a cache to be used.
     static func header<E>(_ plan: KeyPlan<E>, context: ObjectContext) -> String? {
-        guard let path = context.storePath, let generation = try? context.storeGeneration() else { return nil }
-        return "folio-results-cache 2\n\(path)\n\(generation)\n\(plan.fingerprint)\n"
+        // The identifier tells a store made again at the same path, at the same position, from the one cached.
+        guard let path = context.storePath, let identifier = try? context.storeIdentifier(),
+              let generation = try? context.storeGeneration() else { return nil }
+        return "folio-results-cache 3\n\(path)\n\(identifier)\n\(generation)\n\(plan.fingerprint)\n"
     }
 }

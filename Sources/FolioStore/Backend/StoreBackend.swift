@@ -44,6 +44,10 @@ package protocol StoreBackend: AnyObject {
     func endWriteTransaction(commit: Bool) throws
     /// The newest history position.
     func latestHistoryPosition() throws -> Int64
+    /// The identifier written when the store was made (or first opened for
+    /// writing): a store made again at the same place gets another. Nil for
+    /// an older store opened only read-only since.
+    func storeIdentifier() throws -> String?
     /// Takes the store's write lock for a save, waiting for other writers
     /// until `deadline` (`DispatchTime` uptime nanoseconds), then `busy`.
     func beginWriting(until deadline: UInt64) throws

@@ -35,6 +35,15 @@ extension ObjectContext {
     public func storeGeneration() throws -> Int64 {
         try withStore { try $0.latestHistoryPosition() }
     }
+
+    /// The identifier the store was given when it was made: a store deleted
+    /// and made again at the same path has another. Nil for a store made
+    /// before identifiers that has been opened only read-only since.
+    ///
+    ///     let made = try context.storeIdentifier()   // "6F9619FF-8B86-D011-B42D-00C04FC964FF"
+    public func storeIdentifier() throws -> String? {
+        try withStore { try $0.storeIdentifier() }
+    }
 }
 
 extension EntityDescription {

@@ -30,6 +30,11 @@ extension SQLiteBackend {
         }
     }
 
+    func storeIdentifier() throws -> String? {
+        if case .text(let id)? = try connection.rows("SELECT value FROM folio_metadata WHERE key = 'store_identifier'").first?.first { return id }
+        return nil
+    }
+
     func latestHistoryPosition() throws -> Int64 {
         if case .integer(let p)? = try connection.rows("SELECT max(position) FROM folio_history").first?.first { return p }
         if case .integer(let p)? = try connection.rows("SELECT seq FROM sqlite_sequence WHERE name = 'folio_history'").first?.first {

@@ -41,6 +41,8 @@ extension SQLiteBackend {
             CREATE TABLE IF NOT EXISTS folio_readers (reader TEXT PRIMARY KEY, position INTEGER NOT NULL, seen REAL NOT NULL);
             """)
         let (stored, storedJSON) = try storedSchema()
+        // Writes nothing when the store has one.
+        try connection.run("INSERT OR IGNORE INTO folio_metadata (key, value) VALUES ('store_identifier', ?)", [.text(UUID().uuidString)])
         // Checked again inside the transaction, on what is really stored, before anything is written.
         if let stored { try StoreFile.checkSchema(stored, of: path, against: schema) }
         if case .integer(let id)? = try connection.rows("PRAGMA application_id").first?.first, id != Int64(StoreFile.applicationID) {
