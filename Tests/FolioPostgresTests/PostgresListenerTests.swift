@@ -108,7 +108,7 @@ import FolioTestSupport
         let (feed, position) = try follow(uri + "&application_name=catch-up&options=-c%20statement_timeout%3D3600000", on: queue, wakes)
         try await cluster.runSQL("SELECT pg_terminate_backend(\(queue.sync { feed.listenerProcessID }), 10000)")
         var saved: Set<ObjectID> = [try insert("while away", into: writer)]
-        // The read takes the trim mark from folio_metadata after the rows: hold that table.
+        // The read takes the trim mark from folio_metadata: hold that table, so that it waits mid-read.
         let holder = try #require(PQconnectdb(uri))
         defer { PQfinish(holder) }
         #expect(PQstatus(holder) == CONNECTION_OK)

@@ -18,27 +18,28 @@ enum PostgresHistory {
     }
 
     /// The rows after `position` (changes of `author`'s own saves left
-    /// empty), with the trim mark and the newest position, from one snapshot.
+    /// empty), with the trim mark and the newest position: one statement,
+    /// so one snapshot and one round trip (the feed reads after every wake).
+    /// The marks ride on every row, and on the one row a read with no
+    /// history after the position still returns.
     static func read(_ c: PGConnection, after position: Int64, excludingAuthor author: String) throws -> HistoryRead {
-        try c.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        do {
-            let rows = try c.query("""
-                SELECT position, author = $1, CASE WHEN author = $1 THEN '' ELSE changes END
-                FROM folio_history WHERE position > $2 ORDER BY position
-                """, [.text(author), .integer(position)])
-            let trimmed = try trimmedThrough(c) > position
-            var read = HistoryRead(rows: [], trimmed: trimmed, latest: try latestPosition(c))
-            for row in 0..<rows.rowCount {
-                let own = rows.int64(row: row, column: 1) == 1 || rows.value(row: row, column: 1) == .integer(1)
-                guard case .text(let text) = rows.value(row: row, column: 2) else { continue }
-                read.rows.append((rows.int64(row: row, column: 0), own ? ChangeSet() : ChangeSet(historyText: text, origin: .otherProcess)))
-            }
-            try c.execute("COMMIT")
-            return read
-        } catch {
-            if c.isInTransaction { try? c.execute("ROLLBACK") }
-            throw error
+        let result = try c.query("""
+            WITH marks AS (
+                SELECT COALESCE((SELECT value::bigint FROM folio_metadata WHERE key = 'history_trimmed_through'), 0) AS trimmed,
+                       (SELECT max(position) FROM folio_history) AS newest)
+            SELECT marks.trimmed, GREATEST(marks.newest, marks.trimmed, 0), h.position, (h.author = $1)::int,
+                   CASE WHEN h.author = $1 THEN '' ELSE h.changes END
+            FROM marks LEFT JOIN folio_history h ON h.position > $2
+            ORDER BY h.position
+            """, [.text(author), .integer(position)])
+        guard result.rowCount > 0 else { return HistoryRead(rows: [], trimmed: false, latest: position) }
+        var read = HistoryRead(rows: [], trimmed: result.int64(row: 0, column: 0) > position, latest: result.int64(row: 0, column: 1))
+        for row in 0..<result.rowCount where !result.isNull(row: row, column: 2) {
+            guard case .text(let text) = result.value(row: row, column: 4) else { continue }
+            let own = result.int64(row: row, column: 3) == 1
+            read.rows.append((result.int64(row: row, column: 2), own ? ChangeSet() : ChangeSet(historyText: text, origin: .otherProcess)))
         }
+        return read
     }
 
     /// Adds `reader` at the newest position under the write lock (so no
@@ -62,11 +63,6 @@ enum PostgresHistory {
             INSERT INTO folio_readers (reader, position, seen) VALUES ($1, $2, $3)
             ON CONFLICT (reader) DO UPDATE SET position = EXCLUDED.position, seen = EXCLUDED.seen
             """, [.text(reader), .integer(position), .real(seen)])
-    }
-
-    private static func trimmedThrough(_ c: PGConnection) throws -> Int64 {
-        guard case .text(let text)? = try c.scalar("SELECT value FROM folio_metadata WHERE key = 'history_trimmed_through'") else { return 0 }
-        return Int64(text) ?? 0
     }
 
     /// Records `reader` at `position`, drops readers silent for
