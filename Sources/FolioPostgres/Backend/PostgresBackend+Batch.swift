@@ -5,7 +5,7 @@ import FolioStore
 extension PostgresBackend: BatchSQL {
     func execute(_ batch: BatchWrite, author: String) throws -> BatchOutcome {
         precondition(!inWriteTransaction, "a batch request inside performWrite")
-        if !connection.isInTransaction { try beginWriting(until: deadlineFromNow) }
+        if !isWriting { try beginWritingForSave(until: deadlineFromNow) }
         do {
             let outcome = try BatchRunner(self).run(batch)
             try writeHistory(outcome.history, author: author, then: "COMMIT")

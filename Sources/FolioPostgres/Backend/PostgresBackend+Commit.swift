@@ -8,7 +8,7 @@ extension PostgresBackend {
     /// write transaction it is a savepoint of that transaction.
     func commit(_ batch: SaveBatch, author: String) throws -> [ObjectID] {
         if inWriteTransaction { try connection.execute("SAVEPOINT folio_save") }
-        else if !connection.isInTransaction { try beginWriting(until: deadlineFromNow) }
+        else if !isWriting { try beginWritingForSave(until: deadlineFromNow) }
         do {
             let permanent = try allocateIDs(batch)
             var map: [ObjectID: ObjectID] = [:]

@@ -123,25 +123,31 @@ final class PostgresBackend: StoreBackend {
 
     // MARK: Write transactions
 
-    var isWriting: Bool { connection.isInTransaction }
+    var isWriting: Bool { connection.isInTransaction || !connection.deferred.isEmpty }
 
     var deadlineFromNow: UInt64 { DispatchTime.now().uptimeNanoseconds + UInt64(busyTimeoutMilliseconds) * 1_000_000 }
 
     /// Opens a transaction and takes the namespace's write lock, waiting until `deadline`, then `busy`.
     func beginWriting(until deadline: UInt64) throws {
-        if isReadOnly { throw StoreError.readOnly(path: path) }
-        let now = DispatchTime.now().uptimeNanoseconds
-        let wait = max(1, Int64(deadline > now ? (deadline - now) / 1_000_000 : 0))
-        // One round trip: a save's latency is mostly its round trips to the server.
-        do {
-            try connection.execute("BEGIN; SET LOCAL lock_timeout = \(wait); SELECT pg_advisory_xact_lock(\(lockKey))")
-        } catch {
+        try beginWritingForSave(until: deadline)
+        // Taken now: the caller waits for the lock itself.
+        do { try connection.execute("SELECT 1") } catch {
             abandonWriting()
             throw error
         }
     }
 
+    /// A save's latency is mostly its round trips to the server: its BEGIN
+    /// and lock go with its first statement (see ``PGConnection/deferred``).
+    func beginWritingForSave(until deadline: UInt64) throws {
+        if isReadOnly { throw StoreError.readOnly(path: path) }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let wait = max(1, Int64(deadline > now ? (deadline - now) / 1_000_000 : 0))
+        connection.sendWithNextStatement(["BEGIN", "SET LOCAL lock_timeout = \(wait)", "SELECT pg_advisory_xact_lock(\(lockKey))"])
+    }
+
     func abandonWriting() {
+        connection.dropDeferred()
         if connection.isInTransaction { try? connection.execute("ROLLBACK") }
     }
 

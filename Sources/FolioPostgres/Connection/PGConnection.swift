@@ -88,24 +88,54 @@ final class PGConnection {
         if !isConnected { try connect() }
     }
 
-    /// Runs statements without parameters (several may be separated by `;`).
+    /// Statements without parameters that go to the server with the next
+    /// statement, in its round trip: a save's BEGIN and write lock travel
+    /// with its first write. A failure among them fails that statement.
+    private(set) var deferred: [String] = []
+
+    /// Sends `statements` (no parameters, one each) with the next statement.
+    func sendWithNextStatement(_ statements: [String]) {
+        deferred += statements
+    }
+
+    /// Forgets statements not sent yet.
+    func dropDeferred() {
+        deferred = []
+    }
+
+    /// Runs statements without parameters (several may be separated by `;`),
+    /// after any deferred ones, in one round trip.
     func execute(_ sql: String) throws {
-        try retryingOnce(sql) {
-            let result = PQexec(handle, sql)
+        let text = (deferred + [sql]).joined(separator: "; ")
+        deferred = []
+        try retryingOnce(text) {
+            let result = PQexec(handle, text)
             defer { PQclear(result) }
-            try check(result, sql)
+            try check(result, text)
         }
     }
 
-    /// Runs one statement with parameters and returns its rows.
+    /// Runs one statement with parameters and returns its rows; deferred
+    /// statements go before it in one pipeline (one round trip).
     @discardableResult
     func query(_ sql: String, _ values: [StoreValue] = []) throws -> PGResult {
         let parameters = PGParameters(values)
-        return try retryingOnce(sql) {
+        let before = deferred
+        deferred = []
+        return try retryingOnce(before.first ?? sql) {
             let name = try preparedName(sql, parameters)
-            let result = parameters.withPointers { types, pointers, lengths, formats in
-                if let name { return PQexecPrepared(handle, name, Int32(values.count), pointers, lengths, formats, 0) }
-                return PQexecParams(handle, sql, Int32(values.count), types, pointers, lengths, formats, 0)
+            let send = { parameters.withPointers { types, pointers, lengths, formats in
+                if let name { return PQsendQueryPrepared(self.handle, name, Int32(values.count), pointers, lengths, formats, 0) }
+                return PQsendQueryParams(self.handle, sql, Int32(values.count), types, pointers, lengths, formats, 0)
+            } }
+            let result: OpaquePointer?
+            if before.isEmpty {
+                result = parameters.withPointers { types, pointers, lengths, formats in
+                    if let name { return PQexecPrepared(handle, name, Int32(values.count), pointers, lengths, formats, 0) }
+                    return PQexecParams(handle, sql, Int32(values.count), types, pointers, lengths, formats, 0)
+                }
+            } else {
+                result = try pipelined(before, then: send, sql)
             }
             do { try check(result, sql) } catch {
                 PQclear(result)
@@ -113,6 +143,49 @@ final class PGConnection {
             }
             return PGResult(result!)
         }
+    }
+
+    /// Sends `statements` and then the statement `send` sends in one
+    /// pipeline and returns that last statement's result, after checking
+    /// the others' (the first failure is thrown; what follows it was not run).
+    private func pipelined(_ statements: [String], then send: () -> Int32, _ sql: String) throws -> OpaquePointer? {
+        guard PQenterPipelineMode(handle) == 1 else { throw StoreError.offline(store: display, message: lastMessage) }
+        var sent = 0
+        for statement in statements {
+            guard PQsendQueryParams(handle, statement, 0, nil, nil, nil, nil, 0) == 1 else { break }
+            sent += 1
+        }
+        if sent == statements.count && send() == 1 { sent += 1 }
+        _ = PQpipelineSync(handle)
+        // Each statement's first result (then a NULL ends it); the sync's result ends the pipeline.
+        var results: [OpaquePointer?] = []
+        var current: OpaquePointer?
+        while true {
+            guard let r = PQgetResult(handle) else {
+                results.append(current)
+                current = nil
+                if results.count > sent || !isConnected { break }
+                continue
+            }
+            if PQresultStatus(r) == PGRES_PIPELINE_SYNC { PQclear(r); break }
+            if current == nil { current = r } else { PQclear(r) }
+        }
+        if let current { PQclear(current) }
+        _ = PQexitPipelineMode(handle)
+        var last: OpaquePointer?
+        for (index, result) in results.prefix(sent).enumerated() {
+            if index < statements.count {
+                defer { PQclear(result) }
+                do { try check(result, statements[index]) } catch {
+                    for rest in results.dropFirst(index + 1) { PQclear(rest) }
+                    throw error
+                }
+            } else {
+                last = result
+            }
+        }
+        guard sent == statements.count + 1 else { throw StoreError.offline(store: display, message: lastMessage) }
+        return last
     }
 
     /// The name of `sql` prepared on this session for these parameter types,

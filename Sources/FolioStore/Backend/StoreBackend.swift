@@ -51,7 +51,11 @@ package protocol StoreBackend: AnyObject {
     /// Takes the store's write lock for a save, waiting for other writers
     /// until `deadline` (`DispatchTime` uptime nanoseconds), then `busy`.
     func beginWriting(until deadline: UInt64) throws
-    /// Whether a write transaction is open on this connection.
+    /// Takes the write lock for the save or batch request that follows at
+    /// once, as ``beginWriting(until:)`` does; a server backend sends it with
+    /// that write's first statement, one round trip less.
+    func beginWritingForSave(until deadline: UInt64) throws
+    /// Whether a write transaction is open on this connection (or will open with its next statement).
     var isWriting: Bool { get }
     /// Ends an open write transaction without writing anything.
     func abandonWriting()
@@ -60,6 +64,10 @@ package protocol StoreBackend: AnyObject {
     /// A change feed for `reader` with a connection of its own; nil for a
     /// store no other connection can write (in memory).
     func makeChangeFeed(reader: String) throws -> StoreChangeFeed?
+}
+
+extension StoreBackend {
+    func beginWritingForSave(until deadline: UInt64) throws { try beginWriting(until: deadline) }
 }
 
 /// A row as stored: attribute values in declaration order, then to-one

@@ -47,7 +47,7 @@ final class ContextCoordinator: Sendable {
     /// all (inside the lock wait the caller may already have done).
     func commit(_ batch: SaveBatch) throws -> [ObjectID] {
         try writes.with { backend in
-            if !backend.isWriting { try backend.beginWriting(until: backend.deadlineFromNow) }
+            if !backend.isWriting { try backend.beginWritingForSave(until: backend.deadlineFromNow) }
             return try backend.commit(batch, author: author)
         }
     }
@@ -55,7 +55,7 @@ final class ContextCoordinator: Sendable {
     /// Runs a batch request, waiting for other writers as ``commit(_:)`` does.
     func execute(_ batch: BatchWrite) throws -> BatchOutcome {
         try writes.with { backend in
-            if !backend.isWriting { try backend.beginWriting(until: backend.deadlineFromNow) }
+            if !backend.isWriting { try backend.beginWritingForSave(until: backend.deadlineFromNow) }
             return try backend.execute(batch, author: author)
         }
     }
