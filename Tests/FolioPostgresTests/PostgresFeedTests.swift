@@ -48,6 +48,35 @@ import FolioTestSupport
         _ = token
     }
 
+    /// Two containers save in a random interleaving, in runs of their own
+    /// (which a feed passes over without reading) and one after the other:
+    /// each hears every save of the other exactly once, in order, and none
+    /// of its own.
+    @Test func interleavedSavesAreEachHeardOnceInOrder() async throws {
+        var random = ResultsRandom.fromEnvironment()
+        print("PostgresFeedTests.interleavedSavesAreEachHeardOnceInOrder seed: \(random.seed) (FOLIO_SEED replays)")
+        let uri = try await PostgresCluster.shared().makeDatabase()
+        let containers = try (0..<2).map { _ in try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri)) }
+        var heard: [[ObjectID]] = [[], []], saved: [[ObjectID]] = [[], []]
+        let tokens = containers.indices.map { i in
+            containers[i].viewContext.observeChanges { changes in
+                #expect(!changes.isReload)
+                if changes.origin == .otherProcess { heard[i] += changes.inserted.sorted { $0.rowID < $1.rowID } }
+            }
+        }
+        for round in 0..<120 {
+            let i = Int.random(in: 0..<2, using: &random)
+            saved[i] += try insert(["zoo \(round)"], into: containers[i]).sorted { $0.rowID < $1.rowID }
+            // Sometimes a turn of the main actor between saves, so that deliveries land between them.
+            if Int.random(in: 0..<4, using: &random) == 0 { await Task.yield() }
+        }
+        #expect(await waitUntil(30) { heard[0].count == saved[1].count && heard[1].count == saved[0].count },
+                "heard \(heard[0].count) of \(saved[1].count) and \(heard[1].count) of \(saved[0].count)")
+        #expect(heard[0] == saved[1], "seed \(random.seed)")
+        #expect(heard[1] == saved[0], "seed \(random.seed)")
+        withExtendedLifetime(tokens) {}
+    }
+
     @Test func endedConnectionsReconnectAndCatchUp() async throws {
         let cluster = try await PostgresCluster.shared()
         let uri = try await cluster.makeDatabase()

@@ -104,15 +104,16 @@ extension PostgresBackend {
     }
 
     /// Writes a history row (none for an empty change), announces its
-    /// position with NOTIFY at commit, and ends the save with `finish`
+    /// position and author with NOTIFY at commit, and ends the save with `finish`
     /// (COMMIT, or a savepoint's RELEASE), all in one round trip: values
     /// are quoted as literals there, as a multi-statement string takes no parameters.
     func writeHistory(_ history: String, author: String, then finish: String) throws {
         guard !history.isEmpty else { return try connection.execute(finish) }
-        // The payload is only the position: small, far below the server's 8,000-byte cap.
+        // The payload is "position author": small, far below the server's 8,000-byte cap.
+        let quotedAuthor = try connection.literal(author)
         try connection.execute("""
-            WITH h AS (INSERT INTO folio_history (author, changes) VALUES (\(try connection.literal(author)), \(try connection.literal(history)))
-            RETURNING position) SELECT pg_notify(\(try connection.literal(PostgresServer.channel(namespace))), position::text) FROM h;
+            WITH h AS (INSERT INTO folio_history (author, changes) VALUES (\(quotedAuthor), \(try connection.literal(history)))
+            RETURNING position) SELECT pg_notify(\(try connection.literal(PostgresServer.channel(namespace))), position::text || ' ' || \(quotedAuthor)) FROM h;
             \(finish)
             """)
     }

@@ -278,13 +278,16 @@ final class PGConnection {
         return fd >= 0 ? fd : nil
     }
 
-    /// Reads what the server sent and drops the notifications (their
-    /// payload is only a hint: the history says what changed). False when
-    /// the connection broke.
-    func drainNotifications() -> Bool {
-        guard isConnected, PQconsumeInput(handle) == 1 else { return false }
-        while let notification = PQnotifies(handle) { PQfreemem(notification) }
-        return isConnected
+    /// Reads what the server sent and returns the notifications' payloads,
+    /// oldest first; nil when the connection broke.
+    func drainNotifications() -> [String]? {
+        guard isConnected, PQconsumeInput(handle) == 1 else { return nil }
+        var payloads: [String] = []
+        while let notification = PQnotifies(handle) {
+            payloads.append(String(cString: notification.pointee.extra))
+            PQfreemem(notification)
+        }
+        return isConnected ? payloads : nil
     }
 
     /// The backend process ID of this connection on the server.

@@ -5,9 +5,9 @@ import Glibc
 
 /// The PostgreSQL change feed: a connection of its own that LISTENs on the
 /// namespace's channel and reads the history after the container's
-/// position. A notification only wakes it; what changed always comes from
-/// the history, so a dropped notification, a lost connection or a
-/// restarted server loses nothing. LISTEN is part of every session of the
+/// position. A notification wakes it; what changed comes from the history
+/// (only a run of this container's own saves needs no read), so a dropped
+/// notification, a lost connection or a restarted server loses nothing. LISTEN is part of every session of the
 /// connection, whichever statement reconnects it, and each new session is
 /// watched anew and followed by a read from the position (the catch-up).
 /// Used on the follower's queue only.
@@ -22,6 +22,10 @@ package final class PostgresChangeFeed: StoreChangeFeed {
     /// The source watching the socket of one session (`generation`).
     private var watcher: (generation: Int, source: DispatchSourceRead)?
     private var waking: (queue: DispatchQueue, wake: @Sendable () -> Void)?
+    /// The positions this reader's own saves announced since the last read,
+    /// in order; nil once anything else was heard or a session began, so
+    /// that the next read asks the server.
+    private var ownSinceRead: [Int64]? = []
 
     init(server: PostgresServer, namespace: String?, reader: String, busyTimeoutMilliseconds: Int32) throws {
         self.namespace = namespace
@@ -50,10 +54,29 @@ package final class PostgresChangeFeed: StoreChangeFeed {
         try using { try PostgresHistory.register($0, reader: reader, lockKey: PostgresLock.key(namespace ?? ""), waitMilliseconds: busyTimeoutMilliseconds) }
     }
 
+    /// What was saved after `position`. When all of it was this reader's
+    /// own saves, announced one after another from the next position on,
+    /// there is nothing to read: no other save can lie between them, as
+    /// positions are drawn under the write lock and announced in commit order.
     package func read(after position: Int64) throws -> HistoryRead {
         try using { c in
-            _ = c.drainNotifications()
+            hear(c.drainNotifications())
+            defer { ownSinceRead = [] }
+            // Announcements of saves an earlier read already covered are behind the position.
+            if let own = ownSinceRead?.filter({ $0 > position }), let last = own.last, own.elementsEqual((position + 1)...last) {
+                return HistoryRead(rows: own.map { ($0, ChangeSet()) }, trimmed: false, latest: last)
+            }
             return try PostgresHistory.read(c, after: position, excludingAuthor: reader)
+        }
+    }
+
+    /// Notes the notifications drained (nil: the session broke).
+    private func hear(_ payloads: [String]?) {
+        guard let payloads else { return ownSinceRead = nil }
+        for payload in payloads {
+            let parts = payload.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[1] == reader, let position = Int64(parts[0]) { ownSinceRead?.append(position) }
+            else { ownSinceRead = nil }
         }
     }
 
@@ -90,13 +113,14 @@ package final class PostgresChangeFeed: StoreChangeFeed {
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         source.setEventHandler { [weak self] in
             guard let self else { return }
-            // Notifications are only a wake; a broken session is mended by the read the wake causes.
-            _ = connection.drainNotifications()
+            // A broken session is mended by the read the wake causes.
+            hear(connection.drainNotifications())
             watchTheSession()
             wake()
         }
         source.setCancelHandler { _ = Glibc.close(fd) }
         watcher = (generation, source)
+        ownSinceRead = nil  // the catch-up reads from the server
         source.resume()
         queue.async(execute: wake)
     }
