@@ -82,17 +82,29 @@ public final class PostgresCluster: Sendable {
 
     /// Starts the server (after ``stop()``), waiting until it accepts connections.
     public func start() throws {
-        try runTool("pg_ctl", ["-D", directory + "/data", "-l", directory + "/log", "-o", serverOptions, "-w", "-t", "60", "start"])
+        try control(["-l", directory + "/log", "-o", serverOptions, "start"])
     }
 
     /// Stops the server at once (clients see their connections drop).
     public func stop() throws {
-        try runTool("pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "-t", "60", "stop"])
+        try control(["-m", "immediate", "stop"])
     }
 
     /// Restarts the server: every connection drops, then it accepts new ones.
     public func restart() throws {
-        try runTool("pg_ctl", ["-D", directory + "/data", "-m", "fast", "-w", "-t", "60", "restart", "-o", serverOptions])
+        try control(["-m", "fast", "restart", "-o", serverOptions])
+    }
+
+    /// Runs `pg_ctl` and waits for it to finish its work. Its wait only
+    /// catches a hang: a loaded machine took over 60 s to bring a server
+    /// back from an immediate stop. A failure carries the end of the server's log.
+    private func control(_ arguments: [String]) throws {
+        do {
+            try runTool("pg_ctl", ["-D", directory + "/data", "-w", "-t", "600"] + arguments)
+        } catch {
+            let log = (try? String(contentsOfFile: directory + "/log", encoding: .utf8)) ?? ""
+            throw ClusterError(message: "\(error)\nthe server's log ends:\n\(log.suffix(2000))")
+        }
     }
 
     /// Stops the server and removes its files; called on the main actor
