@@ -104,18 +104,16 @@ extension PostgresBackend {
     }
 
     /// Writes a history row (none for an empty change), announces its
-    /// position and author with NOTIFY at commit, and ends the save with `finish`
-    /// (COMMIT, or a savepoint's RELEASE), all in one round trip: values
-    /// are quoted as literals there, as a multi-statement string takes no parameters.
+    /// position and author with NOTIFY at commit, and ends the save with
+    /// `finish` (COMMIT, or a savepoint's RELEASE), all in one round trip:
+    /// a prepared statement and `finish` in one pipeline.
     func writeHistory(_ history: String, author: String, then finish: String) throws {
         guard !history.isEmpty else { return try connection.execute(finish) }
         // The payload is "position author": small, far below the server's 8,000-byte cap.
-        let quotedAuthor = try connection.literal(author)
-        try connection.execute("""
-            WITH h AS (INSERT INTO folio_history (author, changes) VALUES (\(quotedAuthor), \(try connection.literal(history)))
-            RETURNING position) SELECT pg_notify(\(try connection.literal(PostgresServer.channel(namespace))), position::text || ' ' || \(quotedAuthor)) FROM h;
-            \(finish)
-            """)
+        try connection.query("""
+            WITH h AS (INSERT INTO folio_history (author, changes) VALUES ($1, $2) RETURNING position)
+            SELECT pg_notify($3, position::text || ' ' || $1) FROM h
+            """, [.text(author), .text(history), .text(PostgresServer.channel(namespace))], then: [finish])
     }
 
     /// Reserves consecutive IDs per entity past both the sequence and the

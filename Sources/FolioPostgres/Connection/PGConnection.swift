@@ -115,49 +115,58 @@ final class PGConnection {
         }
     }
 
-    /// Runs one statement with parameters and returns its rows; deferred
-    /// statements go before it in one pipeline (one round trip).
+    /// Runs one statement with parameters and returns its rows. Deferred
+    /// statements go before it and `after` (statements without parameters,
+    /// e.g. COMMIT) after it, in one pipeline: one round trip in all. The
+    /// first failure is thrown; nothing after it in the pipeline ran.
     @discardableResult
-    func query(_ sql: String, _ values: [StoreValue] = []) throws -> PGResult {
+    func query(_ sql: String, _ values: [StoreValue] = [], then after: [String] = []) throws -> PGResult {
         let parameters = PGParameters(values)
         let before = deferred
         deferred = []
         return try retryingOnce(before.first ?? sql) {
             let name = try preparedName(sql, parameters)
-            let send = { parameters.withPointers { types, pointers, lengths, formats in
-                if let name { return PQsendQueryPrepared(self.handle, name, Int32(values.count), pointers, lengths, formats, 0) }
-                return PQsendQueryParams(self.handle, sql, Int32(values.count), types, pointers, lengths, formats, 0)
-            } }
-            let result: OpaquePointer?
-            if before.isEmpty {
-                result = parameters.withPointers { types, pointers, lengths, formats in
+            if before.isEmpty && after.isEmpty {
+                let result = parameters.withPointers { types, pointers, lengths, formats in
                     if let name { return PQexecPrepared(handle, name, Int32(values.count), pointers, lengths, formats, 0) }
                     return PQexecParams(handle, sql, Int32(values.count), types, pointers, lengths, formats, 0)
                 }
-            } else {
-                result = try pipelined(before, then: send, sql)
+                do { try check(result, sql) } catch {
+                    PQclear(result)
+                    throw error
+                }
+                return PGResult(result!)
             }
-            do { try check(result, sql) } catch {
-                PQclear(result)
-                throw error
+            let results = pipelined(before.count, after.count) { index -> Int32 in
+                if index < before.count { return PQsendQueryParams(handle, before[index], 0, nil, nil, nil, nil, 0) }
+                if index > before.count { return PQsendQueryParams(handle, after[index - before.count - 1], 0, nil, nil, nil, nil, 0) }
+                return parameters.withPointers { types, pointers, lengths, formats in
+                    if let name { return PQsendQueryPrepared(handle, name, Int32(values.count), pointers, lengths, formats, 0) }
+                    return PQsendQueryParams(handle, sql, Int32(values.count), types, pointers, lengths, formats, 0)
+                }
             }
-            return PGResult(result!)
+            defer { for (index, result) in results.enumerated() where index != before.count { PQclear(result) } }
+            let texts = before + [sql] + after
+            for index in texts.indices {
+                do { try check(results[index], texts[index]) } catch {
+                    PQclear(results[before.count])
+                    throw error
+                }
+            }
+            return PGResult(results[before.count]!)
         }
     }
 
-    /// Sends `statements` and then the statement `send` sends in one
-    /// pipeline and returns that last statement's result, after checking
-    /// the others' (the first failure is thrown; what follows it was not run).
-    private func pipelined(_ statements: [String], then send: () -> Int32, _ sql: String) throws -> OpaquePointer? {
-        guard PQenterPipelineMode(handle) == 1 else { throw StoreError.offline(store: display, message: lastMessage) }
+    /// Runs `count = before + 1 + after` statements in one pipeline (`send`
+    /// sends the one at an index) and returns each one's first result, nil
+    /// for one not run (the connection broke).
+    private func pipelined(_ before: Int, _ after: Int, send: (Int) -> Int32) -> [OpaquePointer?] {
+        let count = before + 1 + after
+        guard PQenterPipelineMode(handle) == 1 else { return Array(repeating: nil, count: count) }
         var sent = 0
-        for statement in statements {
-            guard PQsendQueryParams(handle, statement, 0, nil, nil, nil, nil, 0) == 1 else { break }
-            sent += 1
-        }
-        if sent == statements.count && send() == 1 { sent += 1 }
+        while sent < count, send(sent) == 1 { sent += 1 }
         _ = PQpipelineSync(handle)
-        // Each statement's first result (then a NULL ends it); the sync's result ends the pipeline.
+        // Each statement's results, ended by a NULL; the sync's result ends the pipeline.
         var results: [OpaquePointer?] = []
         var current: OpaquePointer?
         while true {
@@ -172,20 +181,8 @@ final class PGConnection {
         }
         if let current { PQclear(current) }
         _ = PQexitPipelineMode(handle)
-        var last: OpaquePointer?
-        for (index, result) in results.prefix(sent).enumerated() {
-            if index < statements.count {
-                defer { PQclear(result) }
-                do { try check(result, statements[index]) } catch {
-                    for rest in results.dropFirst(index + 1) { PQclear(rest) }
-                    throw error
-                }
-            } else {
-                last = result
-            }
-        }
-        guard sent == statements.count + 1 else { throw StoreError.offline(store: display, message: lastMessage) }
-        return last
+        for extra in results.dropFirst(count) { PQclear(extra) }
+        return Array((results.prefix(count) + Array(repeating: nil, count: max(0, count - results.count))).prefix(count))
     }
 
     /// The name of `sql` prepared on this session for these parameter types,
@@ -204,15 +201,6 @@ final class PGConnection {
             statements.didPrepare(sql, parameters.types, name)
             return name
         }
-    }
-
-    /// `text` as an SQL string literal, quoted by libpq for this session's encoding.
-    func literal(_ text: String) throws -> String {
-        guard let handle, let escaped = PQescapeLiteral(handle, text, text.utf8.count) else {
-            throw StoreError.offline(store: display, message: lastMessage)
-        }
-        defer { PQfreemem(escaped) }
-        return String(cString: escaped)
     }
 
     /// Runs `body`; when the connection turns out lost (a restarted server,
