@@ -152,7 +152,7 @@ struct PostgresBench {
                 fetches.append(StoreLatency.now() - start)
                 context.refreshAllObjects()
             }
-            return fetches.sorted()[fetches.count / 2]
+            return ResultsBench.percentile(fetches, 0.5)
         }
         figures.fetchMS = try fetchMS(batchSize: 20)
         figures.fetchAllMS = try fetchMS(batchSize: 0)

@@ -182,7 +182,8 @@ final class PGConnection {
         if let current { PQclear(current) }
         _ = PQexitPipelineMode(handle)
         for extra in results.dropFirst(count) { PQclear(extra) }
-        return Array((results.prefix(count) + Array(repeating: nil, count: max(0, count - results.count))).prefix(count))
+        results.removeLast(max(0, results.count - count))
+        return results + Array(repeating: nil, count: count - results.count)
     }
 
     /// The name of `sql` prepared on this session for these parameter types,

@@ -7,8 +7,9 @@ import Glibc
 /// namespace's channel and reads the history after the container's
 /// position. A notification wakes it; what changed comes from the history
 /// (only a run of this container's own saves needs no read), so a dropped
-/// notification, a lost connection or a restarted server loses nothing. LISTEN is part of every session of the
-/// connection, whichever statement reconnects it, and each new session is
+/// notification, a lost connection or a restarted server loses nothing.
+/// LISTEN is part of every session of the connection, whichever statement
+/// reconnects it, and each new session is
 /// watched anew and followed by a read from the position (the catch-up).
 /// Used on the follower's queue only.
 ///
