@@ -161,14 +161,20 @@ public final class PostgresCluster: Sendable {
     @discardableResult
     static func run(_ path: String, _ arguments: [String]) throws -> String {
         try BlockingWork.refuseMainActor("running \((path as NSString).lastPathComponent) \(arguments.first ?? "")")
+        // The output file is unlinked as soon as it is open: the child writes
+        // through the inherited descriptor and nothing is left behind, even
+        // when this process is killed while the child runs.
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("folio-pg-output-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        let output = open(outputPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw ClusterError(message: "cannot make \(outputPath): \(String(cString: strerror(errno)))") }
+        defer { close(output) }
+        unlink(outputPath)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        posix_spawn_file_actions_adddup2(&actions, output, 1)
+        posix_spawn_file_actions_adddup2(&actions, output, 2)
         _ = closeFrom.map { $0(&actions, 3) }
         var pid: pid_t = 0
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
@@ -177,12 +183,27 @@ public final class PostgresCluster: Sendable {
         guard spawned == 0 else { throw ClusterError(message: "cannot run \(path): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        let text = readAll(output)
         let exited = status & 0x7f == 0, code = (status >> 8) & 0xff
         guard exited && code == 0 else {
             throw ClusterError(message: "\((path as NSString).lastPathComponent) \(arguments.joined(separator: " ")) failed: \(text)")
         }
         return text
+    }
+
+    /// Everything written to `descriptor`, read from its start.
+    private static func readAll(_ descriptor: Int32) -> String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var offset: off_t = 0
+        while true {
+            let n = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            bytes += buffer[0..<n]
+            offset += off_t(n)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc module does not export.

@@ -36,7 +36,7 @@ final class RawPostgres {
         try exec("""
             CREATE SCHEMA folio_bench_raw;
             CREATE TABLE folio_bench_raw.item (id BIGINT PRIMARY KEY, name TEXT COLLATE "C", score BIGINT, value DOUBLE PRECISION);
-            INSERT INTO folio_bench_raw.item SELECT i, 'item ' || (i - 1), ((i - 1) * 7919) % \(rows), (i - 1) * 0.5 FROM generate_series(1, \(rows)) i;
+            INSERT INTO folio_bench_raw.item SELECT i, 'item ' || (i - 1), ((i - 1) * 7919) % \(rows), (i - 1) * 0.5 FROM generate_series(1::bigint, \(rows)) i;
             CREATE INDEX item_score ON folio_bench_raw.item(score);
             ANALYZE folio_bench_raw.item
             """)

@@ -58,6 +58,42 @@ import FolioTestSupport
         #expect(theirs.title == "from b" && b.viewContext.hasChanges)
     }
 
+    /// A save of no new objects goes in one round trip and stops at its
+    /// first stale write; the error must still name every stale object,
+    /// and nothing of the save (its fresh changes, its history) may land.
+    @Test func aSaveMeetingSeveralStaleRowsNamesEachAndWritesNothing() async throws {
+        let a = try open(), b = try open()
+        let notes = (0..<3).map { i in
+            let note = ConflictNote(context: a.viewContext)
+            note.title = "base \(i)"
+            return note
+        }
+        try a.viewContext.save()
+        let theirs = try notes.map { try #require(try b.viewContext.existingObject(with: $0.objectID) as? ConflictNote) }
+        let latest = """
+            SELECT GREATEST((SELECT max(position) FROM folio_history),
+                            (SELECT value::bigint FROM folio_metadata WHERE key = 'history_trimmed_through'), 0)
+            """
+        let before = try #require(Int(try await sql(latest)))
+        // From here to b's save nothing waits, so b has not heard a's save.
+        notes[0].title = "from a 0"
+        notes[1].title = "from a 1"
+        try a.viewContext.save()
+        theirs[0].title = "from b 0"
+        b.viewContext.delete(theirs[1])
+        theirs[2].title = "from b 2"
+        var named: Set<Int64> = []
+        do {
+            try b.viewContext.save()
+            Issue.record("a save over two stale rows succeeded")
+        } catch StoreError.conflict(let conflicts) {
+            named = Set(conflicts.map(\.id))
+        }
+        #expect(named == [notes[0].objectID.rowID, notes[1].objectID.rowID])
+        #expect(try await sql("SELECT string_agg(title, ',' ORDER BY id) FROM \"ConflictNote\"") == "from a 0,from a 1,base 2")
+        #expect(try await sql(latest) == String(before + 1))
+    }
+
     @Test func aStoreWrittenBeforeRowVersionsGainsThemAndKeepsItsRows() async throws {
         do {
             let container = try open()

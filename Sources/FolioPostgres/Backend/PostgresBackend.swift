@@ -143,8 +143,14 @@ final class PostgresBackend: StoreBackend {
         if isReadOnly { throw StoreError.readOnly(path: path) }
         let now = DispatchTime.now().uptimeNanoseconds
         let wait = max(1, Int64(deadline > now ? (deadline - now) / 1_000_000 : 0))
-        connection.sendWithNextStatement(["BEGIN", "SET LOCAL lock_timeout = \(wait)", "SELECT pg_advisory_xact_lock(\(lockKey))"])
+        connection.sendWithNextStatement([PGStatement("BEGIN"), PGStatement(Self.lockSQL, [.text(String(wait)), .integer(lockKey)])])
     }
+
+    /// The write lock, waiting at most `$1` ms: one prepared statement. The
+    /// timeout is set in a subquery, which runs first (a volatile subquery is
+    /// not merged into the outer query), and lasts to the transaction's end,
+    /// so it bounds the save's row locks too.
+    static let lockSQL = "SELECT pg_advisory_xact_lock($2) FROM (SELECT set_config('lock_timeout', $1, true)) timeout"
 
     func abandonWriting() {
         connection.dropDeferred()

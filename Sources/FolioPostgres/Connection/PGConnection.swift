@@ -88,13 +88,13 @@ final class PGConnection {
         if !isConnected { try connect() }
     }
 
-    /// Statements without parameters that go to the server with the next
-    /// statement, in its round trip: a save's BEGIN and write lock travel
-    /// with its first write. A failure among them fails that statement.
-    private(set) var deferred: [String] = []
+    /// Statements that go to the server with the next statement, in its
+    /// round trip: a save's BEGIN and write lock travel with its first
+    /// write. A failure among them fails that statement.
+    private(set) var deferred: [PGStatement] = []
 
-    /// Sends `statements` (no parameters, one each) with the next statement.
-    func sendWithNextStatement(_ statements: [String]) {
+    /// Sends `statements` with the next statement.
+    func sendWithNextStatement(_ statements: [PGStatement]) {
         deferred += statements
     }
 
@@ -103,15 +103,17 @@ final class PGConnection {
         deferred = []
     }
 
-    /// Runs statements without parameters (several may be separated by `;`),
-    /// after any deferred ones, in one round trip.
+    /// Runs statements without parameters (several may be separated by `;`
+    /// when none is deferred), after any deferred ones, in one round trip.
     func execute(_ sql: String) throws {
-        let text = (deferred + [sql]).joined(separator: "; ")
-        deferred = []
-        try retryingOnce(text) {
-            let result = PQexec(handle, text)
+        guard deferred.isEmpty else {
+            _ = try pipeline([PGStatement(sql)])
+            return
+        }
+        try retryingOnce(repeatable: Self.isRepeatable([sql])) {
+            let result = PQexec(handle, sql)
             defer { PQclear(result) }
-            try check(result, text)
+            try check(result, sql)
         }
     }
 
@@ -121,47 +123,61 @@ final class PGConnection {
     /// first failure is thrown; nothing after it in the pipeline ran.
     @discardableResult
     func query(_ sql: String, _ values: [StoreValue] = [], then after: [String] = []) throws -> PGResult {
+        guard deferred.isEmpty && after.isEmpty else {
+            return try pipeline([PGStatement(sql, values)] + after.map { PGStatement($0) })[0]
+        }
         let parameters = PGParameters(values)
-        let before = deferred
-        deferred = []
-        return try retryingOnce(before.first ?? sql) {
+        return try retryingOnce(repeatable: Self.isRepeatable([sql])) {
             let name = try preparedName(sql, parameters)
-            if before.isEmpty && after.isEmpty {
-                let result = parameters.withPointers { types, pointers, lengths, formats in
-                    if let name { return PQexecPrepared(handle, name, Int32(values.count), pointers, lengths, formats, 0) }
-                    return PQexecParams(handle, sql, Int32(values.count), types, pointers, lengths, formats, 0)
-                }
-                do { try check(result, sql) } catch {
-                    PQclear(result)
-                    throw error
-                }
-                return PGResult(result!)
+            let result = parameters.withPointers { types, pointers, lengths, formats in
+                if let name { return PQexecPrepared(handle, name, Int32(values.count), pointers, lengths, formats, 0) }
+                return PQexecParams(handle, sql, Int32(values.count), types, pointers, lengths, formats, 0)
             }
-            let results = pipelined(before.count, after.count) { index -> Int32 in
-                if index < before.count { return PQsendQueryParams(handle, before[index], 0, nil, nil, nil, nil, 0) }
-                if index > before.count { return PQsendQueryParams(handle, after[index - before.count - 1], 0, nil, nil, nil, nil, 0) }
-                return parameters.withPointers { types, pointers, lengths, formats in
-                    if let name { return PQsendQueryPrepared(handle, name, Int32(values.count), pointers, lengths, formats, 0) }
-                    return PQsendQueryParams(handle, sql, Int32(values.count), types, pointers, lengths, formats, 0)
-                }
+            do { try check(result, sql) } catch {
+                PQclear(result)
+                throw error
             }
-            defer { for (index, result) in results.enumerated() where index != before.count { PQclear(result) } }
-            let texts = before + [sql] + after
-            for index in texts.indices {
-                do { try check(results[index], texts[index]) } catch {
-                    PQclear(results[before.count])
-                    throw error
-                }
-            }
-            return PGResult(results[before.count]!)
+            return PGResult(result!)
         }
     }
 
-    /// Runs `count = before + 1 + after` statements in one pipeline (`send`
-    /// sends the one at an index) and returns each one's first result, nil
-    /// for one not run (the connection broke).
-    private func pipelined(_ before: Int, _ after: Int, send: (Int) -> Int32) -> [OpaquePointer?] {
-        let count = before + 1 + after
+    /// Runs the deferred statements, then `statements`, in one pipeline (one
+    /// round trip), and returns the rows of each of `statements`. The first
+    /// failure is thrown; nothing after it in the pipeline ran.
+    ///
+    ///     let results = try connection.pipeline([PGStatement("BEGIN"), PGStatement(update, values), PGStatement("COMMIT")])
+    func pipeline(_ statements: [PGStatement]) throws -> [PGResult] {
+        let all = deferred + statements
+        deferred = []
+        let skipped = all.count - statements.count
+        return try retryingOnce(repeatable: Self.isRepeatable(all.map(\.sql))) {
+            let parameters = all.map { PGParameters($0.values) }
+            var names: [String?] = []
+            for (statement, p) in zip(all, parameters) { names.append(try preparedName(statement.sql, p)) }
+            let results = pipelined(all.count) { index -> Int32 in
+                parameters[index].withPointers { types, pointers, lengths, formats in
+                    let count = Int32(all[index].values.count)
+                    if let name = names[index] { return PQsendQueryPrepared(handle, name, count, pointers, lengths, formats, 0) }
+                    return PQsendQueryParams(handle, all[index].sql, count, types, pointers, lengths, formats, 0)
+                }
+            }
+            var failure: (any Error)?
+            for index in all.indices where failure == nil {
+                do { try check(results[index], all[index].sql) } catch { failure = error }
+            }
+            if let failure {
+                for result in results { PQclear(result) }
+                throw failure
+            }
+            for result in results.prefix(skipped) { PQclear(result) }
+            return results.dropFirst(skipped).map { PGResult($0!) }
+        }
+    }
+
+    /// Runs `count` statements in one pipeline (`send` sends the one at an
+    /// index) and returns each one's first result, nil for one not run (the
+    /// connection broke).
+    private func pipelined(_ count: Int, send: (Int) -> Int32) -> [OpaquePointer?] {
         guard PQenterPipelineMode(handle) == 1 else { return Array(repeating: nil, count: count) }
         var sent = 0
         while sent < count, send(sent) == 1 { sent += 1 }
@@ -205,18 +221,28 @@ final class PGConnection {
     }
 
     /// Runs `body`; when the connection turns out lost (a restarted server,
-    /// an ended backend) outside a transaction, for a statement that only
-    /// reads or opens a transaction, reconnects and runs it once more.
-    /// A write outside a transaction is never repeated: it may have landed.
-    private func retryingOnce<R>(_ sql: String, _ body: () throws -> R) throws -> R {
+    /// an ended backend) outside a transaction, for statements that may run
+    /// again (`repeatable`), reconnects and runs it once more.
+    private func retryingOnce<R>(repeatable: Bool, _ body: () throws -> R) throws -> R {
         try reconnectIfNeeded()
         let wasInTransaction = isInTransaction
         do { return try body() } catch StoreError.offline(let store, let message) {
-            let repeatable = sql.hasPrefix("BEGIN") || sql.hasPrefix("SELECT") || sql.hasPrefix("SET") || sql.hasPrefix("LISTEN")
             guard !wasInTransaction, repeatable else { throw StoreError.offline(store: store, message: message) }
             try connect()
             return try body()
         }
+    }
+
+    /// Whether statements may run again after the connection was lost: ones
+    /// that only read or open a transaction, or a run that opens its own
+    /// transaction and does not end it (the lost session rolled it back).
+    /// A write outside a transaction, or a COMMIT, is never repeated: it may have landed.
+    private static func isRepeatable(_ statements: [String]) -> Bool {
+        func reads(_ sql: String) -> Bool {
+            sql.hasPrefix("BEGIN") || sql.hasPrefix("SELECT") || sql.hasPrefix("SET") || sql.hasPrefix("LISTEN")
+        }
+        if statements.first == "BEGIN" { return !statements.contains { $0.hasPrefix("COMMIT") || $0.hasPrefix("RELEASE") } }
+        return statements.allSatisfy(reads)
     }
 
     /// The first column of the first row, or nil.
@@ -293,6 +319,17 @@ final class PGConnection {
             text.replaceSubrange(range, with: "password=…")
         }
         return text
+    }
+}
+
+/// A statement and its parameters' values (`$1`…), for a pipeline.
+struct PGStatement {
+    let sql: String
+    let values: [StoreValue]
+
+    init(_ sql: String, _ values: [StoreValue] = []) {
+        self.sql = sql
+        self.values = values
     }
 }
 
