@@ -209,4 +209,9 @@ final class SQLiteBackend: StoreBackend {
 }
 
 /// Quotes an identifier for SQL (names come from the schema, never from user values).
-package func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+/// Every save builds its statements with it, so a name holding no quote
+/// (all of them, in practice) skips Foundation's search and replace.
+package func quote(_ name: String) -> String {
+    guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+    return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}
