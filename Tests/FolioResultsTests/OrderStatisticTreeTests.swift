@@ -78,4 +78,52 @@ import FolioTestSupport
             }
         }
     }
+
+    /// Ranked inserts and detaches (as a batch uses them: detached from the
+    /// largest down, inserted from the smallest up) give the ranks a sorted
+    /// array gives; coarse leads (ties read the elements) and no leads mixed.
+    @Test func rankedEditsWithLeadsAgreeWithASortedArray() {
+        var random = ResultsRandom.fromEnvironment()
+        print("seed:", random.seed)
+        func lead(_ value: Int) -> UInt64 { value % 5 == 0 ? OrderStatisticTree<Int>.noLead : UInt64(value / 8) }
+        var model = Array(Set((0..<300).map { _ in Int.random(in: 0..<3000, using: &random) })).sorted()
+        var tree = OrderStatisticTree(sorted: model, leads: model.map(lead))
+        var handles = Dictionary(uniqueKeysWithValues: model.map { ($0, tree.handle(of: $0)!) })
+        for round in 0..<80 {
+            // Leaving, from the largest down: each rank as it was before any left.
+            let leaving = model.filter { _ in Int.random(in: 0..<6, using: &random) == 0 }
+            var moving: [OrderStatisticTree<Int>.Handle] = []
+            for value in leaving.reversed() {
+                let handle = handles.removeValue(forKey: value)!
+                #expect(tree.detachRanked(handle) == model.firstIndex(of: value)!, "round \(round)")
+                if Bool.random(using: &random) { tree.release(handle) } else { moving.append(handle) }
+            }
+            var next = Set(model).subtracting(leaving)
+            var arriving: [Int] = []
+            for _ in 0..<(moving.count + Int.random(in: 0..<40, using: &random)) {
+                let value = Int.random(in: 0..<3000, using: &random)
+                if next.insert(value).inserted { arriving.append(value) }
+            }
+            model = next.sorted()
+            // Arriving, from the smallest up: each rank final.
+            for value in arriving.sorted() {
+                let rank: Int
+                if let handle = moving.popLast() {
+                    rank = tree.reattachRanked(handle, as: value, lead: lead(value))
+                    handles[value] = handle
+                } else {
+                    let placed = tree.insertRanked(value, lead: lead(value))
+                    handles[value] = placed.handle
+                    rank = placed.rank
+                }
+                #expect(rank == model.firstIndex(of: value)!, "round \(round)")
+            }
+            for handle in moving { tree.release(handle) }
+            tree.checkInvariants()
+            #expect(tree.sortedElements() == model, "round \(round)")
+            for (rank, value) in model.enumerated() where rank % 13 == 0 {
+                #expect(tree.rank(ofHandle: handles[value]!) == rank, "round \(round)")
+            }
+        }
+    }
 }

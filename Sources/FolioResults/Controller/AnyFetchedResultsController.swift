@@ -200,10 +200,11 @@ public class AnyFetchedResultsController {
     /// The engine's identifier for an object. Temporary (unsaved) objects
     /// sort after every saved one with an equal key, in creation order, as
     /// the store orders them and as their permanent IDs will.
-    func engineID(_ id: ObjectID) -> Int64 { id.rowID >= 0 ? id.rowID : Self.temporaryBase - id.rowID }
+    /// Nonisolated (plain arithmetic), so closures over many rows call it without an isolation check.
+    nonisolated func engineID(_ id: ObjectID) -> Int64 { id.rowID >= 0 ? id.rowID : Self.temporaryBase - id.rowID }
 
     /// The store's row ID (negative for a temporary object) for an engine identifier.
-    func storeRowID(_ key: Int64) -> Int64 { key >= Self.temporaryBase ? Self.temporaryBase - key : key }
+    nonisolated func storeRowID(_ key: Int64) -> Int64 { key >= Self.temporaryBase ? Self.temporaryBase - key : key }
 
     /// The object ID for an engine identifier.
     func objectID(_ key: Int64) -> ObjectID {
@@ -211,7 +212,7 @@ public class AnyFetchedResultsController {
     }
 
     /// Above every row ID SQLite assigns in practice; temporary IDs map past it.
-    static var temporaryBase: Int64 { 1 << 62 }
+    nonisolated static var temporaryBase: Int64 { 1 << 62 }
 
     func sectionName(_ key: SectionKey) -> String { isSectioned ? key.name : "" }
 

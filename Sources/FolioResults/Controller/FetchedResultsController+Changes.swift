@@ -74,7 +74,7 @@ extension FetchedResultsController {
         for (index, candidate) in candidates.enumerated() where !present[index] {
             changeList.append(ResultsRowChange(id: candidate.id, row: nil, objectChanged: candidate.changed))
         }
-        let report = engine.apply(changeList)
+        let report = engine.apply(distinct: changeList)
         sectionCache = nil
         if fetchRequest.fetchBatchSize == 0 {
             for (index, candidate) in candidates.enumerated() where present[index] && resident[candidate.id] == nil {
@@ -88,15 +88,18 @@ extension FetchedResultsController {
 
     /// Sorted by ID, one entry per object, changed if any entry says so.
     static func merging(_ touched: [Candidate]) -> [Candidate] {
-        var sorted = touched
-        sorted.sort { $0.id < $1.id }
+        // Packed as ID and flag in one integer (engine IDs are below 2^63), so
+        // that the sort compares integers rather than calling a closure on tuples.
+        var packed = touched.map { UInt64($0.id) << 1 | ($0.changed ? 1 : 0) }
+        packed.sort()
         var merged: [Candidate] = []
-        merged.reserveCapacity(sorted.count)
-        for item in sorted {
-            if let last = merged.last, last.id == item.id {
-                merged[merged.count - 1].changed = last.changed || item.changed
+        merged.reserveCapacity(packed.count)
+        for item in packed {
+            let id = Int64(item >> 1), changed = item & 1 == 1
+            if let last = merged.last, last.id == id {
+                if changed { merged[merged.count - 1].changed = true }
             } else {
-                merged.append(item)
+                merged.append((id, changed))
             }
         }
         return merged

@@ -33,7 +33,17 @@ extension ResultsEngine {
     /// - Complexity: O(k log n) for k changes against n rows, and at most
     ///   O(m + k log k) for a section of m rows that k of them change.
     package func apply<S: Sequence>(_ changes: S) -> ResultsChangeSet<ID, Section> where S.Element == ResultsRowChange<ID, Key, Section> {
-        let merged = Self.oneChangePerObject(Array(changes))
+        apply(distinct: Self.oneChangePerObject(Array(changes)))
+    }
+
+    /// ``apply(_:)`` for a batch the caller has made one change per object
+    /// (the controller's are), so no set of IDs is built to merge them.
+    ///
+    /// ```swift
+    /// let report = engine.apply(distinct: changes)
+    /// ```
+    package func apply(distinct merged: [ResultsRowChange<ID, Key, Section>]) -> ResultsChangeSet<ID, Section> {
+        assert(Set(merged.map(\.id)).count == merged.count, "ResultsEngine: an object changed twice in a batch said to be distinct")
         // 1. Classify: what leaves each old section and what arrives where.
         var editOfSlot = [SectionEdit?](repeating: nil, count: slots.count)
         var edits: [SectionEdit] = []

@@ -37,6 +37,19 @@ extension ResultsEngine {
         }
     }
 
+    /// A key's lead for the row trees: a ``RowKey``'s own (the controller's
+    /// keys), else one that decides nothing. The cast folds away once specialised.
+    @inline(__always) static func lead(of key: Key) -> UInt64 {
+        (key as? RowKey)?.lead ?? OrderStatisticTree<Entry>.noLead
+    }
+
+    /// `a < b`, deciding by the keys' leads when they can.
+    @inline(__always) static func precedes(_ a: Entry, _ b: Entry) -> Bool {
+        let x = lead(of: a.key), y = lead(of: b.key)
+        if x != y && (x | y) & OrderStatisticTree<Entry>.noLead == 0 { return x < y }
+        return a < b
+    }
+
     /// Applies one section's edit and records each touched row's index
     /// before (leaving and in-place rows) and after (arriving and in-place rows).
     /// Rebuilding costs about as much as 1/16 of the rows edited in place.
@@ -57,23 +70,34 @@ extension ResultsEngine {
 
     private func editInPlace(_ edit: SectionEdit, rows: inout BatchRows) {
         let store = edit.store
+        for item in edit.staying { rows.old[Int(item.change)] = Int32(store.rows.rank(ofHandle: item.handle)) }
+        // Departures from the last down: each detach counts its rank on its way
+        // up, and taking out larger rows first leaves the smaller ones' ranks as they were.
+        edit.departing.sort { store.rows.isOrdered($1.handle, before: $0.handle) }
         var leaving: [Int] = []
         leaving.reserveCapacity(edit.departing.count)
         for item in edit.departing {
-            let rank = store.rows.rank(ofHandle: item.handle)
+            let rank = store.rows.detachRanked(item.handle)
             rows.old[Int(item.change)] = Int32(rank)
             leaving.append(rank)
-        }
-        for item in edit.staying { rows.old[Int(item.change)] = Int32(store.rows.rank(ofHandle: item.handle)) }
-        leaving.sort()
-        edit.leavingRows = leaving
-        // Rows moving within the section keep their node; the others' go.
-        for item in edit.departing {
-            store.rows.detach(item.handle)
+            // Rows moving within the section keep their node; the others' go.
             if !item.moving { store.rows.release(item.handle) }
         }
-        let placed = nodes(for: edit, reuse: { store.rows.reattach($0, as: $1) }, make: { store.rows.insert($0) })
-        for (item, handle) in zip(edit.arriving, placed) { rows.new[Int(item.change)] = Int32(store.rows.rank(ofHandle: handle)) }
+        edit.leavingRows = leaving.reversed()
+        // Arrivals from the first up: each insert counts its rank on its way
+        // down, and what comes later is larger, so the ranks are final.
+        edit.arriving.sort { Self.precedes($0.entry, $1.entry) }
+        for item in edit.arriving {
+            let rank: Int
+            if item.handle >= 0 {
+                rank = store.rows.reattachRanked(item.handle, as: item.entry, lead: Self.lead(of: item.entry.key))
+            } else {
+                let placed = store.rows.insertRanked(item.entry, lead: Self.lead(of: item.entry.key))
+                locations[item.entry.id] = Location(slot: store.slot, handle: placed.handle)
+                rank = placed.rank
+            }
+            rows.new[Int(item.change)] = Int32(rank)
+        }
         for item in edit.staying { rows.new[Int(item.change)] = Int32(store.rows.rank(ofHandle: item.handle)) }
     }
 
@@ -93,9 +117,9 @@ extension ResultsEngine {
 
     private func rebuild(_ edit: SectionEdit, rows: inout BatchRows) {
         let store = edit.store
-        edit.arriving.sort { $0.entry < $1.entry }   // O(a) when they came in order
+        edit.arriving.sort { Self.precedes($0.entry, $1.entry) }   // O(a) when they came in order
         // Per node: -1 untouched, else the change's index, doubled, plus 1 when it leaves.
-        var marks = [Int32](repeating: -1, count: store.rows.elements.count)
+        var marks = [Int32](repeating: -1, count: store.rows.capacity)
         for item in edit.departing { marks[Int(item.handle)] = item.change << 1 | 1 }
         for item in edit.staying { marks[Int(item.handle)] = item.change << 1 }
         var survivors: [Handle] = []
@@ -111,13 +135,14 @@ extension ResultsEngine {
         }
         edit.leavingRows = leaving
         for item in edit.departing where !item.moving { store.rows.release(item.handle) }
-        let arriving = nodes(for: edit, reuse: { store.rows.replace($0, with: $1) }, make: { store.rows.allocate($0) })
+        let arriving = nodes(for: edit, reuse: { store.rows.replace($0, with: $1, lead: Self.lead(of: $1.key)) },
+                             make: { store.rows.allocate($0, lead: Self.lead(of: $0.key)) })
         // Merge the survivors (in order) with the arrivals (sorted).
         var order: [Handle] = []
         order.reserveCapacity(survivors.count + arriving.count)
         var s = 0, a = 0
         while s < survivors.count || a < arriving.count {
-            if a < arriving.count && (s == survivors.count || store.rows[arriving[a]] < store.rows[survivors[s]]) {
+            if a < arriving.count && (s == survivors.count || store.rows.isOrdered(arriving[a], before: survivors[s])) {
                 rows.new[Int(edit.arriving[a].change)] = Int32(order.count)
                 order.append(arriving[a])
                 a += 1

@@ -102,7 +102,8 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
         for (old, new) in mapping {
             guard let location = locations.removeValue(forKey: old) else { continue }
             let store = storeOf(location)
-            store.rows.replace(location.handle, with: Entry(key: store.rows[location.handle].key, id: new))
+            let key = store.rows[location.handle].key
+            store.rows.replace(location.handle, with: Entry(key: key, id: new), lead: Self.lead(of: key))
             locations[new] = location
         }
     }
@@ -157,7 +158,7 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
         for (section, var entries) in grouped {
             entries.sort()
             let store = store(for: section)
-            store.rows = OrderStatisticTree(sorted: entries)
+            store.rows = OrderStatisticTree(sorted: entries, leads: entries.map { Self.lead(of: $0.key) })
             for (handle, entry) in entries.enumerated() {
                 let previous = locations.updateValue(Location(slot: store.slot, handle: Int32(handle)), forKey: entry.id)
                 precondition(previous == nil, "ResultsEngine: id \(entry.id) loaded twice")

@@ -7,55 +7,74 @@ extension OrderStatisticTree {
     /// ```
     /// - Complexity: O(log n) expected.
     @discardableResult
-    package mutating func insert(_ element: Element) -> Handle {
+    package mutating func insert(_ element: Element) -> Handle { insertRanked(element, lead: Self.noLead).handle }
+
+    /// ``insert(_:)`` that also returns the new element's rank, counted on
+    /// the way down: elements inserted in increasing order get their final
+    /// ranks without a walk back up. `lead` is 63 bits that order as the
+    /// elements do when two leads differ (``noLead`` when there are none), so
+    /// that the way down compares integers in the nodes it passes.
+    ///
+    /// ```swift
+    /// let (handle, rank) = tree.insertRanked(5, lead: OrderStatisticTree<Int>.noLead)
+    /// ```
+    /// - Complexity: O(log n) expected.
+    package mutating func insertRanked(_ element: Element, lead: UInt64) -> (handle: Handle, rank: Int) {
         let node: Int32
         if let reused = freeList.popLast() {
             node = reused
             elements[Int(node)] = element
-            left[Int(node)] = Self.none
-            right[Int(node)] = Self.none
-            size[Int(node)] = 1
+            nodes[Int(node)] = .leaf(lead)
         } else {
             node = Int32(elements.count)
             elements.append(element)
-            left.append(Self.none)
-            right.append(Self.none)
-            size.append(1)
-            parent.append(Self.none)
+            nodes.append(.leaf(lead))
         }
-        setRoot(insert(node, into: root))
-        return node
+        var below: Int32 = 0
+        setRoot(insert(node, element, lead, into: root, below: &below))
+        return (node, Int(below))
     }
 
-    private mutating func insert(_ node: Int32, into tree: Int32) -> Int32 {
+    /// `element` and `lead` are the node's, passed down rather than read at every level.
+    private mutating func insert(_ node: Int32, _ element: Element, _ lead: UInt64, into tree: Int32, below: inout Int32) -> Int32 {
         if tree == Self.none { return node }
         if Self.priority(node) > Self.priority(tree) {
-            let (l, r) = split(tree, before: elements[Int(node)])
+            let (l, r) = split(tree, before: element, lead: lead)
+            below &+= sizeOf(l)
             setLeft(node, l)
             setRight(node, r)
             update(node)
             return node
         }
-        precondition(elements[Int(node)] != elements[Int(tree)], "OrderStatisticTree: element inserted twice")
-        if elements[Int(node)] < elements[Int(tree)] {
-            setLeft(tree, insert(node, into: left[Int(tree)]))
+        let other = nodes[Int(tree)].lead
+        let goesLeft: Bool
+        if lead != other && (lead | other) & Self.noLead == 0 {
+            goesLeft = lead < other   // unequal leads: unequal elements
         } else {
-            setRight(tree, insert(node, into: right[Int(tree)]))
+            let here = elements[Int(tree)]
+            precondition(element != here, "OrderStatisticTree: element inserted twice")
+            goesLeft = element < here
         }
-        size[Int(tree)] &+= 1
+        if goesLeft {
+            setLeft(tree, insert(node, element, lead, into: left(tree), below: &below))
+        } else {
+            below &+= sizeOf(left(tree)) &+ 1
+            setRight(tree, insert(node, element, lead, into: right(tree), below: &below))
+        }
+        nodes[Int(tree)].size &+= 1
         return tree
     }
 
     /// Splits a subtree into the elements below `key` and the rest.
-    private mutating func split(_ tree: Int32, before key: Element) -> (Int32, Int32) {
+    private mutating func split(_ tree: Int32, before key: Element, lead: UInt64) -> (Int32, Int32) {
         if tree == Self.none { return (Self.none, Self.none) }
-        if elements[Int(tree)] < key {
-            let (l, r) = split(right[Int(tree)], before: key)
+        if !precedes(key, lead: lead, tree) {
+            let (l, r) = split(right(tree), before: key, lead: lead)
             setRight(tree, l)
             update(tree)
             return (tree, r)
         } else {
-            let (l, r) = split(left[Int(tree)], before: key)
+            let (l, r) = split(left(tree), before: key, lead: lead)
             setLeft(tree, r)
             update(tree)
             return (l, tree)
@@ -66,11 +85,11 @@ extension OrderStatisticTree {
         if a == Self.none { return b }
         if b == Self.none { return a }
         if Self.priority(a) > Self.priority(b) {
-            setRight(a, merge(right[Int(a)], b))
+            setRight(a, merge(right(a), b))
             update(a)
             return a
         } else {
-            setLeft(b, merge(a, left[Int(b)]))
+            setLeft(b, merge(a, left(b)))
             update(b)
             return b
         }
@@ -98,22 +117,39 @@ extension OrderStatisticTree {
     /// tree.reattach(handle, as: 9)
     /// ```
     /// - Complexity: O(log n) expected.
-    package mutating func detach(_ handle: Handle) {
-        precondition(handle >= 0 && Int(handle) < elements.count && (parent[Int(handle)] != Self.none || root == handle),
+    package mutating func detach(_ handle: Handle) { _ = detachRanked(handle) }
+
+    /// ``detach(_:)`` that also returns the rank the element had, counted on
+    /// the walk up that shrinks the sizes: elements detached in decreasing
+    /// order get the ranks they had before the first was detached.
+    ///
+    /// ```swift
+    /// let rank = tree.detachRanked(handle)
+    /// ```
+    /// - Complexity: O(log n) expected.
+    package mutating func detachRanked(_ handle: Handle) -> Int {
+        precondition(handle >= 0 && Int(handle) < elements.count && (parent(handle) != Self.none || root == handle),
                      "OrderStatisticTree: handle \(handle) is not in the tree")
-        let above = parent[Int(handle)]
-        let replacement = merge(left[Int(handle)], right[Int(handle)])
+        var below = sizeOf(left(handle))
+        let above = parent(handle)
+        let replacement = merge(left(handle), right(handle))
         if above == Self.none {
             setRoot(replacement)
         } else {
-            if left[Int(above)] == handle { setLeft(above, replacement) } else { setRight(above, replacement) }
+            var fromRight = right(above) == handle
+            if fromRight { setRight(above, replacement) } else { setLeft(above, replacement) }
             var node = above
-            while node != Self.none {
-                size[Int(node)] &-= 1
-                node = parent[Int(node)]
+            while true {
+                nodes[Int(node)].size &-= 1
+                if fromRight { below &+= sizeOf(left(node)) &+ 1 }
+                let next = parent(node)
+                if next == Self.none { break }
+                fromRight = right(next) == node
+                node = next
             }
         }
-        parent[Int(handle)] = Self.none
+        nodes[Int(handle)].parent = Self.none
+        return Int(below)
     }
 
     /// Puts a detached node back with a new element (not yet present).
@@ -122,12 +158,20 @@ extension OrderStatisticTree {
     /// tree.reattach(handle, as: 9)
     /// ```
     /// - Complexity: O(log n) expected.
-    package mutating func reattach(_ handle: Handle, as element: Element) {
+    package mutating func reattach(_ handle: Handle, as element: Element) { _ = reattachRanked(handle, as: element, lead: Self.noLead) }
+
+    /// ``reattach(_:as:)`` that also returns the element's new rank (see ``insertRanked(_:lead:)``).
+    ///
+    /// ```swift
+    /// let rank = tree.reattachRanked(handle, as: 9, lead: OrderStatisticTree<Int>.noLead)
+    /// ```
+    /// - Complexity: O(log n) expected.
+    package mutating func reattachRanked(_ handle: Handle, as element: Element, lead: UInt64) -> Int {
         elements[Int(handle)] = element
-        left[Int(handle)] = Self.none
-        right[Int(handle)] = Self.none
-        size[Int(handle)] = 1
-        setRoot(insert(handle, into: root))
+        nodes[Int(handle)] = .leaf(lead)
+        var below: Int32 = 0
+        setRoot(insert(handle, element, lead, into: root, below: &below))
+        return Int(below)
     }
 
     /// Replaces the element behind a handle with one that sorts in the same
@@ -137,8 +181,9 @@ extension OrderStatisticTree {
     /// tree.replace(handle, with: renamed)
     /// ```
     /// - Complexity: O(1).
-    package mutating func replace(_ handle: Handle, with element: Element) {
+    package mutating func replace(_ handle: Handle, with element: Element, lead: UInt64 = noLead) {
         elements[Int(handle)] = element
+        nodes[Int(handle)].lead = lead
     }
 
     /// Removes every element, keeping the storage for reuse.

@@ -10,10 +10,10 @@ extension OrderStatisticTree {
         var below = 0
         while node != Self.none {
             if elements[Int(node)] < element {
-                below += Int(sizeOf(left[Int(node)])) + 1
-                node = right[Int(node)]
+                below += Int(sizeOf(left(node))) + 1
+                node = right(node)
             } else {
-                node = left[Int(node)]
+                node = left(node)
             }
         }
         return below
@@ -27,12 +27,12 @@ extension OrderStatisticTree {
     /// ```
     /// - Complexity: O(log n) expected.
     package func rank(ofHandle handle: Handle) -> Int {
-        var below = sizeOf(left[Int(handle)])
+        var below = sizeOf(left(handle))
         var node = handle
         while true {
-            let above = parent[Int(node)]
+            let above = parent(node)
             if above == Self.none { return Int(below) }
-            if right[Int(above)] == node { below &+= sizeOf(left[Int(above)]) &+ 1 }
+            if right(above) == node { below &+= sizeOf(left(above)) &+ 1 }
             node = above
         }
     }
@@ -48,7 +48,7 @@ extension OrderStatisticTree {
         while node != Self.none {
             let here = elements[Int(node)]
             if here == element { return node }
-            node = element < here ? left[Int(node)] : right[Int(node)]
+            node = element < here ? left(node) : right(node)
         }
         return nil
     }
@@ -64,14 +64,14 @@ extension OrderStatisticTree {
         var node = root
         var r = Int32(rank)
         while true {
-            let leftSize = sizeOf(left[Int(node)])
+            let leftSize = sizeOf(left(node))
             if r < leftSize {
-                node = left[Int(node)]
+                node = left(node)
             } else if r == leftSize {
                 return node
             } else {
                 r -= leftSize + 1
-                node = right[Int(node)]
+                node = right(node)
             }
         }
     }
@@ -119,11 +119,11 @@ extension OrderStatisticTree {
         while node != Self.none || !stack.isEmpty {
             while node != Self.none {
                 stack.append(node)
-                node = left[Int(node)]
+                node = left(node)
             }
             let top = stack.removeLast()
             body(top)
-            node = right[Int(top)]
+            node = right(top)
         }
     }
 
@@ -142,14 +142,14 @@ extension OrderStatisticTree {
             seen += 1
         }
         precondition(seen == count, "OrderStatisticTree: size \(count) but \(seen) elements")
-        precondition(root == Self.none || parent[Int(root)] == Self.none, "OrderStatisticTree: the root has a parent")
+        precondition(root == Self.none || parent(root) == Self.none, "OrderStatisticTree: the root has a parent")
         var stack: [Int32] = root == Self.none ? [] : [root]
         while let node = stack.popLast() {
-            let expected = 1 + sizeOf(left[Int(node)]) + sizeOf(right[Int(node)])
-            precondition(size[Int(node)] == expected, "OrderStatisticTree: bad size at node \(node)")
-            for child in [left[Int(node)], right[Int(node)]] where child != Self.none {
+            let expected = 1 + sizeOf(left(node)) + sizeOf(right(node))
+            precondition(nodes[Int(node)].size == expected, "OrderStatisticTree: bad size at node \(node)")
+            for child in [left(node), right(node)] where child != Self.none {
                 precondition(Self.priority(child) <= Self.priority(node), "OrderStatisticTree: heap order broken at \(node)")
-                precondition(parent[Int(child)] == node, "OrderStatisticTree: node \(child) does not know its parent \(node)")
+                precondition(parent(child) == node, "OrderStatisticTree: node \(child) does not know its parent \(node)")
                 stack.append(child)
             }
         }

@@ -6,16 +6,14 @@ extension OrderStatisticTree {
     /// let handle = tree.allocate(7)
     /// ```
     /// - Complexity: O(1) amortised.
-    package mutating func allocate(_ element: Element) -> Handle {
+    package mutating func allocate(_ element: Element, lead: UInt64 = noLead) -> Handle {
         if let reused = freeList.popLast() {
             elements[Int(reused)] = element
+            nodes[Int(reused)].lead = lead
             return reused
         }
         elements.append(element)
-        left.append(Self.none)
-        right.append(Self.none)
-        size.append(1)
-        parent.append(Self.none)
+        nodes.append(.leaf(lead))
         return Int32(elements.count - 1)
     }
 
@@ -26,7 +24,7 @@ extension OrderStatisticTree {
     /// ```
     /// - Complexity: O(1); the tree is inconsistent until the next `relink`.
     package mutating func release(_ handle: Handle) {
-        parent[Int(handle)] = Self.none
+        nodes[Int(handle)].parent = Self.none
         freeList.append(handle)
     }
 
@@ -45,8 +43,8 @@ extension OrderStatisticTree {
         var stack: [Int32] = []
         stack.reserveCapacity(64)
         for node in order {
-            left[Int(node)] = Self.none
-            right[Int(node)] = Self.none
+            nodes[Int(node)].left = Self.none
+            nodes[Int(node)].right = Self.none
             var last = Self.none
             while let top = stack.last, Self.priority(top) < Self.priority(node) {
                 last = stack.removeLast()

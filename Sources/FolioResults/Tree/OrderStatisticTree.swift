@@ -26,11 +26,23 @@ package struct OrderStatisticTree<Element: Comparable> {
 
     static var none: Int32 { -1 }
 
+    /// One node's links, subtree size and lead, together: a walk up or down
+    /// the tree touches one cache line a level instead of one per field, and
+    /// most comparisons on the way down need not read the element.
+    struct Node {
+        var left: Int32
+        var right: Int32
+        var parent: Int32
+        var size: Int32
+        var lead: UInt64
+        static func leaf(_ lead: UInt64) -> Node { Node(left: -1, right: -1, parent: -1, size: 1, lead: lead) }
+    }
+
+    /// The lead that decides nothing: every comparison reads the elements.
+    package static var noLead: UInt64 { 1 << 63 }
+
     var elements: ContiguousArray<Element> = []
-    var left: ContiguousArray<Int32> = []
-    var right: ContiguousArray<Int32> = []
-    var size: ContiguousArray<Int32> = []
-    var parent: ContiguousArray<Int32> = []
+    var nodes: ContiguousArray<Node> = []
     var freeList: ContiguousArray<Int32> = []
     var root: Int32 = -1
 
@@ -41,19 +53,19 @@ package struct OrderStatisticTree<Element: Comparable> {
     /// ```
     package init() {}
 
-    /// Creates a tree from elements already in strictly increasing order.
+    /// Creates a tree from elements already in strictly increasing order,
+    /// with their leads when given (see ``insertRanked(_:lead:)``).
     ///
     /// ```swift
     /// let tree = OrderStatisticTree(sorted: [1, 2, 5])
     /// ```
     /// - Complexity: O(n).
-    package init<S: Sequence>(sorted: S) where S.Element == Element {
+    package init<S: Sequence>(sorted: S, leads: [UInt64]? = nil) where S.Element == Element {
         elements = ContiguousArray(sorted)
         let n = elements.count
-        left = ContiguousArray(repeating: Self.none, count: n)
-        right = ContiguousArray(repeating: Self.none, count: n)
-        size = ContiguousArray(repeating: 1, count: n)
-        parent = ContiguousArray(repeating: Self.none, count: n)
+        precondition(leads == nil || leads!.count == n, "OrderStatisticTree: \(leads?.count ?? 0) leads for \(n) elements")
+        nodes = ContiguousArray(repeating: .leaf(Self.noLead), count: n)
+        if let leads { for i in 0..<n { nodes[i].lead = leads[i] } }
         // A Cartesian tree over the priorities, built left to right with a stack.
         var stack: [Int32] = []
         stack.reserveCapacity(64)
@@ -62,14 +74,14 @@ package struct OrderStatisticTree<Element: Comparable> {
             while let top = stack.last, Self.priority(top) < Self.priority(i) {
                 last = stack.removeLast()
             }
-            left[Int(i)] = last
-            if let top = stack.last { right[Int(top)] = i }
+            nodes[Int(i)].left = last
+            if let top = stack.last { nodes[Int(top)].right = i }
             stack.append(i)
         }
         root = stack.first ?? Self.none
         for node in 0..<n {
-            if left[node] != Self.none { parent[Int(left[node])] = Int32(node) }
-            if right[node] != Self.none { parent[Int(right[node])] = Int32(node) }
+            if nodes[node].left != Self.none { nodes[Int(nodes[node].left)].parent = Int32(node) }
+            if nodes[node].right != Self.none { nodes[Int(nodes[node].right)].parent = Int32(node) }
         }
         if root != Self.none { fixSizes(root) }
     }
@@ -79,7 +91,7 @@ package struct OrderStatisticTree<Element: Comparable> {
     /// ```swift
     /// OrderStatisticTree(sorted: [1, 2]).count   // 2
     /// ```
-    package var count: Int { root == Self.none ? 0 : Int(size[Int(root)]) }
+    package var count: Int { root == Self.none ? 0 : Int(nodes[Int(root)].size) }
 
     /// True when the tree holds nothing.
     ///
@@ -88,12 +100,35 @@ package struct OrderStatisticTree<Element: Comparable> {
     /// ```
     package var isEmpty: Bool { root == Self.none }
 
+    /// One more than the largest handle ever given out (freed ones included).
+    package var capacity: Int { elements.count }
+
     /// The element behind a handle.
     ///
     /// ```swift
     /// let h = tree.insert(9); tree[h]   // 9
     /// ```
     package subscript(handle: Handle) -> Element { elements[Int(handle)] }
+
+    /// Whether `element` (with its lead) sorts before the element of `node`:
+    /// unequal leads without the top bit decide, as ``RowKey`` leads do.
+    @inline(__always) func precedes(_ element: Element, lead: UInt64, _ node: Int32) -> Bool {
+        let other = nodes[Int(node)].lead
+        if lead != other && (lead | other) & Self.noLead == 0 { return lead < other }
+        return element < elements[Int(node)]
+    }
+
+    /// Whether the element of node `a` sorts before that of node `b`.
+    ///
+    /// ```swift
+    /// tree.isOrdered(a, before: b)
+    /// ```
+    package func isOrdered(_ a: Handle, before b: Handle) -> Bool {
+        // The leads first, so that most calls read no element.
+        let x = nodes[Int(a)].lead, y = nodes[Int(b)].lead
+        if x != y && (x | y) & Self.noLead == 0 { return x < y }
+        return elements[Int(a)] < elements[Int(b)]
+    }
 
     /// A fixed pseudo-random priority per slot, so nodes need no stored priority.
     @inline(__always) static func priority(_ node: Int32) -> UInt64 {
@@ -103,28 +138,31 @@ package struct OrderStatisticTree<Element: Comparable> {
         return z ^ (z >> 31)
     }
 
-    @inline(__always) func sizeOf(_ node: Int32) -> Int32 { node == Self.none ? 0 : size[Int(node)] }
+    @inline(__always) func sizeOf(_ node: Int32) -> Int32 { node == Self.none ? 0 : nodes[Int(node)].size }
+    @inline(__always) func left(_ node: Int32) -> Int32 { nodes[Int(node)].left }
+    @inline(__always) func right(_ node: Int32) -> Int32 { nodes[Int(node)].right }
+    @inline(__always) func parent(_ node: Int32) -> Int32 { nodes[Int(node)].parent }
 
     /// Makes `child` (possibly none) the left child of `node`.
     @inline(__always) mutating func setLeft(_ node: Int32, _ child: Int32) {
-        left[Int(node)] = child
-        if child != Self.none { parent[Int(child)] = node }
+        nodes[Int(node)].left = child
+        if child != Self.none { nodes[Int(child)].parent = node }
     }
 
     /// Makes `child` (possibly none) the right child of `node`.
     @inline(__always) mutating func setRight(_ node: Int32, _ child: Int32) {
-        right[Int(node)] = child
-        if child != Self.none { parent[Int(child)] = node }
+        nodes[Int(node)].right = child
+        if child != Self.none { nodes[Int(child)].parent = node }
     }
 
     /// Makes `node` (possibly none) the root.
     @inline(__always) mutating func setRoot(_ node: Int32) {
         root = node
-        if node != Self.none { parent[Int(node)] = Self.none }
+        if node != Self.none { nodes[Int(node)].parent = Self.none }
     }
 
     @inline(__always) mutating func update(_ node: Int32) {
-        size[Int(node)] = 1 &+ sizeOf(left[Int(node)]) &+ sizeOf(right[Int(node)])
+        nodes[Int(node)].size = 1 &+ sizeOf(left(node)) &+ sizeOf(right(node))
     }
 
     @discardableResult
@@ -134,9 +172,9 @@ package struct OrderStatisticTree<Element: Comparable> {
         while let (n, visited) = stack.popLast() {
             if visited { update(n); continue }
             stack.append((n, true))
-            if left[Int(n)] != Self.none { stack.append((left[Int(n)], false)) }
-            if right[Int(n)] != Self.none { stack.append((right[Int(n)], false)) }
+            if left(n) != Self.none { stack.append((left(n), false)) }
+            if right(n) != Self.none { stack.append((right(n), false)) }
         }
-        return size[Int(node)]
+        return nodes[Int(node)].size
     }
 }
