@@ -99,7 +99,7 @@ struct StoreBench {
         let delivery = [("same_process", latency.sameProcess), ("cross_process", latency.otherProcess)]
             .map { ($0.0, p($0.1, 0.5), p($0.1, 0.99)) }
 
-        print("store benchmark, \(rows) rows (median of \(repeats) for fetches and count; insert once)")
+        print("store benchmark, \(rows) rows (median of \(repeats) for fetches, count and update_all; insert once)")
         for (name, ours, base) in results {
             let label = name.padding(toLength: 14, withPad: " ", startingAt: 0)
             print(label + String(format: " folio %10.1f ms   raw SQLite %10.1f ms   ratio %5.2fx", ours, base, ours / base))
