@@ -24,12 +24,51 @@ extension SQLiteBackend {
             attributes = update.attrs.map(\.0.slot)
             toOnes = update.ones.map(\.0.slot)
         }
+
+        /// Whether two updates set the same columns of the same entity.
+        static func same(_ a: SaveBatch.Update, _ b: SaveBatch.Update) -> Bool {
+            a.entity === b.entity && a.attrs.count == b.attrs.count && a.ones.count == b.ones.count
+                && zip(a.attrs, b.attrs).allSatisfy { $0.0 === $1.0 } && zip(a.ones, b.ones).allSatisfy { $0.0 === $1.0 }
+        }
     }
 
-    /// The updates that write something, by entity and then row ID (new objects have none here).
-    func sortedUpdates(_ updates: [SaveBatch.Update]) -> [SaveBatch.Update] {
-        updates.filter { !($0.attrs.isEmpty && $0.ones.isEmpty) }
-            .sorted { ($0.entity.name, $0.id.rowID) < ($1.entity.name, $1.id.rowID) }
+    /// The positions of the updates that write something, by entity and then
+    /// row ID (new objects have none here). Sorts small keys, not the updates
+    /// (copying one retains its entity, ID and arrays).
+    func sortedUpdates(_ updates: [SaveBatch.Update]) -> [Int] {
+        var keys: [(entity: Int, row: Int64, index: Int)] = []
+        keys.reserveCapacity(updates.count)
+        var entities: [ObjectIdentifier: Int] = [:]
+        var names: [String] = []
+        func before(_ a: (entity: Int, row: Int64, index: Int), _ b: (entity: Int, row: Int64, index: Int)) -> Bool {
+            a.entity == b.entity ? a.row < b.row : names[a.entity] < names[b.entity]
+        }
+        var sorted = true
+        var lastEntity: (ObjectIdentifier, Int)?
+        for i in updates.indices where !(updates[i].attrs.isEmpty && updates[i].ones.isEmpty) {
+            let e = ObjectIdentifier(updates[i].entity)
+            let entity: Int
+            if let lastEntity, lastEntity.0 == e { entity = lastEntity.1 }
+            else if let known = entities[e] { entity = known } else {
+                entity = names.count
+                entities[e] = entity
+                names.append(updates[i].entity.name)
+            }
+            lastEntity = (e, entity)
+            let key = (entity: entity, row: updates[i].id.rowID, index: i)
+            if let last = keys.last, before(key, last) { sorted = false }
+            keys.append(key)
+        }
+        // A save of objects fetched in row order is sorted already.
+        if sorted { return keys.map(\.index) }
+        // One entity (the usual big save): row and position packed in one integer sort faster than tuples.
+        if names.count == 1 && updates.count < 1 << 24, keys.allSatisfy({ $0.row >= 0 && $0.row < 1 << 39 }) {
+            var packed = keys.map { UInt64($0.row) << 24 | UInt64($0.index) }
+            packed.sort()
+            return packed.map { Int($0 & (1 << 24 - 1)) }
+        }
+        keys.sort(by: before)
+        return keys.map(\.index)
     }
 }
 
