@@ -193,6 +193,8 @@ public class ObjectContext {
 
     func unregister(_ id: ObjectID) { registry.remove(id) }
 
+    func unregister(_ id: ObjectID, entity: Int) { registry.remove(id, entity: entity) }
+
     /// The object for a fetched row: the registered one (filled in if it was a fault) or a new one.
     func materialise(_ entity: EntityDescription, _ rowID: Int64, _ row: StoredRow) -> ManagedObject {
         let id = ObjectID(entityName: entity.name, rowID: rowID)

@@ -90,7 +90,7 @@ open class ManagedObject: Hashable, ManagedValue {
         }
     }
 
-    deinit { managedContext?.unregister(objectID) }
+    deinit { managedContext?.unregister(objectID, entity: meta.index) }
 
     /// The context the object lives in; nil once that context is gone.
     public var context: ObjectContext? { managedContext }
