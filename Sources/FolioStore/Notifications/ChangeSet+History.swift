@@ -42,7 +42,10 @@ extension ChangeSet {
         }
         let named = groups.map { (entity: $0.entity, keys: $0.keys.sorted().joined(separator: ","), rows: $0.rows) }
         for group in named.sorted(by: { ($0.entity, $0.keys) < ($1.entity, $1.keys) }) {
-            lines.append("~\(group.entity) \(ranges(group.rows))" + (group.keys.isEmpty ? "" : " \(group.keys)"))
+            // A group's rows are distinct (dictionary keys), so as many as their span is one range: no sort.
+            let low = group.rows.min()!, high = group.rows.max()!
+            let text = high &- low == Int64(group.rows.count - 1) ? (low == high ? "\(low)" : "\(low)-\(high)") : ranges(group.rows)
+            lines.append("~\(group.entity) \(text)" + (group.keys.isEmpty ? "" : " \(group.keys)"))
         }
         return lines.joined(separator: "\n")
     }
