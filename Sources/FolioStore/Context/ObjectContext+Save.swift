@@ -75,8 +75,9 @@ extension ObjectContext {
         }
         // Changed only in its to-manys: the stored values were valid when saved.
         if o.isFault { return }
+        let values = o.attrs
         for p in e.attributes {
-            let v = o.attrs[p.slot]
+            let v = values[p.slot]
             if v.isNull {
                 if !p.isOptional { throw StoreError.validation(entity: e.name, key: p.name, reason: "a value is required") }
                 continue
@@ -125,8 +126,10 @@ extension ObjectContext {
                 var attrs: [(PropertyDescription, StoreValue)] = []
                 var ones: [(PropertyDescription, ObjectID?)] = []
                 if let c = o.committed, !o.isFault {
-                    for p in e.attributes where o.attrs[p.slot] != c.attrs[p.slot] { attrs.append((p, o.attrs[p.slot])) }
-                    for p in e.toOnes where o.ones[p.slot] != c.ones[p.slot] { ones.append((p, o.ones[p.slot])) }
+                    // Local copies: one access to the object's storage, not one per property.
+                    let nowAttrs = o.attrs, nowOnes = o.ones
+                    for p in e.attributes where nowAttrs[p.slot] != c.attrs[p.slot] { attrs.append((p, nowAttrs[p.slot])) }
+                    for p in e.toOnes where nowOnes[p.slot] != c.ones[p.slot] { ones.append((p, nowOnes[p.slot])) }
                 }
                 // No changed key: nothing to save (a value set back to what it was).
                 let keys = keySets.keys(o, attrs: attrs, ones: ones)
