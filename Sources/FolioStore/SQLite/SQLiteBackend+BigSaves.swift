@@ -29,10 +29,13 @@ extension SQLiteBackend {
             toOnes = update.ones.map(\.0.slot)
         }
 
-        /// Whether two updates set the same columns of the same entity.
-        static func same(_ a: SaveBatch.Update, _ b: SaveBatch.Update) -> Bool {
-            a.entity === b.entity && a.attrs.count == b.attrs.count && a.ones.count == b.ones.count
-                && zip(a.attrs, b.attrs).allSatisfy { $0.0 === $1.0 } && zip(a.ones, b.ones).allSatisfy { $0.0 === $1.0 }
+        /// Whether two updates set the same columns of the same entity (read in place, not copied).
+        static func same(_ a: UnsafePointer<SaveBatch.Update>, _ b: UnsafePointer<SaveBatch.Update>) -> Bool {
+            guard a.pointee.entity === b.pointee.entity, a.pointee.attrs.count == b.pointee.attrs.count,
+                  a.pointee.ones.count == b.pointee.ones.count else { return false }
+            for i in a.pointee.attrs.indices where a.pointee.attrs[i].0 !== b.pointee.attrs[i].0 { return false }
+            for i in a.pointee.ones.indices where a.pointee.ones[i].0 !== b.pointee.ones[i].0 { return false }
+            return true
         }
     }
 

@@ -57,7 +57,7 @@ extension SQLiteBackend {
                     let e = update.pointee.entity
                     let s: SQLiteStatement
                     // Most of a big save's updates set the same columns as the one before: no shape to build or hash.
-                    if let previous, UpdateShape.same(updates[previous.index], update.pointee) { s = previous.statement; s.reset() }
+                    if let previous, UpdateShape.same(updates.baseAddress! + previous.index, update) { s = previous.statement; s.reset() }
                     else if let cached = updateStatements[UpdateShape(update.pointee)] { s = cached; s.reset() } else {
                         let sets = (update.pointee.attrs.map(\.0.name) + update.pointee.ones.map(\.0.name)).map { "\(quote($0)) = ?" }
                         let bump = "\(RowVersion.column) = \(RowVersion.column) + 1"
