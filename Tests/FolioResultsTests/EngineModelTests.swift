@@ -52,13 +52,30 @@ import FolioTestSupport
             guard let object = model[id], object.member else { return nil }
             return ResultsRow(id: id, key: object.value, section: config.sections == nil ? 0 : object.group)
         }
+        // The live IDs in an order the seed alone decides (a dictionary's
+        // order changes from process to process), so a seed replays exactly.
+        var live: [Int] = []
+        var slot: [Int: Int] = [:]
+        func addLive(_ id: Int) {
+            slot[id] = live.count
+            live.append(id)
+        }
+        func removeLive(_ id: Int) {
+            guard let index = slot.removeValue(forKey: id) else { return }
+            let last = live.removeLast()
+            if index < live.count {
+                live[index] = last
+                slot[last] = index
+            }
+        }
         for _ in 0..<config.initial {
             model[nextID] = newObject()
+            addLive(nextID)
             nextID += 1
         }
-        engine.load(model.keys.compactMap(row))
+        engine.load(live.compactMap(row))
         engine.checkInvariants()
-        for twin in twins { twin.load(model.keys.compactMap(row)) }
+        for twin in twins { twin.load(live.compactMap(row)) }
 
         for batch in 0..<config.batches {
             let old = engine.snapshot()
@@ -66,15 +83,16 @@ import FolioTestSupport
             let largest = max(25, Int(Double(model.count) * config.largestShare))
             let operations = Int.random(in: 1...(batch % 10 == 0 ? largest : 6), using: &random)
             for _ in 0..<operations {
-                let ids = Array(model.keys)
-                let id = ids.randomElement(using: &random) ?? 0
+                let id = live.randomElement(using: &random) ?? 0
                 switch Int.random(in: 0..<8, using: &random) {
                 case 0:
                     model[nextID] = newObject()
+                    addLive(nextID)
                     changed[nextID] = true
                     nextID += 1
                 case 1:
                     model[id] = nil
+                    removeLive(id)
                     changed[id] = true
                 case 2:
                     model[id]?.value = .random(in: 0..<config.values, using: &random)
@@ -98,7 +116,9 @@ import FolioTestSupport
                 }
             }
             let before = Dictionary(uniqueKeysWithValues: changed.keys.map { ($0, engine.row(for: $0)) })
-            let rowChanges = changed.map { ResultsRowChange(id: $0.key, row: row($0.key), objectChanged: $0.value) }
+            let rowChanges = changed.keys.sorted().shuffled(using: &random).map {
+                ResultsRowChange(id: $0, row: row($0), objectChanged: changed[$0]!)
+            }
             let report = engine.apply(rowChanges)
             engine.checkInvariants()
             for twin in twins {
