@@ -18,7 +18,14 @@ enum TerminalRestore {
     nonisolated(unsafe) static var armed: Int32 = 0
     nonisolated(unsafe) static var descriptor: Int32 = -1
     nonisolated(unsafe) static var output: Int32 = -1
-    nonisolated(unsafe) static var saved = termios()
+    /// The terminal's settings to restore. Kept on the heap: this toolchain
+    /// emits a global `termios` 57 bytes long where the struct is 60, so
+    /// assigning one wrote past the global (AddressSanitizer found it).
+    nonisolated(unsafe) static let saved: UnsafeMutablePointer<termios> = {
+        let settings = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+        settings.initialize(to: termios())
+        return settings
+    }()
     nonisolated(unsafe) static var exitBytes: UnsafeMutablePointer<UInt8>?
     nonisolated(unsafe) static var exitCount = 0
     nonisolated(unsafe) static var realStandardError: Int32 = -1
@@ -49,7 +56,7 @@ enum TerminalRestore {
         exitCount = bytes.count
         self.descriptor = descriptor
         self.output = output
-        self.saved = saved
+        self.saved.pointee = saved
         if captureStandardError {
             var template = Array("/tmp/folio-stderr-XXXXXX".utf8CString)
             let file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -77,7 +84,7 @@ enum TerminalRestore {
                 written += result
             }
         }
-        _ = tcsetattr(descriptor, TCSAFLUSH, &saved)
+        _ = tcsetattr(descriptor, TCSAFLUSH, saved)
         if capturedStandardError >= 0 {
             dup2(realStandardError, STDERR_FILENO)
             lseek(capturedStandardError, 0, SEEK_SET)
