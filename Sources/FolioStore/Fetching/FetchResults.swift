@@ -26,7 +26,7 @@ public struct FetchResults<Element: ManagedObject>: RandomAccessCollection {
     }
 
     init(objects: [Element]) {
-        ids = objects.map { $0.objectID }  // a closure: a key path is projected at run time, per object
+        ids = objects.map(\.objectID)
         storage = Storage(all: objects, context: nil, batchSize: 0)
     }
 
