@@ -161,13 +161,11 @@ final class PGConnection {
                     return PQsendQueryParams(handle, all[index].sql, count, types, pointers, lengths, formats, 0)
                 }
             }
-            var failure: (any Error)?
-            for index in all.indices where failure == nil {
-                do { try check(results[index], all[index].sql) } catch { failure = error }
-            }
-            if let failure {
-                for result in results { PQclear(result) }
-                throw failure
+            for index in all.indices {
+                do { try check(results[index], all[index].sql) } catch {
+                    for result in results { PQclear(result) }
+                    throw error
+                }
             }
             for result in results.prefix(skipped) { PQclear(result) }
             return results.dropFirst(skipped).map { PGResult($0!) }
