@@ -161,14 +161,8 @@ public final class PostgresCluster: Sendable {
     @discardableResult
     static func run(_ path: String, _ arguments: [String]) throws -> String {
         try BlockingWork.refuseMainActor("running \((path as NSString).lastPathComponent) \(arguments.first ?? "")")
-        // The output file is unlinked as soon as it is open: the child writes
-        // through the inherited descriptor and nothing is left behind, even
-        // when this process is killed while the child runs.
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("folio-pg-output-\(UUID().uuidString)").path
-        let output = open(outputPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard output >= 0 else { throw ClusterError(message: "cannot make \(outputPath): \(String(cString: strerror(errno)))") }
+        let output = try outputFile()
         defer { close(output) }
-        unlink(outputPath)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -183,7 +177,8 @@ public final class PostgresCluster: Sendable {
         guard spawned == 0 else { throw ClusterError(message: "cannot run \(path): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let text = readAll(output)
+        lseek(output, 0, SEEK_SET)
+        let text = String(decoding: FileHandle(fileDescriptor: output).readDataToEndOfFile(), as: UTF8.self)
         let exited = status & 0x7f == 0, code = (status >> 8) & 0xff
         guard exited && code == 0 else {
             throw ClusterError(message: "\((path as NSString).lastPathComponent) \(arguments.joined(separator: " ")) failed: \(text)")
@@ -191,20 +186,23 @@ public final class PostgresCluster: Sendable {
         return text
     }
 
-    /// Everything written to `descriptor`, read from its start.
-    private static func readAll(_ descriptor: Int32) -> String {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        var offset: off_t = 0
-        while true {
-            let n = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            bytes += buffer[0..<n]
-            offset += off_t(n)
-        }
-        return String(decoding: bytes, as: UTF8.self)
+    /// A file for a child's output that leaves nothing behind, even when this
+    /// process ends while the child runs (as a stop at exit can): a memory
+    /// file with no name, else a temporary file unlinked once open.
+    private static func outputFile() throws -> Int32 {
+        if let memfdCreate, case let file = memfdCreate("folio-pg-output", 1 /* MFD_CLOEXEC */), file >= 0 { return file }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("folio-pg-output-\(UUID().uuidString)").path
+        let file = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard file >= 0 else { throw ClusterError(message: "cannot make \(path): \(String(cString: strerror(errno)))") }
+        unlink(path)
+        return file
     }
+
+    /// glibc's `memfd_create`, which Swift's Glibc module does not export.
+    private static let memfdCreate: (@convention(c) (UnsafePointer<CChar>, UInt32) -> Int32)? = {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "memfd_create") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafePointer<CChar>, UInt32) -> Int32).self)
+    }()
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc module does not export.
     private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
