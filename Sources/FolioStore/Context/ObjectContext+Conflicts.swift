@@ -75,7 +75,7 @@ extension ObjectContext {
             let value = pick(o.attrs[p.slot], base.attrs[p.slot], stored.attributes[p.slot])
             guard value != o.attrs[p.slot] else { continue }
             o.attrs[p.slot] = value
-            noteChange(o, p.name)
+            noteChange(o, p)
         }
         for p in o.meta.toOnes {
             let mine = o.ones[p.slot]
@@ -85,7 +85,7 @@ extension ObjectContext {
             // The other sides follow, as they do when the relationship is set.
             if let mine { detachInverse(of: o, p, from: mine) }
             if let value { attachInverse(of: o, p, to: value) }
-            noteChange(o, p.name)
+            noteChange(o, p)
         }
         o.committed = CommittedValues(attrs: stored.attributes, ones: stored.toOnes)
         o.version = stored.version

@@ -81,7 +81,7 @@ extension ObjectContext {
             preconditionFailure("\(object.meta.name).\(p.name): value of the wrong kind")
         }
         touch(object)
-        noteChange(object, p.name)
+        noteChange(object, p)
         undoManager?.record(.slot(object, p, old), in: self)
     }
 

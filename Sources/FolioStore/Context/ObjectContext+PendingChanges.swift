@@ -33,17 +33,17 @@ extension ObjectContext {
                 } else if !present && o.reportedPresent {
                     changes.deleted.insert(o.objectID)
                 } else if present && !o.dirtyKeys.isEmpty {
-                    changes.updated[o.objectID, default: []].formUnion(o.dirtyKeys)
+                    changes.updated[o.objectID, default: []].formUnion(o.dirtyKeys.names(in: o.meta))
                 }
             }
             o.reportedPresent = present
-            o.dirtyKeys = []
+            o.dirtyKeys = DirtyKeys()
         }
         if !changes.isEmpty { notify(changes) }
     }
 
     /// Marks `object` changed since the last batch (`key` names the property, if one changed).
-    func noteChange(_ object: ManagedObject, _ key: String? = nil) {
+    func noteChange(_ object: ManagedObject, _ key: PropertyDescription? = nil) {
         requireConfinement()
         if let key { object.dirtyKeys.insert(key) }
         guard !object.isUnprocessed else { return }
@@ -71,16 +71,16 @@ extension ObjectContext {
         o.isFault = true
         o.attrs = []
         o.ones = []
-        for p in o.meta.attributes + o.meta.toOnes { o.dirtyKeys.insert(p.name) }
+        for p in o.meta.attributes + o.meta.toOnes { o.dirtyKeys.insert(p) }
     }
 
     /// Marks every object with unsaved changes as changed in all its changed
     /// keys, so that the next batch reports them back (after a rollback).
     func noteDiscarding(_ objects: [ManagedObject]) {
         for o in objects {
-            for key in o.changedKeys { o.dirtyKeys.insert(key) }
+            for key in o.changedKeys { if let p = o.meta.byName[key] { o.dirtyKeys.insert(p) } }
             // Keys the store changed meanwhile come back too.
-            if o.isBehindStore { for p in o.meta.attributes + o.meta.toOnes { o.dirtyKeys.insert(p.name) } }
+            if o.isBehindStore { for p in o.meta.attributes + o.meta.toOnes { o.dirtyKeys.insert(p) } }
             noteChange(o)
         }
     }

@@ -40,7 +40,7 @@ extension ObjectContext {
 
     private func didChangeMembers(_ object: ManagedObject, _ p: PropertyDescription, undo: UndoStack.Action) {
         touch(object)
-        noteChange(object, p.name)
+        noteChange(object, p)
         undoManager?.record(undo, in: self)
     }
 

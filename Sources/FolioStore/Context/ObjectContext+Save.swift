@@ -20,6 +20,8 @@ extension ObjectContext {
     struct PendingSave {
         let batch: SaveBatch
         let inserted: [ManagedObject]
+        /// The object of each of `batch.updates`, in the same order.
+        let updated: [ManagedObject]
     }
 
     /// Tells will-save observers (unless this is a save again after its
@@ -27,20 +29,16 @@ extension ObjectContext {
     /// and gathers the writes; nil when nothing changed.
     func prepareSave(tellingObservers: Bool = true) throws -> PendingSave? {
         if tellingObservers && !willSaveObservers.isEmpty {
-            let preview = pendingChanges(touched.filter(\.hasChanges))
+            let preview = pendingChanges(touched.filter { $0.hasChanges })
             if !preview.isEmpty { for key in willSaveObservers.keys.sorted() { willSaveObservers[key]?(preview) } }
         }
         processPendingChanges()
-        let pending = touched.filter(\.hasChanges)
-        guard !pending.isEmpty else { return nil }
-        try validate(pending)
-        let (batch, inserted) = makeBatch(pending)
-        return PendingSave(batch: batch, inserted: inserted)
+        return try makeBatch()
     }
 
     /// After the writes are committed: permanent IDs, cleared tracking, observers and other contexts told.
     func finishSave(_ pending: PendingSave, permanent: [ObjectID]) {
-        let saved = didCommit(pending.batch, inserted: pending.inserted, permanent: permanent)
+        let saved = didCommit(pending.batch, inserted: pending.inserted, updated: pending.updated, permanent: permanent)
         undoManager?.removeAll()
         notify(ChangeSet(origin: .thisContext, permanentIDs: saved.permanentIDs))
         for key in didSaveObservers.keys.sorted() { didSaveObservers[key]?(saved) }
@@ -52,7 +50,7 @@ extension ObjectContext {
     /// The unsaved changes as a change set (temporary IDs for inserted objects).
     ///
     ///     context.pendingChanges().inserted.count
-    public func pendingChanges() -> ChangeSet { pendingChanges(touched.filter(\.hasChanges)) }
+    public func pendingChanges() -> ChangeSet { pendingChanges(touched.filter { $0.hasChanges }) }
 
     private func pendingChanges(_ objects: [ManagedObject]) -> ChangeSet {
         var c = ChangeSet()
@@ -62,17 +60,6 @@ extension ObjectContext {
             else { c.updated[o.objectID] = o.changedKeys }
         }
         return c
-    }
-
-    /// Throws the failure of the object with the smallest ID, so the error does not depend on hashing order.
-    private func validate(_ objects: [ManagedObject]) throws {
-        var first: (ObjectID, StoreError)?
-        for o in objects {
-            do { try validate(o) } catch let error as StoreError {
-                if first == nil || o.objectID < first!.0 { first = (o.objectID, error) }
-            }
-        }
-        if let first { throw first.1 }
     }
 
     private func validate(_ o: ManagedObject) throws {
@@ -88,8 +75,9 @@ extension ObjectContext {
         }
         // Changed only in its to-manys: the stored values were valid when saved.
         if o.isFault { return }
+        let values = o.attrs
         for p in e.attributes {
-            let v = o.attrs[p.slot]
+            let v = values[p.slot]
             if v.isNull {
                 if !p.isOptional { throw StoreError.validation(entity: e.name, key: p.name, reason: "a value is required") }
                 continue
@@ -101,13 +89,30 @@ extension ObjectContext {
         }
     }
 
-    /// The writes for a save, and the inserted objects in the order of `batch.inserts`.
-    private func makeBatch(_ objects: [ManagedObject]) -> (SaveBatch, [ManagedObject]) {
+    /// Validates the changed objects and gathers their writes, in one pass
+    /// over them (a save of many objects is bound by reaching each one);
+    /// nil when nothing changed. A validation failure throws the one of the
+    /// object with the smallest ID, so the error does not depend on hashing order.
+    private func makeBatch() throws -> PendingSave? {
         var batch = SaveBatch()
         var inserted: [ManagedObject] = []
-        for o in objects {
+        var updated: [ManagedObject] = []
+        var changed = false
+        var failure: (ObjectID, StoreError)?
+        func check(_ o: ManagedObject) throws {
+            changed = true
+            do { try validate(o) } catch let error as StoreError {
+                if failure == nil || o.objectID < failure!.0 { failure = (o.objectID, error) }
+            }
+        }
+        batch.updates.reserveCapacity(touchedList.count)
+        updated.reserveCapacity(touchedList.count)
+        batch.changes.updated.reserveCapacity(touchedList.count)
+        var keySets = ChangedKeySets()
+        for o in touchedList where o.isTouched {
             let e = o.meta
             if o.isDeletedFlag {
+                try check(o)
                 if !o.isInsertedFlag {
                     batch.deletes.append(.init(entity: e, id: o.objectID, version: o.version))
                     batch.changes.deleted.insert(o.objectID)
@@ -115,16 +120,25 @@ extension ObjectContext {
                 continue
             }
             if o.isInsertedFlag {
+                try check(o)
                 inserted.append(o)
             } else {
-                let keys = o.changedKeys
-                if !keys.isEmpty { batch.changes.updated[o.objectID] = keys }
+                var attrs: [(PropertyDescription, StoreValue)] = []
+                var ones: [(PropertyDescription, ObjectID?)] = []
                 if let c = o.committed, !o.isFault {
-                    batch.updates.append(.init(
-                        entity: e, id: o.objectID,
-                        attrs: e.attributes.filter { o.attrs[$0.slot] != c.attrs[$0.slot] }.map { ($0, o.attrs[$0.slot]) },
-                        ones: e.toOnes.filter { o.ones[$0.slot] != c.ones[$0.slot] }.map { ($0, o.ones[$0.slot]) },
-                        version: o.version))
+                    // Local copies: one access to the object's storage, not one per property.
+                    let nowAttrs = o.attrs, nowOnes = o.ones
+                    for p in e.attributes where nowAttrs[p.slot] != c.attrs[p.slot] { attrs.append((p, nowAttrs[p.slot])) }
+                    for p in e.toOnes where nowOnes[p.slot] != c.ones[p.slot] { ones.append((p, nowOnes[p.slot])) }
+                }
+                // No changed key: nothing to save (a value set back to what it was).
+                let keys = keySets.keys(o, attrs: attrs, ones: ones)
+                if keys.isEmpty { continue }
+                try check(o)
+                batch.changes.updated[o.objectID] = keys
+                if o.committed != nil && !o.isFault {
+                    batch.updates.append(.init(entity: e, id: o.objectID, attrs: attrs, ones: ones, version: o.version))
+                    updated.append(o)
                 }
             }
             // Only what changed: members added and removed, and an ordered list's order.
@@ -140,15 +154,17 @@ extension ObjectContext {
                 }
             }
         }
+        guard changed else { return nil }
+        if let failure { throw failure.1 }
         // Inserts in creation order, so row IDs follow it.
-        let keys = inserted.map(\.objectID.rowID)
+        let keys = inserted.map { $0.objectID.rowID }
         inserted = keys.indices.sorted { keys[$0] > keys[$1] }.map { inserted[$0] }
         batch.inserts = inserted.map { .init(entity: $0.meta, id: $0.objectID, attrs: $0.attrs, ones: $0.ones) }
-        return (batch, inserted)
+        return PendingSave(batch: batch, inserted: inserted, updated: updated)
     }
 
     /// Applies permanent IDs, clears change tracking, and returns the saved change set.
-    private func didCommit(_ batch: SaveBatch, inserted: [ManagedObject], permanent: [ObjectID]) -> ChangeSet {
+    private func didCommit(_ batch: SaveBatch, inserted: [ManagedObject], updated: [ManagedObject], permanent: [ObjectID]) -> ChangeSet {
         var saved = ChangeSet(updated: batch.changes.updated, deleted: batch.changes.deleted, origin: .thisContext)
         saved.inserted.reserveCapacity(permanent.count)
         var map: [ObjectID: ObjectID] = [:]
@@ -170,7 +186,7 @@ extension ObjectContext {
             saved.inserted.insert(id)
         }
         // The rows written are one version on (objects changed only in their to-manys wrote no row).
-        for u in batch.updates where !(u.attrs.isEmpty && u.ones.isEmpty) { registry[u.id]?.version = u.version + 1 }
+        for (u, o) in zip(batch.updates, updated) where !(u.attrs.isEmpty && u.ones.isEmpty) { o.version = u.version + 1 }
         for id in batch.changes.deleted {
             guard let o = registry[id] else { continue }
             unregister(id)
@@ -195,5 +211,30 @@ extension ObjectContext {
         registry.removeTemporaries()
         clearTouched()
         return saved
+    }
+}
+
+/// The changed keys of a save's objects, one shared set per entity and
+/// combination of changed properties: a save of many objects changed alike
+/// builds the set once, and the history groups them without comparing names.
+private struct ChangedKeySets {
+    private struct Shape: Hashable { var entity: Int; var bits: UInt64 }
+    private var sets: [Shape: Set<String>] = [:]
+    private var last: (shape: Shape, keys: Set<String>)?
+
+    /// `o.changedKeys`, given its changed attributes and to-ones (empty for a fault).
+    mutating func keys(_ o: ManagedObject, attrs: [(PropertyDescription, StoreValue)], ones: [(PropertyDescription, ObjectID?)]) -> Set<String> {
+        let e = o.meta
+        guard e.properties.count <= 64 else { return o.changedKeys }
+        var bits: UInt64 = 0
+        for (p, _) in attrs { bits |= 1 << UInt64(p.index) }
+        for (p, _) in ones { bits |= 1 << UInt64(p.index) }
+        for p in e.toManys where o.manys[p.slot]?.hasChanges == true { bits |= 1 << UInt64(p.index) }
+        let shape = Shape(entity: e.index, bits: bits)
+        if let last, last.shape == shape { return last.keys }
+        let keys = sets[shape] ?? Set(e.properties.lazy.filter { bits & (1 << UInt64($0.index)) != 0 }.map(\.name))
+        sets[shape] = keys
+        last = (shape, keys)
+        return keys
     }
 }

@@ -81,7 +81,8 @@ public class ObjectContext {
     /// Objects with unsaved changes (inserted, deleted or changed), kept alive until saved;
     /// entries whose `isTouched` was cleared are skipped and dropped at the next save or rollback.
     var touchedList: [ManagedObject] = []
-    var materialising: (id: ObjectID, row: StoredRow?)?
+    /// The next object initialised with this context is this stored row's (a fault without `row`).
+    var materialising: (entity: EntityDescription, id: ObjectID, row: StoredRow?)?
     /// The store connection of the write transaction `performWrite` runs, if any.
     var writeTransaction: StoreBackend?
     /// The next object initialised with this context is a key path probe of this entity.
@@ -157,7 +158,7 @@ public class ObjectContext {
         guard let entity = schema.entity(named: id.entityName) else {
             preconditionFailure("\(id): \(id.entityName) is not an entity of this store")
         }
-        materialising = (id, nil)
+        materialising = (entity, id, nil)
         return entity.objectType.init(context: self)
     }
 
@@ -183,7 +184,7 @@ public class ObjectContext {
         return t
     }
 
-    func takeMaterialising() -> (id: ObjectID, row: StoredRow?)? {
+    func takeMaterialising() -> (entity: EntityDescription, id: ObjectID, row: StoredRow?)? {
         defer { materialising = nil }
         return materialising
     }
@@ -192,6 +193,8 @@ public class ObjectContext {
 
     func unregister(_ id: ObjectID) { registry.remove(id) }
 
+    func unregister(_ id: ObjectID, entity: Int) { registry.remove(id, entity: entity) }
+
     /// The object for a fetched row: the registered one (filled in if it was a fault) or a new one.
     func materialise(_ entity: EntityDescription, _ rowID: Int64, _ row: StoredRow) -> ManagedObject {
         let id = ObjectID(entityName: entity.name, rowID: rowID)
@@ -199,7 +202,7 @@ public class ObjectContext {
             if o.isFault { fill(o, row) }
             return o
         }
-        materialising = (id, row)
+        materialising = (entity, id, row)
         return entity.objectType.init(context: self)
     }
 

@@ -53,6 +53,13 @@ struct ObjectRegistry {
         lists.removeAll(id, entity: i)
     }
 
+    /// Removes the entry of an object of a known entity: no lookup of the entity by name
+    /// (an object going away as its fetch's results are dropped, 100,000 at a time).
+    mutating func remove(_ id: ObjectID, entity: Int) {
+        if id.isTemporary { temporaries[id.rowID] = nil } else { byEntity[entity][id.rowID] = nil }
+        lists.removeAll(id, entity: entity)
+    }
+
     /// Notes that `o` now holds a list in `p`.
     mutating func noteList(_ o: ManagedObject, _ p: PropertyDescription) { lists.insert(o.objectID, p) }
 

@@ -26,7 +26,7 @@ public struct FetchResults<Element: ManagedObject>: RandomAccessCollection {
     }
 
     init(objects: [Element]) {
-        ids = objects.map(\.objectID)
+        ids = objects.map { $0.objectID }  // a closure: a key path is projected at run time, per object
         storage = Storage(all: objects, context: nil, batchSize: 0)
     }
 

@@ -25,12 +25,27 @@ extension ChangeSet {
             }
         }
         // Updates with the same keys share a line, so a batch update of many rows stays compact.
-        var byKeys: [String: [String: [Int64]]] = [:]
-        for (id, keys) in updated { byKeys[id.entityName, default: [:]][keys.sorted().joined(separator: ","), default: []].append(id.rowID) }
-        for (entity, groups) in byKeys.sorted(by: { $0.key < $1.key }) {
-            for (keys, rows) in groups.sorted(by: { $0.key < $1.key }) {
-                lines.append("~\(entity) \(ranges(rows))" + (keys.isEmpty ? "" : " \(keys)"))
+        // A save's objects changed alike usually share one key set, so the previous group is tried first
+        // (equal sets with the same storage compare at once).
+        var groups: [(entity: String, keys: Set<String>, rows: [Int64])] = []
+        var groupIndex: [String: [Set<String>: Int]] = [:]
+        var last = -1
+        for (id, keys) in updated {
+            if last < 0 || groups[last].entity != id.entityName || groups[last].keys != keys {
+                if let i = groupIndex[id.entityName]?[keys] { last = i } else {
+                    last = groups.count
+                    groupIndex[id.entityName, default: [:]][keys] = last
+                    groups.append((id.entityName, keys, []))
+                }
             }
+            groups[last].rows.append(id.rowID)
+        }
+        let named = groups.map { (entity: $0.entity, keys: $0.keys.sorted().joined(separator: ","), rows: $0.rows) }
+        for group in named.sorted(by: { ($0.entity, $0.keys) < ($1.entity, $1.keys) }) {
+            // A group's rows are distinct (dictionary keys), so as many as their span is one range: no sort.
+            let low = group.rows.min()!, high = group.rows.max()!
+            let text = high &- low == Int64(group.rows.count - 1) ? (low == high ? "\(low)" : "\(low)-\(high)") : ranges(group.rows)
+            lines.append("~\(group.entity) \(text)" + (group.keys.isEmpty ? "" : " \(group.keys)"))
         }
         return lines.joined(separator: "\n")
     }

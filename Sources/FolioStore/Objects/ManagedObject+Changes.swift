@@ -16,6 +16,17 @@ extension ManagedObject {
         return keys
     }
 
+    /// Whether any property differs from its committed value: ``changedKeys``
+    /// without building the set, for the checks a save makes per object.
+    var hasChangedValues: Bool {
+        if let committed, !isFault {
+            for p in meta.attributes where attrs[p.slot] != committed.attrs[p.slot] { return true }
+            for p in meta.toOnes where ones[p.slot] != committed.ones[p.slot] { return true }
+        }
+        for p in meta.toManys where manys[p.slot]?.hasChanges == true { return true }
+        return false
+    }
+
     /// The changed attributes' new values, by name (relationships as row IDs).
     ///
     ///     planet.changedValues()["name"]   // .text("Terra")

@@ -46,8 +46,8 @@ open class ManagedObject: Hashable, ManagedValue {
     final var reportedPresent = true
     /// Listed among the context's changes not yet processed into a batch.
     final var isUnprocessed = false
-    /// The properties changed since the last processed batch, by name.
-    final var dirtyKeys: Set<String> = []
+    /// The properties changed since the last processed batch.
+    final var dirtyKeys = DirtyKeys()
     /// Set on the stand-ins that resolve key paths: their properties record reads instead.
     final var probe: KeyPathProbe?
 
@@ -63,10 +63,10 @@ open class ManagedObject: Hashable, ManagedValue {
             isFault = false
             return
         }
-        let meta = context.schema.entity(for: Self.self)
-        self.meta = meta
         managedContext = context
         if let loaded = context.takeMaterialising() {
+            // The entity comes with the row: no lookup by class per fetched object.
+            meta = loaded.entity
             objectID = loaded.id
             if let row = loaded.row {
                 attrs = row.attributes
@@ -77,6 +77,8 @@ open class ManagedObject: Hashable, ManagedValue {
             manys = Array(repeating: nil, count: meta.toManys.count)
             context.register(self)
         } else {
+            let meta = context.schema.entity(for: Self.self)
+            self.meta = meta
             objectID = .temporary(meta.name)
             attrs = meta.defaults
             ones = Array(repeating: nil, count: meta.toOnes.count)
@@ -88,7 +90,7 @@ open class ManagedObject: Hashable, ManagedValue {
         }
     }
 
-    deinit { managedContext?.unregister(objectID) }
+    deinit { managedContext?.unregister(objectID, entity: meta.index) }
 
     /// The context the object lives in; nil once that context is gone.
     public var context: ObjectContext? { managedContext }
@@ -97,7 +99,7 @@ open class ManagedObject: Hashable, ManagedValue {
     /// Whether the object was deleted and the deletion not yet saved.
     public var isDeleted: Bool { isDeletedFlag }
     /// Whether the object has unsaved changes (inserted, deleted, or changed values).
-    public var hasChanges: Bool { isInsertedFlag || isDeletedFlag || !changedKeys.isEmpty }
+    public var hasChanges: Bool { isInsertedFlag || isDeletedFlag || hasChangedValues }
 
     /// Identity.
     public static func == (a: ManagedObject, b: ManagedObject) -> Bool { a === b }
@@ -145,4 +147,25 @@ open class ManagedObject: Hashable, ManagedValue {
 struct CommittedValues {
     var attrs: [StoreValue]
     var ones: [ObjectID?]
+}
+
+/// Properties changed since a context's last processed batch: a bit per
+/// property (by declaration index), so marking a change allocates nothing;
+/// names past the 64th in a set.
+struct DirtyKeys {
+    private var bits: UInt64 = 0
+    private var others: Set<String> = []
+
+    var isEmpty: Bool { bits == 0 && others.isEmpty }
+
+    mutating func insert(_ p: PropertyDescription) {
+        if p.index < 64 { bits |= 1 << UInt64(p.index) } else { others.insert(p.name) }
+    }
+
+    /// The names, of `entity`'s properties.
+    func names(in entity: EntityDescription) -> Set<String> {
+        var names = others
+        for p in entity.properties.prefix(64) where bits & (1 << UInt64(p.index)) != 0 { names.insert(p.name) }
+        return names
+    }
 }

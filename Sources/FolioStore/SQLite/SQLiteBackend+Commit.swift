@@ -49,23 +49,30 @@ extension SQLiteBackend {
                 try step(s, entity: e, values: insert.attrs)
             }
             var updateStatements: [UpdateShape: SQLiteStatement] = [:]
-            for update in sortedUpdates(batch.updates) {
-                let e = update.entity
-                let shape = UpdateShape(update)
-                let s: SQLiteStatement
-                if let cached = updateStatements[shape] { s = cached; s.reset() } else {
-                    let sets = (update.attrs.map(\.0.name) + update.ones.map(\.0.name)).map { "\(quote($0)) = ?" }
-                    let bump = "\(RowVersion.column) = \(RowVersion.column) + 1"
-                    s = try connection.prepare("UPDATE \(quote(e.name)) SET \((sets + [bump]).joined(separator: ", ")) WHERE id = ? AND \(RowVersion.column) = ?")
-                    updateStatements[shape] = s
+            var previous: (index: Int, statement: SQLiteStatement)?
+            // Read in place: copying an update would retain its entity, ID and arrays.
+            try batch.updates.withUnsafeBufferPointer { updates in
+                for index in sortedUpdates(batch.updates) {
+                    let update = updates.baseAddress! + index
+                    let e = update.pointee.entity
+                    let s: SQLiteStatement
+                    // Most of a big save's updates set the same columns as the one before: no shape to build or hash.
+                    if let previous, UpdateShape.same(updates.baseAddress! + previous.index, update) { s = previous.statement; s.reset() }
+                    else if let cached = updateStatements[UpdateShape(update.pointee)] { s = cached; s.reset() } else {
+                        let sets = (update.pointee.attrs.map(\.0.name) + update.pointee.ones.map(\.0.name)).map { "\(quote($0)) = ?" }
+                        let bump = "\(RowVersion.column) = \(RowVersion.column) + 1"
+                        s = try connection.prepare("UPDATE \(quote(e.name)) SET \((sets + [bump]).joined(separator: ", ")) WHERE id = ? AND \(RowVersion.column) = ?")
+                        updateStatements[UpdateShape(update.pointee)] = s
+                    }
+                    previous = (index, s)
+                    var i: Int32 = 1
+                    for (_, v) in update.pointee.attrs { try s.bind(v, at: i); i += 1 }
+                    for (_, o) in update.pointee.ones { try s.bind(ref(o), at: i); i += 1 }
+                    try s.bind(row(update.pointee.id), at: i)
+                    try s.bind(.integer(update.pointee.version), at: i + 1)
+                    try step(s, entity: e, values: update.pointee.attrs.map(\.1), keys: update.pointee.attrs.map(\.0.name))
+                    if connection.changes == 0 { misses.append(VersionMiss(entity: e, id: update.pointee.id, deleting: false)) }
                 }
-                var i: Int32 = 1
-                for (_, v) in update.attrs { try s.bind(v, at: i); i += 1 }
-                for (_, o) in update.ones { try s.bind(ref(o), at: i); i += 1 }
-                try s.bind(row(update.id), at: i)
-                try s.bind(.integer(update.version), at: i + 1)
-                try step(s, entity: e, values: update.attrs.map(\.1), keys: update.attrs.map(\.0.name))
-                if connection.changes == 0 { misses.append(VersionMiss(entity: e, id: update.id, deleting: false)) }
             }
             try throwIfStale(misses)
             for m in batch.joinRemoves {
@@ -95,12 +102,13 @@ extension SQLiteBackend {
     }
 
     /// Steps an insert or update, turning a UNIQUE failure into a constraint violation naming the value.
-    func step(_ s: SQLiteStatement, entity: EntityDescription, values: @autoclosure () -> [StoreValue], keys: [String]? = nil) throws {
+    func step(_ s: SQLiteStatement, entity: EntityDescription, values: @autoclosure () -> [StoreValue],
+              keys: @autoclosure () -> [String]? = nil) throws {
         do { while try s.step() {} } catch StoreError.sqlite(let code, let message, _) where code & 0xff == SQLITE_CONSTRAINT {
             // "UNIQUE constraint failed: Planet.name" → the key and its value.
             let key = message.components(separatedBy: ": ").last?.components(separatedBy: ", ").first?
                 .components(separatedBy: ".").last ?? "?"
-            let names = keys ?? entity.attributes.map(\.name)
+            let names = keys() ?? entity.attributes.map(\.name)
             let value = names.firstIndex(of: key).map { values()[$0].description } ?? "?"
             throw StoreError.constraintViolation(entity: entity.name, key: key, value: value)
         }

@@ -52,6 +52,7 @@ final class SQLiteBackend: StoreBackend {
             self.checkpointer = checkpointer
         }
         try connection.execute(isReadOnly ? "PRAGMA query_only=1; PRAGMA foreign_keys=ON" : "PRAGMA foreign_keys=ON")
+        try connection.execute("PRAGMA cache_size = \(Self.defaultCacheSize)")
     }
 
     private static let writeProtected = "it or its folder is write-protected (open it read-only to read it)"
