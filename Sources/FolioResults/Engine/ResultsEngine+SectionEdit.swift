@@ -73,7 +73,13 @@ extension ResultsEngine {
         for item in edit.staying { rows.old[Int(item.change)] = Int32(store.rows.rank(ofHandle: item.handle)) }
         // Departures from the last down: each detach counts its rank on its way
         // up, and taking out larger rows first leaves the smaller ones' ranks as they were.
-        edit.departing.sort { store.rows.isOrdered($1.handle, before: $0.handle) }
+        // Sorted by the nodes' leads, read once each, so that most comparisons touch no node.
+        var byLead = edit.departing.map { (lead: store.rows.lead(of: $0.handle), item: $0) }
+        byLead.sort { a, b in
+            if a.lead != b.lead && (a.lead | b.lead) & OrderStatisticTree<Entry>.noLead == 0 { return a.lead > b.lead }
+            return store.rows.isOrdered(b.item.handle, before: a.item.handle)
+        }
+        edit.departing = byLead.map(\.item)
         var leaving: [Int] = []
         leaving.reserveCapacity(edit.departing.count)
         for item in edit.departing {
