@@ -88,12 +88,14 @@ extension ResultsEngine {
         // Departures from the last down: each detach counts its rank on its way
         // up, and taking out larger rows first leaves the smaller ones' ranks as they were.
         // Sorted by the nodes' leads, read once each, so that most comparisons touch no node.
-        var byLead = edit.departing.map { (lead: store.rows.lead(of: $0.handle), item: $0) }
-        byLead.sort { a, b in
-            if a.lead != b.lead && (a.lead | b.lead) & OrderStatisticTree<Entry>.noLead == 0 { return a.lead > b.lead }
-            return store.rows.isOrdered(b.item.handle, before: a.item.handle)
+        if edit.departing.count > 1 {
+            var byLead = edit.departing.map { (lead: store.rows.lead(of: $0.handle), item: $0) }
+            byLead.sort { a, b in
+                if a.lead != b.lead && (a.lead | b.lead) & OrderStatisticTree<Entry>.noLead == 0 { return a.lead > b.lead }
+                return store.rows.isOrdered(b.item.handle, before: a.item.handle)
+            }
+            edit.departing = byLead.map(\.item)
         }
-        edit.departing = byLead.map(\.item)
         var leaving: [Int] = []
         leaving.reserveCapacity(edit.departing.count)
         for item in edit.departing {
