@@ -97,3 +97,46 @@ extension ResultsBench {
         return ms
     }
 }
+
+extension ResultsBench {
+    /// `--only bulk`: the controller's share of 1% and 10% saves, `--repeat`
+    /// times each on one store, with medians; the quick loop for that figure.
+    @MainActor
+    static func bulkOnly(_ settings: Settings, _ random: inout Random) throws {
+        let n = settings.rows
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-bulk-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let container = try PersistentContainer(schema: Schema([ResultsBenchRow.self]), path: directory.appendingPathComponent("bench.sqlite").path)
+        let context = container.viewContext
+        context.undoManager = nil
+        try fill(context, rows: n, random: &random) { random in
+            let row = ResultsBenchRow(context: context)
+            row.name = name(&random)
+            row.group = random.below(settings.sections)
+        }
+        var request = FetchRequest<ResultsBenchRow>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
+        request.fetchBatchSize = 20
+        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsBenchRow.group)
+        let delegate = ResultsBenchDelegate()
+        controller.delegate = delegate
+        let fetchMS = try measureMS { try controller.performFetch() }
+        print("bulk only   rows \(n): performFetch \(format(fetchMS)) ms")
+        for fraction in settings.bulkFractions {
+            var shares: [Double] = [], cpu: [Double] = [], totals: [Double] = [], changes = 0
+            for _ in 0..<settings.repeats {
+                let ids = controller.snapshot().itemIdentifiers.flatMap { $0 }
+                let picked = Set((0..<max(1, Int(Double(n) * fraction))).map { _ in ids[random.below(ids.count)] })
+                let rows = try context.objects(with: Array(picked), as: ResultsBenchRow.self)
+                let save = try bulkSave(rows, context: context, delegate: delegate, sections: settings.sections, random: &random)
+                shares.append(save.controllerMS)
+                cpu.append(save.controllerCPUMS)
+                totals.append(save.totalMS)
+                changes = save.changes
+            }
+            print("bulk only   rows \(n): \(Int(fraction * 100))% (\(changes) changes) controller's share median \(format(percentile(shares, 0.5))) ms "
+                  + "(CPU \(format(percentile(cpu, 0.5))) ms; runs \(shares.map(format).joined(separator: ", "))); whole save median \(format(percentile(totals, 0.5))) ms")
+            fflush(nil)
+        }
+    }
+}

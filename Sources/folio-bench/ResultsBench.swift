@@ -9,6 +9,10 @@ import FolioResults
 func runResultsBench(_ options: [String]) {
     let settings = ResultsBench.Settings(options)
     var random = ResultsBench.Random(seed: 0xF011_0000 ^ UInt64(settings.rows))
+    if settings.bulkOnly {
+        do { try ResultsBench.bulkOnly(settings, &random) } catch { ResultsBench.fail("\(error)") }
+        return
+    }
     var json = ["rows": Double(settings.rows)]
     for (key, value) in ResultsBench.engine(settings, &random) { json["engine_\(key)"] = value }
     do {
@@ -39,11 +43,26 @@ enum ResultsBench {
         var rows = 10_000
         var json = false
         var sections = 100
+        /// `--only bulk`: only the big saves' controller share, `--repeat` times each
+        /// (`bulk1`, `bulk10`: only the 1% or the 10% save).
+        var bulkOnly = false
+        var bulkFractions = [0.01, 0.10]
+        var repeats = 1
 
         init(_ options: [String]) {
-            let parsed = BenchOptions(options, suite: "results", defaultRows: rows)
+            let parsed = BenchOptions(options, suite: "results", defaultRows: rows, valueOptions: ["--only", "--repeat"])
             rows = parsed.rows
             json = parsed.json
+            if let only = parsed.values["--only"] {
+                let fractions = ["bulk": [0.01, 0.10], "bulk1": [0.01], "bulk10": [0.10]]
+                guard let chosen = fractions[only] else { benchUsageError("results", "--only takes bulk, bulk1 or bulk10") }
+                bulkOnly = true
+                bulkFractions = chosen
+            }
+            if let text = parsed.values["--repeat"] {
+                guard let value = Int(text), value >= 1 else { benchUsageError("results", "--repeat needs a whole number of at least 1") }
+                repeats = value
+            }
         }
     }
 

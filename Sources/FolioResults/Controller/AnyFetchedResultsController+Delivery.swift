@@ -12,10 +12,12 @@ public typealias FetchedResultsChanges = ResultsChangeSet<ObjectID, SectionIdent
 
 extension AnyFetchedResultsController {
     /// Tells the delegate, the snapshot handler and the change-set streams.
-    func deliver(_ report: ResultsChangeSet<Int64, SectionKey>) {
+    func deliver(_ report: ResultsChangeSet<Int64, SectionKey>, objects: HandedObjects? = nil) {
         guard !report.isEmpty, suppression == 0 else { return }
         let changes = publicChangeSet(report)
+        handedObjects = objects
         delegate?.controller(self, didChangeContentWith: changes)
+        handedObjects = nil
         if let snapshotHandler {
             // Moved rows may have changed too; inserted ones get fresh cells anyway.
             let reconfigured = report.objectChanges.filter { $0.type == .update || $0.type == .move }.map { objectID($0.id) }
@@ -41,8 +43,10 @@ extension AnyFetchedResultsController {
                                         numberOfObjects: 0, index: change.index, controller: nil)
             delegate.controller(self, didChange: info, atSectionIndex: change.index, for: change.type)
         }
-        for change in changes.objectChanges {
-            let object = resident[engineID(change.id)] ?? managedObjectContext.object(with: change.id)
+        let handed = handedObjects
+        for (i, change) in changes.objectChanges.enumerated() {
+            let id = engineID(change.id)
+            let object = handed?.object(at: i, id: id) ?? resident[id] ?? managedObjectContext.object(with: change.id)
             delegate.controller(self, didChange: object, at: change.indexPath, for: change.type, newIndexPath: change.newIndexPath)
         }
         delegate.controllerDidChangeContent(self)

@@ -67,6 +67,24 @@ public class AnyFetchedResultsController {
     var resident: [Int64: ManagedObject] = [:]
     var residentBatches: [Int64: [Int64]] = [:]
     var batchOrder: [Int64] = []
+    /// While a batch is delivered: objects its changes name, so that the
+    /// per-change callbacks need no lookup for them.
+    var handedObjects: HandedObjects?
+
+    /// Objects at hand for a batch: `objects[j]` is that of the engine's
+    /// change `j` (`ids[j]`, for as many as there are), and `sources[i]` is
+    /// the change that the report's object change `i` comes from.
+    struct HandedObjects {
+        var ids: [Int64]
+        var objects: [ManagedObject]
+        var sources: [Int32]
+
+        func object(at i: Int, id: Int64) -> ManagedObject? {
+            guard i < sources.count else { return nil }
+            let j = Int(sources[i])
+            return j < ids.count && ids[j] == id ? objects[j] : nil
+        }
+    }
 
     init(managedObjectContext: ObjectContext, cacheName: String?, entityName: String, sectioned: Bool) {
         self.managedObjectContext = managedObjectContext

@@ -14,8 +14,15 @@ extension FetchedResultsController {
         guard let plan else { return }
         var touched: [Candidate] = []
         touched.reserveCapacity(changes.inserted.count + changes.updated.count + changes.deleted.count)
+        // This context's own changed objects are in memory: with plain keys, read them there.
+        let readsMemory = changes.origin == .pending && plan.plainAttributes != nil
+        var changed: [Int64] = []
         for id in changes.inserted where id.entityName == plan.entityName { touched.append((engineID(id), true)) }
         for id in changes.updated.keys where id.entityName == plan.entityName { touched.append((engineID(id), true)) }
+        if readsMemory {
+            changed = touched.map(\.id)
+            changed.sort()
+        }
         var deleted: [Int64] = []
         for id in changes.deleted where id.entityName == plan.entityName { deleted.append(engineID(id)) }
         touched += deleted.lazy.map { ($0, true) }
@@ -36,6 +43,11 @@ extension FetchedResultsController {
         func isDeleted(_ id: Int64) -> Bool { Self.position(of: id, in: deleted) { $0 } != nil }
         var keyed: [(Int64, [StoreValue])]
         var links: [(Int64, [StoreValue])] = []
+        // The batch for the engine, in the order read (sorted when many), so that
+        // it merges rather than sorts them; with the objects read, for the callbacks.
+        var changeList: [ResultsRowChange<Int64, RowKey, SectionKey>] = []
+        var objects: [ManagedObject] = [], objectIDs: [Int64] = []
+        var present: [Bool] = []
         // Objects that only read a changed related object keep their links; the others may have new ones.
         let relinked = plan.related.isEmpty ? [] : candidates.compactMap { $0.changed && !isDeleted($0.id) ? $0.id : nil }
         do {
@@ -45,7 +57,15 @@ extension FetchedResultsController {
                 candidates = Self.merging(candidates + engine.allIDs().map { ($0, false) } + keyed.map { ($0.0, false) })
                 links = relinked.isEmpty ? [] : try fetchRelatedRows(plan, restrictedTo: relinked)
             } else {
-                let live = candidates.compactMap { isDeleted($0.id) ? nil : $0.id }
+                let live: [Int64]
+                if readsMemory, let names = plan.plainAttributes {
+                    changeList.reserveCapacity(candidates.count)
+                    present = [Bool](repeating: false, count: candidates.count)
+                    live = readInMemory(plan, names, candidates, changed: changed, deleted: deleted,
+                                        into: &changeList, objects: &objects, ids: &objectIDs, present: &present)
+                } else {
+                    live = candidates.compactMap { isDeleted($0.id) ? nil : $0.id }
+                }
                 if !relinked.isEmpty && fetchRequest.predicate == nil && fetchRequest.stringFilters.isEmpty {
                     // Members and related rows are the same objects: one read for both.
                     (keyed, links) = try fetchKeyAndRelatedRows(plan, restrictedTo: live)
@@ -59,13 +79,14 @@ extension FetchedResultsController {
             // holds in memory, and read everything again once the store answers.
             lastError = error
             (candidates, keyed) = placeUnread(plan, candidates, deleted: deleted, placed: retryOnly)
+            (changeList, objects, objectIDs, present) = ([], [], [], [])
             guard !candidates.isEmpty else { return }
         }
         updateRelated(plan, links, removed: deleted)
-        // In the fetched order (sorted when many), so that the engine merges rather than sorts them.
-        var changeList: [ResultsRowChange<Int64, RowKey, SectionKey>] = []
-        changeList.reserveCapacity(candidates.count)
-        var present = [Bool](repeating: false, count: candidates.count)
+        if present.count != candidates.count {
+            changeList.reserveCapacity(candidates.count)
+            present = [Bool](repeating: false, count: candidates.count)
+        }
         for (id, values) in keyed {
             guard let index = Self.position(of: id, in: candidates, { $0.id }) else { continue }
             changeList.append(ResultsRowChange(id: id, row: plan.row(id: id, values: values), objectChanged: candidates[index].changed))
@@ -74,16 +95,53 @@ extension FetchedResultsController {
         for (index, candidate) in candidates.enumerated() where !present[index] {
             changeList.append(ResultsRowChange(id: candidate.id, row: nil, objectChanged: candidate.changed))
         }
-        let report = engine.apply(distinct: changeList)
+        var sources: [Int32] = []
+        let report = engine.apply(distinct: changeList, sources: &sources)
         sectionCache = nil
         if fetchRequest.fetchBatchSize == 0 {
             for (index, candidate) in candidates.enumerated() where present[index] && resident[candidate.id] == nil {
                 resident[candidate.id] = managedObjectContext.object(with: objectID(candidate.id))
             }
         }
-        deliver(report)
+        deliver(report, objects: objects.isEmpty ? nil : HandedObjects(ids: objectIDs, objects: objects, sources: sources))
         // Deleted objects were handed to the delegate as they last were; now let them go.
         for (index, candidate) in candidates.enumerated() where !present[index] { forget(candidate.id) }
+    }
+
+    /// Adds to `changes` the rows of the candidates this context changed
+    /// (`changed`, sorted), read from the objects, which hold the values the
+    /// store would give for them, with the objects and their IDs alongside
+    /// (the first changes of the batch, so the same indexes); returns the
+    /// others that are not deleted, for the store. One deleted here is left
+    /// out (not present, so it goes).
+    /// - Complexity: O(k) object lookups for k candidates.
+    func readInMemory(_ plan: KeyPlan<Entity>, _ names: [String], _ candidates: [Candidate], changed: [Int64], deleted: [Int64],
+                      into changes: inout [ResultsRowChange<Int64, RowKey, SectionKey>], objects: inout [ManagedObject],
+                      ids: inout [Int64], present: inout [Bool]) -> [Int64] {
+        objects.reserveCapacity(candidates.count)
+        ids.reserveCapacity(candidates.count)
+        var rest: [Int64] = []
+        var c = 0, d = 0
+        for (index, candidate) in candidates.enumerated() {
+            let id = candidate.id
+            while d < deleted.count && deleted[d] < id { d += 1 }
+            if d < deleted.count && deleted[d] == id { continue }
+            while c < changed.count && changed[c] < id { c += 1 }
+            guard c < changed.count && changed[c] == id else {
+                rest.append(id)
+                continue
+            }
+            let object = managedObjectContext.object(with: objectID(id))
+            if object.isFault {
+                rest.append(id)
+            } else if !object.isDeleted {
+                changes.append(ResultsRowChange(id: id, row: plan.row(id: id, object: object, attributes: names), objectChanged: candidate.changed))
+                objects.append(object)
+                ids.append(id)
+                present[index] = true
+            }
+        }
+        return rest
     }
 
     /// Sorted by ID, one entry per object, changed if any entry says so.

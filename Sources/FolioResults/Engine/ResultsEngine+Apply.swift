@@ -43,6 +43,20 @@ extension ResultsEngine {
     /// let report = engine.apply(distinct: changes)
     /// ```
     package func apply(distinct merged: [ResultsRowChange<ID, Key, Section>]) -> ResultsChangeSet<ID, Section> {
+        var sources: [Int32] = []
+        return apply(distinct: merged, sources: &sources)
+    }
+
+    /// ``apply(distinct:)`` that also gives, for each object change of the
+    /// report, the index in `merged` of the change it comes from (a moved
+    /// row told as delete + insert has two), so that the caller finds what
+    /// it keeps per change without a lookup by ID.
+    ///
+    /// ```swift
+    /// var sources: [Int32] = []
+    /// let report = engine.apply(distinct: changes, sources: &sources)
+    /// ```
+    package func apply(distinct merged: [ResultsRowChange<ID, Key, Section>], sources: inout [Int32]) -> ResultsChangeSet<ID, Section> {
         assert(Set(merged.map(\.id)).count == merged.count, "ResultsEngine: an object changed twice in a batch said to be distinct")
         // 1. Classify: what leaves each old section and what arrives where.
         var editOfSlot = [SectionEdit?](repeating: nil, count: slots.count)
@@ -58,35 +72,35 @@ extension ResultsEngine {
         }
         var deleted: [(change: Int32, store: SectionStore)] = []
         var inPlace: [(change: Int32, store: SectionStore)] = []
-        var arrivals: [(row: ResultsRow<ID, Key, Section>, change: Int32, from: SectionStore?, handle: Handle)] = []
-        for (index, change) in merged.enumerated() {
+        // Arrivals by change index: rows are read where they lie, not copied.
+        var arrivals: [(change: Int32, from: SectionStore?, handle: Handle)] = []
+        for index in merged.indices {
             let c = Int32(index)
-            let location = locations[change.id]
-            switch (location, change.row) {
-            case (nil, nil):
+            let location = locations[merged[index].id]
+            let hasRow = merged[index].row != nil
+            guard let location else {
+                if hasRow { arrivals.append((c, nil, -1)) }
                 continue
-            case let (nil, row?):
-                arrivals.append((row, c, nil, -1))
-            case let (location?, nil):
-                let store = storeOf(location)
+            }
+            let store = storeOf(location)
+            guard hasRow else {
                 edit(store).departing.append((location.handle, c, false))
                 deleted.append((c, store))
-            case let (location?, row?):
-                let store = storeOf(location)
-                if store.section == row.section {
-                    if store.rows[location.handle].key == row.key {
-                        if change.objectChanged {
-                            edit(store).staying.append((location.handle, c))
-                            inPlace.append((c, store))
-                        }
-                    } else {
-                        edit(store).departing.append((location.handle, c, true))
-                        arrivals.append((row, c, store, location.handle))
+                continue
+            }
+            if store.section == merged[index].row!.section {
+                if store.rows[location.handle].key == merged[index].row!.key {
+                    if merged[index].objectChanged {
+                        edit(store).staying.append((location.handle, c))
+                        inPlace.append((c, store))
                     }
                 } else {
-                    edit(store).departing.append((location.handle, c, false))
-                    arrivals.append((row, c, store, -1))
+                    edit(store).departing.append((location.handle, c, true))
+                    arrivals.append((c, store, location.handle))
                 }
+            } else {
+                edit(store).departing.append((location.handle, c, false))
+                arrivals.append((c, store, -1))
             }
         }
         // Old section indexes, before any section comes.
@@ -99,20 +113,21 @@ extension ResultsEngine {
         var relocated: [(change: Int32, from: SectionStore, to: SectionStore)] = []
         var runStore: SectionStore?
         for arrival in arrivals {
-            let row = arrival.row
-            if runStore?.section != row.section {
-                precondition(fixedSection == nil || row.section == fixedSection, "ResultsEngine: row \(row.id) is outside the fixed section")
-                if let existing = stores[row.section] {
+            let c = Int(arrival.change)
+            if runStore?.section != merged[c].row!.section {
+                let section = merged[c].row!.section
+                precondition(fixedSection == nil || section == fixedSection, "ResultsEngine: row \(merged[c].id) is outside the fixed section")
+                if let existing = stores[section] {
                     runStore = existing
                 } else {
-                    let created = store(for: row.section)
+                    let created = store(for: section)
                     created.isNew = true
                     insertedStores.append(created)
                     runStore = created
                 }
             }
             let store = runStore!
-            edit(store).arriving.append((Entry(key: row.key, id: row.id), arrival.change, arrival.handle))
+            edit(store).arriving.append((Entry(key: merged[c].row!.key, id: merged[c].id), arrival.change, arrival.handle))
             if let from = arrival.from { relocated.append((arrival.change, from, store)) } else { inserted.append((arrival.change, store)) }
         }
 
@@ -143,20 +158,28 @@ extension ResultsEngine {
         var updates = inPlace.map {
             ObjectChange(type: .update, id: merged[Int($0.change)].id, indexPath: old($0.change, $0.store), newIndexPath: new($0.change, $0.store))
         }
+        // Each list's change indexes, kept alongside it.
+        var deleteSources = deleted.map(\.change), insertSources = inserted.map(\.change)
+        var moveSources: [Int32] = [], updateSources = inPlace.map(\.change)
         let relocations = relocated.map {
             Relocation(id: merged[Int($0.change)].id, oldStore: $0.from, oldPath: old($0.change, $0.from), newStore: $0.to, newPath: new($0.change, $0.to))
         }
         let staying = rowsKeepingTheirPlace(relocations, edits: editOfSlot)
         for (i, item) in relocations.enumerated() {
+            let source = relocated[i].change
             if staying[i] {
                 updates.append(ObjectChange(type: .update, id: item.id, indexPath: item.oldPath, newIndexPath: item.newPath))
+                updateSources.append(source)
             } else if stores[item.oldStore.section] !== item.oldStore || item.newStore.isNew || item.oldPath == item.newPath {
                 // UICollectionView refuses such moves and UITableView reloads; an
                 // equal-path move reads as an update to many clients.
                 deletes.append(ObjectChange(type: .delete, id: item.id, indexPath: item.oldPath, newIndexPath: nil))
                 inserts.append(ObjectChange(type: .insert, id: item.id, indexPath: nil, newIndexPath: item.newPath))
+                deleteSources.append(source)
+                insertSources.append(source)
             } else {
                 moves.append(ObjectChange(type: .move, id: item.id, indexPath: item.oldPath, newIndexPath: item.newPath))
+                moveSources.append(source)
             }
         }
 
@@ -167,11 +190,12 @@ extension ResultsEngine {
             work.store.isNew = false
         }
         report.sectionChanges.sort { ($0.type == .delete ? 0 : 1, $0.index) < ($1.type == .delete ? 0 : 1, $1.index) }
-        Self.sortByPath(&deletes) { $0.indexPath! }
-        Self.sortByPath(&inserts) { $0.newIndexPath! }
-        Self.sortByPath(&moves) { $0.newIndexPath! }
-        Self.sortByPath(&updates) { $0.indexPath! }
+        Self.sortByPath(&deletes, &deleteSources) { $0.indexPath! }
+        Self.sortByPath(&inserts, &insertSources) { $0.newIndexPath! }
+        Self.sortByPath(&moves, &moveSources) { $0.newIndexPath! }
+        Self.sortByPath(&updates, &updateSources) { $0.indexPath! }
         report.objectChanges = deletes + inserts + moves + updates
+        sources = deleteSources + insertSources + moveSources + updateSources
         return report
     }
 
@@ -189,7 +213,7 @@ extension ResultsEngine {
 
     /// Sorts changes by one of their paths: packed (section, row) keys are
     /// sorted, not the changes, whose index paths are costly to move.
-    private static func sortByPath(_ changes: inout [ObjectChange<ID>], _ path: (ObjectChange<ID>) -> IndexPath) {
+    private static func sortByPath(_ changes: inout [ObjectChange<ID>], _ sources: inout [Int32], _ path: (ObjectChange<ID>) -> IndexPath) {
         guard changes.count > 1 else { return }
         var keys = changes.indices.map { i -> (key: UInt64, index: Int) in
             let p = path(changes[i])
@@ -197,5 +221,6 @@ extension ResultsEngine {
         }
         keys.sort { $0.key < $1.key }
         changes = keys.map { changes[$0.index] }
+        sources = keys.map { sources[$0.index] }
     }
 }

@@ -114,7 +114,7 @@ extension ResultsEngine {
     /// let ids = engine.allIDs()
     /// ```
     /// - Complexity: O(n).
-    package func allIDs() -> [ID] { Array(locations.keys) }
+    package func allIDs() -> [ID] { locations.keys }
 
     /// Every section key with its identifiers, in order.
     ///

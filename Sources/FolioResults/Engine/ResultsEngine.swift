@@ -34,17 +34,13 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
         }
     }
 
-    /// Where a row lives: its section's slot and its handle there (8 bytes).
-    struct Location {
-        var slot: Int32
-        var handle: Int32
-    }
+    typealias Location = RowLocation
 
     var sectionOrder = OrderStatisticTree<Section>()
     var stores: [Section: SectionStore] = [:]
     var slots: [SectionStore?] = []
     var freeSlots: [Int32] = []
-    var locations: [ID: Location] = [:]
+    var locations = LocationMap<ID>()
     /// How sections are edited by a batch; tests compare the strategies.
     package var editStrategy = EditStrategy.automatic
     /// The one section of unsectioned results; it exists even when empty.
@@ -67,7 +63,7 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
         stores = [:]
         slots = []
         freeSlots = []
-        locations = [:]
+        locations = LocationMap()
         if let fixedSection { _ = store(for: fixedSection) }
     }
 
@@ -154,7 +150,13 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
         closeRun()
         // Headroom, so the first inserts after a load do not rehash every row at once.
         let total = grouped.values.reduce(0) { $0 + $1.count }
-        locations.reserveCapacity(total + total / 8 + 16)
+        var limit = 0
+        if LocationMap<ID>.isInteger {
+            for entries in grouped.values {
+                for entry in entries { limit = max(limit, (entry.id as? Int64).map { Int($0) } ?? (entry.id as? Int) ?? 0) }
+            }
+        }
+        locations.reserve(total + total / 8 + 16, integersBelow: limit + 1)
         for (section, var entries) in grouped {
             entries.sort()
             let store = store(for: section)

@@ -29,6 +29,10 @@ struct KeyPlan<Entity: ManagedObject> {
     let relatedKeyNames: Set<String>?
     /// Identifies the request for the cache.
     let fingerprint: String
+    /// The sort keys' attribute names when every key is an attribute of the
+    /// entity itself and the request has no predicate or filters: then an
+    /// object with unsaved changes is a member with these values, read from it.
+    let plainAttributes: [String]?
 
     init(request: FetchRequest<Entity>, sectionKeyPath: PartialKeyPath<Entity>?, context: ObjectContext) throws {
         let schema = context.schema
@@ -79,6 +83,9 @@ struct KeyPlan<Entity: ManagedObject> {
             }
         }
         keyPaths = sortPaths
+        let chains = try sortPaths.map { try entity.properties(along: $0) }
+        plainAttributes = request.predicate == nil && request.stringFilters.isEmpty && !isWindowed
+            && chains.allSatisfy({ $0.count == 1 && $0[0].isAttribute }) ? chains.map { $0[0].name } : nil
         relatedKeyPaths = extra
         self.related = related
         relatedKeyNames = related.contains { $0.keyNames == nil } ? nil : related.reduce(into: []) { $0.formUnion($1.keyNames ?? []) }
@@ -94,5 +101,18 @@ struct KeyPlan<Entity: ManagedObject> {
         let first = sectioned ? 1 : 0
         let section = sectioned ? SectionKey(values[0], ascending: ascending[0]) : SectionKey(.null, ascending: true)
         return ResultsRow(id: id, key: RowKey(values[first..<sortCount], ascending: ascending[first..<sortCount]), section: section)
+    }
+
+    /// The engine's row for an object with unsaved changes, its keys read from
+    /// it (see ``plainAttributes``): the usual one or two keys make no array.
+    func row(id: Int64, object: ManagedObject, attributes names: [String]) -> ResultsRow<Int64, RowKey, SectionKey> {
+        let first = sectioned ? 1 : 0
+        let section = sectioned ? SectionKey(object.storeValue(forKey: names[0]), ascending: ascending[0]) : SectionKey(.null, ascending: true)
+        let key = switch sortCount - first {
+        case 0: RowKey(.empty, lead: RowKey.noLead)
+        case 1: RowKey(one: object.storeValue(forKey: names[first]), ascending: ascending[first])
+        default: RowKey(names[first...].map { object.storeValue(forKey: $0) }[...], ascending: ascending[first..<sortCount])
+        }
+        return ResultsRow(id: id, key: key, section: section)
     }
 }

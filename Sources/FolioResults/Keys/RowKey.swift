@@ -39,6 +39,17 @@ package struct RowKey: Comparable, Sendable {
         lead = values.first.map { Self.lead(of: $0, ascending: ascending.first!) } ?? Self.noLead
     }
 
+    /// A key of one value, the common case, without a slice to build it from.
+    init(one value: StoreValue, ascending: Bool) {
+        storage = .one(value, ascending: ascending)
+        lead = Self.lead(of: value, ascending: ascending)
+    }
+
+    init(_ storage: Storage, lead: UInt64) {
+        self.storage = storage
+        self.lead = lead
+    }
+
     /// The values, for messages and the cache.
     package var values: [StoreValue] {
         switch storage {
@@ -93,7 +104,7 @@ extension RowKey {
         case .real(let x):
             if x.isNaN { return noLead }
             bits = 1 << 61 | orderedBits(x) >> 3
-        case .text(let s): bits = 2 << 61 | prefix(s.utf8)
+        case .text(let s): bits = 2 << 61 | (s.utf8.withContiguousStorageIfAvailable { prefix($0) } ?? prefix(s.utf8))
         case .blob(let d): bits = 3 << 61 | prefix(d)
         }
         return ascending ? bits : ~bits & ~noLead

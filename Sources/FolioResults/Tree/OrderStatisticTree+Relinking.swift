@@ -40,21 +40,24 @@ extension OrderStatisticTree {
     /// - Complexity: O(m) for m nodes.
     package mutating func relink(_ order: [Handle]) {
         // A Cartesian tree over the nodes' fixed priorities, built left to right with a stack.
-        var stack: [Int32] = []
+        // A node leaves the stack with its subtree complete (the nodes that left just
+        // before it are its right spine), so its size is set then: no pass after.
+        var stack: [(node: Int32, priority: UInt64)] = []
         stack.reserveCapacity(64)
         for node in order {
+            let priority = Self.priority(node)
             nodes[Int(node)].left = Self.none
             nodes[Int(node)].right = Self.none
             var last = Self.none
-            while let top = stack.last, Self.priority(top) < Self.priority(node) {
-                last = stack.removeLast()
+            while let top = stack.last, top.priority < priority {
+                last = stack.removeLast().node
+                update(last)
             }
             setLeft(node, last)
-            if let top = stack.last { setRight(top, node) }
-            stack.append(node)
+            if let top = stack.last { setRight(top.node, node) }
+            stack.append((node, priority))
         }
-        setRoot(stack.first ?? Self.none)
-        // Sizes bottom-up: a node's children are finished before it in post-order.
-        if root != Self.none { fixSizes(root) }
+        setRoot(stack.first?.node ?? Self.none)
+        while let top = stack.popLast() { update(top.node) }
     }
 }

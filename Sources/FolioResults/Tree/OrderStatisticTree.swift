@@ -118,6 +118,9 @@ package struct OrderStatisticTree<Element: Comparable> {
         return element < elements[Int(node)]
     }
 
+    /// The lead stored with a node's element (see ``insertRanked(_:lead:)``).
+    package func lead(of handle: Handle) -> UInt64 { nodes[Int(handle)].lead }
+
     /// Whether the element of node `a` sorts before that of node `b`.
     ///
     /// ```swift

@@ -1,0 +1,108 @@
+/// Where each row lives, by identifier. Integer identifiers that are dense
+/// from zero up (SQLite's row IDs) index a flat array: a batch's lookups
+/// then cost one memory access each, not a hash and two. Any other
+/// identifier (a negative one, one far past the others, any other type)
+/// goes to a dictionary.
+struct LocationMap<ID: Hashable> {
+    typealias Location = RowLocation
+
+    /// By integer identifier; a slot of -1 is a hole.
+    private var dense: ContiguousArray<Location> = []
+    private var sparse: [ID: Location] = [:]
+    private(set) var count = 0
+
+    /// The array index of an integer identifier; folds away once specialised.
+    @inline(__always) private static func integer(_ id: ID) -> Int? {
+        if ID.self == Int64.self { return Int(unsafeBitCast(id, to: Int64.self)) }
+        if ID.self == Int.self { return unsafeBitCast(id, to: Int.self) }
+        return nil
+    }
+
+    subscript(id: ID) -> Location? {
+        get {
+            if let i = Self.integer(id), i >= 0, i < dense.count {
+                let location = dense[i]
+                return location.slot < 0 ? nil : location
+            }
+            return sparse.isEmpty ? nil : sparse[id]
+        }
+        set {
+            if let newValue { updateValue(newValue, forKey: id) } else { removeValue(forKey: id) }
+        }
+    }
+
+    /// Stores a location and returns the one it replaces.
+    @discardableResult
+    mutating func updateValue(_ location: Location, forKey id: ID) -> Location? {
+        if let i = Self.integer(id), i >= 0 {
+            if i >= dense.count && i < 2 * max(dense.count, count) + 1024 { grow(to: i + 1) }
+            if i < dense.count {
+                let previous = dense[i]
+                dense[i] = location
+                if previous.slot < 0 { count += 1; return nil }
+                return previous
+            }
+        }
+        let previous = sparse.updateValue(location, forKey: id)
+        if previous == nil { count += 1 }
+        return previous
+    }
+
+    @discardableResult
+    mutating func removeValue(forKey id: ID) -> Location? {
+        if let i = Self.integer(id), i >= 0, i < dense.count {
+            let previous = dense[i]
+            guard previous.slot >= 0 else { return nil }
+            dense[i] = .hole
+            count -= 1
+            return previous
+        }
+        guard let previous = sparse.removeValue(forKey: id) else { return nil }
+        count -= 1
+        return previous
+    }
+
+    /// Every identifier, in no particular order.
+    var keys: [ID] {
+        var result: [ID] = []
+        result.reserveCapacity(count)
+        for i in dense.indices where dense[i].slot >= 0 { result.append(Self.identifier(i)) }
+        result.append(contentsOf: sparse.keys)
+        return result
+    }
+
+    /// Room for `capacity` identifiers, integers below `limit` when they are.
+    mutating func reserve(_ capacity: Int, integersBelow limit: Int) {
+        if Self.isInteger && limit <= 2 * capacity + 1024 {
+            if limit > dense.count { grow(to: limit) }
+        } else {
+            sparse.reserveCapacity(capacity)
+        }
+    }
+
+    static var isInteger: Bool { ID.self == Int64.self || ID.self == Int.self }
+
+    /// The identifier of an array index (only integer identifiers have one).
+    @inline(__always) private static func identifier(_ i: Int) -> ID {
+        ID.self == Int64.self ? unsafeBitCast(Int64(i), to: ID.self) : unsafeBitCast(i, to: ID.self)
+    }
+
+    /// Makes the array cover `0..<size` (at least doubling) and moves in what the dictionary held there.
+    private mutating func grow(to size: Int) {
+        let newCount = max(size, dense.count * 2)
+        dense.append(contentsOf: repeatElement(.hole, count: newCount - dense.count))
+        guard !sparse.isEmpty else { return }
+        for (id, location) in sparse {
+            guard let i = Self.integer(id), i >= 0, i < newCount else { continue }
+            sparse[id] = nil
+            dense[i] = location
+        }
+    }
+}
+
+/// Where a row lives: its section's slot and its handle there (8 bytes).
+struct RowLocation {
+    var slot: Int32
+    var handle: Int32
+    static var hole: RowLocation { RowLocation(slot: -1, handle: -1) }
+}
