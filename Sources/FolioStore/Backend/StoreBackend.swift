@@ -64,10 +64,14 @@ package protocol StoreBackend: AnyObject {
     /// A change feed for `reader` with a connection of its own; nil for a
     /// store no other connection can write (in memory).
     func makeChangeFeed(reader: String) throws -> StoreChangeFeed?
+    /// Gives back the memory of pages the connection cached and no longer uses.
+    func releaseCachedPages()
 }
 
 extension StoreBackend {
     func beginWritingForSave(until deadline: UInt64) throws { try beginWriting(until: deadline) }
+    /// A server's connection caches nothing on this side.
+    package func releaseCachedPages() {}
 }
 
 /// A row as stored: attribute values in declaration order, then to-one

@@ -61,4 +61,8 @@ extension ObjectContext {
         if let transaction = writeTransaction { return try body(transaction) }
         return try coordinator.withBackend(body)
     }
+
+    /// Frees the store connection's cached pages, so that memory measured
+    /// next counts only what the caller builds (the benchmark's resident bytes a row).
+    package func releaseStoreCache() throws { try withStore { $0.releaseCachedPages() } }
 }

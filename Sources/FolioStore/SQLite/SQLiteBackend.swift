@@ -160,6 +160,7 @@ final class SQLiteBackend: StoreBackend {
         try s.bind(bindings)
         var result: [(Int64, StoredRow)] = []
         while try s.step() { result.append((s.int64(at: 0), readRow(s, plan.entity))) }
+        releaseCacheAfterScan(of: result.count)
         return result
     }
 
@@ -172,8 +173,21 @@ final class SQLiteBackend: StoreBackend {
         while try s.step() {
             result.append((s.int64(at: 0), n == 0 ? [] : (1...n).map { s.value(at: $0) }))
         }
+        releaseCacheAfterScan(of: result.count)
         return result
     }
+
+    /// Frees the page cache after a read of many rows. The cache is worth
+    /// its size within one query (an index-order read revisits table pages)
+    /// but little after it: in WAL mode another connection's next save
+    /// empties it anyway, and meanwhile it would hold up to
+    /// ``defaultCacheSize`` (some 17 bytes a row at a million rows) beside
+    /// the results.
+    private func releaseCacheAfterScan(of rows: Int) {
+        if rows >= 10_000 { releaseCachedPages() }
+    }
+
+    func releaseCachedPages() { sqlite3_db_release_memory(connection.db) }
 
     func count(_ plan: FetchPlan) throws -> Int {
         var p = plan
