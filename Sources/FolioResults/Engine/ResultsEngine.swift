@@ -159,6 +159,12 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
         locations.reserve(total + total / 8 + 16, integersBelow: limit + 1)
         for (section, var entries) in grouped {
             entries.sort()
+            // The tree keeps the array it is given; grouping grew it by doubling, so hand it one of its exact size.
+            if entries.capacity > entries.count + entries.count / 16 {
+                entries = Array(unsafeUninitializedCapacity: entries.count) { buffer, n in
+                    n = buffer.initialize(fromContentsOf: entries)
+                }
+            }
             let store = store(for: section)
             store.rows = OrderStatisticTree(sorted: entries, leads: entries.map { Self.lead(of: $0.key) })
             for (handle, entry) in entries.enumerated() {
