@@ -6,7 +6,30 @@ extension FetchedResultsController {
     /// - Complexity: one query; O(k log n) for k restricted IDs.
     func fetchKeyRows(_ plan: KeyPlan<Entity>, restrictedTo ids: [Int64]?) throws -> [(Int64, [StoreValue])] {
         if let ids, ids.isEmpty { return [] }
-        let fetch = try preparedFetches.keys ?? {
+        return try managedObjectContext.fetchKeys(keyFetch(plan), restrictedToRows: ids.map { $0.map(storeRowID) })
+            .map { (engineID($0.id), $0.values) }
+    }
+
+    /// The results of `plan` in an engine of their own, built from the
+    /// store's rows as they are read when no object of the entity has unsaved
+    /// changes (no list of a million rows and their values first), and from
+    /// ``fetchKeyRows(_:restrictedTo:)`` when one has.
+    /// - Complexity: one query; O(n log n).
+    func engineFromStore(_ plan: KeyPlan<Entity>) throws -> Engine {
+        let engine = Engine(fixedSection: loadedEngine.fixedSection)
+        let fetch = try keyFetch(plan)
+        var streamed = false
+        try engine.load { add in
+            // Stored rows only: a stored row's ID is its engine ID.
+            streamed = try managedObjectContext.forEachStoredKey(fetch) { id, values in add(plan.row(id: id, values: values)) }
+        }
+        if !streamed { engine.load(try fetchKeyRows(plan, restrictedTo: nil).map { plan.row(id: $0.0, values: $0.1) }) }
+        return engine
+    }
+
+    /// The prepared key fetch of `plan`, made once.
+    private func keyFetch(_ plan: KeyPlan<Entity>) throws -> PreparedKeyFetch<Entity> {
+        try preparedFetches.keys ?? {
             var request = fetchRequestForAll()
             // No ORDER BY unless a limit or offset needs one: the engine sorts what it loads
             // and places what changed. Ordered, SQLite walks the sort key's index and looks
@@ -17,8 +40,6 @@ extension FetchedResultsController {
             preparedFetches.keys = fetch
             return fetch
         }()
-        return try managedObjectContext.fetchKeys(fetch, restrictedToRows: ids.map { $0.map(storeRowID) })
-            .map { (engineID($0.id), $0.values) }
     }
 
     /// Each object's key values and related row IDs in one query, only among

@@ -86,7 +86,7 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
         // The cache holds saved rows; unsaved changes are part of the results.
         let pending = managedObjectContext.hasChanges
         let order = pending ? nil : cacheName.flatMap { ResultsCache.open(name: $0, plan: plan, context: managedObjectContext) }
-        let rows = order != nil ? [] : try fetchKeyRows(plan, restrictedTo: nil).map { plan.row(id: $0.0, values: $0.1) }
+        let fresh = order != nil ? nil : try engineFromStore(plan)
         let links = plan.related.isEmpty ? [] : try fetchRelatedRows(plan, restrictedTo: nil)
         let objects = fetchRequest.fetchBatchSize == 0 ? try materialiseAll() : [:]
 
@@ -95,7 +95,7 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
         lastError = nil
         lastFetchUsedCache = order != nil
         cachedOrder = nil
-        loadedEngine.load(rows)
+        if let fresh { loadedEngine.adopt(fresh) } else { loadedEngine.load([]) }
         // From the cache, the table draws from the file; the whole order loads off the main actor, or on demand.
         cachedOrder = order
         sectionCache = nil

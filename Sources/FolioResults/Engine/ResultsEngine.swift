@@ -86,6 +86,12 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
         freeSlots.append(store.slot)
     }
 
+    /// `entries` in an array of their exact size (appending grows one by doubling).
+    static func exactly(_ entries: [Entry]) -> [Entry] {
+        guard entries.capacity > entries.count + entries.count / 16 else { return entries }
+        return Array(unsafeUninitializedCapacity: entries.count) { buffer, n in n = buffer.initialize(fromContentsOf: entries) }
+    }
+
     /// Gives rows new identifiers, each ordering among equal keys exactly as
     /// its old one did (as a save's permanent IDs do for temporary ones), so
     /// no row moves and nothing is reported.
@@ -129,6 +135,17 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
     /// - Complexity: O(n log n), and O(n) for rows already in order
     ///   (sections are grouped by runs, and each section's sort finds it sorted).
     package func load<S: Sequence>(_ rows: S) where S.Element == ResultsRow<ID, Key, Section> {
+        load { add in for row in rows { add(row) } }
+    }
+
+    /// ``load(_:)`` with the rows handed over one at a time by `build`, so
+    /// that no list of them is made first (a first fetch streams a million
+    /// rows from the store straight into their sections).
+    ///
+    /// ```swift
+    /// engine.load { add in for row in rows { add(row) } }
+    /// ```
+    package func load(building build: ((ResultsRow<ID, Key, Section>) -> Void) throws -> Void) rethrows {
         reset()
         var grouped: [Section: [Entry]] = [:]
         // One map lookup per run of rows in the same section, not per row.
@@ -136,10 +153,10 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
         var runSection: Section?
         func closeRun() {
             guard let section = runSection, !run.isEmpty else { return }
-            if grouped[section] == nil { grouped[section] = run } else { grouped[section]!.append(contentsOf: run) }
+            if grouped[section] == nil { grouped[section] = Self.exactly(run) } else { grouped[section]!.append(contentsOf: run) }
             run = []
         }
-        for row in rows {
+        try build { row in
             precondition(fixedSection == nil || row.section == fixedSection, "ResultsEngine: row \(row.id) is outside the fixed section")
             if runSection != row.section {
                 closeRun()
@@ -157,14 +174,12 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
             }
         }
         locations.reserve(total + total / 8 + 16, integersBelow: limit + 1)
-        for (section, var entries) in grouped {
+        // Each section's rows leave the grouping as its tree takes them, so the two are never both whole.
+        for section in Array(grouped.keys) {
+            var entries = grouped.removeValue(forKey: section)!
             entries.sort()
-            // The tree keeps the array it is given; grouping grew it by doubling, so hand it one of its exact size.
-            if entries.capacity > entries.count + entries.count / 16 {
-                entries = Array(unsafeUninitializedCapacity: entries.count) { buffer, n in
-                    n = buffer.initialize(fromContentsOf: entries)
-                }
-            }
+            // The tree keeps the array it is given: one of its exact size.
+            entries = Self.exactly(entries)
             let store = store(for: section)
             store.rows = OrderStatisticTree(sorted: entries, leads: entries.map { Self.lead(of: $0.key) })
             for (handle, entry) in entries.enumerated() {

@@ -18,6 +18,9 @@ package protocol StoreBackend: AnyObject {
     func fetchRows(_ plan: FetchPlan) throws -> [(Int64, StoredRow)]
     /// Runs a fetch and returns each row's ID and the plan's key columns.
     func fetchKeys(_ plan: FetchPlan) throws -> [(Int64, [StoreValue])]
+    /// ``fetchKeys(_:)`` a row at a time: `body` sees each row's ID and key
+    /// columns, in a buffer that is only valid during the call.
+    func fetchKeys(_ plan: FetchPlan, each body: (Int64, borrowing [StoreValue]) throws -> Void) throws
     /// Counts the rows a fetch would return.
     func count(_ plan: FetchPlan) throws -> Int
     /// Loads rows by ID; missing IDs are absent from the result.
@@ -72,6 +75,10 @@ extension StoreBackend {
     func beginWritingForSave(until deadline: UInt64) throws { try beginWriting(until: deadline) }
     /// A server's connection caches nothing on this side.
     package func releaseCachedPages() {}
+    /// Reads every row first; a backend that can, hands them over as they come.
+    package func fetchKeys(_ plan: FetchPlan, each body: (Int64, borrowing [StoreValue]) throws -> Void) throws {
+        for (id, values) in try fetchKeys(plan) { try body(id, values) }
+    }
 }
 
 /// A row as stored: attribute values in declaration order, then to-one

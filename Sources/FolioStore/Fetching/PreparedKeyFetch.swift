@@ -85,4 +85,24 @@ extension ObjectContext {
         let end = request.fetchLimit > 0 ? min(all.count, start + request.fetchLimit) : all.count
         return all[start..<end].map { FetchedKeys(id: $0.0, values: Array($0.1[sortCount...])) }
     }
+
+    /// ``fetchKeys(_:restrictedToRows:)`` of every matching stored row, a
+    /// row at a time and in no order, when no object of the entity has
+    /// unsaved changes; false (and `body` never called) when one has, for
+    /// the caller to fetch them merged. Nothing is kept per row but what
+    /// `body` keeps (a first fetch of a million rows builds its results
+    /// straight from the rows).
+    ///
+    /// ```swift
+    /// let streamed = try context.forEachStoredKey(keys) { rowID, values in rows.append((rowID, values[0])) }
+    /// ```
+    package func forEachStoredKey<T: ManagedObject>(_ prepared: PreparedKeyFetch<T>,
+                                                   _ body: (Int64, borrowing [StoreValue]) throws -> Void) throws -> Bool {
+        var plan = prepared.plan
+        guard prepared.request.fetchLimit == 0, prepared.request.fetchOffset == 0,
+              try pendingObjects(of: prepared.entity, prepared.request, plan).isEmpty else { return false }
+        plan.keyColumns.removeFirst(prepared.request.sortDescriptors.count)
+        try withStore { try $0.fetchKeys(plan, each: body) }
+        return true
+    }
 }

@@ -164,6 +164,24 @@ final class SQLiteBackend: StoreBackend {
         return result
     }
 
+    func fetchKeys(_ plan: FetchPlan, each body: (Int64, borrowing [StoreValue]) throws -> Void) throws {
+        let (sql, bindings) = selectSQL(plan, columns: (["t0.id"] + plan.keyColumns).joined(separator: ", "))
+        let s = try connection.prepare(sql)
+        try s.bind(bindings)
+        let n = plan.keyColumns.count
+        // One buffer for every row: nothing is allocated per row but what its values hold.
+        var values: [StoreValue] = []
+        values.reserveCapacity(n)
+        var count = 0
+        while try s.step() {
+            values.removeAll(keepingCapacity: true)
+            for c in 0..<n { values.append(s.value(at: c + 1)) }
+            try body(s.int64(at: 0), values)
+            count += 1
+        }
+        releaseCacheAfterScan(of: count)
+    }
+
     func fetchKeys(_ plan: FetchPlan) throws -> [(Int64, [StoreValue])] {
         let (sql, bindings) = selectSQL(plan, columns: (["t0.id"] + plan.keyColumns).joined(separator: ", "))
         let s = try connection.prepare(sql)
