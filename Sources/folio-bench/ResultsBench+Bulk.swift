@@ -104,17 +104,9 @@ extension ResultsBench {
     @MainActor
     static func bulkOnly(_ settings: Settings, _ random: inout Random) throws {
         let n = settings.rows
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-bulk-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (directory, container) = try filledStore("bulk", settings, &random)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let container = try PersistentContainer(schema: Schema([ResultsBenchRow.self]), path: directory.appendingPathComponent("bench.sqlite").path)
         let context = container.viewContext
-        context.undoManager = nil
-        try fill(context, rows: n, random: &random) { random in
-            let row = ResultsBenchRow(context: context)
-            row.name = name(&random)
-            row.group = random.below(settings.sections)
-        }
         var request = FetchRequest<ResultsBenchRow>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
         request.fetchBatchSize = 20
         let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsBenchRow.group)

@@ -35,17 +35,9 @@ extension ResultsBench {
     @MainActor
     static func controller(_ settings: Settings, _ random: inout Random) throws -> [String: Double] {
         let n = settings.rows
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-results-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (directory, container) = try filledStore("results", settings, &random)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let container = try PersistentContainer(schema: Schema([ResultsBenchRow.self]), path: directory.appendingPathComponent("bench.sqlite").path)
         let context = container.viewContext
-        context.undoManager = nil
-        try fill(context, rows: n, random: &random) { random in
-            let row = ResultsBenchRow(context: context)
-            row.name = name(&random)
-            row.group = random.below(settings.sections)
-        }
 
         var request = FetchRequest<ResultsBenchRow>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
         request.fetchBatchSize = 20
