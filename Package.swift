@@ -73,7 +73,7 @@ let package = Package(
             dependencies: ["FolioPostgres", "FolioStore", "FolioResults", "FolioTestSupport", "CLibPQ", "folio-store-worker"]
         ),
         .testTarget(name: "FolioChangesTests", dependencies: ["FolioChanges", "FolioTestSupport"]),
-        .testTarget(name: "FolioResultsTests", dependencies: ["FolioResults", "FolioTestSupport", "CSQLite"]),
+        .testTarget(name: "FolioResultsTests", dependencies: ["FolioResults", "FolioTestSupport"]),
         .testTarget(name: "FolioTableTests", dependencies: ["FolioTable", "FolioTestSupport"]),
         .testTarget(name: "FolioAdaptersTests", dependencies: ["FolioAdapters", "FolioTestSupport"]),
         .testTarget(name: "FolioTerminalTests", dependencies: ["FolioTerminal", "FolioTestSupport"], exclude: ["Snapshots"]),

@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import Testing
 import FolioResults
@@ -32,24 +31,10 @@ import FolioTestSupport
 
         // The log folded into the file, then the back half of the animals' leaf pages (table and indexes) damaged:
         // the next read gets through the first half of the rows before it fails.
-        var db: OpaquePointer?
-        #expect(sqlite3_open(path, &db) == SQLITE_OK)
-        // A first read puts the connection in WAL mode; before it a checkpoint does nothing.
-        #expect(sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK)
-        #expect(sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil) == SQLITE_OK)
-        var statement: OpaquePointer?
-        sqlite3_prepare_v2(db, "SELECT pageno FROM dbstat WHERE pagetype = 'leaf' AND name IN (SELECT name FROM sqlite_master WHERE tbl_name = 'TestAnimal') ORDER BY pageno", -1, &statement, nil)
-        var leaves: [Int] = []
-        while sqlite3_step(statement) == SQLITE_ROW { leaves.append(Int(sqlite3_column_int64(statement, 0))) }
-        sqlite3_finalize(statement)
-        sqlite3_close(db)
+        #expect(StoreFileDamage.foldLog(path))
+        let leaves = StoreFileDamage.leafPages(path, of: "TestAnimal", withIndexes: true)
         #expect(leaves.count > 10)
-        let handle = try #require(FileHandle(forUpdatingAtPath: path))
-        for page in leaves[(leaves.count / 2)...] {
-            try handle.seek(toOffset: UInt64((page - 1) * 4096))
-            handle.write(Data((0..<64).map { UInt8(($0 * 37 + page) & 0xFF) }))
-        }
-        try handle.close()
+        for page in leaves[(leaves.count / 2)...] { try StoreFileDamage.damage(path, page: page) }
 
         #expect(throws: StoreError.self) { try controller.performFetch() }
         let after = controller.snapshot()

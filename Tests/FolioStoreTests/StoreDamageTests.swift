@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import Testing
 @testable import FolioStore
@@ -35,21 +34,8 @@ import FolioTestSupport
     func foldLog(_ path: String) {
         // No poller (it could hold the container past this scope); the log folded in now, so
         // the damage below is in the pages every reader reads.
-        var db: OpaquePointer?
-        #expect(sqlite3_open(path, &db) == SQLITE_OK)
-        // A first read puts the connection in WAL mode; before it a checkpoint does nothing.
-        #expect(sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK)
-        #expect(sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil) == SQLITE_OK)
-        sqlite3_close(db)
+        #expect(StoreFileDamage.foldLog(path))
         #expect((StoreFile.size(of: path + "-wal") ?? 0) == 0)
-    }
-
-    func damage(_ path: String, page: Int, pageSize: Int = 4096) throws {
-        let handle = try #require(FileHandle(forUpdatingAtPath: path))
-        defer { try? handle.close() }
-        try handle.seek(toOffset: UInt64(page * pageSize))
-        // The page's header and cell pointers, the part every reader of the page relies on.
-        handle.write(Data((0..<64).map { UInt8(($0 * 37 + page) & 0xFF) }))
     }
 
     @Test func everyDetectableDamagedPageIsFoundBeforeAnythingIsWritten() throws {
@@ -62,7 +48,7 @@ import FolioTestSupport
         for page in 1..<pages {
             let path = dir.path("damaged-\(page).sqlite")
             try FileManager.default.copyItem(atPath: pristine, toPath: path)
-            try damage(path, page: page)
+            try StoreFileDamage.damage(path, page: page + 1)
             let damaged = integrityCheck(path) != "ok"
             let before = try Data(contentsOf: URL(fileURLWithPath: path))
             var failure: StoreError?
@@ -94,16 +80,9 @@ import FolioTestSupport
         let path = dir.path("zoo.sqlite")
         try makeStore(path)
         // The animals' leaf pages: opening reads none of them, fetching the animals reads them all.
-        var db: OpaquePointer?
-        #expect(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK)
-        var statement: OpaquePointer?
-        sqlite3_prepare_v2(db, "SELECT pageno FROM dbstat WHERE name = 'TestAnimal' AND pagetype = 'leaf'", -1, &statement, nil)
-        var leaves: [Int] = []
-        while sqlite3_step(statement) == SQLITE_ROW { leaves.append(Int(sqlite3_column_int64(statement, 0))) }
-        sqlite3_finalize(statement)
-        sqlite3_close(db)
+        let leaves = StoreFileDamage.leafPages(path, of: "TestAnimal")
         #expect(leaves.count > 1)
-        for page in leaves { try damage(path, page: page - 1) }
+        for page in leaves { try StoreFileDamage.damage(path, page: page) }
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         var log = Data()
         do {
