@@ -17,6 +17,8 @@ public enum StoreFileDamage {
         var db: OpaquePointer?
         defer { sqlite3_close(db) }
         guard sqlite3_open(path, &db) == SQLITE_OK else { return false }
+        // A store still open may be reading (its change watcher): the checkpoint waits for it, as a reader would.
+        sqlite3_busy_timeout(db, 30_000)
         // A first read puts the connection in WAL mode; before it a checkpoint does nothing.
         guard sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK else { return false }
         return sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil) == SQLITE_OK
