@@ -183,15 +183,8 @@ final class SQLiteBackend: StoreBackend {
     }
 
     func fetchKeys(_ plan: FetchPlan) throws -> [(Int64, [StoreValue])] {
-        let (sql, bindings) = selectSQL(plan, columns: (["t0.id"] + plan.keyColumns).joined(separator: ", "))
-        let s = try connection.prepare(sql)
-        try s.bind(bindings)
-        let n = plan.keyColumns.count
         var result: [(Int64, [StoreValue])] = []
-        while try s.step() {
-            result.append((s.int64(at: 0), n == 0 ? [] : (1...n).map { s.value(at: $0) }))
-        }
-        releaseCacheAfterScan(of: result.count)
+        try fetchKeys(plan) { id, values in result.append((id, copy values)) }
         return result
     }
 
