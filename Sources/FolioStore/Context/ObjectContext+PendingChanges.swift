@@ -24,6 +24,9 @@ extension ObjectContext {
         unprocessed = []
         let telling = !observers.isEmpty
         var changes = ChangeSet(origin: .pending)
+        if telling { changes.updated.reserveCapacity(batch.count) }
+        // Objects changed in the same keys share one set of names, not one each.
+        var names = DirtyKeys.NameCache()
         for o in batch {
             o.isUnprocessed = false
             let present = o.managedContext === self && !o.isDeletedFlag && (o.isInsertedFlag || !o.objectID.isTemporary)
@@ -33,13 +36,18 @@ extension ObjectContext {
                 } else if !present && o.reportedPresent {
                     changes.deleted.insert(o.objectID)
                 } else if present && !o.dirtyKeys.isEmpty {
-                    changes.updated[o.objectID, default: []].formUnion(o.dirtyKeys.names(in: o.meta))
+                    Self.add(names.names(of: o.dirtyKeys, in: o.meta), to: &changes.updated[o.objectID, default: []])
                 }
             }
             o.reportedPresent = present
-            o.dirtyKeys = DirtyKeys()
+            o.dirtyKeys.removeAll()
         }
         if !changes.isEmpty { notify(changes) }
+    }
+
+    /// Adds names to an entry of a change set, taking the set itself when the entry is new.
+    private static func add(_ names: Set<String>, to entry: inout Set<String>) {
+        if entry.isEmpty { entry = names } else { entry.formUnion(names) }
     }
 
     /// Marks `object` changed since the last batch (`key` names the property, if one changed).

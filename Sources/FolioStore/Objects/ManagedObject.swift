@@ -168,4 +168,26 @@ struct DirtyKeys {
         for p in entity.properties.prefix(64) where bits & (1 << UInt64(p.index)) != 0 { names.insert(p.name) }
         return names
     }
+
+    /// Clears every key; the empty set is left alone when already empty.
+    mutating func removeAll() {
+        bits = 0
+        if !others.isEmpty { others = [] }
+    }
+
+    /// The names of a batch's dirty keys, made once per entity and set of
+    /// keys: a big save changes many objects in the same few keys.
+    struct NameCache {
+        private var made: [(entity: ObjectIdentifier, bits: UInt64, names: Set<String>)] = []
+
+        mutating func names(of keys: DirtyKeys, in entity: EntityDescription) -> Set<String> {
+            guard keys.others.isEmpty else { return keys.names(in: entity) }
+            let id = ObjectIdentifier(entity)
+            for entry in made where entry.bits == keys.bits && entry.entity == id { return entry.names }
+            let names = keys.names(in: entity)
+            // A few combinations cover a batch; past them, no search grows long.
+            if made.count < 16 { made.append((id, keys.bits, names)) }
+            return names
+        }
+    }
 }
