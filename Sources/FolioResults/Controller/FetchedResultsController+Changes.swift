@@ -58,10 +58,10 @@ extension FetchedResultsController {
                 links = relinked.isEmpty ? [] : try fetchRelatedRows(plan, restrictedTo: relinked)
             } else {
                 let live: [Int64]
-                if readsMemory, let names = plan.plainAttributes {
+                if readsMemory, let slots = plan.plainSlots {
                     changeList.reserveCapacity(candidates.count)
                     present = [Bool](repeating: false, count: candidates.count)
-                    live = readInMemory(plan, names, candidates, changed: changed, deleted: deleted,
+                    live = readInMemory(plan, slots, candidates, changed: changed, deleted: deleted,
                                         into: &changeList, objects: &objects, ids: &objectIDs, present: &present)
                 } else {
                     live = candidates.compactMap { isDeleted($0.id) ? nil : $0.id }
@@ -115,11 +115,13 @@ extension FetchedResultsController {
     /// others that are not deleted, for the store. One deleted here is left
     /// out (not present, so it goes).
     /// - Complexity: O(k) object lookups for k candidates.
-    func readInMemory(_ plan: KeyPlan<Entity>, _ names: [String], _ candidates: [Candidate], changed: [Int64], deleted: [Int64],
+    func readInMemory(_ plan: KeyPlan<Entity>, _ slots: [Int], _ candidates: [Candidate], changed: [Int64], deleted: [Int64],
                       into changes: inout [ResultsRowChange<Int64, RowKey, SectionKey>], objects: inout [ManagedObject],
                       ids: inout [Int64], present: inout [Bool]) -> [Int64] {
         objects.reserveCapacity(candidates.count)
         ids.reserveCapacity(candidates.count)
+        // One lookup of the entity for the batch; an object not registered is read from the store.
+        let found = managedObjectContext.registeredObjects(ofEntity: plan.entityName, rowIDs: changed.map(storeRowID))
         var rest: [Int64] = []
         var c = 0, d = 0
         for (index, candidate) in candidates.enumerated() {
@@ -131,11 +133,12 @@ extension FetchedResultsController {
                 rest.append(id)
                 continue
             }
-            let object = managedObjectContext.object(with: objectID(id))
-            if object.isFault {
+            guard let object = found[c], !object.isFault else {
                 rest.append(id)
-            } else if !object.isDeleted {
-                changes.append(ResultsRowChange(id: id, row: plan.row(id: id, object: object, attributes: names), objectChanged: candidate.changed))
+                continue
+            }
+            if !object.isDeleted {
+                changes.append(ResultsRowChange(id: id, row: plan.row(id: id, object: object, slots: slots), objectChanged: candidate.changed))
                 objects.append(object)
                 ids.append(id)
                 present[index] = true

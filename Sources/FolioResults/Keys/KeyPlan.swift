@@ -33,6 +33,8 @@ struct KeyPlan<Entity: ManagedObject> {
     /// entity itself and the request has no predicate or filters: then an
     /// object with unsaved changes is a member with these values, read from it.
     let plainAttributes: [String]?
+    /// Their slots, to read them from an object without a lookup by name.
+    let plainSlots: [Int]?
 
     init(request: FetchRequest<Entity>, sectionKeyPath: PartialKeyPath<Entity>?, context: ObjectContext) throws {
         let schema = context.schema
@@ -86,6 +88,7 @@ struct KeyPlan<Entity: ManagedObject> {
         let chains = try sortPaths.map { try entity.properties(along: $0) }
         plainAttributes = request.predicate == nil && request.stringFilters.isEmpty && !isWindowed
             && chains.allSatisfy({ $0.count == 1 && $0[0].isAttribute }) ? chains.map { $0[0].name } : nil
+        plainSlots = plainAttributes == nil ? nil : chains.map { $0[0].attributeSlot! }
         relatedKeyPaths = extra
         self.related = related
         relatedKeyNames = related.contains { $0.keyNames == nil } ? nil : related.reduce(into: []) { $0.formUnion($1.keyNames ?? []) }
@@ -104,14 +107,14 @@ struct KeyPlan<Entity: ManagedObject> {
     }
 
     /// The engine's row for an object with unsaved changes, its keys read from
-    /// it (see ``plainAttributes``): the usual one or two keys make no array.
-    func row(id: Int64, object: ManagedObject, attributes names: [String]) -> ResultsRow<Int64, RowKey, SectionKey> {
+    /// it (see ``plainSlots``): the usual one or two keys make no array.
+    func row(id: Int64, object: ManagedObject, slots: [Int]) -> ResultsRow<Int64, RowKey, SectionKey> {
         let first = sectioned ? 1 : 0
-        let section = sectioned ? SectionKey(object.storeValue(forKey: names[0]), ascending: ascending[0]) : SectionKey(.null, ascending: true)
+        let section = sectioned ? SectionKey(object.attributeValue(atSlot: slots[0]), ascending: ascending[0]) : SectionKey(.null, ascending: true)
         let key = switch sortCount - first {
         case 0: RowKey(.empty, lead: RowKey.noLead)
-        case 1: RowKey(one: object.storeValue(forKey: names[first]), ascending: ascending[first])
-        default: RowKey(names[first...].map { object.storeValue(forKey: $0) }[...], ascending: ascending[first..<sortCount])
+        case 1: RowKey(one: object.attributeValue(atSlot: slots[first]), ascending: ascending[first])
+        default: RowKey(slots[first...].map { object.attributeValue(atSlot: $0) }[...], ascending: ascending[first..<sortCount])
         }
         return ResultsRow(id: id, key: key, section: section)
     }

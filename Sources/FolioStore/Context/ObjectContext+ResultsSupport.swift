@@ -46,6 +46,39 @@ extension ObjectContext {
     }
 }
 
+extension ObjectContext {
+    /// The registered objects for rows of one entity (negative row IDs: new
+    /// objects), nil where none is; nothing is loaded. The entity is found
+    /// once, not by name per object as ``object(with:)`` does: a big save
+    /// hands the results controller thousands of objects to read.
+    ///
+    ///     context.registeredObjects(ofEntity: "Planet", rowIDs: [3, 4])   // [planet3, nil]
+    package func registeredObjects(ofEntity name: String, rowIDs: [Int64]) -> [ManagedObject?] {
+        guard let entity = schema.entity(named: name) else { return Array(repeating: nil, count: rowIDs.count) }
+        return registry.objects(entity, anyRowIDs: rowIDs)
+    }
+}
+
+extension ManagedObject {
+    /// The current value of the attribute in `slot` (see
+    /// ``PropertyDescription/attributeSlot``), loading the object if it is a
+    /// fault: no lookup of the attribute by name.
+    ///
+    ///     object.attributeValue(atSlot: slot)   // .text("Earth")
+    package func attributeValue(atSlot slot: Int) -> StoreValue {
+        if isFault { liveContext(for: meta.attributes[slot]).fulfill(self) }
+        return attrs[slot]
+    }
+}
+
+extension PropertyDescription {
+    /// An attribute's place among its entity's attributes, for
+    /// ``ManagedObject/attributeValue(atSlot:)``; nil for a relationship.
+    ///
+    ///     entity.byName["name"]?.attributeSlot   // 0
+    package var attributeSlot: Int? { isAttribute ? slot : nil }
+}
+
 extension EntityDescription {
     /// The properties a key path goes through, from this entity: one for an
     /// attribute, the to-one relationships and then the attribute for a

@@ -34,6 +34,16 @@ struct ObjectRegistry {
         rowID < 0 ? temporaries[rowID]?.takeUnretainedValue() : object(entity, rowID)
     }
 
+    /// ``object(_:anyRowID:)`` for many rows, with one access to the tables.
+    func objects(_ entity: EntityDescription, anyRowIDs rowIDs: [Int64]) -> [ManagedObject?] {
+        let table = byEntity[entity.index]
+        return rowIDs.map { rowID in
+            // Temporary IDs are shared by every entity: check the object's.
+            if rowID < 0 { return temporaries[rowID].map { $0.takeUnretainedValue() }.flatMap { $0.meta === entity ? $0 : nil } }
+            return table[rowID]?.takeUnretainedValue()
+        }
+    }
+
     mutating func insert(_ o: ManagedObject) {
         if o.objectID.isTemporary {
             temporaries[o.objectID.rowID] = Unmanaged.passUnretained(o)
