@@ -58,7 +58,8 @@ extension OrderStatisticTree {
         if goesLeft {
             setLeft(tree, insert(node, element, lead, into: left(tree), below: &below))
         } else {
-            below &+= sizeOf(left(tree)) &+ 1
+            // From the sizes on the path (the right child is read next anyway), not the left child's node.
+            below &+= nodes[Int(tree)].size &- sizeOf(right(tree))
             setRight(tree, insert(node, element, lead, into: right(tree), below: &below))
         }
         nodes[Int(tree)].size &+= 1
@@ -132,6 +133,9 @@ extension OrderStatisticTree {
                      "OrderStatisticTree: handle \(handle) is not in the tree")
         var below = sizeOf(left(handle))
         let above = parent(handle)
+        // The size of the subtree the walk up comes from, so that a left
+        // sibling's size is a difference of sizes on the path, its node not read.
+        var childSize = nodes[Int(handle)].size &- 1
         let replacement = merge(left(handle), right(handle))
         if above == Self.none {
             setRoot(replacement)
@@ -141,7 +145,9 @@ extension OrderStatisticTree {
             var node = above
             while true {
                 nodes[Int(node)].size &-= 1
-                if fromRight { below &+= sizeOf(left(node)) &+ 1 }
+                let size = nodes[Int(node)].size
+                if fromRight { below &+= size &- childSize }
+                childSize = size
                 let next = parent(node)
                 if next == Self.none { break }
                 fromRight = right(next) == node

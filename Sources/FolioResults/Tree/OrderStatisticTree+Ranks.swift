@@ -29,11 +29,15 @@ extension OrderStatisticTree {
     package func rank(ofHandle handle: Handle) -> Int {
         var below = sizeOf(left(handle))
         var node = handle
+        var size = nodes[Int(handle)].size
         while true {
             let above = parent(node)
             if above == Self.none { return Int(below) }
-            if right(above) == node { below &+= sizeOf(left(above)) &+ 1 }
+            // The left sibling's size from the sizes on the path: its node is not read.
+            let aboveSize = nodes[Int(above)].size
+            if right(above) == node { below &+= aboveSize &- size }
             node = above
+            size = aboveSize
         }
     }
 
