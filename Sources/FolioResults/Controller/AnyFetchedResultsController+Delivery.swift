@@ -44,10 +44,19 @@ extension AnyFetchedResultsController {
             delegate.controller(self, didChange: info, atSectionIndex: change.index, for: change.type)
         }
         let handed = handedObjects
-        for (i, change) in changes.objectChanges.enumerated() {
-            let id = engineID(change.id)
-            let object = handed?.object(at: i, id: id) ?? resident[id] ?? managedObjectContext.object(with: change.id)
-            delegate.controller(self, didChange: object, at: change.indexPath, for: change.type, newIndexPath: change.newIndexPath)
+        let objects = handed?.objects ?? []
+        objects.withUnsafeBufferPointer { objects in
+            for (i, change) in changes.objectChanges.enumerated() {
+                let id = engineID(change.id)
+                if let j = handed?.index(at: i, id: id) {
+                    // Borrowed from the handed list, which keeps it: no retain of each object
+                    // (a cache miss each in a big batch) for a delegate that may not read it.
+                    delegate.controller(self, didChange: objects[j], at: change.indexPath, for: change.type, newIndexPath: change.newIndexPath)
+                } else {
+                    let object = resident[id] ?? managedObjectContext.object(with: change.id)
+                    delegate.controller(self, didChange: object, at: change.indexPath, for: change.type, newIndexPath: change.newIndexPath)
+                }
+            }
         }
         delegate.controllerDidChangeContent(self)
     }

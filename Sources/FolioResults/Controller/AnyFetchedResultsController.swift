@@ -79,10 +79,11 @@ public class AnyFetchedResultsController {
         var objects: [ManagedObject]
         var sources: [Int32]
 
-        func object(at i: Int, id: Int64) -> ManagedObject? {
+        /// The index in `objects` of the object of the report's change `i`, if handed.
+        func index(at i: Int, id: Int64) -> Int? {
             guard i < sources.count else { return nil }
             let j = Int(sources[i])
-            return j < ids.count && ids[j] == id ? objects[j] : nil
+            return j < ids.count && ids[j] == id ? j : nil
         }
     }
 
