@@ -62,6 +62,60 @@ import FolioTestSupport
         #expect(recorder.lines == [], "an unchanged request reports nothing")
     }
 
+    /// A search on a text sort key is answered from the rows in memory,
+    /// until anything else changes the results: then the store is asked.
+    @Test func typingIsAnsweredFromMemoryUntilTheResultsChangeOtherwise() throws {
+        item("Café", group: 1); item("Cafeteria", group: 1); item("Lion", group: 2)
+        try context.save()
+        let controller = grouped()
+        try controller.performFetch()
+        func names() -> [String] { controller.fetchedObjects?.map(\.name) ?? [] }
+
+        try controller.updateFetchRequest { $0.stringFilters = Self.search("ca") }
+        #expect(controller.searchesInMemory)
+        try controller.updateFetchRequest { $0.stringFilters = Self.search("cafet") }
+        #expect(controller.searchesInMemory && names() == ["Cafeteria"])
+        try controller.updateFetchRequest { $0.stringFilters = Self.search("CA") }
+        #expect(controller.searchesInMemory && names() == ["Cafeteria", "Café"])
+
+        // A save while filtered: the kept rows no longer agree, so the next keystroke reads the store.
+        item("Cat", group: 2)
+        item("Zebra", group: 2)
+        try context.save()
+        #expect(names() == ["Cafeteria", "Café", "Cat"])
+        try controller.updateFetchRequest { $0.stringFilters = Self.search("") }
+        #expect(!controller.searchesInMemory && names() == ["Cafeteria", "Café", "Cat", "Lion", "Zebra"])
+        try controller.updateFetchRequest { $0.stringFilters = Self.search("a") }
+        #expect(controller.searchesInMemory && names() == ["Cafeteria", "Café", "Cat", "Zebra"])
+
+        // A filter on an attribute that is not a sort key is the store's to answer.
+        try controller.updateFetchRequest { $0.stringFilters = [StringFilter(\ResultsItem.shelf, .contains("x"))] }
+        #expect(!controller.searchesInMemory)
+    }
+
+    /// A keystroke that changes more rows than the limit rebuilds the results
+    /// and reports the sections replaced, which a table accepts as a reload.
+    @Test func aLargeSearchChangeReplacesTheSections() throws {
+        item("Ant", group: 1); item("Bee", group: 1); item("Cat", group: 2); item("Cow", group: 3)
+        try context.save()
+        let controller = grouped()
+        controller.itemizedSearchLimit = 1
+        let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
+        controller.delegate = recorder
+        try controller.performFetch()
+        try controller.updateFetchRequest { $0.stringFilters = Self.search("c") }
+        #expect(recorder.lines == ["will", "delete section 0 '1'", "delete section 1 '2'", "delete section 2 '3'",
+                                   "insert section 0 '2'", "insert section 1 '3'", "did"])
+        recorder.reset()
+        try controller.updateFetchRequest { $0.stringFilters = Self.search("co") }
+        #expect(recorder.lines == ["will", "delete section 0 '2'", "delete Cat [0, 0]", "did"], "one row leaving is reported as such")
+        recorder.reset()
+        try controller.updateFetchRequest { $0.stringFilters = Self.search("") }
+        #expect(recorder.lines.first == "will" && recorder.lines.filter { $0.hasPrefix("insert section") }.count == 3)
+        #expect(controller.fetchedObjects?.map(\.name) == ["Ant", "Bee", "Cat", "Cow"])
+        controller.checkInvariants()
+    }
+
     @Test func aPredicateChangeReportsAndASortChangeReloads() throws {
         item("Ant", group: 1, score: 1); item("Bee", group: 1, score: 5); item("Cat", group: 2, score: 9)
         try context.save()
@@ -113,7 +167,7 @@ import FolioTestSupport
     /// Random searches interleaved with random saves: after each, the report
     /// applied to the old sections gives a fresh fetch, and a table fed by
     /// the report accepts it; a windowed request (limit) too.
-    @Test func randomSearchesAndSavesStayConsistent() async throws {
+    @Test(arguments: [8_192, 2]) func randomSearchesAndSavesStayConsistent(itemizedLimit: Int) async throws {
         var random = ResultsRandom.fromEnvironment()
         print("seed:", random.seed)
         let letters = ["a", "á", "A", "b", "B", "ß", "ss"]
@@ -126,6 +180,7 @@ import FolioTestSupport
         let controllers = [grouped(), FetchedResultsController(fetchRequest: windowed, managedObjectContext: context)]
         var watches: [(harness: ResultsTableHarness<ResultsItem>, previous: [ResultsBatchApplier.Section<ObjectID, SectionIdentifier>])] = []
         for controller in controllers {
+            controller.itemizedSearchLimit = itemizedLimit  // 2: most keystrokes rebuild and replace the sections
             try controller.performFetch()
             watches.append((ResultsTableHarness(controller: controller), try ControllerModelTests.truth(controller, controller.sectionNameKeyPath)))
         }

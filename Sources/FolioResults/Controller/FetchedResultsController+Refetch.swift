@@ -39,7 +39,7 @@ extension FetchedResultsController {
         do {
             let next = try KeyPlan(request: request, sectionKeyPath: sectionNameKeyPath, context: managedObjectContext)
             if next.ordersLike(current) {
-                try refetchMembers(next, narrowing: try managedObjectContext.narrows(request, previous))
+                try refetchMembers(next, previous: previous, narrowing: try managedObjectContext.narrows(request, previous))
             } else {
                 try refetchAll(next)
             }
@@ -57,7 +57,8 @@ extension FetchedResultsController {
     /// When the new request `narrowing`ly implies the old one, only today's
     /// members can match it, so a few of them are re-read by ID instead of
     /// scanning the rows the old filter already excluded.
-    private func refetchMembers(_ next: KeyPlan<Entity>, narrowing: Bool) throws {
+    private func refetchMembers(_ next: KeyPlan<Entity>, previous: FetchRequest<Entity>, narrowing: Bool) throws {
+        if try refetchInMemory(next, previous: previous, narrowing: narrowing) { return }
         var changes: [ResultsRowChange<Int64, RowKey, SectionKey>] = []
         var entering: [(Int64, [StoreValue])]
         if next.isWindowed {
@@ -85,13 +86,19 @@ extension FetchedResultsController {
             }
         }
         let links = next.related.isEmpty ? [] : try fetchRelatedRows(next, restrictedTo: nil)
-
-        plan = next
         var rows: [Int64] = []
         for (id, values) in entering {
             changes.append(ResultsRowChange(id: id, row: next.row(id: id, values: values), objectChanged: false))
             rows.append(id)
         }
+        applyMembership(next, changes: changes, entering: rows, links: links)
+    }
+
+    /// Takes the new plan and applies who left and who entered (`entering`
+    /// lists the latter's IDs), then reports it.
+    func applyMembership(_ next: KeyPlan<Entity>, changes: [ResultsRowChange<Int64, RowKey, SectionKey>], entering rows: [Int64],
+                         links: [(Int64, [StoreValue])]) {
+        plan = next
         dependents = [:]
         relatedOf = [:]
         updateRelated(next, links, removed: [])
@@ -101,6 +108,7 @@ extension FetchedResultsController {
         if fetchRequest.fetchBatchSize == 0, !rows.isEmpty {
             for (id, object) in (try? prefetch(rows)) ?? [:] { resident[id] = object }
         }
+        keepSearchBase()
         deliver(report)
         for change in changes where change.row == nil { forget(change.id) }
     }

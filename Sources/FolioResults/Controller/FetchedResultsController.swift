@@ -51,6 +51,12 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
     var unreadRetryScheduled = false
     /// The key fetches translated for the current request, reused by every save until it changes.
     var preparedFetches = PreparedFetches<Entity>()
+    /// The unfiltered results while a search filters them (see ``refetchInMemory(_:previous:narrowing:)``).
+    var searchBase: SearchBase?
+    /// A search keystroke that changes more rows than this is reported as
+    /// the sections replaced, not row by row: the table reloads instead of
+    /// animating hundreds of thousands of rows, and the results rebuild in O(n).
+    package var itemizedSearchLimit = 8_192
 
     /// Creates a controller; nothing is fetched until `performFetch()`.
     /// The labels are Core Data's.
@@ -95,6 +101,7 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
         lastError = nil
         lastFetchUsedCache = order != nil
         cachedOrder = nil
+        searchBase = nil
         if let fresh { loadedEngine.adopt(fresh) } else { loadedEngine.load([]) }
         // From the cache, the table draws from the file; the whole order loads off the main actor, or on demand.
         cachedOrder = order

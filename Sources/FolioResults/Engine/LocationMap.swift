@@ -12,7 +12,7 @@ struct LocationMap<ID: Hashable> {
     private(set) var count = 0
 
     /// The array index of an integer identifier; folds away once specialised.
-    @inline(__always) private static func integer(_ id: ID) -> Int? {
+    @inline(__always) static func integer(_ id: ID) -> Int? {
         if ID.self == Int64.self { return Int(unsafeBitCast(id, to: Int64.self)) }
         if ID.self == Int.self { return unsafeBitCast(id, to: Int.self) }
         return nil
@@ -60,6 +60,29 @@ struct LocationMap<ID: Hashable> {
         guard let previous = sparse.removeValue(forKey: id) else { return nil }
         count -= 1
         return previous
+    }
+
+    /// Stores the handles `0..<n` of one slot for the identifiers `id(0)`,
+    /// `id(1)`, …, which must not be stored yet: a section loaded in one
+    /// pass, without a call and a check of the array's uniqueness a row.
+    /// Returns false when one of them was stored already.
+    mutating func placeNew(slot: Int32, count n: Int, _ id: (Int) -> ID) -> Bool {
+        var fresh = true
+        var elsewhere: [(handle: Int, id: ID)] = []
+        dense.withUnsafeMutableBufferPointer { dense in
+            for handle in 0..<n {
+                let key = id(handle)
+                if let i = Self.integer(key), i >= 0, i < dense.count {
+                    if dense[i].slot >= 0 { fresh = false }
+                    dense[i] = Location(slot: slot, handle: Int32(handle))
+                } else {
+                    elsewhere.append((handle, key))
+                }
+            }
+        }
+        count += n - elsewhere.count
+        for (handle, key) in elsewhere where updateValue(Location(slot: slot, handle: Int32(handle)), forKey: key) != nil { fresh = false }
+        return fresh
     }
 
     /// Every identifier, in no particular order.

@@ -58,6 +58,7 @@ extension ResultsEngine {
     /// ```
     package func apply(distinct merged: [ResultsRowChange<ID, Key, Section>], sources: inout [Int32]) -> ResultsChangeSet<ID, Section> {
         assert(Set(merged.map(\.id)).count == merged.count, "ResultsEngine: an object changed twice in a batch said to be distinct")
+        generation &+= 1
         // 1. Classify: what leaves each old section and what arrives where.
         var editOfSlot = [SectionEdit?](repeating: nil, count: slots.count)
         var edits: [SectionEdit] = []

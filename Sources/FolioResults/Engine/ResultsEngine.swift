@@ -45,6 +45,9 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
     package var editStrategy = EditStrategy.automatic
     /// The one section of unsectioned results; it exists even when empty.
     package let fixedSection: Section?
+    /// Counts the edits of the contents (a batch, a load, an adoption, a
+    /// renaming), so a copy taken earlier knows whether it still agrees.
+    package internal(set) var generation: UInt64 = 0
 
     /// Creates an empty engine. Pass `fixedSection` for unsectioned results:
     /// every row then belongs to it and it is never deleted, as Core Data
@@ -58,7 +61,8 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
         reset()
     }
 
-    private func reset() {
+    func reset() {
+        generation &+= 1
         sectionOrder = OrderStatisticTree()
         stores = [:]
         slots = []
@@ -101,6 +105,7 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
     /// ```
     /// - Complexity: O(k) for k renamed rows.
     package func renameIDs(_ mapping: [ID: ID]) {
+        generation &+= 1
         for (old, new) in mapping {
             guard let location = locations.removeValue(forKey: old) else { continue }
             let store = storeOf(location)
@@ -124,6 +129,7 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
         slots = other.slots
         freeSlots = other.freeSlots
         locations = other.locations
+        generation &+= 1
         other.reset()
     }
 
@@ -169,9 +175,7 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
         let total = grouped.values.reduce(0) { $0 + $1.count }
         var limit = 0
         if LocationMap<ID>.isInteger {
-            for entries in grouped.values {
-                for entry in entries { limit = max(limit, (entry.id as? Int64).map { Int($0) } ?? (entry.id as? Int) ?? 0) }
-            }
+            for entries in grouped.values { for entry in entries { limit = max(limit, LocationMap<ID>.integer(entry.id) ?? 0) } }
         }
         locations.reserve(total + total / 8 + 16, integersBelow: limit + 1)
         // Each section's rows leave the grouping as its tree takes them, so the two are never both whole.

@@ -159,3 +159,27 @@ extension OrderStatisticTree {
         }
     }
 }
+
+extension OrderStatisticTree {
+    /// The elements and their leads in increasing order. A tree whose handles
+    /// follow the order (as one built sorted and not edited since) hands over
+    /// its own element array, shared until either side writes.
+    ///
+    /// ```swift
+    /// let (elements, leads) = tree.inOrder()
+    /// ```
+    /// - Complexity: O(n) comparisons of neighbouring leads, or a walk of the tree.
+    package func inOrder() -> (elements: ContiguousArray<Element>, leads: ContiguousArray<UInt64>) {
+        if freeList.isEmpty && elements.count == count && (1..<max(1, elements.count)).allSatisfy({ isOrdered(Int32($0 - 1), before: Int32($0)) }) {
+            return (elements, ContiguousArray(nodes.lazy.map { $0.lead }))
+        }
+        var sorted = ContiguousArray<Element>(), leads = ContiguousArray<UInt64>()
+        sorted.reserveCapacity(count)
+        leads.reserveCapacity(count)
+        forEachHandleInOrder { handle in
+            sorted.append(elements[Int(handle)])
+            leads.append(nodes[Int(handle)].lead)
+        }
+        return (sorted, leads)
+    }
+}

@@ -66,24 +66,50 @@ package struct OrderStatisticTree<Element: Comparable> {
         precondition(leads == nil || leads!.count == n, "OrderStatisticTree: \(leads?.count ?? 0) leads for \(n) elements")
         nodes = ContiguousArray(repeating: .leaf(Self.noLead), count: n)
         if let leads { for i in 0..<n { nodes[i].lead = leads[i] } }
-        // A Cartesian tree over the priorities, built left to right with a stack.
+        linkSorted()
+    }
+
+    /// ``init(sorted:leads:)`` for elements and leads held in arrays already:
+    /// the tree keeps `sorted` itself, shared until either side writes.
+    ///
+    /// ```swift
+    /// let tree = OrderStatisticTree(sorted: elements, leads: leads)
+    /// ```
+    /// - Complexity: O(n).
+    package init(sorted: ContiguousArray<Element>, leads: ContiguousArray<UInt64>) {
+        precondition(leads.count == sorted.count, "OrderStatisticTree: \(leads.count) leads for \(sorted.count) elements")
+        elements = sorted
+        nodes = ContiguousArray(leads.lazy.map { Node.leaf($0) })
+        linkSorted()
+    }
+
+    /// Links nodes `0..<n`, in order, into a Cartesian tree over their
+    /// priorities, built left to right with a stack. A node's subtree spans
+    /// a range of handles, so its size is known when its range closes.
+    private mutating func linkSorted() {
+        let n = Int32(nodes.count)
         var stack: [Int32] = []
         stack.reserveCapacity(64)
-        for i in 0..<Int32(n) {
+        // The first handle of each node's subtree.
+        var low = ContiguousArray<Int32>(repeating: 0, count: Int(n))
+        for i in 0..<n {
             var last = Self.none
-            while let top = stack.last, Self.priority(top) < Self.priority(i) {
+            let priority = Self.priority(i)
+            while let top = stack.last, Self.priority(top) < priority {
                 last = stack.removeLast()
+                nodes[Int(last)].size = i - low[Int(last)]
             }
             nodes[Int(i)].left = last
+            low[Int(i)] = last == Self.none ? i : low[Int(last)]
             if let top = stack.last { nodes[Int(top)].right = i }
             stack.append(i)
         }
+        for node in stack { nodes[Int(node)].size = n - low[Int(node)] }
         root = stack.first ?? Self.none
-        for node in 0..<n {
+        for node in 0..<Int(n) {
             if nodes[node].left != Self.none { nodes[Int(nodes[node].left)].parent = Int32(node) }
             if nodes[node].right != Self.none { nodes[Int(nodes[node].right)].parent = Int32(node) }
         }
-        if root != Self.none { fixSizes(root) }
     }
 
     /// The number of elements.
@@ -172,18 +198,5 @@ package struct OrderStatisticTree<Element: Comparable> {
 
     @inline(__always) mutating func update(_ node: Int32) {
         nodes[Int(node)].size = 1 &+ sizeOf(left(node)) &+ sizeOf(right(node))
-    }
-
-    @discardableResult
-    mutating func fixSizes(_ node: Int32) -> Int32 {
-        // Iterative post-order, so a degenerate shape cannot overflow the stack.
-        var stack: [(Int32, Bool)] = [(node, false)]
-        while let (n, visited) = stack.popLast() {
-            if visited { update(n); continue }
-            stack.append((n, true))
-            if left(n) != Self.none { stack.append((left(n), false)) }
-            if right(n) != Self.none { stack.append((right(n), false)) }
-        }
-        return nodes[Int(node)].size
     }
 }

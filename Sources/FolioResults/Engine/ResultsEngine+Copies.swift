@@ -1,0 +1,42 @@
+extension ResultsEngine {
+    /// The rows section by section, in order, with their leads: what
+    /// ``load(sorted:)`` takes back.
+    ///
+    /// ```swift
+    /// let rows = engine.sortedSections()
+    /// ```
+    /// - Complexity: O(n).
+    func sortedSections() -> [(section: Section, entries: ContiguousArray<Entry>, leads: ContiguousArray<UInt64>)] {
+        sectionOrder.sortedElements().map { section in
+            let (entries, leads) = stores[section]!.rows.inOrder()
+            return (section, entries, leads)
+        }
+    }
+
+    /// Replaces the contents with sections already in order, each with its
+    /// rows in order and their leads (as another engine holds them), so that
+    /// nothing is sorted or compared.
+    ///
+    /// ```swift
+    /// engine.load(sorted: [(section, entries, leads)])
+    /// ```
+    /// - Complexity: O(n).
+    func load(sorted sections: [(section: Section, entries: ContiguousArray<Entry>, leads: ContiguousArray<UInt64>)]) {
+        reset()
+        let total = sections.reduce(0) { $0 + $1.entries.count }
+        var limit = 0
+        if LocationMap<ID>.isInteger {
+            for (_, entries, _) in sections { for entry in entries { limit = max(limit, LocationMap<ID>.integer(entry.id) ?? 0) } }
+        }
+        locations.reserve(total + total / 8 + 16, integersBelow: limit + 1)
+        for (section, entries, leads) in sections {
+            precondition(fixedSection == nil || section == fixedSection, "ResultsEngine: a section other than the fixed one")
+            guard !entries.isEmpty || section == fixedSection else { continue }
+            let store = store(for: section)
+            store.rows = OrderStatisticTree(sorted: entries, leads: leads)
+            let fresh = entries.withUnsafeBufferPointer { entries in locations.placeNew(slot: store.slot, count: entries.count) { entries[$0].id } }
+            precondition(fresh, "ResultsEngine: an id loaded twice")
+        }
+    }
+
+}
