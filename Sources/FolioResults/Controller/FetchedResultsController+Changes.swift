@@ -133,7 +133,7 @@ extension FetchedResultsController {
                 rest.append(id)
                 continue
             }
-            guard let object = found[c], !object.isFault else {
+            guard let object = found[c]?.takeUnretainedValue(), !object.isFault else {
                 rest.append(id)
                 continue
             }

@@ -98,19 +98,31 @@ extension FetchedResultsController {
     /// lists the latter's IDs), then reports it.
     func applyMembership(_ next: KeyPlan<Entity>, changes: [ResultsRowChange<Int64, RowKey, SectionKey>], entering rows: [Int64],
                          links: [(Int64, [StoreValue])]) {
+        changeMembers(next, entering: rows, links: links) { engine.apply(changes) }
+        for change in changes where change.row == nil { forget(change.id) }
+    }
+
+    /// What every change of members under a new plan does around `change`,
+    /// which edits the engine and returns the report: the plan and the
+    /// related maps are taken afresh, the cache file and the section cache
+    /// dropped, the entering rows' objects read when all are kept (only then
+    /// is `entering` asked), and the search base kept in step. The caller
+    /// lets go of the rows that left.
+    func changeMembers(_ next: KeyPlan<Entity>, entering rows: @autoclosure () -> [Int64], links: [(Int64, [StoreValue])],
+                       change: () -> ResultsChangeSet<Int64, SectionKey>) {
         plan = next
         dependents = [:]
         relatedOf = [:]
         updateRelated(next, links, removed: [])
         if let cacheName { ResultsCache.delete(name: cacheName) }
-        let report = engine.apply(changes)
+        let report = change()
         sectionCache = nil
-        if fetchRequest.fetchBatchSize == 0, !rows.isEmpty {
-            for (id, object) in (try? prefetch(rows)) ?? [:] { resident[id] = object }
+        if fetchRequest.fetchBatchSize == 0 {
+            let rows = rows()
+            if !rows.isEmpty { for (id, object) in (try? prefetch(rows)) ?? [:] { resident[id] = object } }
         }
         keepSearchBase()
         deliver(report)
-        for change in changes where change.row == nil { forget(change.id) }
     }
 
     /// Another ordering: load afresh and report every section replaced.

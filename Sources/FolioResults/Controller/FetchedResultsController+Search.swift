@@ -52,22 +52,15 @@ extension FetchedResultsController {
             return true
         }
         // Many rows change: rebuild in order and report the sections replaced.
-        let replaced = (0..<engine.numberOfSections).map { SectionChange(type: .delete, index: $0, section: engine.section(at: $0)) }
-        let rebuilt = Engine(fixedSection: engine.fixedSection)
-        rebuilt.load(sorted: scan.kept(base.sections))
-        engine.adopt(rebuilt)
-        let inserted = (0..<engine.numberOfSections).map { SectionChange(type: .insert, index: $0, section: engine.section(at: $0)) }
-        plan = next
-        dependents = [:]
-        relatedOf = [:]
-        if let cacheName { ResultsCache.delete(name: cacheName) }
-        sectionCache = nil
-        resident = resident.filter { engine.contains($0.key) }
-        if fetchRequest.fetchBatchSize == 0, !scan.entering.isEmpty {
-            for (id, object) in (try? prefetch(scan.enteringIDs(base.sections))) ?? [:] { resident[id] = object }
+        changeMembers(next, entering: scan.enteringIDs(base.sections), links: []) {
+            let replaced = (0..<engine.numberOfSections).map { SectionChange(type: .delete, index: $0, section: engine.section(at: $0)) }
+            let rebuilt = Engine(fixedSection: engine.fixedSection)
+            rebuilt.load(sorted: scan.kept(base.sections))
+            engine.adopt(rebuilt)
+            let inserted = (0..<engine.numberOfSections).map { SectionChange(type: .insert, index: $0, section: engine.section(at: $0)) }
+            return ResultsChangeSet(sectionChanges: replaced + inserted, objectChanges: [])
         }
-        keepSearchBase()
-        deliver(ResultsChangeSet(sectionChanges: replaced + inserted, objectChanges: []))
+        resident = resident.filter { engine.contains($0.key) }
         return true
     }
 

@@ -1,12 +1,25 @@
 extension ResultsEngine {
-    /// A changed row that stays in the results under new keys.
+    /// A changed row that stays in the results under new keys: its change's
+    /// index, and its section and row before and after.
     struct Relocation {
-        var id: ID
+        var change: Int32
         var oldStore: SectionStore
-        var oldPath: IndexPath
+        var oldRow: Int
         var newStore: SectionStore
-        var newPath: IndexPath
+        var newRow: Int
     }
+
+    /// One object change of a report before its index paths are made: its
+    /// change's index and its paths packed as section << 32 | row, so that
+    /// sorting moves 24 bytes a change and compares one integer.
+    struct Reported {
+        var change: Int32
+        var old: UInt64
+        var new: UInt64
+    }
+
+    @inline(__always) static func pack(_ section: Int, _ row: Int32) -> UInt64 { UInt64(section) << 32 | UInt64(UInt32(bitPattern: row)) }
+    @inline(__always) static func unpack(_ path: UInt64) -> IndexPath { IndexPath(row: Int(path & 0xFFFF_FFFF), section: Int(path >> 32)) }
 
     /// Applies one batch and reports it in UITableView batch-update coordinates:
     /// section deletes (old indexes) and inserts (new), then object deletes
@@ -77,21 +90,21 @@ extension ResultsEngine {
         var arrivals: [(change: Int32, from: SectionStore?, handle: Handle)] = []
         for index in merged.indices {
             let c = Int32(index)
-            let location = locations[merged[index].id]
-            let hasRow = merged[index].row != nil
+            let change = merged[index]
+            let location = locations[change.id]
             guard let location else {
-                if hasRow { arrivals.append((c, nil, -1)) }
+                if change.row != nil { arrivals.append((c, nil, -1)) }
                 continue
             }
             let store = storeOf(location)
-            guard hasRow else {
+            guard let row = change.row else {
                 edit(store).departing.append((location.handle, c, false))
                 deleted.append((c, store))
                 continue
             }
-            if store.section == merged[index].row!.section {
-                if store.rows[location.handle].key == merged[index].row!.key {
-                    if merged[index].objectChanged {
+            if store.section == row.section {
+                if Self.sameKey(row.key, at: location.handle, in: store) {
+                    if change.objectChanged {
                         edit(store).staying.append((location.handle, c))
                         inPlace.append((c, store))
                     }
@@ -150,37 +163,29 @@ extension ResultsEngine {
             report.sectionChanges.append(SectionChange(type: .insert, index: store.newIndex, section: store.section))
         }
 
-        // 4. Object changes.
-        func old(_ c: Int32, _ store: SectionStore) -> IndexPath { IndexPath(row: Int(rows.old[Int(c)]), section: store.oldIndex) }
-        func new(_ c: Int32, _ store: SectionStore) -> IndexPath { IndexPath(row: Int(rows.new[Int(c)]), section: store.newIndex) }
-        var deletes = deleted.map { ObjectChange(type: .delete, id: merged[Int($0.change)].id, indexPath: old($0.change, $0.store), newIndexPath: nil) }
-        var inserts = inserted.map { ObjectChange(type: .insert, id: merged[Int($0.change)].id, indexPath: nil, newIndexPath: new($0.change, $0.store)) }
-        var moves: [ObjectChange<ID>] = []
+        // 4. Object changes, as records of packed paths, sorted before any index path is made.
+        var deletes = deleted.map { Reported(change: $0.change, old: Self.pack($0.store.oldIndex, rows.old[Int($0.change)]), new: 0) }
+        var inserts = inserted.map { Reported(change: $0.change, old: 0, new: Self.pack($0.store.newIndex, rows.new[Int($0.change)])) }
+        var moves: [Reported] = []
         var updates = inPlace.map {
-            ObjectChange(type: .update, id: merged[Int($0.change)].id, indexPath: old($0.change, $0.store), newIndexPath: new($0.change, $0.store))
+            Reported(change: $0.change, old: Self.pack($0.store.oldIndex, rows.old[Int($0.change)]), new: Self.pack($0.store.newIndex, rows.new[Int($0.change)]))
         }
-        // Each list's change indexes, kept alongside it.
-        var deleteSources = deleted.map(\.change), insertSources = inserted.map(\.change)
-        var moveSources: [Int32] = [], updateSources = inPlace.map(\.change)
         let relocations = relocated.map {
-            Relocation(id: merged[Int($0.change)].id, oldStore: $0.from, oldPath: old($0.change, $0.from), newStore: $0.to, newPath: new($0.change, $0.to))
+            Relocation(change: $0.change, oldStore: $0.from, oldRow: Int(rows.old[Int($0.change)]), newStore: $0.to, newRow: Int(rows.new[Int($0.change)]))
         }
         let staying = rowsKeepingTheirPlace(relocations, edits: editOfSlot)
         for (i, item) in relocations.enumerated() {
-            let source = relocated[i].change
+            let record = Reported(change: item.change, old: Self.pack(item.oldStore.oldIndex, Int32(item.oldRow)),
+                                  new: Self.pack(item.newStore.newIndex, Int32(item.newRow)))
             if staying[i] {
-                updates.append(ObjectChange(type: .update, id: item.id, indexPath: item.oldPath, newIndexPath: item.newPath))
-                updateSources.append(source)
-            } else if stores[item.oldStore.section] !== item.oldStore || item.newStore.isNew || item.oldPath == item.newPath {
+                updates.append(record)
+            } else if stores[item.oldStore.section] !== item.oldStore || item.newStore.isNew || record.old == record.new {
                 // UICollectionView refuses such moves and UITableView reloads; an
                 // equal-path move reads as an update to many clients.
-                deletes.append(ObjectChange(type: .delete, id: item.id, indexPath: item.oldPath, newIndexPath: nil))
-                inserts.append(ObjectChange(type: .insert, id: item.id, indexPath: nil, newIndexPath: item.newPath))
-                deleteSources.append(source)
-                insertSources.append(source)
+                deletes.append(record)
+                inserts.append(record)
             } else {
-                moves.append(ObjectChange(type: .move, id: item.id, indexPath: item.oldPath, newIndexPath: item.newPath))
-                moveSources.append(source)
+                moves.append(record)
             }
         }
 
@@ -191,13 +196,34 @@ extension ResultsEngine {
             work.store.isNew = false
         }
         report.sectionChanges.sort { ($0.type == .delete ? 0 : 1, $0.index) < ($1.type == .delete ? 0 : 1, $1.index) }
-        Self.sortByPath(&deletes, &deleteSources) { $0.indexPath! }
-        Self.sortByPath(&inserts, &insertSources) { $0.newIndexPath! }
-        Self.sortByPath(&moves, &moveSources) { $0.newIndexPath! }
-        Self.sortByPath(&updates, &updateSources) { $0.indexPath! }
-        report.objectChanges = deletes + inserts + moves + updates
-        sources = deleteSources + insertSources + moveSources + updateSources
+        deletes.sort { $0.old < $1.old }
+        inserts.sort { $0.new < $1.new }
+        moves.sort { $0.new < $1.new }
+        updates.sort { $0.old < $1.old }
+        let total = deletes.count + inserts.count + moves.count + updates.count
+        report.objectChanges.reserveCapacity(total)
+        sources = []
+        sources.reserveCapacity(total)
+        func emit(_ records: [Reported], _ type: ResultsChangeType, old: Bool, new: Bool) {
+            for r in records {
+                report.objectChanges.append(ObjectChange(type: type, id: merged[Int(r.change)].id,
+                                                         indexPath: old ? Self.unpack(r.old) : nil, newIndexPath: new ? Self.unpack(r.new) : nil))
+                sources.append(r.change)
+            }
+        }
+        emit(deletes, .delete, old: true, new: false)
+        emit(inserts, .insert, old: false, new: true)
+        emit(moves, .move, old: true, new: true)
+        emit(updates, .update, old: true, new: true)
         return report
+    }
+
+    /// Whether the row behind `handle` has `key`. Unequal leads say no from
+    /// the node, which the edit reads anyway, without reading the row.
+    @inline(__always) private static func sameKey(_ key: Key, at handle: Handle, in store: SectionStore) -> Bool {
+        let x = lead(of: key), y = store.rows.lead(of: handle)
+        if x != y && (x | y) & OrderStatisticTree<Entry>.noLead == 0 { return false }
+        return store.rows[handle].key == key
     }
 
     /// One change per object: later changes of the same object win, and it counts as changed if any says so.
@@ -210,18 +236,5 @@ extension ResultsEngine {
             byID[change.id] = ResultsRowChange(id: change.id, row: change.row, objectChanged: (earlier?.objectChanged ?? false) || change.objectChanged)
         }
         return Array(byID.values)
-    }
-
-    /// Sorts changes by one of their paths: packed (section, row) keys are
-    /// sorted, not the changes, whose index paths are costly to move.
-    private static func sortByPath(_ changes: inout [ObjectChange<ID>], _ sources: inout [Int32], _ path: (ObjectChange<ID>) -> IndexPath) {
-        guard changes.count > 1 else { return }
-        var keys = changes.indices.map { i -> (key: UInt64, index: Int) in
-            let p = path(changes[i])
-            return (UInt64(p.section) << 32 | UInt64(p.row), i)
-        }
-        keys.sort { $0.key < $1.key }
-        changes = keys.map { changes[$0.index] }
-        sources = keys.map { sources[$0.index] }
     }
 }

@@ -23,12 +23,7 @@ extension ResultsEngine {
     /// - Complexity: O(n).
     func load(sorted sections: [(section: Section, entries: ContiguousArray<Entry>, leads: ContiguousArray<UInt64>)]) {
         reset()
-        let total = sections.reduce(0) { $0 + $1.entries.count }
-        var limit = 0
-        if LocationMap<ID>.isInteger {
-            for (_, entries, _) in sections { for entry in entries { limit = max(limit, LocationMap<ID>.integer(entry.id) ?? 0) } }
-        }
-        locations.reserve(total + total / 8 + 16, integersBelow: limit + 1)
+        reserveLocations(for: sections.lazy.map(\.entries))
         for (section, entries, leads) in sections {
             precondition(fixedSection == nil || section == fixedSection, "ResultsEngine: a section other than the fixed one")
             guard !entries.isEmpty || section == fixedSection else { continue }
@@ -38,5 +33,4 @@ extension ResultsEngine {
             precondition(fresh, "ResultsEngine: an id loaded twice")
         }
     }
-
 }

@@ -11,9 +11,9 @@ extension ResultsEngine {
         var candidates: [(slot: Int32, before: Int, oldRow: Int, newRow: Int, index: Int)] = []
         for (i, item) in relocated.enumerated() where item.oldStore === item.newStore && !item.newStore.isNew {
             let edit = edits[Int(item.oldStore.slot)]!
-            let before = item.oldPath.row - countBelow(item.oldPath.row, in: edit.leavingRows)
-            let after = item.newPath.row - countBelow(item.newPath.row, in: edit.comingRows)
-            if before == after { candidates.append((item.oldStore.slot, before, item.oldPath.row, item.newPath.row, i)) }
+            let before = item.oldRow - countBelow(item.oldRow, in: edit.leavingRows)
+            let after = item.newRow - countBelow(item.newRow, in: edit.comingRows)
+            if before == after { candidates.append((item.oldStore.slot, before, item.oldRow, item.newRow, i)) }
         }
         guard !candidates.isEmpty else { return staying }
         candidates.sort { ($0.slot, $0.before, $0.oldRow) < ($1.slot, $1.before, $1.oldRow) }

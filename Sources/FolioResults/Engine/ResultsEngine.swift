@@ -90,10 +90,24 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
         freeSlots.append(store.slot)
     }
 
-    /// `entries` in an array of their exact size (appending grows one by doubling).
-    static func exactly(_ entries: [Entry]) -> [Entry] {
-        guard entries.capacity > entries.count + entries.count / 16 else { return entries }
-        return Array(unsafeUninitializedCapacity: entries.count) { buffer, n in n = buffer.initialize(fromContentsOf: entries) }
+    /// `entries` in an array with room for a few more, about 1/32: appending
+    /// grows an array by doubling, which leaves too much room for long, and
+    /// a full one is copied whole by the first batch that adds a row.
+    static func withRoom(_ entries: [Entry]) -> [Entry] {
+        let wanted = entries.count + entries.count / 32 + 8
+        guard entries.capacity < wanted || entries.capacity > wanted + entries.count / 16 else { return entries }
+        return Array(unsafeUninitializedCapacity: wanted) { buffer, n in n = buffer.initialize(fromContentsOf: entries) }
+    }
+
+    /// Room in the location map for the rows of `sections` and an eighth
+    /// more, so that the first inserts after a load do not rehash every row at once.
+    func reserveLocations<C: Collection>(for sections: C) where C.Element: Collection, C.Element.Element == Entry {
+        let total = sections.reduce(0) { $0 + $1.count }
+        var limit = 0
+        if LocationMap<ID>.isInteger {
+            for entries in sections { for entry in entries { limit = max(limit, LocationMap<ID>.integer(entry.id) ?? 0) } }
+        }
+        locations.reserve(total + total / 8 + 16, integersBelow: limit + 1)
     }
 
     /// Gives rows new identifiers, each ordering among equal keys exactly as
@@ -159,7 +173,7 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
         var runSection: Section?
         func closeRun() {
             guard let section = runSection, !run.isEmpty else { return }
-            if grouped[section] == nil { grouped[section] = Self.exactly(run) } else { grouped[section]!.append(contentsOf: run) }
+            if grouped[section] == nil { grouped[section] = Self.withRoom(run) } else { grouped[section]!.append(contentsOf: run) }
             run = []
         }
         try build { row in
@@ -171,19 +185,13 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
             run.append(Entry(key: row.key, id: row.id))
         }
         closeRun()
-        // Headroom, so the first inserts after a load do not rehash every row at once.
-        let total = grouped.values.reduce(0) { $0 + $1.count }
-        var limit = 0
-        if LocationMap<ID>.isInteger {
-            for entries in grouped.values { for entry in entries { limit = max(limit, LocationMap<ID>.integer(entry.id) ?? 0) } }
-        }
-        locations.reserve(total + total / 8 + 16, integersBelow: limit + 1)
+        reserveLocations(for: grouped.values)
         // Each section's rows leave the grouping as its tree takes them, so the two are never both whole.
         for section in Array(grouped.keys) {
             var entries = grouped.removeValue(forKey: section)!
             entries.sort()
-            // The tree keeps the array it is given: one of its exact size.
-            entries = Self.exactly(entries)
+            // The tree keeps the array it is given, and its nodes get the same room.
+            entries = Self.withRoom(entries)
             let store = store(for: section)
             store.rows = OrderStatisticTree(sorted: entries, leads: entries.map { Self.lead(of: $0.key) })
             for (handle, entry) in entries.enumerated() {

@@ -64,8 +64,7 @@ package struct OrderStatisticTree<Element: Comparable> {
         elements = ContiguousArray(sorted)
         let n = elements.count
         precondition(leads == nil || leads!.count == n, "OrderStatisticTree: \(leads?.count ?? 0) leads for \(n) elements")
-        nodes = ContiguousArray(repeating: .leaf(Self.noLead), count: n)
-        if let leads { for i in 0..<n { nodes[i].lead = leads[i] } }
+        nodes = Self.leaves(n, room: elements.capacity) { leads?[$0] ?? Self.noLead }
         linkSorted()
     }
 
@@ -79,8 +78,17 @@ package struct OrderStatisticTree<Element: Comparable> {
     package init(sorted: ContiguousArray<Element>, leads: ContiguousArray<UInt64>) {
         precondition(leads.count == sorted.count, "OrderStatisticTree: \(leads.count) leads for \(sorted.count) elements")
         elements = sorted
-        nodes = ContiguousArray(leads.lazy.map { Node.leaf($0) })
+        nodes = Self.leaves(sorted.count, room: sorted.capacity) { leads[$0] }
         linkSorted()
+    }
+
+    /// `n` unlinked nodes with the given leads, in an array with room for as
+    /// many as the elements' array holds: the first inserts then copy neither.
+    private static func leaves(_ n: Int, room: Int, lead: (Int) -> UInt64) -> ContiguousArray<Node> {
+        ContiguousArray(unsafeUninitializedCapacity: max(n, room)) { buffer, count in
+            for i in 0..<n { buffer.initializeElement(at: i, to: .leaf(lead(i))) }
+            count = n
+        }
     }
 
     /// Links nodes `0..<n`, in order, into a Cartesian tree over their

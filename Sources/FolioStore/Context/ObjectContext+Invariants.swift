@@ -11,7 +11,7 @@ extension ObjectContext {
     public func checkInvariants() {
         for (id, o) in registry.entries {
             precondition(o.objectID == id, "\(o.objectID) is registered under \(id)")
-            precondition(o.managedContext === self, "\(id) is registered here but belongs to another context")
+            precondition(o.belongs(to: self), "\(id) is registered here but belongs to another context")
         }
         for o in touched where !o.isDeletedFlag || o.isInsertedFlag {
             precondition(registry[o.objectID] === o, "\(o.objectID) has changes but is not registered")

@@ -97,7 +97,7 @@ extension ObjectContext {
     ///     context.delete(mars)
     public func delete(_ object: ManagedObject) {
         guard !object.isDeletedFlag else { return }
-        precondition(object.managedContext === self, "\(object.objectID) belongs to another context")
+        precondition(object.belongs(to: self), "\(object.objectID) belongs to another context")
         if object.isFault { fulfill(object) }
         var cascade: [ManagedObject] = []
         for p in object.meta.properties where !p.isAttribute && p.deleteRule != .deny {

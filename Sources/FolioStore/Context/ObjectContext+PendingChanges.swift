@@ -29,25 +29,22 @@ extension ObjectContext {
         var names = DirtyKeys.NameCache()
         for o in batch {
             o.isUnprocessed = false
-            let present = o.managedContext === self && !o.isDeletedFlag && (o.isInsertedFlag || !o.objectID.isTemporary)
+            let present = o.belongs(to: self) && !o.isDeletedFlag && (o.isInsertedFlag || !o.objectID.isTemporary)
             if telling {
                 if present && !o.reportedPresent {
                     changes.inserted.insert(o.objectID)
                 } else if !present && o.reportedPresent {
                     changes.deleted.insert(o.objectID)
                 } else if present && !o.dirtyKeys.isEmpty {
-                    Self.add(names.names(of: o.dirtyKeys, in: o.meta), to: &changes.updated[o.objectID, default: []])
+                    // An object is in a batch once, so its entry is new: no empty set is made to be replaced.
+                    let keys = names.names(of: o.dirtyKeys, in: o.meta)
+                    if let earlier = changes.updated.updateValue(keys, forKey: o.objectID) { changes.updated[o.objectID]!.formUnion(earlier) }
                 }
             }
             o.reportedPresent = present
             o.dirtyKeys.removeAll()
         }
         if !changes.isEmpty { notify(changes) }
-    }
-
-    /// Adds names to an entry of a change set, taking the set itself when the entry is new.
-    private static func add(_ names: Set<String>, to entry: inout Set<String>) {
-        if entry.isEmpty { entry = names } else { entry.formUnion(names) }
     }
 
     /// Marks `object` changed since the last batch (`key` names the property, if one changed).

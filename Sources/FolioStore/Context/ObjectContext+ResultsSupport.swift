@@ -50,10 +50,11 @@ extension ObjectContext {
     /// The registered objects for rows of one entity (negative row IDs: new
     /// objects), nil where none is; nothing is loaded. The entity is found
     /// once, not by name per object as ``object(with:)`` does: a big save
-    /// hands the results controller thousands of objects to read.
+    /// hands the results controller thousands of objects to read. They are
+    /// unretained, valid while registered: retain what you keep.
     ///
     ///     context.registeredObjects(ofEntity: "Planet", rowIDs: [3, 4])   // [planet3, nil]
-    package func registeredObjects(ofEntity name: String, rowIDs: [Int64]) -> [ManagedObject?] {
+    package func registeredObjects(ofEntity name: String, rowIDs: [Int64]) -> [Unmanaged<ManagedObject>?] {
         guard let entity = schema.entity(named: name) else { return Array(repeating: nil, count: rowIDs.count) }
         return registry.objects(entity, anyRowIDs: rowIDs)
     }

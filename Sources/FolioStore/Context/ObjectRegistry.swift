@@ -34,13 +34,14 @@ struct ObjectRegistry {
         rowID < 0 ? temporaries[rowID]?.takeUnretainedValue() : object(entity, rowID)
     }
 
-    /// ``object(_:anyRowID:)`` for many rows, with one access to the tables.
-    func objects(_ entity: EntityDescription, anyRowIDs rowIDs: [Int64]) -> [ManagedObject?] {
+    /// ``object(_:anyRowID:)`` for many rows, with one access to the tables,
+    /// unretained: a retain touches each object, and the caller keeps only some.
+    func objects(_ entity: EntityDescription, anyRowIDs rowIDs: [Int64]) -> [Unmanaged<ManagedObject>?] {
         let table = byEntity[entity.index]
         return rowIDs.map { rowID in
             // Temporary IDs are shared by every entity: check the object's.
-            if rowID < 0 { return temporaries[rowID].map { $0.takeUnretainedValue() }.flatMap { $0.meta === entity ? $0 : nil } }
-            return table[rowID]?.takeUnretainedValue()
+            if rowID < 0 { return temporaries[rowID].flatMap { $0.takeUnretainedValue().meta === entity ? $0 : nil } }
+            return table[rowID]
         }
     }
 

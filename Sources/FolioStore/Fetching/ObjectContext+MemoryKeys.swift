@@ -14,7 +14,7 @@ extension ObjectContext {
         guard let chains = try? keyPaths.map({ try e.resolve(keyPath: $0) }) else { return [:] }
         var known: [ObjectID: [StoreValue]?] = [:]
         for id in ids {
-            guard id.entityName == e.name, let o = registry[id], o.managedContext === self else { continue }
+            guard id.entityName == e.name, let o = registry[id], o.belongs(to: self) else { continue }
             if o.isDeletedFlag {
                 known[id] = .some(nil)
                 continue

@@ -16,9 +16,22 @@ open class ManagedObject: Hashable, ManagedValue {
     /// The object's ID: temporary until its first save, then permanent.
     public internal(set) final var objectID: ObjectID
     let meta: EntityDescription
-    // unowned(unsafe): the context clears it before the object can outlive it (its deinit,
+    // Unowned: the context clears it before the object can outlive it (its deinit,
     // rollback, saved deletes, merges); owning it would be a cycle, and weak costs a lookup per access.
-    unowned(unsafe) final var managedContext: ObjectContext?
+    // Unmanaged rather than unowned(unsafe), so that `belongs(to:)` compares without a retain.
+    private final var contextReference: Unmanaged<ObjectContext>?
+
+    final var managedContext: ObjectContext? {
+        get { contextReference?.takeUnretainedValue() }
+        set { contextReference = newValue.map { Unmanaged.passUnretained($0) } }
+    }
+
+    /// Whether the object is registered in `context`. It retains neither: the
+    /// context is weakly referenced elsewhere, so each of its retains takes
+    /// the slow path, and a save asks this of every changed object.
+    @inline(__always) final func belongs(to context: ObjectContext) -> Bool {
+        contextReference?.toOpaque() == Unmanaged.passUnretained(context).toOpaque()
+    }
 
     final var attrs: [StoreValue] = []
     final var ones: [ObjectID?] = []
@@ -63,7 +76,7 @@ open class ManagedObject: Hashable, ManagedValue {
             isFault = false
             return
         }
-        managedContext = context
+        contextReference = Unmanaged.passUnretained(context)
         if let loaded = context.takeMaterialising() {
             // The entity comes with the row: no lookup by class per fetched object.
             meta = loaded.entity
