@@ -90,11 +90,10 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
         freeSlots.append(store.slot)
     }
 
-    /// `entries` in an array with room for a few more, about 1/32: appending
-    /// grows an array by doubling, which leaves too much room for long, and
-    /// a full one is copied whole by the first batch that adds a row.
-    static func withRoom(_ entries: [Entry]) -> [Entry] {
-        let wanted = entries.count + entries.count / 32 + 8
+    /// `entries` in an array of their count plus `room`, copied only when
+    /// theirs has less room or over 1/16 more (appending grows by doubling).
+    static func sized(_ entries: [Entry], room: Int) -> [Entry] {
+        let wanted = entries.count + room
         guard entries.capacity < wanted || entries.capacity > wanted + entries.count / 16 else { return entries }
         return Array(unsafeUninitializedCapacity: wanted) { buffer, n in n = buffer.initialize(fromContentsOf: entries) }
     }
@@ -173,7 +172,7 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
         var runSection: Section?
         func closeRun() {
             guard let section = runSection, !run.isEmpty else { return }
-            if grouped[section] == nil { grouped[section] = Self.withRoom(run) } else { grouped[section]!.append(contentsOf: run) }
+            if grouped[section] == nil { grouped[section] = Self.sized(run, room: 0) } else { grouped[section]!.append(contentsOf: run) }
             run = []
         }
         try build { row in
@@ -190,8 +189,9 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
         for section in Array(grouped.keys) {
             var entries = grouped.removeValue(forKey: section)!
             entries.sort()
-            // The tree keeps the array it is given, and its nodes get the same room.
-            entries = Self.withRoom(entries)
+            // The tree keeps the array it is given, and its nodes get the same room, about
+            // 1/64: a full array would be copied whole by the first batch that adds a row.
+            entries = Self.sized(entries, room: entries.count / 64 + 8)
             let store = store(for: section)
             store.rows = OrderStatisticTree(sorted: entries, leads: entries.map { Self.lead(of: $0.key) })
             for (handle, entry) in entries.enumerated() {
