@@ -96,9 +96,9 @@ extension FetchedResultsController {
 
     /// Takes the new plan and applies who left and who entered (`entering`
     /// lists the latter's IDs), then reports it.
-    func applyMembership(_ next: KeyPlan<Entity>, changes: [ResultsRowChange<Int64, RowKey, SectionKey>], entering rows: [Int64],
-                         links: [(Int64, [StoreValue])]) {
-        changeMembers(next, entering: rows, links: links) { engine.apply(changes) }
+    func applyMembership(_ next: KeyPlan<Entity>, changes: [ResultsRowChange<Int64, RowKey, SectionKey>],
+                         entering rows: @autoclosure () -> [Int64], links: [(Int64, [StoreValue])]) {
+        changeMembers(next, entering: rows(), links: links) { engine.apply(changes) }
         for change in changes where change.row == nil { forget(change.id) }
     }
 

@@ -27,10 +27,17 @@ extension ResultsEngine {
         for (section, entries, leads) in sections {
             precondition(fixedSection == nil || section == fixedSection, "ResultsEngine: a section other than the fixed one")
             guard !entries.isEmpty || section == fixedSection else { continue }
-            let store = store(for: section)
-            store.rows = OrderStatisticTree(sorted: entries, leads: leads)
-            let fresh = entries.withUnsafeBufferPointer { entries in locations.placeNew(slot: store.slot, count: entries.count) { entries[$0].id } }
-            precondition(fresh, "ResultsEngine: an id loaded twice")
+            install(section, sorted: entries, leads: leads)
         }
+    }
+
+    /// Gives `section` a tree of `entries`, in order with their leads (the
+    /// tree keeps the array), and places its rows in the location map.
+    /// - Complexity: O(m) for the section's m rows.
+    func install(_ section: Section, sorted entries: ContiguousArray<Entry>, leads: ContiguousArray<UInt64>) {
+        let store = store(for: section)
+        store.rows = OrderStatisticTree(sorted: entries, leads: leads)
+        let fresh = entries.withUnsafeBufferPointer { entries in locations.placeNew(slot: store.slot, count: entries.count) { entries[$0].id } }
+        precondition(fresh, "ResultsEngine: an id loaded twice")
     }
 }

@@ -192,12 +192,7 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
             // The tree keeps the array it is given, and its nodes get the same room, about
             // 1/64: a full array would be copied whole by the first batch that adds a row.
             entries = Self.sized(entries, room: entries.count / 64 + 8)
-            let store = store(for: section)
-            store.rows = OrderStatisticTree(sorted: entries, leads: entries.map { Self.lead(of: $0.key) })
-            for (handle, entry) in entries.enumerated() {
-                let previous = locations.updateValue(Location(slot: store.slot, handle: Int32(handle)), forKey: entry.id)
-                precondition(previous == nil, "ResultsEngine: id \(entry.id) loaded twice")
-            }
+            install(section, sorted: ContiguousArray(entries), leads: ContiguousArray(entries.lazy.map { Self.lead(of: $0.key) }))
         }
     }
 }
