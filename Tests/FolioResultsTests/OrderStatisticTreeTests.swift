@@ -2,7 +2,7 @@ import Testing
 import FolioResults
 import FolioTestSupport
 
-/// The order-statistic treap against a sorted array.
+/// The order-statistic tree against a sorted array.
 @Suite struct OrderStatisticTreeTests {
     @Test func randomEditsAgreeWithASortedArray() {
         var random = ResultsRandom.fromEnvironment()
@@ -125,5 +125,65 @@ import FolioTestSupport
                 #expect(tree.rank(ofHandle: handles[value]!) == rank, "round \(round)")
             }
         }
+    }
+
+    /// Enough elements for inner nodes over inner nodes: splits of leaves and
+    /// inner nodes on the way down, emptied nodes leaving their parents, a
+    /// root growing and giving way, all against a sorted array.
+    @Test func deepTreesAgreeWithASortedArray() {
+        /// The index of the first element not below `value`.
+        func lowerBound(_ sorted: [Int], _ value: Int) -> Int {
+            var low = 0, high = sorted.count
+            while low < high {
+                let middle = (low + high) / 2
+                if sorted[middle] < value { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        var random = ResultsRandom.fromEnvironment()
+        print("seed:", random.seed)
+        var model = Array(Set((0..<30_000).map { _ in Int.random(in: 0..<1_000_000, using: &random) })).sorted()
+        var tree = OrderStatisticTree(sorted: model, leads: model.map { UInt64($0 >> 6) })
+        var handles = Dictionary(uniqueKeysWithValues: model.map { ($0, tree.handle(of: $0)!) })
+        tree.checkInvariants()
+        for round in 0..<12 {
+            // A dense run arrives (splitting one region again and again), a
+            // wide stretch leaves (emptying whole leaves and inner nodes), and some scatter.
+            let start = Int.random(in: 0..<1_000_000, using: &random)
+            var arriving = (start..<(start + 6_000)).filter { $0 < 1_000_000 && handles[$0] == nil && Int.random(in: 0..<3, using: &random) > 0 }
+            arriving += (0..<500).map { _ in Int.random(in: 0..<1_000_000, using: &random) }.filter { handles[$0] == nil }
+            for value in Set(arriving).sorted() {
+                let placed = tree.insertRanked(value, lead: UInt64(value >> 6))
+                handles[value] = placed.handle
+                let rank = lowerBound(model, value)
+                model.insert(value, at: rank)
+                #expect(placed.rank == rank, "round \(round)")
+            }
+            let from = Int.random(in: 0..<max(1, model.count), using: &random)
+            var leaving = Array(model[from..<min(model.count, from + Int.random(in: 0..<8_000, using: &random))])
+            leaving += model.filter { _ in Int.random(in: 0..<50, using: &random) == 0 }
+            for value in Set(leaving).sorted(by: >) {
+                let rank = lowerBound(model, value)
+                #expect(tree.detachRanked(handles.removeValue(forKey: value)!) == rank, "round \(round)")
+                model.remove(at: rank)
+            }
+            tree.checkInvariants()
+            #expect(tree.count == model.count)
+            #expect(tree.sortedElements() == model, "round \(round)")
+            for _ in 0..<200 where !model.isEmpty {
+                let rank = Int.random(in: 0..<model.count, using: &random)
+                #expect(tree.element(at: rank) == model[rank])
+                #expect(tree.rank(ofHandle: handles[model[rank]]!) == rank)
+                let probe = Int.random(in: 0..<1_000_000, using: &random)
+                #expect(tree.rank(of: probe) == lowerBound(model, probe))
+            }
+        }
+        // Down to nothing and back.
+        for value in model.reversed() { tree.remove(handles[value]!) }
+        tree.checkInvariants()
+        #expect(tree.isEmpty)
+        for value in [5, 3, 9] { tree.insert(value) }
+        tree.checkInvariants()
+        #expect(tree.sortedElements() == [3, 5, 9])
     }
 }

@@ -5,119 +5,45 @@ extension OrderStatisticTree {
     /// var tree = OrderStatisticTree<Int>()
     /// let handle = tree.insert(5)
     /// ```
-    /// - Complexity: O(log n) expected.
+    /// - Complexity: O(log n).
     @discardableResult
     package mutating func insert(_ element: Element) -> Handle { insertRanked(element, lead: Self.noLead).handle }
 
     /// ``insert(_:)`` that also returns the new element's rank, counted on
-    /// the way down: elements inserted in increasing order get their final
-    /// ranks without a walk back up. `lead` is 63 bits that order as the
-    /// elements do when two leads differ (``noLead`` when there are none), so
-    /// that the way down compares integers in the nodes it passes.
+    /// the way down. `lead` is 63 bits that order as the elements do when
+    /// two leads differ (``noLead`` when there are none), so that the way
+    /// down compares integers in the nodes it passes.
     ///
     /// ```swift
     /// let (handle, rank) = tree.insertRanked(5, lead: OrderStatisticTree<Int>.noLead)
     /// ```
-    /// - Complexity: O(log n) expected.
+    /// - Complexity: O(log n).
     package mutating func insertRanked(_ element: Element, lead: UInt64) -> (handle: Handle, rank: Int) {
-        let node: Int32
-        if let reused = freeList.popLast() {
-            node = reused
-            elements[Int(node)] = element
-            nodes[Int(node)] = .leaf(lead)
-        } else {
-            node = Int32(elements.count)
-            elements.append(element)
-            nodes.append(.leaf(lead))
-        }
-        var below: Int32 = 0
-        setRoot(insert(node, element, lead, into: root, below: &below))
-        return (node, Int(below))
-    }
-
-    /// `element` and `lead` are the node's, passed down rather than read at every level.
-    private mutating func insert(_ node: Int32, _ element: Element, _ lead: UInt64, into tree: Int32, below: inout Int32) -> Int32 {
-        if tree == Self.none { return node }
-        if Self.priority(node) > Self.priority(tree) {
-            let (l, r) = split(tree, before: element, lead: lead)
-            below &+= sizeOf(l)
-            setLeft(node, l)
-            setRight(node, r)
-            update(node)
-            return node
-        }
-        let other = nodes[Int(tree)].lead
-        let goesLeft: Bool
-        if lead != other && (lead | other) & Self.noLead == 0 {
-            goesLeft = lead < other   // unequal leads: unequal elements
-        } else {
-            let here = elements[Int(tree)]
-            precondition(element != here, "OrderStatisticTree: element inserted twice")
-            goesLeft = element < here
-        }
-        if goesLeft {
-            setLeft(tree, insert(node, element, lead, into: left(tree), below: &below))
-        } else {
-            // From the sizes on the path (the right child is read next anyway), not the left child's node.
-            below &+= nodes[Int(tree)].size &- sizeOf(right(tree))
-            setRight(tree, insert(node, element, lead, into: right(tree), below: &below))
-        }
-        nodes[Int(tree)].size &+= 1
-        return tree
-    }
-
-    /// Splits a subtree into the elements below `key` and the rest.
-    private mutating func split(_ tree: Int32, before key: Element, lead: UInt64) -> (Int32, Int32) {
-        if tree == Self.none { return (Self.none, Self.none) }
-        if !precedes(key, lead: lead, tree) {
-            let (l, r) = split(right(tree), before: key, lead: lead)
-            setRight(tree, l)
-            update(tree)
-            return (tree, r)
-        } else {
-            let (l, r) = split(left(tree), before: key, lead: lead)
-            setLeft(tree, r)
-            update(tree)
-            return (l, tree)
-        }
-    }
-
-    private mutating func merge(_ a: Int32, _ b: Int32) -> Int32 {
-        if a == Self.none { return b }
-        if b == Self.none { return a }
-        if Self.priority(a) > Self.priority(b) {
-            setRight(a, merge(right(a), b))
-            update(a)
-            return a
-        } else {
-            setLeft(b, merge(a, left(b)))
-            update(b)
-            return b
-        }
+        let handle = allocate(element, lead: lead)
+        return (handle, link(handle))
     }
 
     /// Removes the element behind a handle; the handle becomes invalid. No
-    /// element is compared: the node's children take its place and the
-    /// sizes above it shrink.
+    /// element is compared.
     ///
     /// ```swift
     /// let handle = tree.insert(5)
     /// tree.remove(handle)
     /// ```
-    /// - Complexity: O(log n) expected.
+    /// - Complexity: O(log n).
     package mutating func remove(_ handle: Handle) {
         detach(handle)
         freeList.append(handle)
     }
 
-    /// Takes a node out of the tree but keeps it (and its handle) for
+    /// Takes an element out of the tree but keeps its handle for
     /// ``reattach(_:as:)``: a row that moves within its section keeps its handle.
     ///
     /// ```swift
     /// tree.detach(handle)
     /// tree.reattach(handle, as: 9)
     /// ```
-    /// - Complexity: O(log n) expected.
+    /// - Complexity: O(log n).
     package mutating func detach(_ handle: Handle) { _ = detachRanked(handle) }
 
     /// ``detach(_:)`` that also returns the rank the element had, counted on
@@ -127,43 +53,77 @@ extension OrderStatisticTree {
     /// ```swift
     /// let rank = tree.detachRanked(handle)
     /// ```
-    /// - Complexity: O(log n) expected.
+    /// - Complexity: O(log n).
     package mutating func detachRanked(_ handle: Handle) -> Int {
-        precondition(handle >= 0 && Int(handle) < elements.count && (parent(handle) != Self.none || root == handle),
+        precondition(handle >= 0 && Int(handle) < elements.count && leafOf[Int(handle)] != Self.none,
                      "OrderStatisticTree: handle \(handle) is not in the tree")
-        var below = sizeOf(left(handle))
-        let above = parent(handle)
-        // The size of the subtree the walk up comes from, so that a left
-        // sibling's size is a difference of sizes on the path, its node not read.
-        var childSize = nodes[Int(handle)].size &- 1
-        let replacement = merge(left(handle), right(handle))
-        if above == Self.none {
-            setRoot(replacement)
+        let leaf = leafOf[Int(handle)]
+        let base = Int(leaf) * Self.leafWidth
+        let count = Int(leafHeaders[Int(leaf)].count)
+        var position = 0
+        while leafHandles[base + position] != handle { position += 1 }
+        for j in position..<(count - 1) {
+            leafHandles[base + j] = leafHandles[base + j + 1]
+            leafLeads[base + j] = leafLeads[base + j + 1]
+        }
+        leafHeaders[Int(leaf)].count -= 1
+        leafOf[Int(handle)] = Self.none
+        total &-= 1
+        var below = Int32(position)
+        // Up the tree: sizes shrink, an emptied node leaves its parent, and a
+        // changed first element is copied into the entries that compare against it.
+        var child = leaf, level = 0
+        var emptied = count == 1
+        var firstChanged = position == 0 && !emptied
+        var parent = leafHeaders[Int(leaf)].parent
+        if emptied { freeNode(leaf, atHeight: 0) }
+        while parent != Self.none {
+            let node = parent
+            let nodeBase = Int(node) * Self.innerWidth
+            let i = index(of: child, in: node)
+            below &+= sizeBefore(i, in: node)
+            parent = innerHeaders[Int(node)].parent
+            if emptied {
+                let width = Int(innerHeaders[Int(node)].count)
+                for j in i..<(width - 1) { innerChildren[nodeBase + j] = innerChildren[nodeBase + j + 1] }
+                innerHeaders[Int(node)].count -= 1
+                emptied = width == 1
+                firstChanged = i == 0 && !emptied
+                if emptied { freeNode(node, atHeight: level + 1) }
+            } else {
+                innerChildren[nodeBase + i].size &-= 1
+                if firstChanged {
+                    let first = first(of: child, atHeight: level)
+                    innerChildren[nodeBase + i].firstHandle = first.handle
+                    innerChildren[nodeBase + i].firstLead = first.lead
+                    firstChanged = i == 0
+                }
+            }
+            child = node
+            level += 1
+        }
+        if emptied {
+            root = Self.none
+            height = 0
         } else {
-            var fromRight = right(above) == handle
-            if fromRight { setRight(above, replacement) } else { setLeft(above, replacement) }
-            var node = above
-            while true {
-                nodes[Int(node)].size &-= 1
-                let size = nodes[Int(node)].size
-                if fromRight { below &+= size &- childSize }
-                childSize = size
-                let next = parent(node)
-                if next == Self.none { break }
-                fromRight = right(next) == node
-                node = next
+            // A root with one child gives way to it.
+            while height > 0 && innerHeaders[Int(root)].count == 1 {
+                let only = innerChildren[Int(root) * Self.innerWidth].node
+                freeNode(root, atHeight: height)
+                height -= 1
+                root = only
+                setParent(of: only, atHeight: height, to: Self.none)
             }
         }
-        nodes[Int(handle)].parent = Self.none
         return Int(below)
     }
 
-    /// Puts a detached node back with a new element (not yet present).
+    /// Puts a detached handle back with a new element (not yet present).
     ///
     /// ```swift
     /// tree.reattach(handle, as: 9)
     /// ```
-    /// - Complexity: O(log n) expected.
+    /// - Complexity: O(log n).
     package mutating func reattach(_ handle: Handle, as element: Element) { _ = reattachRanked(handle, as: element, lead: Self.noLead) }
 
     /// ``reattach(_:as:)`` that also returns the element's new rank (see ``insertRanked(_:lead:)``).
@@ -171,13 +131,12 @@ extension OrderStatisticTree {
     /// ```swift
     /// let rank = tree.reattachRanked(handle, as: 9, lead: OrderStatisticTree<Int>.noLead)
     /// ```
-    /// - Complexity: O(log n) expected.
+    /// - Complexity: O(log n).
     package mutating func reattachRanked(_ handle: Handle, as element: Element, lead: UInt64) -> Int {
+        precondition(leafOf[Int(handle)] == Self.none, "OrderStatisticTree: handle \(handle) is still in the tree")
         elements[Int(handle)] = element
-        nodes[Int(handle)] = .leaf(lead)
-        var below: Int32 = 0
-        setRoot(insert(handle, element, lead, into: root, below: &below))
-        return Int(below)
+        leads[Int(handle)] = lead
+        return link(handle)
     }
 
     /// Replaces the element behind a handle with one that sorts in the same
@@ -186,19 +145,183 @@ extension OrderStatisticTree {
     /// ```swift
     /// tree.replace(handle, with: renamed)
     /// ```
-    /// - Complexity: O(1).
+    /// - Complexity: O(1) for a handle out of the tree, else a search of its
+    ///   leaf, and O(log n) when it is its leaf's first.
     package mutating func replace(_ handle: Handle, with element: Element, lead: UInt64 = noLead) {
         elements[Int(handle)] = element
-        nodes[Int(handle)].lead = lead
+        leads[Int(handle)] = lead
+        let leaf = leafOf[Int(handle)]
+        guard leaf != Self.none else { return }
+        let base = Int(leaf) * Self.leafWidth
+        var position = 0
+        while leafHandles[base + position] != handle { position += 1 }
+        leafLeads[base + position] = lead
+        if position == 0 { copyFirst(ofLeaf: leaf) }
+    }
+}
+
+extension OrderStatisticTree {
+    /// Puts an allocated handle (its element and lead stored) into the tree
+    /// and returns its rank. A full node on the way down is split before the
+    /// way enters it, so the leaf reached has room and no split goes back up.
+    mutating func link(_ handle: Int32) -> Int {
+        let element = elements[Int(handle)], lead = leads[Int(handle)]
+        if root == Self.none {
+            root = newNode(atHeight: 0, parent: Self.none)
+            height = 0
+        } else if fill(of: root, atHeight: height) == width(atHeight: height) {
+            growRoot()
+        }
+        var node = root, level = height
+        var below: Int32 = 0
+        while level > 0 {
+            let base = Int(node) * Self.innerWidth
+            // The last child whose first element is not after `element`.
+            var low = 1, high = Int(innerHeaders[Int(node)].count)
+            while low < high {
+                let middle = (low + high) >> 1
+                let child = innerChildren[base + middle]
+                if precedes(element, lead, child.firstHandle, child.firstLead) { high = middle } else { low = middle + 1 }
+            }
+            var i = low - 1
+            if fill(of: innerChildren[base + i].node, atHeight: level - 1) == width(atHeight: level - 1) {
+                split(child: i, of: node, childHeight: level - 1)
+                let right = innerChildren[base + i + 1]
+                if !precedes(element, lead, right.firstHandle, right.firstLead) { i += 1 }
+            }
+            below &+= sizeBefore(i, in: node)
+            innerChildren[base + i].size &+= 1
+            node = innerChildren[base + i].node
+            level -= 1
+        }
+        let base = Int(node) * Self.leafWidth
+        let count = Int(leafHeaders[Int(node)].count)
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) >> 1
+            if follows(element, lead, leafHandles[base + middle], leafLeads[base + middle]) { low = middle + 1 } else { high = middle }
+        }
+        if low < count {
+            let other = leafLeads[base + low]
+            precondition((lead != other && (lead | other) & Self.noLead == 0) || elements[Int(leafHandles[base + low])] != element,
+                         "OrderStatisticTree: element inserted twice")
+        }
+        var j = count
+        while j > low {
+            leafHandles[base + j] = leafHandles[base + j - 1]
+            leafLeads[base + j] = leafLeads[base + j - 1]
+            j -= 1
+        }
+        leafHandles[base + low] = handle
+        leafLeads[base + low] = lead
+        leafHeaders[Int(node)].count += 1
+        leafOf[Int(handle)] = node
+        total &+= 1
+        if low == 0 { copyFirst(ofLeaf: node) }
+        return Int(below) + low
     }
 
-    /// Removes every element, keeping the storage for reuse.
-    ///
-    /// ```swift
-    /// tree.removeAll()
-    /// ```
-    /// - Complexity: O(n).
-    package mutating func removeAll() {
-        self = OrderStatisticTree()
+    @inline(__always) func width(atHeight height: Int) -> Int { height == 0 ? Self.leafWidth : Self.innerWidth }
+
+    /// A new root above the old one, with the old one as its only child.
+    private mutating func growRoot() {
+        let old = root
+        let first = first(of: old, atHeight: height)
+        let node = newNode(atHeight: height + 1, parent: Self.none)
+        innerChildren[Int(node) * Self.innerWidth] = Child(size: total, node: old, firstHandle: first.handle, firstLead: first.lead)
+        innerHeaders[Int(node)].count = 1
+        setParent(of: old, atHeight: height, to: node)
+        root = node
+        height += 1
+    }
+
+    /// Splits child `i` of inner node `node` in two halves, the upper half
+    /// becoming child `i + 1`; the elements and nodes moved learn their new node.
+    private mutating func split(child i: Int, of node: Int32, childHeight: Int) {
+        let base = Int(node) * Self.innerWidth
+        let old = innerChildren[base + i].node
+        let count = fill(of: old, atHeight: childHeight)
+        let keep = count / 2, moved = count - keep
+        let new = newNode(atHeight: childHeight, parent: node)
+        var movedSize: Int32 = 0
+        if childHeight == 0 {
+            let from = Int(old) * Self.leafWidth, to = Int(new) * Self.leafWidth
+            for j in 0..<moved {
+                let handle = leafHandles[from + keep + j]
+                leafHandles[to + j] = handle
+                leafLeads[to + j] = leafLeads[from + keep + j]
+                leafOf[Int(handle)] = new
+            }
+            leafHeaders[Int(old)].count = Int32(keep)
+            leafHeaders[Int(new)].count = Int32(moved)
+            movedSize = Int32(moved)
+        } else {
+            let from = Int(old) * Self.innerWidth, to = Int(new) * Self.innerWidth
+            for j in 0..<moved {
+                let child = innerChildren[from + keep + j]
+                innerChildren[to + j] = child
+                movedSize &+= child.size
+                setParent(of: child.node, atHeight: childHeight - 1, to: new)
+            }
+            innerHeaders[Int(old)].count = Int32(keep)
+            innerHeaders[Int(new)].count = Int32(moved)
+        }
+        let width = Int(innerHeaders[Int(node)].count)
+        var j = width
+        while j > i + 1 {
+            innerChildren[base + j] = innerChildren[base + j - 1]
+            j -= 1
+        }
+        let first = first(of: new, atHeight: childHeight)
+        innerChildren[base + i].size &-= movedSize
+        innerChildren[base + i + 1] = Child(size: movedSize, node: new, firstHandle: first.handle, firstLead: first.lead)
+        innerHeaders[Int(node)].count += 1
+    }
+
+    /// Copies a leaf's first element into the entries above it that name it:
+    /// its parent's, and on up while the node is its parent's first child.
+    mutating func copyFirst(ofLeaf leaf: Int32) {
+        let first = first(of: leaf, atHeight: 0)
+        var child = leaf
+        var parent = leafHeaders[Int(leaf)].parent
+        while parent != Self.none {
+            let i = index(of: child, in: parent)
+            innerChildren[Int(parent) * Self.innerWidth + i].firstHandle = first.handle
+            innerChildren[Int(parent) * Self.innerWidth + i].firstLead = first.lead
+            if i != 0 { return }
+            child = parent
+            parent = innerHeaders[Int(parent)].parent
+        }
+    }
+
+    /// An empty node, reused from the free ones when there are some.
+    private mutating func newNode(atHeight height: Int, parent: Int32) -> Int32 {
+        if height == 0 {
+            if let reused = freeLeaves.popLast() {
+                leafHeaders[Int(reused)] = Header(count: 0, parent: parent)
+                return reused
+            }
+            leafHandles.append(contentsOf: repeatElement(Self.none, count: Self.leafWidth))
+            leafLeads.append(contentsOf: repeatElement(0, count: Self.leafWidth))
+            leafHeaders.append(Header(count: 0, parent: parent))
+            return Int32(leafHeaders.count - 1)
+        }
+        if let reused = freeInners.popLast() {
+            innerHeaders[Int(reused)] = Header(count: 0, parent: parent)
+            return reused
+        }
+        innerChildren.append(contentsOf: repeatElement(Child(size: 0, node: Self.none, firstHandle: Self.none, firstLead: 0), count: Self.innerWidth))
+        innerHeaders.append(Header(count: 0, parent: parent))
+        return Int32(innerHeaders.count - 1)
+    }
+
+    private mutating func freeNode(_ node: Int32, atHeight height: Int) {
+        if height == 0 {
+            leafHeaders[Int(node)] = Header(count: 0, parent: Self.none)
+            freeLeaves.append(node)
+        } else {
+            innerHeaders[Int(node)] = Header(count: 0, parent: Self.none)
+            freeInners.append(node)
+        }
     }
 }

@@ -4,19 +4,10 @@ extension OrderStatisticTree {
     /// ```swift
     /// OrderStatisticTree(sorted: [2, 4, 6]).rank(of: 5)   // 2
     /// ```
-    /// - Complexity: O(log n) expected.
+    /// - Complexity: O(log n).
     package func rank(of element: Element) -> Int {
-        var node = root
-        var below = 0
-        while node != Self.none {
-            if elements[Int(node)] < element {
-                below += Int(sizeOf(left(node))) + 1
-                node = right(node)
-            } else {
-                node = left(node)
-            }
-        }
-        return below
+        guard let (leaf, below) = descend(to: element) else { return 0 }
+        return below + position(of: element, in: leaf)
     }
 
     /// The rank of the element behind a handle, found by walking up to the
@@ -25,20 +16,21 @@ extension OrderStatisticTree {
     /// ```swift
     /// let h = tree.insert(5); tree.rank(ofHandle: h)
     /// ```
-    /// - Complexity: O(log n) expected.
+    /// - Complexity: O(log n).
     package func rank(ofHandle handle: Handle) -> Int {
-        var below = sizeOf(left(handle))
-        var node = handle
-        var size = nodes[Int(handle)].size
-        while true {
-            let above = parent(node)
-            if above == Self.none { return Int(below) }
-            // The left sibling's size from the sizes on the path: its node is not read.
-            let aboveSize = nodes[Int(above)].size
-            if right(above) == node { below &+= aboveSize &- size }
-            node = above
-            size = aboveSize
+        let leaf = leafOf[Int(handle)]
+        precondition(leaf != Self.none, "OrderStatisticTree: handle \(handle) is not in the tree")
+        let base = Int(leaf) * Self.leafWidth
+        var below: Int32 = 0
+        while leafHandles[base + Int(below)] != handle { below += 1 }
+        var child = leaf
+        var parent = leafHeaders[Int(leaf)].parent
+        while parent != Self.none {
+            below &+= sizeBefore(index(of: child, in: parent), in: parent)
+            child = parent
+            parent = innerHeaders[Int(parent)].parent
         }
+        return Int(below)
     }
 
     /// The handle of a stored element equal to `element`, if any.
@@ -46,15 +38,13 @@ extension OrderStatisticTree {
     /// ```swift
     /// tree.handle(of: 4)   // a handle, or nil
     /// ```
-    /// - Complexity: O(log n) expected.
+    /// - Complexity: O(log n).
     package func handle(of element: Element) -> Handle? {
-        var node = root
-        while node != Self.none {
-            let here = elements[Int(node)]
-            if here == element { return node }
-            node = element < here ? left(node) : right(node)
-        }
-        return nil
+        guard let (leaf, _) = descend(to: element) else { return nil }
+        let position = position(of: element, in: leaf)
+        guard position < Int(leafHeaders[Int(leaf)].count) else { return nil }
+        let handle = leafHandles[Int(leaf) * Self.leafWidth + position]
+        return elements[Int(handle)] == element ? handle : nil
     }
 
     /// The handle of the element at a zero-based rank.
@@ -62,22 +52,21 @@ extension OrderStatisticTree {
     /// ```swift
     /// let h = tree.handle(at: 0)   // the smallest element's handle
     /// ```
-    /// - Complexity: O(log n) expected.
+    /// - Complexity: O(log n).
     package func handle(at rank: Int) -> Handle {
         precondition(rank >= 0 && rank < count, "OrderStatisticTree: rank \(rank) out of 0..<\(count)")
         var node = root
         var r = Int32(rank)
-        while true {
-            let leftSize = sizeOf(left(node))
-            if r < leftSize {
-                node = left(node)
-            } else if r == leftSize {
-                return node
-            } else {
-                r -= leftSize + 1
-                node = right(node)
+        for _ in 0..<height {
+            let base = Int(node) * Self.innerWidth
+            var i = 0
+            while r >= innerChildren[base + i].size {
+                r -= innerChildren[base + i].size
+                i += 1
             }
+            node = innerChildren[base + i].node
         }
+        return leafHandles[Int(node) * Self.leafWidth + Int(r)]
     }
 
     /// The element at a zero-based rank.
@@ -85,7 +74,7 @@ extension OrderStatisticTree {
     /// ```swift
     /// OrderStatisticTree(sorted: [2, 4, 6]).element(at: 1)   // 4
     /// ```
-    /// - Complexity: O(log n) expected.
+    /// - Complexity: O(log n).
     package func element(at rank: Int) -> Element { elements[Int(handle(at: rank))] }
 
     /// Every element in increasing order.
@@ -101,7 +90,7 @@ extension OrderStatisticTree {
         return result
     }
 
-    /// Calls `body` on each element in increasing order, from `rank` on.
+    /// Calls `body` on each element in increasing order.
     ///
     /// ```swift
     /// tree.forEachInOrder { print($0) }
@@ -118,52 +107,108 @@ extension OrderStatisticTree {
     /// ```
     /// - Complexity: O(n).
     package func forEachHandleInOrder(_ body: (Handle) -> Void) {
-        var stack: [Int32] = []
-        var node = root
-        while node != Self.none || !stack.isEmpty {
-            while node != Self.none {
-                stack.append(node)
-                node = left(node)
-            }
-            let top = stack.removeLast()
-            body(top)
-            node = right(top)
+        guard root != Self.none else { return }
+        forEachLeaf(below: root, atHeight: height) { leaf in
+            let base = Int(leaf) * Self.leafWidth
+            for j in 0..<Int(leafHeaders[Int(leaf)].count) { body(leafHandles[base + j]) }
         }
     }
 
-    /// Checks order, sizes and the heap property; traps with a message on failure.
+    /// Calls `body` on each leaf under `node`, in order.
+    private func forEachLeaf(below node: Int32, atHeight height: Int, _ body: (Int32) -> Void) {
+        if height == 0 { return body(node) }
+        let base = Int(node) * Self.innerWidth
+        for i in 0..<Int(innerHeaders[Int(node)].count) { forEachLeaf(below: innerChildren[base + i].node, atHeight: height - 1, body) }
+    }
+
+    /// The leaf where `element` is or would be, and the number of elements in the leaves before it.
+    private func descend(to element: Element) -> (leaf: Int32, below: Int)? {
+        guard root != Self.none else { return nil }
+        var node = root
+        var below: Int32 = 0
+        for _ in 0..<height {
+            let base = Int(node) * Self.innerWidth
+            var low = 1, high = Int(innerHeaders[Int(node)].count)
+            while low < high {
+                let middle = (low + high) >> 1
+                if element < elements[Int(innerChildren[base + middle].firstHandle)] { high = middle } else { low = middle + 1 }
+            }
+            below &+= sizeBefore(low - 1, in: node)
+            node = innerChildren[base + low - 1].node
+        }
+        return (node, Int(below))
+    }
+
+    /// The number of elements of a leaf below `element`.
+    private func position(of element: Element, in leaf: Int32) -> Int {
+        let base = Int(leaf) * Self.leafWidth
+        var low = 0, high = Int(leafHeaders[Int(leaf)].count)
+        while low < high {
+            let middle = (low + high) >> 1
+            if elements[Int(leafHandles[base + middle])] < element { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// Checks order, sizes, first elements, parents and every handle's leaf;
+    /// traps with a message on failure.
     ///
     /// ```swift
     /// tree.checkInvariants()
     /// ```
     /// - Complexity: O(n).
     package func checkInvariants() {
-        var previous: Element?
+        var previous: Handle?
         var seen = 0
-        forEachInOrder { element in
-            if let previous { precondition(previous < element, "OrderStatisticTree: out of order") }
-            previous = element
+        forEachHandleInOrder { handle in
+            if let previous {
+                precondition(elements[Int(previous)] < elements[Int(handle)], "OrderStatisticTree: out of order")
+                precondition(isOrdered(previous, before: handle), "OrderStatisticTree: leads out of order")
+            }
+            previous = handle
             seen += 1
         }
-        precondition(seen == count, "OrderStatisticTree: size \(count) but \(seen) elements")
-        precondition(root == Self.none || parent(root) == Self.none, "OrderStatisticTree: the root has a parent")
-        var stack: [Int32] = root == Self.none ? [] : [root]
-        while let node = stack.popLast() {
-            let expected = 1 + sizeOf(left(node)) + sizeOf(right(node))
-            precondition(nodes[Int(node)].size == expected, "OrderStatisticTree: bad size at node \(node)")
-            for child in [left(node), right(node)] where child != Self.none {
-                precondition(Self.priority(child) <= Self.priority(node), "OrderStatisticTree: heap order broken at \(node)")
-                precondition(parent(child) == node, "OrderStatisticTree: node \(child) does not know its parent \(node)")
-                stack.append(child)
+        precondition(seen == count, "OrderStatisticTree: count \(count) but \(seen) elements")
+        var linked = 0
+        for handle in leafOf.indices where leafOf[handle] != Self.none { linked += 1 }
+        precondition(linked == count, "OrderStatisticTree: \(linked) handles name a leaf for \(count) elements")
+        guard root != Self.none else { return precondition(height == 0, "OrderStatisticTree: empty but \(height) high") }
+        let size = check(root, atHeight: height, parent: Self.none)
+        precondition(size == total, "OrderStatisticTree: size \(size) but count \(total)")
+    }
+
+    /// Checks one subtree and returns its size.
+    private func check(_ node: Int32, atHeight level: Int, parent: Int32) -> Int32 {
+        precondition(self.parent(of: node, atHeight: level) == parent, "OrderStatisticTree: node \(node) does not know its parent \(parent)")
+        let width = fill(of: node, atHeight: level)
+        precondition(width > 0 && width <= self.width(atHeight: level), "OrderStatisticTree: node \(node) holds \(width)")
+        if level == 0 {
+            let base = Int(node) * Self.leafWidth
+            for j in 0..<width {
+                let handle = leafHandles[base + j]
+                precondition(leafOf[Int(handle)] == node, "OrderStatisticTree: handle \(handle) does not know its leaf \(node)")
+                precondition(leafLeads[base + j] == leads[Int(handle)], "OrderStatisticTree: leaf \(node) has a stale lead for \(handle)")
             }
+            return Int32(width)
         }
+        let base = Int(node) * Self.innerWidth
+        var size: Int32 = 0
+        for i in 0..<width {
+            let child = innerChildren[base + i]
+            let first = first(of: child.node, atHeight: level - 1)
+            precondition(child.firstHandle == first.handle && child.firstLead == first.lead,
+                         "OrderStatisticTree: node \(node) has a stale first element for child \(i)")
+            precondition(check(child.node, atHeight: level - 1, parent: node) == child.size, "OrderStatisticTree: bad size at node \(node)")
+            size += child.size
+        }
+        return size
     }
 }
 
 extension OrderStatisticTree {
     /// The elements and their leads in increasing order. A tree whose handles
     /// follow the order (as one built sorted and not edited since) hands over
-    /// its own element array, shared until either side writes.
+    /// its own arrays, shared until either side writes.
     ///
     /// ```swift
     /// let (elements, leads) = tree.inOrder()
@@ -171,14 +216,14 @@ extension OrderStatisticTree {
     /// - Complexity: O(n) comparisons of neighbouring leads, or a walk of the tree.
     package func inOrder() -> (elements: ContiguousArray<Element>, leads: ContiguousArray<UInt64>) {
         if freeList.isEmpty && elements.count == count && (1..<max(1, elements.count)).allSatisfy({ isOrdered(Int32($0 - 1), before: Int32($0)) }) {
-            return (elements, ContiguousArray(nodes.lazy.map { $0.lead }))
+            return (elements, leads)
         }
         var sorted = ContiguousArray<Element>(), leads = ContiguousArray<UInt64>()
         sorted.reserveCapacity(count)
         leads.reserveCapacity(count)
         forEachHandleInOrder { handle in
             sorted.append(elements[Int(handle)])
-            leads.append(nodes[Int(handle)].lead)
+            leads.append(self.leads[Int(handle)])
         }
         return (sorted, leads)
     }

@@ -1,11 +1,17 @@
-/// A sorted multiset-free collection that answers "what is at rank r?" and
-/// "what is the rank of x?" in O(log n): a treap whose nodes live in flat
-/// arrays (no per-node allocation) and carry subtree sizes.
+/// A sorted collection of distinct elements that answers "what is at rank
+/// r?" and "what is the rank of x?" in O(log n): a B+ tree of wide nodes
+/// whose entries carry subtree sizes, kept in flat arrays (no allocation
+/// per element or node).
 ///
-/// Nodes have stable handles: an element keeps its handle until it is
+/// Nodes are wide so that a search or an edit touches a handful of cache
+/// lines rather than one per level of a binary tree: a section of 10,000
+/// rows is a root over about 160 leaves of up to 64 elements, and a row's
+/// place in its leaf is found by a binary search within 768 contiguous bytes.
+///
+/// Elements have stable handles: an element keeps its handle until it is
 /// removed, so callers may keep a handle instead of a copy of the element.
-/// Nodes know their parents, so ranking or removing by handle walks up the
-/// tree without comparing a single element.
+/// Each handle knows its leaf and each node its parent, so ranking or
+/// removing by handle walks up the tree without comparing a single element.
 ///
 /// ```swift
 /// var tree = OrderStatisticTree<Int>()
@@ -26,25 +32,58 @@ package struct OrderStatisticTree<Element: Comparable> {
 
     static var none: Int32 { -1 }
 
-    /// One node's links, subtree size and lead, together: a walk up or down
-    /// the tree touches one cache line a level instead of one per field, and
-    /// most comparisons on the way down need not read the element.
-    struct Node {
-        var left: Int32
-        var right: Int32
-        var parent: Int32
-        var size: Int32
-        var lead: UInt64
-        static func leaf(_ lead: UInt64) -> Node { Node(left: -1, right: -1, parent: -1, size: 1, lead: lead) }
-    }
-
     /// The lead that decides nothing: every comparison reads the elements.
     package static var noLead: UInt64 { 1 << 63 }
 
+    /// Elements a leaf holds at most: its handles and leads fill 12 cache lines.
+    static var leafWidth: Int { 64 }
+    /// Children an inner node holds at most.
+    static var innerWidth: Int { 64 }
+    /// Elements a leaf gets when built from sorted elements: a little room,
+    /// so that the first inserts into it do not split it.
+    static var loadedLeaf: Int { 62 }
+    /// Children an inner node gets when built.
+    static var loadedInner: Int { 56 }
+
+    /// One child of an inner node: its node, the size of its subtree, and
+    /// the first element of that subtree (handle and lead), which the way
+    /// down compares against.
+    struct Child {
+        var size: Int32
+        var node: Int32
+        var firstHandle: Int32
+        var firstLead: UInt64
+    }
+
+    /// A node's fill and parent (`none` for the root).
+    struct Header {
+        var count: Int32
+        var parent: Int32
+    }
+
+    // By handle: the element, its lead, and its leaf (`none` while it is out of the tree).
     var elements: ContiguousArray<Element> = []
-    var nodes: ContiguousArray<Node> = []
+    var leads: ContiguousArray<UInt64> = []
+    var leafOf: ContiguousArray<Int32> = []
     var freeList: ContiguousArray<Int32> = []
+
+    // Leaves, `leafWidth` slots each: the handles in order and a copy of their leads,
+    // so that a search within a leaf reads contiguous memory.
+    var leafHandles: ContiguousArray<Int32> = []
+    var leafLeads: ContiguousArray<UInt64> = []
+    var leafHeaders: ContiguousArray<Header> = []
+    var freeLeaves: ContiguousArray<Int32> = []
+
+    // Inner nodes, `innerWidth` children each.
+    var innerChildren: ContiguousArray<Child> = []
+    var innerHeaders: ContiguousArray<Header> = []
+    var freeInners: ContiguousArray<Int32> = []
+
+    /// The root: a leaf when `height` is 0, else an inner node; `none` when empty.
     var root: Int32 = -1
+    /// Levels of inner nodes above the leaves.
+    var height = 0
+    var total: Int32 = 0
 
     /// Creates an empty tree.
     ///
@@ -64,12 +103,14 @@ package struct OrderStatisticTree<Element: Comparable> {
         elements = ContiguousArray(sorted)
         let n = elements.count
         precondition(leads == nil || leads!.count == n, "OrderStatisticTree: \(leads?.count ?? 0) leads for \(n) elements")
-        nodes = Self.leaves(n, room: elements.capacity) { leads?[$0] ?? Self.noLead }
-        linkSorted()
+        self.leads = leads.map { ContiguousArray($0) } ?? ContiguousArray(repeating: Self.noLead, count: n)
+        leafOf = ContiguousArray(repeating: Self.none, count: n)
+        build(0..<Int32(n))
     }
 
     /// ``init(sorted:leads:)`` for elements and leads held in arrays already:
-    /// the tree keeps `sorted` itself, shared until either side writes.
+    /// the tree keeps both arrays, shared until either side writes, and
+    /// sizes the rest for as many elements as `sorted` has room for.
     ///
     /// ```swift
     /// let tree = OrderStatisticTree(sorted: elements, leads: leads)
@@ -78,46 +119,12 @@ package struct OrderStatisticTree<Element: Comparable> {
     package init(sorted: ContiguousArray<Element>, leads: ContiguousArray<UInt64>) {
         precondition(leads.count == sorted.count, "OrderStatisticTree: \(leads.count) leads for \(sorted.count) elements")
         elements = sorted
-        nodes = Self.leaves(sorted.count, room: sorted.capacity) { leads[$0] }
-        linkSorted()
-    }
-
-    /// `n` unlinked nodes with the given leads, in an array with room for as
-    /// many as the elements' array holds: the first inserts then copy neither.
-    private static func leaves(_ n: Int, room: Int, lead: (Int) -> UInt64) -> ContiguousArray<Node> {
-        ContiguousArray(unsafeUninitializedCapacity: max(n, room)) { buffer, count in
-            for i in 0..<n { buffer.initializeElement(at: i, to: .leaf(lead(i))) }
-            count = n
+        self.leads = leads
+        leafOf = ContiguousArray(unsafeUninitializedCapacity: max(sorted.count, sorted.capacity)) { buffer, count in
+            for i in 0..<sorted.count { buffer.initializeElement(at: i, to: Self.none) }
+            count = sorted.count
         }
-    }
-
-    /// Links nodes `0..<n`, in order, into a Cartesian tree over their
-    /// priorities, built left to right with a stack. A node's subtree spans
-    /// a range of handles, so its size is known when its range closes.
-    private mutating func linkSorted() {
-        let n = Int32(nodes.count)
-        var stack: [Int32] = []
-        stack.reserveCapacity(64)
-        // The first handle of each node's subtree.
-        var low = ContiguousArray<Int32>(repeating: 0, count: Int(n))
-        for i in 0..<n {
-            var last = Self.none
-            let priority = Self.priority(i)
-            while let top = stack.last, Self.priority(top) < priority {
-                last = stack.removeLast()
-                nodes[Int(last)].size = i - low[Int(last)]
-            }
-            nodes[Int(i)].left = last
-            low[Int(i)] = last == Self.none ? i : low[Int(last)]
-            if let top = stack.last { nodes[Int(top)].right = i }
-            stack.append(i)
-        }
-        for node in stack { nodes[Int(node)].size = n - low[Int(node)] }
-        root = stack.first ?? Self.none
-        for node in 0..<Int(n) {
-            if nodes[node].left != Self.none { nodes[Int(nodes[node].left)].parent = Int32(node) }
-            if nodes[node].right != Self.none { nodes[Int(nodes[node].right)].parent = Int32(node) }
-        }
+        build(0..<Int32(sorted.count))
     }
 
     /// The number of elements.
@@ -125,14 +132,14 @@ package struct OrderStatisticTree<Element: Comparable> {
     /// ```swift
     /// OrderStatisticTree(sorted: [1, 2]).count   // 2
     /// ```
-    package var count: Int { root == Self.none ? 0 : Int(nodes[Int(root)].size) }
+    package var count: Int { Int(total) }
 
     /// True when the tree holds nothing.
     ///
     /// ```swift
     /// OrderStatisticTree<Int>().isEmpty   // true
     /// ```
-    package var isEmpty: Bool { root == Self.none }
+    package var isEmpty: Bool { total == 0 }
 
     /// One more than the largest handle ever given out (freed ones included).
     package var capacity: Int { elements.count }
@@ -144,67 +151,151 @@ package struct OrderStatisticTree<Element: Comparable> {
     /// ```
     package subscript(handle: Handle) -> Element { elements[Int(handle)] }
 
-    /// Whether `element` (with its lead) sorts before the element of `node`:
-    /// unequal leads without the top bit decide, as ``RowKey`` leads do.
-    @inline(__always) func precedes(_ element: Element, lead: UInt64, _ node: Int32) -> Bool {
-        let other = nodes[Int(node)].lead
+    /// The lead stored with a handle's element (see ``insertRanked(_:lead:)``).
+    package func lead(of handle: Handle) -> UInt64 { leads[Int(handle)] }
+
+    /// Whether `element` (with `lead`) sorts before the element of `handle`
+    /// (with `other`, its lead): unequal leads without the top bit decide,
+    /// as ``RowKey`` leads do.
+    @inline(__always) func precedes(_ element: Element, _ lead: UInt64, _ handle: Int32, _ other: UInt64) -> Bool {
         if lead != other && (lead | other) & Self.noLead == 0 { return lead < other }
-        return element < elements[Int(node)]
+        return element < elements[Int(handle)]
     }
 
-    /// The lead stored with a node's element (see ``insertRanked(_:lead:)``).
-    package func lead(of handle: Handle) -> UInt64 { nodes[Int(handle)].lead }
+    /// Whether the element of `handle` (with lead `other`) sorts before `element` (with `lead`).
+    @inline(__always) func follows(_ element: Element, _ lead: UInt64, _ handle: Int32, _ other: UInt64) -> Bool {
+        if lead != other && (lead | other) & Self.noLead == 0 { return other < lead }
+        return elements[Int(handle)] < element
+    }
 
-    /// Whether the element of node `a` sorts before that of node `b`.
+    /// Whether the element of handle `a` sorts before that of `b`.
     ///
     /// ```swift
     /// tree.isOrdered(a, before: b)
     /// ```
     package func isOrdered(_ a: Handle, before b: Handle) -> Bool {
         // The leads first, so that most calls read no element.
-        let x = nodes[Int(a)].lead, y = nodes[Int(b)].lead
+        let x = leads[Int(a)], y = leads[Int(b)]
         if x != y && (x | y) & Self.noLead == 0 { return x < y }
         return elements[Int(a)] < elements[Int(b)]
     }
 
-    /// A fixed priority per slot, so nodes need no stored priority: the
-    /// top bits count the trailing zeros of slot + 1 and the rest are
-    /// pseudo-random. Slots in key order (a loaded or appended run) then make
-    /// a balanced tree, about log2 n deep rather than a random treap's
-    /// 2 ln n, so every walk is shorter; slots in any other order are a
-    /// random permutation of distinct priorities, as in any treap.
-    @inline(__always) static func priority(_ node: Int32) -> UInt64 {
-        var z = UInt64(UInt32(bitPattern: node)) &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        let level = UInt64((UInt32(bitPattern: node) &+ 1).trailingZeroBitCount)
-        return level << 58 | (z ^ (z >> 31)) >> 6
+    /// Removes every element, keeping nothing.
+    ///
+    /// ```swift
+    /// tree.removeAll()
+    /// ```
+    /// - Complexity: O(n).
+    package mutating func removeAll() {
+        self = OrderStatisticTree()
+    }
+}
+
+// MARK: - Building
+
+extension OrderStatisticTree {
+    /// Makes the tree exactly `order`'s handles, in that order, from scratch:
+    /// leaves filled to ``loadedLeaf``, then each level of inner nodes above
+    /// them, every node's elements or children spread evenly.
+    mutating func build<C: Collection>(_ order: C) where C.Element == Int32 {
+        let n = order.count
+        total = Int32(n)
+        height = 0
+        root = Self.none
+        freeLeaves = []
+        freeInners = []
+        innerChildren = []
+        innerHeaders = []
+        let leafCount = (n + Self.loadedLeaf - 1) / Self.loadedLeaf
+        // Room for a leaf in 32 to split before the arrays grow.
+        let leafRoom = leafCount + leafCount / 32 + 1
+        leafHandles = []
+        leafLeads = []
+        leafHeaders = []
+        leafHandles.reserveCapacity(leafRoom * Self.leafWidth)
+        leafLeads.reserveCapacity(leafRoom * Self.leafWidth)
+        leafHeaders.reserveCapacity(leafRoom)
+        guard n > 0 else { return }
+        var level: [Child] = []
+        level.reserveCapacity(leafCount)
+        var iterator = order.makeIterator()
+        for leaf in 0..<leafCount {
+            let size = n / leafCount + (leaf < n % leafCount ? 1 : 0)
+            let base = leafHandles.count
+            for _ in 0..<size {
+                let handle = iterator.next()!
+                leafHandles.append(handle)
+                leafLeads.append(leads[Int(handle)])
+                leafOf[Int(handle)] = Int32(leaf)
+            }
+            for _ in size..<Self.leafWidth {
+                leafHandles.append(Self.none)
+                leafLeads.append(0)
+            }
+            leafHeaders.append(Header(count: Int32(size), parent: Self.none))
+            level.append(Child(size: Int32(size), node: Int32(leaf), firstHandle: leafHandles[base], firstLead: leafLeads[base]))
+        }
+        while level.count > 1 {
+            let nodeCount = (level.count + Self.loadedInner - 1) / Self.loadedInner
+            var next: [Child] = []
+            next.reserveCapacity(nodeCount)
+            var start = 0
+            for index in 0..<nodeCount {
+                let width = level.count / nodeCount + (index < level.count % nodeCount ? 1 : 0)
+                let node = Int32(innerHeaders.count)
+                var size: Int32 = 0
+                for child in level[start..<(start + width)] {
+                    innerChildren.append(child)
+                    size += child.size
+                    setParent(of: child.node, atHeight: height, to: node)
+                }
+                for _ in width..<Self.innerWidth { innerChildren.append(Child(size: 0, node: Self.none, firstHandle: Self.none, firstLead: 0)) }
+                innerHeaders.append(Header(count: Int32(width), parent: Self.none))
+                next.append(Child(size: size, node: node, firstHandle: level[start].firstHandle, firstLead: level[start].firstLead))
+                start += width
+            }
+            level = next
+            height += 1
+        }
+        root = level[0].node
     }
 
-    @inline(__always) func sizeOf(_ node: Int32) -> Int32 { node == Self.none ? 0 : nodes[Int(node)].size }
-    @inline(__always) func left(_ node: Int32) -> Int32 { nodes[Int(node)].left }
-    @inline(__always) func right(_ node: Int32) -> Int32 { nodes[Int(node)].right }
-    @inline(__always) func parent(_ node: Int32) -> Int32 { nodes[Int(node)].parent }
-
-    /// Makes `child` (possibly none) the left child of `node`.
-    @inline(__always) mutating func setLeft(_ node: Int32, _ child: Int32) {
-        nodes[Int(node)].left = child
-        if child != Self.none { nodes[Int(child)].parent = node }
+    /// Sets the parent of a node that lies `height` levels above the leaves.
+    @inline(__always) mutating func setParent(of node: Int32, atHeight height: Int, to parent: Int32) {
+        if height == 0 { leafHeaders[Int(node)].parent = parent } else { innerHeaders[Int(node)].parent = parent }
     }
 
-    /// Makes `child` (possibly none) the right child of `node`.
-    @inline(__always) mutating func setRight(_ node: Int32, _ child: Int32) {
-        nodes[Int(node)].right = child
-        if child != Self.none { nodes[Int(child)].parent = node }
+    @inline(__always) func parent(of node: Int32, atHeight height: Int) -> Int32 {
+        height == 0 ? leafHeaders[Int(node)].parent : innerHeaders[Int(node)].parent
     }
 
-    /// Makes `node` (possibly none) the root.
-    @inline(__always) mutating func setRoot(_ node: Int32) {
-        root = node
-        if node != Self.none { nodes[Int(node)].parent = Self.none }
+    @inline(__always) func fill(of node: Int32, atHeight height: Int) -> Int {
+        Int(height == 0 ? leafHeaders[Int(node)].count : innerHeaders[Int(node)].count)
     }
 
-    @inline(__always) mutating func update(_ node: Int32) {
-        nodes[Int(node)].size = 1 &+ sizeOf(left(node)) &+ sizeOf(right(node))
+    /// The first element (handle and lead) of a node's subtree.
+    @inline(__always) func first(of node: Int32, atHeight height: Int) -> (handle: Int32, lead: UInt64) {
+        if height == 0 {
+            let base = Int(node) * Self.leafWidth
+            return (leafHandles[base], leafLeads[base])
+        }
+        let child = innerChildren[Int(node) * Self.innerWidth]
+        return (child.firstHandle, child.firstLead)
+    }
+
+    /// The index of `child` among the children of inner node `node`.
+    @inline(__always) func index(of child: Int32, in node: Int32) -> Int {
+        let base = Int(node) * Self.innerWidth
+        var i = 0
+        while innerChildren[base + i].node != child { i += 1 }
+        return i
+    }
+
+    /// The sum of the sizes of the first `count` children of `node`.
+    @inline(__always) func sizeBefore(_ count: Int, in node: Int32) -> Int32 {
+        let base = Int(node) * Self.innerWidth
+        var sum: Int32 = 0
+        for i in 0..<count { sum &+= innerChildren[base + i].size }
+        return sum
     }
 }
