@@ -73,6 +73,13 @@ import FolioTestSupport
         try checkFoldingAlike(["a", "A", "z", "Z", "@", "[", "`", "{", "m", "M", "0", " ", "ab", "AB"])
     }
 
+    /// Texts sorted by their scalars: a total order, where `String`'s own
+    /// `<` is not one for some texts that start with a combining mark, so
+    /// that two sorts of the same texts could differ.
+    func inScalarOrder(_ texts: [String]) -> [String] {
+        texts.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
+    }
+
     func checkFoldingAlike(_ pieces: [String]) throws {
         var random = ResultsRandom.fromEnvironment()
         print("seed:", random.seed)
@@ -89,14 +96,14 @@ import FolioTestSupport
             let match: StringMatch = [.contains(needle), .beginsWith(needle), .endsWith(needle), .equals(needle)].randomElement(using: &random)!
             filters.append(StringFilter(\TestAnimal.commonName, match, options: options.randomElement(using: &random)!))
         }
-        let saved = try filters.map { try names(c, $0).sorted() }
+        let saved = try filters.map { inScalarOrder(try names(c, $0)) }
         for (filter, inSQL) in zip(filters, saved) {
             let test = filter.textTest
-            #expect(stored.filter { test.matches($0) }.sorted() == inSQL, "\(filter), seed \(random.seed)")
+            #expect(inScalarOrder(stored.filter { test.matches($0) }) == inSQL, "\(filter), seed \(random.seed)")
         }
         for animal in try c.fetch(FetchRequest<TestAnimal>()) { animal.legs += 1 }   // every object now pending: matched in memory
         for (filter, inSQL) in zip(filters, saved) {
-            #expect(try names(c, filter).sorted() == inSQL, "\(filter), seed \(random.seed)")
+            #expect(inScalarOrder(try names(c, filter)) == inSQL, "\(filter), seed \(random.seed)")
         }
     }
 }
