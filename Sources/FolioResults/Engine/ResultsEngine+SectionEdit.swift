@@ -84,26 +84,31 @@ extension ResultsEngine {
 
     private func editInPlace(_ edit: SectionEdit, rows: inout BatchRows) {
         let store = edit.store
-        for item in edit.staying { rows.old[Int(item.change)] = Int32(store.rows.rank(ofHandle: item.handle)) }
+        // The tree is edited out of its store: a class's stored property would be
+        // checked for exclusive access at every edit; the store gets it back at the end.
+        var tree = store.rows
+        store.rows = OrderStatisticTree()
+        defer { store.rows = tree }
+        for item in edit.staying { rows.old[Int(item.change)] = Int32(tree.rank(ofHandle: item.handle)) }
         // Departures from the last down: each detach counts its rank on its way
         // up, and taking out larger rows first leaves the smaller ones' ranks as they were.
         // Sorted by the nodes' leads, read once each, so that most comparisons touch no node.
         if edit.departing.count > 1 {
-            var byLead = edit.departing.map { (lead: store.rows.lead(of: $0.handle), item: $0) }
+            var byLead = edit.departing.map { (lead: tree.lead(of: $0.handle), item: $0) }
             byLead.sort { a, b in
                 if a.lead != b.lead && (a.lead | b.lead) & OrderStatisticTree<Entry>.noLead == 0 { return a.lead > b.lead }
-                return store.rows.isOrdered(b.item.handle, before: a.item.handle)
+                return tree.isOrdered(b.item.handle, before: a.item.handle)
             }
             edit.departing = byLead.map(\.item)
         }
         var leaving: [Int] = []
         leaving.reserveCapacity(edit.departing.count)
         for item in edit.departing {
-            let rank = store.rows.detachRanked(item.handle)
+            let rank = tree.detachRanked(item.handle)
             rows.old[Int(item.change)] = Int32(rank)
             leaving.append(rank)
             // Rows moving within the section keep their node; the others' go.
-            if !item.moving { store.rows.release(item.handle) }
+            if !item.moving { tree.release(item.handle) }
         }
         edit.leavingRows = leaving.reversed()
         // Arrivals from the first up: each insert counts its rank on its way
@@ -112,15 +117,15 @@ extension ResultsEngine {
         for item in edit.arriving {
             let rank: Int
             if item.handle >= 0 {
-                rank = store.rows.reattachRanked(item.handle, as: item.entry, lead: Self.lead(of: item.entry.key))
+                rank = tree.reattachRanked(item.handle, as: item.entry, lead: Self.lead(of: item.entry.key))
             } else {
-                let placed = store.rows.insertRanked(item.entry, lead: Self.lead(of: item.entry.key))
+                let placed = tree.insertRanked(item.entry, lead: Self.lead(of: item.entry.key))
                 locations[item.entry.id] = Location(slot: store.slot, handle: placed.handle)
                 rank = placed.rank
             }
             rows.new[Int(item.change)] = Int32(rank)
         }
-        for item in edit.staying { rows.new[Int(item.change)] = Int32(store.rows.rank(ofHandle: item.handle)) }
+        for item in edit.staying { rows.new[Int(item.change)] = Int32(tree.rank(ofHandle: item.handle)) }
     }
 
     /// Each arrival's node: its own when it moves within the section, else a

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension OrderStatisticTree {
     /// Inserts an element that is not yet present and returns its handle.
     ///
@@ -62,10 +68,8 @@ extension OrderStatisticTree {
         let count = Int(leafHeaders[Int(leaf)].count)
         var position = 0
         while leafHandles[base + position] != handle { position += 1 }
-        for j in position..<(count - 1) {
-            leafHandles[base + j] = leafHandles[base + j + 1]
-            leafLeads[base + j] = leafLeads[base + j + 1]
-        }
+        Self.shift(&leafHandles, from: base + position + 1, to: base + position, count: count - 1 - position)
+        Self.shift(&leafLeads, from: base + position + 1, to: base + position, count: count - 1 - position)
         leafHeaders[Int(leaf)].count -= 1
         leafOf[Int(handle)] = Self.none
         total &-= 1
@@ -206,12 +210,8 @@ extension OrderStatisticTree {
             precondition((lead != other && (lead | other) & Self.noLead == 0) || elements[Int(leafHandles[base + low])] != element,
                          "OrderStatisticTree: element inserted twice")
         }
-        var j = count
-        while j > low {
-            leafHandles[base + j] = leafHandles[base + j - 1]
-            leafLeads[base + j] = leafLeads[base + j - 1]
-            j -= 1
-        }
+        Self.shift(&leafHandles, from: base + low, to: base + low + 1, count: count - low)
+        Self.shift(&leafLeads, from: base + low, to: base + low + 1, count: count - low)
         leafHandles[base + low] = handle
         leafLeads[base + low] = lead
         leafHeaders[Int(node)].count += 1
@@ -222,6 +222,17 @@ extension OrderStatisticTree {
     }
 
     @inline(__always) func width(atHeight height: Int) -> Int { height == 0 ? Self.leafWidth : Self.innerWidth }
+
+    /// Moves `count` values within one array (the ranges may overlap) with one
+    /// uniqueness check and one `memmove`, not a check and a bounds check a value.
+    @inline(__always) static func shift<T: BitwiseCopyable>(_ array: inout ContiguousArray<T>, from source: Int, to destination: Int, count: Int) {
+        guard count > 0 else { return }
+        precondition(source >= 0 && destination >= 0 && max(source, destination) + count <= array.count, "OrderStatisticTree: shift out of range")
+        array.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            _ = memmove(base + destination, base + source, count * MemoryLayout<T>.stride)
+        }
+    }
 
     /// A new root above the old one, with the old one as its only child.
     private mutating func growRoot() {
