@@ -66,8 +66,7 @@ extension OrderStatisticTree {
         let leaf = leafOf[Int(handle)]
         let base = Int(leaf) * Self.leafWidth
         let count = Int(leafHeaders[Int(leaf)].count)
-        var position = 0
-        while leafHandles[base + position] != handle { position += 1 }
+        let position = slot(of: handle, in: leaf) - base
         Self.shift(&leafHandles, from: base + position + 1, to: base + position, count: count - 1 - position)
         Self.shift(&leafLeads, from: base + position + 1, to: base + position, count: count - 1 - position)
         leafHeaders[Int(leaf)].count -= 1
@@ -89,7 +88,7 @@ extension OrderStatisticTree {
             parent = innerHeaders[Int(node)].parent
             if emptied {
                 let width = Int(innerHeaders[Int(node)].count)
-                for j in i..<(width - 1) { innerChildren[nodeBase + j] = innerChildren[nodeBase + j + 1] }
+                Self.shift(&innerChildren, from: nodeBase + i + 1, to: nodeBase + i, count: width - 1 - i)
                 innerHeaders[Int(node)].count -= 1
                 emptied = width == 1
                 firstChanged = i == 0 && !emptied
@@ -156,11 +155,9 @@ extension OrderStatisticTree {
         leads[Int(handle)] = lead
         let leaf = leafOf[Int(handle)]
         guard leaf != Self.none else { return }
-        let base = Int(leaf) * Self.leafWidth
-        var position = 0
-        while leafHandles[base + position] != handle { position += 1 }
-        leafLeads[base + position] = lead
-        if position == 0 { copyFirst(ofLeaf: leaf) }
+        let slot = slot(of: handle, in: leaf)
+        leafLeads[slot] = lead
+        if slot == Int(leaf) * Self.leafWidth { copyFirst(ofLeaf: leaf) }
     }
 }
 
@@ -278,11 +275,7 @@ extension OrderStatisticTree {
             innerHeaders[Int(new)].count = Int32(moved)
         }
         let width = Int(innerHeaders[Int(node)].count)
-        var j = width
-        while j > i + 1 {
-            innerChildren[base + j] = innerChildren[base + j - 1]
-            j -= 1
-        }
+        Self.shift(&innerChildren, from: base + i + 1, to: base + i + 2, count: width - i - 1)
         let first = first(of: new, atHeight: childHeight)
         innerChildren[base + i].size &-= movedSize
         innerChildren[base + i + 1] = Child(size: movedSize, node: new, firstHandle: first.handle, firstLead: first.lead)

@@ -20,9 +20,7 @@ extension OrderStatisticTree {
     package func rank(ofHandle handle: Handle) -> Int {
         let leaf = leafOf[Int(handle)]
         precondition(leaf != Self.none, "OrderStatisticTree: handle \(handle) is not in the tree")
-        let base = Int(leaf) * Self.leafWidth
-        var below: Int32 = 0
-        while leafHandles[base + Int(below)] != handle { below += 1 }
+        var below = Int32(slot(of: handle, in: leaf) - Int(leaf) * Self.leafWidth)
         var child = leaf
         var parent = leafHeaders[Int(leaf)].parent
         while parent != Self.none {

@@ -202,16 +202,17 @@ extension OrderStatisticTree {
         total = Int32(n)
         height = 0
         root = Self.none
-        freeLeaves = []
-        freeInners = []
-        innerChildren = []
-        innerHeaders = []
+        // A re-link reuses the arrays it had: a big batch re-links many sections.
+        freeLeaves.removeAll(keepingCapacity: true)
+        freeInners.removeAll(keepingCapacity: true)
+        innerChildren.removeAll(keepingCapacity: true)
+        innerHeaders.removeAll(keepingCapacity: true)
         let leafCount = (n + Self.loadedLeaf - 1) / Self.loadedLeaf
         // Room for a leaf in 32 to split before the arrays grow.
         let leafRoom = leafCount + leafCount / 32 + 1
-        leafHandles = []
-        leafLeads = []
-        leafHeaders = []
+        leafHandles.removeAll(keepingCapacity: true)
+        leafLeads.removeAll(keepingCapacity: true)
+        leafHeaders.removeAll(keepingCapacity: true)
         leafHandles.reserveCapacity(leafRoom * Self.leafWidth)
         leafLeads.reserveCapacity(leafRoom * Self.leafWidth)
         leafHeaders.reserveCapacity(leafRoom)
@@ -281,6 +282,13 @@ extension OrderStatisticTree {
         }
         let child = innerChildren[Int(node) * Self.innerWidth]
         return (child.firstHandle, child.firstLead)
+    }
+
+    /// The index in the leaf arrays of a handle's slot in its leaf.
+    @inline(__always) func slot(of handle: Int32, in leaf: Int32) -> Int {
+        var slot = Int(leaf) * Self.leafWidth
+        while leafHandles[slot] != handle { slot += 1 }
+        return slot
     }
 
     /// The index of `child` among the children of inner node `node`.
