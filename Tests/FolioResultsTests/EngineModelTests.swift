@@ -35,10 +35,14 @@ import FolioTestSupport
         var random = ResultsRandom.fromEnvironment()
         print("seed:", random.seed, config.name)
         let engine = ResultsEngine<Int, Int, Int>(fixedSection: config.sections == nil ? 0 : nil)
-        // The same batches on engines that always edit in place and always rebuild: the same reports.
-        let twins = [ResultsEngine<Int, Int, Int>.EditStrategy.inPlace, .rebuild].map { strategy in
-            let twin = ResultsEngine<Int, Int, Int>(fixedSection: config.sections == nil ? 0 : nil)
+        // The same batches on engines that always edit in place, always rebuild, or
+        // share every batch's sections among threads: the same reports.
+        typealias Engine = ResultsEngine<Int, Int, Int>
+        let ways: [(Engine.EditStrategy, Engine.EditLanes)] = [(.inPlace, .exactly(1)), (.rebuild, .exactly(1)), (.inPlace, .exactly(3)), (.automatic, .exactly(2))]
+        let twins = ways.map { strategy, lanes in
+            let twin = Engine(fixedSection: config.sections == nil ? 0 : nil)
             twin.editStrategy = strategy
+            twin.editLanes = lanes
             return twin
         }
         var model: [Int: Object] = [:]

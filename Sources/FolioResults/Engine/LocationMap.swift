@@ -31,6 +31,26 @@ struct LocationMap<ID: Hashable> {
         }
     }
 
+    /// The locations of `count` identifiers, `id(0)`, `id(1)`, …, `.hole` for
+    /// one that has none. Integer lookups run in one loop of independent loads
+    /// (no reference counting between them), so their cache misses overlap
+    /// instead of being waited for one by one.
+    func locations(count: Int, _ id: (Int) -> ID) -> [Location] {
+        [Location](unsafeUninitializedCapacity: count) { found, initialized in
+            dense.withUnsafeBufferPointer { dense in
+                for i in 0..<count {
+                    let key = id(i)
+                    if let k = Self.integer(key), k >= 0, k < dense.count {
+                        found[i] = dense[k]
+                    } else {
+                        found[i] = sparse.isEmpty ? .hole : sparse[key] ?? .hole
+                    }
+                }
+            }
+            initialized = count
+        }
+    }
+
     /// Stores a location and returns the one it replaces.
     @discardableResult
     mutating func updateValue(_ location: Location, forKey id: ID) -> Location? {

@@ -38,7 +38,8 @@ extension ResultsEngine {
     /// so a batch that empties or fills most of a section costs O(m) for its
     /// m rows rather than O(m log m) tree edits. Rows are tracked by their
     /// index in the batch, not in maps, and a row that moves within its
-    /// section keeps its node.
+    /// section keeps its node. A big batch's sections are edited on several
+    /// threads at once (see ``EditLanes``).
     ///
     /// ```swift
     /// let report = engine.apply([ResultsRowChange(id: 4, row: ResultsRow(id: 4, key: "Zebu", section: "Z"), objectChanged: true)])
@@ -88,11 +89,14 @@ extension ResultsEngine {
         var inPlace: [(change: Int32, store: SectionStore)] = []
         // Arrivals by change index: rows are read where they lie, not copied.
         var arrivals: [(change: Int32, from: SectionStore?, handle: Handle)] = []
+        // Each changed row's location and lead first, in loops whose misses overlap.
+        let found = locations.locations(count: merged.count) { merged[$0].id }
+        let leads = currentLeads(found)
         for index in merged.indices {
             let c = Int32(index)
             let change = merged[index]
-            let location = locations[change.id]
-            guard let location else {
+            let location = found[index]
+            guard location.slot >= 0 else {
                 if change.row != nil { arrivals.append((c, nil, -1)) }
                 continue
             }
@@ -103,7 +107,7 @@ extension ResultsEngine {
                 continue
             }
             if store.section == row.section {
-                if Self.sameKey(row.key, at: location.handle, in: store) {
+                if Self.sameKey(row.key, lead: leads[index], at: location.handle, in: store) {
                     if change.objectChanged {
                         edit(store).staying.append((location.handle, c))
                         inPlace.append((c, store))
@@ -145,9 +149,15 @@ extension ResultsEngine {
             if let from = arrival.from { relocated.append((arrival.change, from, store)) } else { inserted.append((arrival.change, store)) }
         }
 
-        // 2. Take out what left or moved and put in what arrived, section by section.
-        var rows = BatchRows(count: merged.count)
-        for work in edits { perform(work, rows: &rows) }
+        // 2. Take out what left or moved and put in what arrived, section by
+        // section (a big batch's sections on several threads); then the
+        // identifier map learns the new nodes.
+        let rows = BatchRows(count: merged.count)
+        defer { rows.deallocate() }
+        perform(edits, rows: rows, changes: merged.count)
+        for work in edits {
+            for item in work.placed { locations[item.id] = Location(slot: work.store.slot, handle: item.handle) }
+        }
         for item in deleted { locations[merged[Int(item.change)].id] = nil }
 
         // 3. Sections that emptied go; new ones arrive; then the new indexes.
@@ -218,12 +228,35 @@ extension ResultsEngine {
         return report
     }
 
-    /// Whether the row behind `handle` has `key`. Unequal leads say no from
-    /// the node, which the edit reads anyway, without reading the row.
-    @inline(__always) private static func sameKey(_ key: Key, at handle: Handle, in store: SectionStore) -> Bool {
-        let x = lead(of: key), y = store.rows.lead(of: handle)
+    /// Whether the row behind `handle`, whose lead is `y`, has `key`. Unequal
+    /// leads say no without reading the row.
+    @inline(__always) private static func sameKey(_ key: Key, lead y: UInt64, at handle: Handle, in store: SectionStore) -> Bool {
+        let x = lead(of: key)
         if x != y && (x | y) & OrderStatisticTree<Entry>.noLead == 0 { return false }
         return store.rows[handle].key == key
+    }
+
+    /// The lead of each located row, section by section: one tight loop of
+    /// independent loads a section, so that their cache misses overlap.
+    private func currentLeads(_ found: [Location]) -> [UInt64] {
+        var first = [Int32](repeating: -1, count: slots.count), next = [Int32](repeating: -1, count: found.count)
+        for i in found.indices.reversed() where found[i].slot >= 0 {
+            next[i] = first[Int(found[i].slot)]
+            first[Int(found[i].slot)] = Int32(i)
+        }
+        var leads = [UInt64](repeating: OrderStatisticTree<Entry>.noLead, count: found.count)
+        leads.withUnsafeMutableBufferPointer { leads in
+            for (slot, head) in first.enumerated() where head >= 0 {
+                slots[slot]!.rows.withLeads { rowLeads in
+                    var i = Int(head)
+                    while i >= 0 {
+                        leads[i] = rowLeads[Int(found[i].handle)]
+                        i = Int(next[i])
+                    }
+                }
+            }
+        }
+        return leads
     }
 
     /// One change per object: later changes of the same object win, and it counts as changed if any says so.

@@ -24,6 +24,14 @@ extension ResultsEngine {
         /// The old rows of the departures and the new rows of the arrivals, ascending.
         var leavingRows: [Int] = []
         var comingRows: [Int] = []
+        /// The arrivals that got a new node, for the identifier map, which
+        /// learns them after every section is done (sections may be edited at once).
+        var placed: [(id: ID, handle: Handle)] = []
+        /// About how much work the edit is, to share sections among threads.
+        var weight: Int {
+            let changed = departing.count + staying.count + arriving.count
+            return min(changed, store.rows.count / 16) + 1
+        }
         init(_ store: SectionStore) { self.store = store }
 
         /// Sorts the arrivals by entry: their leads and indexes are sorted, not
@@ -42,12 +50,20 @@ extension ResultsEngine {
     }
 
     /// Each change's row in its old and new section (by change index; -1 when it has none).
+    /// Raw buffers, freed by `deallocate()`: sections edited at once write
+    /// their own changes' entries, which an array's uniqueness check would make a race.
     struct BatchRows {
-        var old: [Int32]
-        var new: [Int32]
+        let old: UnsafeMutableBufferPointer<Int32>
+        let new: UnsafeMutableBufferPointer<Int32>
         init(count: Int) {
-            old = Array(repeating: -1, count: count)
-            new = Array(repeating: -1, count: count)
+            old = .allocate(capacity: count)
+            new = .allocate(capacity: count)
+            old.initialize(repeating: -1)
+            new.initialize(repeating: -1)
+        }
+        func deallocate() {
+            old.deallocate()
+            new.deallocate()
         }
     }
 
@@ -70,19 +86,19 @@ extension ResultsEngine {
     /// Rows that stay in the section keep their nodes, so only the rows
     /// that arrive from elsewhere get a new place in the identifier map.
     /// - Complexity: O(c log m) in place, O(m + c) rebuilt, for c changed of m rows.
-    func perform(_ edit: SectionEdit, rows: inout BatchRows) {
+    func perform(_ edit: SectionEdit, rows: BatchRows) {
         let changed = edit.departing.count + edit.staying.count + edit.arriving.count
         let rebuild = switch editStrategy {
         case .automatic: changed * 16 >= edit.store.rows.count
         case .inPlace: false
         case .rebuild: true
         }
-        if rebuild { self.rebuild(edit, rows: &rows) } else { editInPlace(edit, rows: &rows) }
+        if rebuild { self.rebuild(edit, rows: rows) } else { editInPlace(edit, rows: rows) }
         edit.comingRows = edit.arriving.map { Int(rows.new[Int($0.change)]) }
         edit.comingRows.sort()
     }
 
-    private func editInPlace(_ edit: SectionEdit, rows: inout BatchRows) {
+    private func editInPlace(_ edit: SectionEdit, rows: BatchRows) {
         let store = edit.store
         // The tree is edited out of its store: a class's stored property would be
         // checked for exclusive access at every edit; the store gets it back at the end.
@@ -120,7 +136,7 @@ extension ResultsEngine {
                 rank = tree.reattachRanked(item.handle, as: item.entry, lead: Self.lead(of: item.entry.key))
             } else {
                 let placed = tree.insertRanked(item.entry, lead: Self.lead(of: item.entry.key))
-                locations[item.entry.id] = Location(slot: store.slot, handle: placed.handle)
+                edit.placed.append((item.entry.id, placed.handle))
                 rank = placed.rank
             }
             rows.new[Int(item.change)] = Int32(rank)
@@ -137,12 +153,12 @@ extension ResultsEngine {
                 return item.handle
             }
             let handle = make(item.entry)
-            locations[item.entry.id] = Location(slot: edit.store.slot, handle: handle)
+            edit.placed.append((item.entry.id, handle))
             return handle
         }
     }
 
-    private func rebuild(_ edit: SectionEdit, rows: inout BatchRows) {
+    private func rebuild(_ edit: SectionEdit, rows: BatchRows) {
         let store = edit.store
         edit.sortArrivals()   // O(a) when they came in order
         // Per node: -1 untouched, else the change's index, doubled, plus 1 when it leaves.

@@ -12,7 +12,7 @@
 /// let report = engine.apply([ResultsRowChange(id: 1, row: nil, objectChanged: true)])
 /// // report.sectionChanges == [delete section 0 (A)], objectChanges == [delete 1 [0, 0]]
 /// ```
-package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Comparable, Section: Hashable & Comparable & Sendable> {
+package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Comparable & Sendable, Section: Hashable & Comparable & Sendable> {
     struct Entry: Comparable {
         var key: Key
         var id: ID
@@ -43,6 +43,8 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
     var locations = LocationMap<ID>()
     /// How sections are edited by a batch; tests compare the strategies.
     package var editStrategy = EditStrategy.automatic
+    /// How many threads edit a batch's sections; tests compare the counts.
+    package var editLanes = EditLanes.automatic
     /// The one section of unsectioned results; it exists even when empty.
     package let fixedSection: Section?
     /// Counts the edits of the contents (a batch, a load, an adoption, a

@@ -154,6 +154,9 @@ package struct OrderStatisticTree<Element: Comparable> {
     /// The lead stored with a handle's element (see ``insertRanked(_:lead:)``).
     package func lead(of handle: Handle) -> UInt64 { leads[Int(handle)] }
 
+    /// Calls `body` with every handle's lead, indexed by handle.
+    func withLeads<R>(_ body: (UnsafeBufferPointer<UInt64>) throws -> R) rethrows -> R { try leads.withUnsafeBufferPointer(body) }
+
     /// Whether `element` (with `lead`) sorts before the element of `handle`
     /// (with `other`, its lead): unequal leads without the top bit decide,
     /// as ``RowKey`` leads do.

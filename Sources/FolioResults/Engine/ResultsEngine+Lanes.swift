@@ -1,0 +1,59 @@
+import Dispatch
+import Foundation
+
+extension ResultsEngine {
+    /// How many threads edit a batch's sections.
+    package enum EditLanes: Sendable {
+        /// One per core (up to four) for a big batch that touches several sections, else one.
+        case automatic
+        /// Exactly this many (at most one a section), whatever the batch: for tests.
+        case exactly(Int)
+
+        /// A batch of fewer changes is edited on the calling thread: handing
+        /// work to another costs tens of microseconds, more than the edits.
+        static var bigBatch: Int { 2_048 }
+        static var coreCount: Int { min(4, ProcessInfo.processInfo.activeProcessorCount) }
+
+        func count(changes: Int, sections: Int) -> Int {
+            switch self {
+            case .automatic: changes < Self.bigBatch ? 1 : min(Self.coreCount, sections)
+            case .exactly(let lanes): min(max(1, lanes), sections)
+            }
+        }
+    }
+
+    /// Performs each section's edit. Sections share nothing but the batch's
+    /// row buffers, where each writes only its own changes' entries, so a big
+    /// batch's sections are edited on several threads at once, shared out by
+    /// their weight, the heaviest first, each to the least loaded thread.
+    func perform(_ edits: [SectionEdit], rows: BatchRows, changes: Int) {
+        let lanes = editLanes.count(changes: changes, sections: edits.count)
+        guard lanes > 1 else {
+            for edit in edits { perform(edit, rows: rows) }
+            return
+        }
+        var shares = [[SectionEdit]](repeating: [], count: lanes)
+        var loads = [Int](repeating: 0, count: lanes)
+        for edit in edits.sorted(by: { $0.weight > $1.weight }) {
+            let lane = loads.indices.min { loads[$0] < loads[$1] }!
+            shares[lane].append(edit)
+            loads[lane] += edit.weight
+        }
+        let work = LaneWork(engine: self, shares: shares, rows: rows)
+        DispatchQueue.concurrentPerform(iterations: lanes) { lane in work.run(lane) }
+    }
+
+    /// One batch's sections, shared among threads.
+    // @unchecked: each lane edits only its own sections (their trees and edit
+    // records) and writes only its changes' entries of the row buffers; the
+    // engine's other state is only read until every lane is done.
+    private struct LaneWork: @unchecked Sendable {
+        let engine: ResultsEngine
+        let shares: [[SectionEdit]]
+        let rows: BatchRows
+
+        func run(_ lane: Int) {
+            for edit in shares[lane] { engine.perform(edit, rows: rows) }
+        }
+    }
+}
