@@ -1,6 +1,3 @@
-import Dispatch
-import Foundation
-
 extension ResultsEngine {
     /// How many threads edit a batch's sections.
     package enum EditLanes: Sendable {
@@ -9,14 +6,9 @@ extension ResultsEngine {
         /// Exactly this many (at most one a section), whatever the batch: for tests.
         case exactly(Int)
 
-        /// A batch of fewer changes is edited on the calling thread: handing
-        /// work to another costs tens of microseconds, more than the edits.
-        static var bigBatch: Int { 2_048 }
-        static var coreCount: Int { min(4, ProcessInfo.processInfo.activeProcessorCount) }
-
         func count(changes: Int, sections: Int) -> Int {
             switch self {
-            case .automatic: changes < Self.bigBatch ? 1 : min(Self.coreCount, sections)
+            case .automatic: min(Lanes.count(for: changes), sections)
             case .exactly(let lanes): min(max(1, lanes), sections)
             }
         }
@@ -40,7 +32,7 @@ extension ResultsEngine {
             loads[lane] += edit.weight
         }
         let work = LaneWork(engine: self, shares: shares, rows: rows)
-        DispatchQueue.concurrentPerform(iterations: lanes) { lane in work.run(lane) }
+        Lanes.run(lanes) { lane in work.run(lane) }
     }
 
     /// One batch's sections, shared among threads.
