@@ -3,9 +3,9 @@ extension ResultsEngine {
     /// index, and its section and row before and after.
     struct Relocation {
         var change: Int32
-        var oldStore: SectionStore
+        var oldSlot: Int32
         var oldRow: Int
-        var newStore: SectionStore
+        var newSlot: Int32
         var newRow: Int
     }
 
@@ -85,10 +85,13 @@ extension ResultsEngine {
             edits.append(created)
             return created
         }
-        var deleted: [(change: Int32, store: SectionStore)] = []
-        var inPlace: [(change: Int32, store: SectionStore)] = []
+        // Per change, the slots of its sections, not the sections: the lists hold
+        // no references, so making and freeing them counts none.
+        var deleted: [(change: Int32, slot: Int32)] = []
+        var inPlace: [(change: Int32, slot: Int32)] = []
         // Arrivals by change index: rows are read where they lie, not copied.
-        var arrivals: [(change: Int32, from: SectionStore?, handle: Handle)] = []
+        // `from` is the old section's slot (-1 for none); `handle` the row's node when it moves within it.
+        var arrivals: [(change: Int32, from: Int32, handle: Handle)] = []
         // Each changed row's location and lead first, in loops whose misses overlap.
         let found = locations.locations(count: merged.count) { merged[$0].id }
         let leads = currentLeads(found)
@@ -97,56 +100,62 @@ extension ResultsEngine {
             let change = merged[index]
             let location = found[index]
             guard location.slot >= 0 else {
-                if change.row != nil { arrivals.append((c, nil, -1)) }
+                if change.row != nil { arrivals.append((c, -1, -1)) }
                 continue
             }
             let store = storeOf(location)
             guard let row = change.row else {
                 edit(store).departing.append((location.handle, c, false))
-                deleted.append((c, store))
+                deleted.append((c, location.slot))
                 continue
             }
             if store.section == row.section {
                 if Self.sameKey(row.key, lead: leads[index], at: location.handle, in: store) {
                     if change.objectChanged {
                         edit(store).staying.append((location.handle, c))
-                        inPlace.append((c, store))
+                        inPlace.append((c, location.slot))
                     }
                 } else {
                     edit(store).departing.append((location.handle, c, true))
-                    arrivals.append((c, store, location.handle))
+                    arrivals.append((c, location.slot, location.handle))
                 }
             } else {
                 edit(store).departing.append((location.handle, c, false))
-                arrivals.append((c, store, -1))
+                arrivals.append((c, location.slot, -1))
             }
         }
         // Old section indexes, before any section comes.
         let oldSections = edits.map(\.store)
         for store in oldSections { store.oldIndex = sectionOrder.rank(of: store.section) }
         // Placed run by run: one section lookup per run of arrivals in the same section
-        // (the controller passes them in key order, so a run is usually a whole section).
+        // (the controller passes them in key order, so a run is usually a whole section);
+        // a row that moves within its section needs none.
         var insertedStores: [SectionStore] = []
-        var inserted: [(change: Int32, store: SectionStore)] = []
-        var relocated: [(change: Int32, from: SectionStore, to: SectionStore)] = []
+        var inserted: [(change: Int32, slot: Int32)] = []
+        var relocated: [(change: Int32, from: Int32, to: Int32)] = []
         var runStore: SectionStore?
         for arrival in arrivals {
             let c = Int(arrival.change)
-            if runStore?.section != merged[c].row!.section {
-                let section = merged[c].row!.section
-                precondition(fixedSection == nil || section == fixedSection, "ResultsEngine: row \(merged[c].id) is outside the fixed section")
-                if let existing = stores[section] {
-                    runStore = existing
-                } else {
-                    let created = store(for: section)
-                    created.isNew = true
-                    insertedStores.append(created)
-                    runStore = created
+            let target: SectionStore
+            if arrival.handle >= 0 {
+                target = editOfSlot[Int(arrival.from)]!.store
+            } else {
+                if runStore?.section != merged[c].row!.section {
+                    let section = merged[c].row!.section
+                    precondition(fixedSection == nil || section == fixedSection, "ResultsEngine: row \(merged[c].id) is outside the fixed section")
+                    if let existing = stores[section] {
+                        runStore = existing
+                    } else {
+                        let created = store(for: section)
+                        created.isNew = true
+                        insertedStores.append(created)
+                        runStore = created
+                    }
                 }
+                target = runStore!
             }
-            let store = runStore!
-            edit(store).arriving.append((Entry(key: merged[c].row!.key, id: merged[c].id), arrival.change, arrival.handle))
-            if let from = arrival.from { relocated.append((arrival.change, from, store)) } else { inserted.append((arrival.change, store)) }
+            edit(target).arriving.append((Entry(key: merged[c].row!.key, id: merged[c].id), arrival.change, arrival.handle))
+            if arrival.from >= 0 { relocated.append((arrival.change, arrival.from, target.slot)) } else { inserted.append((arrival.change, target.slot)) }
         }
 
         // 2. Take out what left or moved and put in what arrived, section by
@@ -166,7 +175,7 @@ extension ResultsEngine {
             report.sectionChanges.append(SectionChange(type: .delete, index: store.oldIndex, section: store.section))
             dropStore(store)
         }
-        for work in edits where stores[work.store.section] === work.store {
+        for work in edits where slots[Int(work.store.slot)] === work.store {
             work.store.newIndex = sectionOrder.rank(of: work.store.section)
         }
         for store in insertedStores {
@@ -174,22 +183,31 @@ extension ResultsEngine {
         }
 
         // 4. Object changes, as records of packed paths, sorted before any index path is made.
-        var deletes = deleted.map { Reported(change: $0.change, old: Self.pack($0.store.oldIndex, rows.old[Int($0.change)]), new: 0) }
-        var inserts = inserted.map { Reported(change: $0.change, old: 0, new: Self.pack($0.store.newIndex, rows.new[Int($0.change)])) }
+        // Each touched section's indexes and state by slot, read without touching its store.
+        var oldIndex = [Int](repeating: -1, count: editOfSlot.count), newIndex = oldIndex
+        var isNew = [Bool](repeating: false, count: editOfSlot.count), isGone = isNew
+        for work in edits {
+            let slot = Int(work.store.slot)
+            (oldIndex[slot], newIndex[slot], isNew[slot]) = (work.store.oldIndex, work.store.newIndex, work.store.isNew)
+            isGone[slot] = slots[slot] !== work.store
+        }
+        var deletes = deleted.map { Reported(change: $0.change, old: Self.pack(oldIndex[Int($0.slot)], rows.old[Int($0.change)]), new: 0) }
+        var inserts = inserted.map { Reported(change: $0.change, old: 0, new: Self.pack(newIndex[Int($0.slot)], rows.new[Int($0.change)])) }
         var moves: [Reported] = []
         var updates = inPlace.map {
-            Reported(change: $0.change, old: Self.pack($0.store.oldIndex, rows.old[Int($0.change)]), new: Self.pack($0.store.newIndex, rows.new[Int($0.change)]))
+            Reported(change: $0.change, old: Self.pack(oldIndex[Int($0.slot)], rows.old[Int($0.change)]),
+                     new: Self.pack(newIndex[Int($0.slot)], rows.new[Int($0.change)]))
         }
         let relocations = relocated.map {
-            Relocation(change: $0.change, oldStore: $0.from, oldRow: Int(rows.old[Int($0.change)]), newStore: $0.to, newRow: Int(rows.new[Int($0.change)]))
+            Relocation(change: $0.change, oldSlot: $0.from, oldRow: Int(rows.old[Int($0.change)]), newSlot: $0.to, newRow: Int(rows.new[Int($0.change)]))
         }
-        let staying = rowsKeepingTheirPlace(relocations, edits: editOfSlot)
+        let staying = rowsKeepingTheirPlace(relocations, edits: editOfSlot, isNew: isNew)
         for (i, item) in relocations.enumerated() {
-            let record = Reported(change: item.change, old: Self.pack(item.oldStore.oldIndex, Int32(item.oldRow)),
-                                  new: Self.pack(item.newStore.newIndex, Int32(item.newRow)))
+            let record = Reported(change: item.change, old: Self.pack(oldIndex[Int(item.oldSlot)], Int32(item.oldRow)),
+                                  new: Self.pack(newIndex[Int(item.newSlot)], Int32(item.newRow)))
             if staying[i] {
                 updates.append(record)
-            } else if stores[item.oldStore.section] !== item.oldStore || item.newStore.isNew || record.old == record.new {
+            } else if isGone[Int(item.oldSlot)] || isNew[Int(item.newSlot)] || record.old == record.new {
                 // UICollectionView refuses such moves and UITableView reloads; an
                 // equal-path move reads as an update to many clients.
                 deletes.append(record)
@@ -214,9 +232,11 @@ extension ResultsEngine {
         report.objectChanges.reserveCapacity(total)
         sources = []
         sources.reserveCapacity(total)
+        // The IDs side by side, so that the records, in report order, read them from a small array.
+        let ids = merged.map(\.id)
         func emit(_ records: [Reported], _ type: ResultsChangeType, old: Bool, new: Bool) {
             for r in records {
-                report.objectChanges.append(ObjectChange(type: type, id: merged[Int(r.change)].id,
+                report.objectChanges.append(ObjectChange(type: type, id: ids[Int(r.change)],
                                                          indexPath: old ? Self.unpack(r.old) : nil, newIndexPath: new ? Self.unpack(r.new) : nil))
                 sources.append(r.change)
             }

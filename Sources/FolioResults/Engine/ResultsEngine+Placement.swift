@@ -5,15 +5,15 @@ extension ResultsEngine {
     /// Gaps are found by sorting, not hashing.
     ///
     /// - Complexity: O(k log k).
-    func rowsKeepingTheirPlace(_ relocated: [Relocation], edits: [SectionEdit?]) -> [Bool] {
+    func rowsKeepingTheirPlace(_ relocated: [Relocation], edits: [SectionEdit?], isNew: [Bool]) -> [Bool] {
         var staying = [Bool](repeating: false, count: relocated.count)
         // (slot, unchanged rows before, old row, new row, index) of each candidate.
         var candidates: [(slot: Int32, before: Int, oldRow: Int, newRow: Int, index: Int)] = []
-        for (i, item) in relocated.enumerated() where item.oldStore === item.newStore && !item.newStore.isNew {
-            let edit = edits[Int(item.oldStore.slot)]!
+        for (i, item) in relocated.enumerated() where item.oldSlot == item.newSlot && !isNew[Int(item.newSlot)] {
+            let edit = edits[Int(item.oldSlot)]!
             let before = item.oldRow - countBelow(item.oldRow, in: edit.leavingRows)
             let after = item.newRow - countBelow(item.newRow, in: edit.comingRows)
-            if before == after { candidates.append((item.oldStore.slot, before, item.oldRow, item.newRow, i)) }
+            if before == after { candidates.append((item.oldSlot, before, item.oldRow, item.newRow, i)) }
         }
         guard !candidates.isEmpty else { return staying }
         candidates.sort { ($0.slot, $0.before, $0.oldRow) < ($1.slot, $1.before, $1.oldRow) }
