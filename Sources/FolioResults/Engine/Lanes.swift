@@ -17,9 +17,4 @@ enum Lanes {
     static func run(_ lanes: Int, _ body: @Sendable (Int) -> Void) {
         if lanes <= 1 { body(0) } else { DispatchQueue.concurrentPerform(iterations: lanes, execute: body) }
     }
-
-    /// The part of `0..<count` that `lane` of `lanes` takes.
-    static func part(_ lane: Int, of lanes: Int, in count: Int) -> Range<Int> {
-        lane * count / lanes..<(lane + 1) * count / lanes
-    }
 }

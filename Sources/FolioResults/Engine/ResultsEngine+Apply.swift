@@ -126,7 +126,7 @@ extension ResultsEngine {
         }
         // Old section indexes, before any section comes.
         let oldSections = edits.map(\.store)
-        for store in oldSections { store.oldIndex = sectionOrder.rank(of: store.section) }
+        let oldRanks = oldSections.map { sectionOrder.rank(of: $0.section) }
         // Placed run by run: one section lookup per run of arrivals in the same section
         // (the controller passes them in key order, so a run is usually a whole section);
         // a row that moves within its section needs none.
@@ -147,7 +147,6 @@ extension ResultsEngine {
                         runStore = existing
                     } else {
                         let created = store(for: section)
-                        created.isNew = true
                         insertedStores.append(created)
                         runStore = created
                     }
@@ -157,6 +156,13 @@ extension ResultsEngine {
             edit(target).arriving.append((Entry(key: merged[c].row!.key, id: merged[c].id), arrival.change, arrival.handle))
             if arrival.from >= 0 { relocated.append((arrival.change, arrival.from, target.slot)) } else { inserted.append((arrival.change, target.slot)) }
         }
+
+        // The batch's scratch for each touched section, by slot: its indexes
+        // before and after, and whether it is new or gone.
+        var oldIndex = [Int](repeating: -1, count: editOfSlot.count), newIndex = oldIndex
+        var isNew = [Bool](repeating: false, count: editOfSlot.count), isGone = isNew
+        for (store, rank) in zip(oldSections, oldRanks) { oldIndex[Int(store.slot)] = rank }
+        for store in insertedStores { isNew[Int(store.slot)] = true }
 
         // 2. Take out what left or moved and put in what arrived, section by
         // section (a big batch's sections on several threads); then the
@@ -172,25 +178,18 @@ extension ResultsEngine {
         // 3. Sections that emptied go; new ones arrive; then the new indexes.
         var report = ResultsChangeSet<ID, Section>()
         for store in oldSections where store.rows.isEmpty && store.section != fixedSection {
-            report.sectionChanges.append(SectionChange(type: .delete, index: store.oldIndex, section: store.section))
+            report.sectionChanges.append(SectionChange(type: .delete, index: oldIndex[Int(store.slot)], section: store.section))
             dropStore(store)
+            isGone[Int(store.slot)] = true
         }
-        for work in edits where slots[Int(work.store.slot)] === work.store {
-            work.store.newIndex = sectionOrder.rank(of: work.store.section)
+        for work in edits where !isGone[Int(work.store.slot)] {
+            newIndex[Int(work.store.slot)] = sectionOrder.rank(of: work.store.section)
         }
         for store in insertedStores {
-            report.sectionChanges.append(SectionChange(type: .insert, index: store.newIndex, section: store.section))
+            report.sectionChanges.append(SectionChange(type: .insert, index: newIndex[Int(store.slot)], section: store.section))
         }
 
         // 4. Object changes, as records of packed paths, sorted before any index path is made.
-        // Each touched section's indexes and state by slot, read without touching its store.
-        var oldIndex = [Int](repeating: -1, count: editOfSlot.count), newIndex = oldIndex
-        var isNew = [Bool](repeating: false, count: editOfSlot.count), isGone = isNew
-        for work in edits {
-            let slot = Int(work.store.slot)
-            (oldIndex[slot], newIndex[slot], isNew[slot]) = (work.store.oldIndex, work.store.newIndex, work.store.isNew)
-            isGone[slot] = slots[slot] !== work.store
-        }
         var deletes = deleted.map { Reported(change: $0.change, old: Self.pack(oldIndex[Int($0.slot)], rows.old[Int($0.change)]), new: 0) }
         var inserts = inserted.map { Reported(change: $0.change, old: 0, new: Self.pack(newIndex[Int($0.slot)], rows.new[Int($0.change)])) }
         var moves: [Reported] = []
@@ -217,12 +216,7 @@ extension ResultsEngine {
             }
         }
 
-        // 5. Clear the batch scratch and order the report.
-        for work in edits {
-            work.store.oldIndex = -1
-            work.store.newIndex = -1
-            work.store.isNew = false
-        }
+        // 5. Order the report.
         report.sectionChanges.sort { ($0.type == .delete ? 0 : 1, $0.index) < ($1.type == .delete ? 0 : 1, $1.index) }
         deletes.sort { $0.old < $1.old }
         inserts.sort { $0.new < $1.new }

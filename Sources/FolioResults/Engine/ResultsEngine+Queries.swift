@@ -141,7 +141,6 @@ extension ResultsEngine {
             precondition(store.section == section, "ResultsEngine: section \(section) filed under another key")
             precondition(sectionOrder.handle(of: section) != nil, "ResultsEngine: section \(section) missing from the order")
             precondition(store.rows.count > 0 || section == fixedSection, "ResultsEngine: empty section \(section) kept")
-            precondition(store.oldIndex == -1 && store.newIndex == -1 && !store.isNew, "ResultsEngine: batch scratch left in \(section)")
             store.rows.checkInvariants()
             store.rows.forEachInOrder { entry in
                 guard let location = self.locations[entry.id] else { preconditionFailure("ResultsEngine: id \(entry.id) not in the map") }

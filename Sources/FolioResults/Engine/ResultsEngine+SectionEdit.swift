@@ -27,11 +27,10 @@ extension ResultsEngine {
         /// The arrivals that got a new node, for the identifier map, which
         /// learns them after every section is done (sections may be edited at once).
         var placed: [(id: ID, handle: Handle)] = []
+        /// How many of the section's rows the batch changes.
+        var changed: Int { departing.count + staying.count + arriving.count }
         /// About how much work the edit is, to share sections among threads.
-        var weight: Int {
-            let changed = departing.count + staying.count + arriving.count
-            return min(changed, store.rows.count / 16) + 1
-        }
+        var weight: Int { min(changed, store.rows.count / 16) + 1 }
         init(_ store: SectionStore) { self.store = store }
 
         /// Sorts the arrivals by entry: their leads and indexes are sorted, not
@@ -87,9 +86,8 @@ extension ResultsEngine {
     /// that arrive from elsewhere get a new place in the identifier map.
     /// - Complexity: O(c log m) in place, O(m + c) rebuilt, for c changed of m rows.
     func perform(_ edit: SectionEdit, rows: BatchRows) {
-        let changed = edit.departing.count + edit.staying.count + edit.arriving.count
         let rebuild = switch editStrategy {
-        case .automatic: changed * 16 >= edit.store.rows.count
+        case .automatic: edit.changed * 16 >= edit.store.rows.count
         case .inPlace: false
         case .rebuild: true
         }

@@ -20,14 +20,11 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
         static func == (a: Entry, b: Entry) -> Bool { a.id == b.id && a.key == b.key }
     }
 
-    /// One section's rows, with scratch fields used while a batch is applied.
+    /// One section's rows.
     final class SectionStore {
         let section: Section
         let slot: Int32
         var rows = OrderStatisticTree<Entry>()
-        var oldIndex = -1
-        var newIndex = -1
-        var isNew = false
         init(section: Section, slot: Int32) {
             self.section = section
             self.slot = slot
