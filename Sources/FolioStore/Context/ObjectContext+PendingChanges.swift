@@ -19,7 +19,6 @@ extension ObjectContext {
     public func processPendingChanges() {
         undoManager?.closeImplicitGroup()
         guard !unprocessed.isEmpty else { return }
-        for o in unprocessed where o.isBehindStore && !o.isDeletedFlag && !o.hasChanges { readAgain(o) }
         let batch = unprocessed
         unprocessed = []
         let telling = !observers.isEmpty
@@ -27,7 +26,9 @@ extension ObjectContext {
         if telling { changes.updated.reserveCapacity(batch.count) }
         // Objects changed in the same keys share one set of names, not one each.
         var names = DirtyKeys.NameCache()
+        // One pass over the batch: in a big save each object is a cache miss.
         for o in batch {
+            if o.isBehindStore && !o.isDeletedFlag && !o.hasChanges { readAgain(o) }
             o.isUnprocessed = false
             let present = o.belongs(to: self) && !o.isDeletedFlag && (o.isInsertedFlag || !o.objectID.isTemporary)
             if telling {

@@ -13,40 +13,19 @@ open class ManagedObject: Hashable, ManagedValue {
         preconditionFailure("\(self) must override `class var entity`")
     }
 
+    // The fields every change and every batch reads come first, together: in a
+    // big save each object is a cache miss, and these share one or two lines.
     /// The object's ID: temporary until its first save, then permanent.
     public internal(set) final var objectID: ObjectID
-    let meta: EntityDescription
     // Unowned: the context clears it before the object can outlive it (its deinit,
     // rollback, saved deletes, merges); owning it would be a cycle, and weak costs a lookup per access.
     // Unmanaged rather than unowned(unsafe), so that `belongs(to:)` compares without a retain.
     private final var contextReference: Unmanaged<ObjectContext>?
-
-    final var managedContext: ObjectContext? {
-        get { contextReference?.takeUnretainedValue() }
-        set { contextReference = newValue.map { Unmanaged.passUnretained($0) } }
-    }
-
-    /// Whether the object is registered in `context`. It retains neither: the
-    /// context is weakly referenced elsewhere, so each of its retains takes
-    /// the slow path, and a save asks this of every changed object.
-    @inline(__always) final func belongs(to context: ObjectContext) -> Bool {
-        contextReference?.toOpaque() == Unmanaged.passUnretained(context).toOpaque()
-    }
-
-    final var attrs: [StoreValue] = []
-    final var ones: [ObjectID?] = []
-    /// Each to-many's members as far as the context knows them; nil until needed.
-    final var manys: [MemberList?] = []
     /// Whether the object's values are not loaded yet (Core Data's `isFault`):
     /// reading any property loads them.
     ///
     ///     if animal.isFault { print("not loaded yet") }
     public internal(set) final var isFault = true
-    /// Values as last saved or fetched; kept from the first change until save or rollback.
-    final var committed: CommittedValues?
-    /// The stored row's ``RowVersion`` when its values were read, saved or
-    /// merged (Core Data's snapshot); a save writes the row only at this version.
-    final var version: Int64 = 0
     /// A merge found keys changed both here and in the store, so the object
     /// kept its values and ``version``: a rollback or refresh reads the row again.
     final var isBehindStore = false
@@ -61,6 +40,29 @@ open class ManagedObject: Hashable, ManagedValue {
     final var isUnprocessed = false
     /// The properties changed since the last processed batch.
     final var dirtyKeys = DirtyKeys()
+    let meta: EntityDescription
+    final var attrs: [StoreValue] = []
+    final var ones: [ObjectID?] = []
+    /// Each to-many's members as far as the context knows them; nil until needed.
+    final var manys: [MemberList?] = []
+    /// Values as last saved or fetched; kept from the first change until save or rollback.
+    final var committed: CommittedValues?
+    /// The stored row's ``RowVersion`` when its values were read, saved or
+    /// merged (Core Data's snapshot); a save writes the row only at this version.
+    final var version: Int64 = 0
+
+    final var managedContext: ObjectContext? {
+        get { contextReference?.takeUnretainedValue() }
+        set { contextReference = newValue.map { Unmanaged.passUnretained($0) } }
+    }
+
+    /// Whether the object is registered in `context`. It retains neither: the
+    /// context is weakly referenced elsewhere, so each of its retains takes
+    /// the slow path, and a save asks this of every changed object.
+    @inline(__always) final func belongs(to context: ObjectContext) -> Bool {
+        contextReference?.toOpaque() == Unmanaged.passUnretained(context).toOpaque()
+    }
+
     /// Set on the stand-ins that resolve key paths: their properties record reads instead.
     final var probe: KeyPathProbe?
 
