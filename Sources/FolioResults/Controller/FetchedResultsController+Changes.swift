@@ -58,10 +58,8 @@ extension FetchedResultsController {
                 links = relinked.isEmpty ? [] : try fetchRelatedRows(plan, restrictedTo: relinked)
             } else {
                 let live: [Int64]
-                if readsMemory, let slots = plan.plainSlots {
-                    changeList.reserveCapacity(candidates.count)
-                    present = [Bool](repeating: false, count: candidates.count)
-                    live = readInMemory(plan, slots, candidates, changed: changed, deleted: deleted,
+                if readsMemory, let keys = plan.objectKeys {
+                    live = readInMemory(keys, entity: plan.entityName, candidates, changed: changed, deleted: deleted,
                                         into: &changeList, objects: &objects, ids: &objectIDs, present: &present)
                 } else {
                     live = candidates.compactMap { isDeleted($0.id) ? nil : $0.id }
@@ -113,37 +111,21 @@ extension FetchedResultsController {
     /// store would give for them, with the objects and their IDs alongside
     /// (the first changes of the batch, so the same indexes); returns the
     /// others that are not deleted, for the store. One deleted here is left
-    /// out (not present, so it goes).
+    /// out (not present, so it goes). A big batch is read on several threads
+    /// (see ``MemoryRead``).
     /// - Complexity: O(k) object lookups for k candidates.
-    func readInMemory(_ plan: KeyPlan<Entity>, _ slots: [Int], _ candidates: [Candidate], changed: [Int64], deleted: [Int64],
+    func readInMemory(_ keys: ObjectKeys, entity: String, _ candidates: [Candidate], changed: [Int64], deleted: [Int64],
                       into changes: inout [ResultsRowChange<Int64, RowKey, SectionKey>], objects: inout [ManagedObject],
                       ids: inout [Int64], present: inout [Bool]) -> [Int64] {
-        objects.reserveCapacity(candidates.count)
-        ids.reserveCapacity(candidates.count)
+        precondition(changes.isEmpty && objects.isEmpty && ids.isEmpty, "readInMemory: the batch's first rows are read here")
         // One lookup of the entity for the batch; an object not registered is read from the store.
-        let found = managedObjectContext.registeredObjects(ofEntity: plan.entityName, rowIDs: changed.map(storeRowID))
-        var rest: [Int64] = []
-        var c = 0, d = 0
-        for (index, candidate) in candidates.enumerated() {
-            let id = candidate.id
-            while d < deleted.count && deleted[d] < id { d += 1 }
-            if d < deleted.count && deleted[d] == id { continue }
-            while c < changed.count && changed[c] < id { c += 1 }
-            guard c < changed.count && changed[c] == id else {
-                rest.append(id)
-                continue
-            }
-            guard let object = found[c]?.takeUnretainedValue(), !object.isFault else {
-                rest.append(id)
-                continue
-            }
-            if !object.isDeleted {
-                changes.append(ResultsRowChange(id: id, row: plan.row(id: id, object: object, slots: slots), objectChanged: candidate.changed))
-                objects.append(object)
-                ids.append(id)
-                present[index] = true
-            }
-        }
+        let found = managedObjectContext.registeredObjects(ofEntity: entity, rowIDs: changed.map(storeRowID))
+        let read = MemoryRead(keys: keys, candidates: candidates, changed: changed, deleted: deleted, found: found,
+                              lanes: Lanes.count(for: changed.count))
+        Lanes.run(read.lanes) { read.run(lane: $0) }
+        // Room for the rows the store gives and the departures, so that no append regrows the list.
+        let rest: [Int64]
+        (changes, objects, ids, present, rest) = read.take(capacity: candidates.count)
         return rest
     }
 

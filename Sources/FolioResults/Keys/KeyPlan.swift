@@ -106,9 +106,24 @@ struct KeyPlan<Entity: ManagedObject> {
         return ResultsRow(id: id, key: RowKey(values[first..<sortCount], ascending: ascending[first..<sortCount]), section: section)
     }
 
-    /// The engine's row for an object with unsaved changes, its keys read from
-    /// it (see ``plainSlots``): the usual one or two keys make no array.
-    func row(id: Int64, object: ManagedObject, slots: [Int]) -> ResultsRow<Int64, RowKey, SectionKey> {
+    /// How to read the keys from an object with unsaved changes, when
+    /// ``plainSlots`` allows it.
+    var objectKeys: ObjectKeys? {
+        plainSlots.map { ObjectKeys(slots: $0, ascending: ascending, sortCount: sortCount, sectioned: sectioned) }
+    }
+}
+
+/// The sort and section keys of a request whose keys are all attributes of
+/// the entity itself (see ``KeyPlan/plainSlots``), read from objects in
+/// memory. Plain values, so that several threads can read a big batch.
+struct ObjectKeys: Sendable {
+    let slots: [Int]
+    let ascending: [Bool]
+    let sortCount: Int
+    let sectioned: Bool
+
+    /// The engine's row for a loaded object: the usual one or two keys make no array.
+    func row(id: Int64, object: ManagedObject) -> ResultsRow<Int64, RowKey, SectionKey> {
         let first = sectioned ? 1 : 0
         let section = sectioned ? SectionKey(object.attributeValue(atSlot: slots[0]), ascending: ascending[0]) : SectionKey(.null, ascending: true)
         let key = switch sortCount - first {

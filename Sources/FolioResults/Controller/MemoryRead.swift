@@ -1,0 +1,128 @@
+import FolioStore
+
+/// One batch's changed objects read from memory into engine rows, the
+/// candidates split into runs, one a lane (see ``Lanes``): a big save's
+/// objects are each a cache miss, and two threads wait on them at once.
+///
+/// Each lane writes from its run's start in shared buffers; the results are
+/// then moved (not copied) into arrays in candidate order.
+// @unchecked: the lanes only read the objects, which are loaded (`row` meets
+// no fault, so no context is touched) and registered in the view context,
+// whose thread waits in `Lanes.run` until every lane is done; each lane
+// writes only its own run of the buffers and its own entry of the counts.
+final class MemoryRead: @unchecked Sendable {
+    typealias Candidate = (id: Int64, changed: Bool)
+    typealias Change = ResultsRowChange<Int64, RowKey, SectionKey>
+
+    let keys: ObjectKeys
+    let candidates: [Candidate]
+    /// The candidates this context changed, sorted, and their registered objects.
+    let changed: [Int64]
+    let found: [Unmanaged<ManagedObject>?]
+    let deleted: [Int64]
+    let lanes: Int
+    private let changeBuffer: UnsafeMutablePointer<Change>
+    private let objectBuffer: UnsafeMutablePointer<ManagedObject>
+    private let idBuffer: UnsafeMutablePointer<Int64>
+    private let presentBuffer: UnsafeMutableBufferPointer<Bool>
+    /// Per lane: how many rows it wrote, and the candidates left for the store.
+    private let counts: UnsafeMutableBufferPointer<Int>
+    private let rests: UnsafeMutableBufferPointer<[Int64]>
+
+    init(keys: ObjectKeys, candidates: [Candidate], changed: [Int64], deleted: [Int64],
+         found: [Unmanaged<ManagedObject>?], lanes: Int) {
+        precondition(found.count == changed.count, "MemoryRead: one lookup per changed candidate")
+        (self.keys, self.candidates, self.changed, self.deleted, self.found) = (keys, candidates, changed, deleted, found)
+        self.lanes = max(1, min(lanes, candidates.count))
+        changeBuffer = .allocate(capacity: candidates.count)
+        objectBuffer = .allocate(capacity: candidates.count)
+        idBuffer = .allocate(capacity: candidates.count)
+        presentBuffer = .allocate(capacity: candidates.count)
+        presentBuffer.initialize(repeating: false)
+        counts = .allocate(capacity: self.lanes)
+        counts.initialize(repeating: 0)
+        rests = .allocate(capacity: self.lanes)
+        rests.initialize(repeating: [])
+    }
+
+    deinit {
+        // Unless `take` moved them out, the rows and objects read are still here.
+        if !taken {
+            for lane in 0..<lanes {
+                let start = runStart(lane)
+                (changeBuffer + start).deinitialize(count: counts[lane])
+                (objectBuffer + start).deinitialize(count: counts[lane])
+            }
+        }
+        changeBuffer.deallocate()
+        objectBuffer.deallocate()
+        idBuffer.deallocate()
+        presentBuffer.deallocate()
+        counts.deallocate()
+        rests.deinitialize().deallocate()
+    }
+
+    private var taken = false
+
+    private func runStart(_ lane: Int) -> Int { candidates.count * lane / lanes }
+
+    /// Reads lane `lane`'s run of candidates.
+    func run(lane: Int) {
+        let start = runStart(lane), end = runStart(lane + 1)
+        guard start < end else { return }
+        var c = Self.lowerBound(candidates[start].id, in: changed)
+        var d = Self.lowerBound(candidates[start].id, in: deleted)
+        var written = 0
+        var rest: [Int64] = []
+        for index in start..<end {
+            let candidate = candidates[index], id = candidate.id
+            while d < deleted.count && deleted[d] < id { d += 1 }
+            if d < deleted.count && deleted[d] == id { continue }
+            while c < changed.count && changed[c] < id { c += 1 }
+            // Not changed here, not registered, or not loaded: the store says.
+            guard c < changed.count && changed[c] == id, let object = found[c]?.takeUnretainedValue(), !object.isFault else {
+                rest.append(id)
+                continue
+            }
+            guard !object.isDeleted else { continue }
+            (changeBuffer + start + written).initialize(to: Change(id: id, row: keys.row(id: id, object: object), objectChanged: candidate.changed))
+            (objectBuffer + start + written).initialize(to: object)
+            (idBuffer + start + written).initialize(to: id)
+            presentBuffer[index] = true
+            written += 1
+        }
+        counts[lane] = written
+        rests[lane] = rest
+    }
+
+    /// What the lanes read, once they are done: the rows in candidate order
+    /// (in an array with room for `capacity`), their objects and IDs at the
+    /// same indexes, for each candidate whether a row was read, and the
+    /// candidates neither read nor deleted here, which the store must read.
+    func take(capacity: Int) -> (rows: [Change], objects: [ManagedObject], ids: [Int64], present: [Bool], rest: [Int64]) {
+        precondition(!taken, "MemoryRead: taken twice")
+        taken = true
+        return (gather(changeBuffer, capacity: capacity), gather(objectBuffer), gather(idBuffer), Array(presentBuffer),
+                rests.count == 1 ? rests[0] : Array(rests.joined()))
+    }
+
+    private func gather<T>(_ buffer: UnsafeMutablePointer<T>, capacity: Int = 0) -> [T] {
+        let total = counts.reduce(0, +)
+        return [T](unsafeUninitializedCapacity: max(capacity, total)) { array, count in
+            for lane in 0..<lanes where counts[lane] > 0 {
+                (array.baseAddress! + count).moveInitialize(from: buffer + runStart(lane), count: counts[lane])
+                count += counts[lane]
+            }
+        }
+    }
+
+    /// The index of the first element of `sorted` not below `id`.
+    private static func lowerBound(_ id: Int64, in sorted: [Int64]) -> Int {
+        var low = 0, high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sorted[mid] < id { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+}
