@@ -223,11 +223,12 @@ public class AnyFetchedResultsController {
     nonisolated func engineID(_ id: ObjectID) -> Int64 { id.rowID >= 0 ? id.rowID : Self.temporaryBase - id.rowID }
 
     /// The store's row ID (negative for a temporary object) for an engine identifier.
-    nonisolated func storeRowID(_ key: Int64) -> Int64 { key >= Self.temporaryBase ? Self.temporaryBase - key : key }
+    nonisolated func storeRowID(_ key: Int64) -> Int64 { Self.storeRowID(key) }
+    nonisolated static func storeRowID(_ key: Int64) -> Int64 { key >= temporaryBase ? temporaryBase - key : key }
 
     /// The object ID for an engine identifier.
     func objectID(_ key: Int64) -> ObjectID {
-        ObjectID(entityName: entityName, rowID: key >= Self.temporaryBase ? Self.temporaryBase - key : key)
+        ObjectID(entityName: entityName, rowID: Self.storeRowID(key))
     }
 
     /// Above every row ID SQLite assigns in practice; temporary IDs map past it.

@@ -119,8 +119,10 @@ extension FetchedResultsController {
                       ids: inout [Int64], present: inout [Bool]) -> [Int64] {
         precondition(changes.isEmpty && objects.isEmpty && ids.isEmpty, "readInMemory: the batch's first rows are read here")
         // One lookup of the entity for the batch; an object not registered is read from the store.
-        let found = managedObjectContext.registeredObjects(ofEntity: entity, rowIDs: changed.map(storeRowID))
-        let read = MemoryRead(keys: keys, candidates: candidates, changed: changed, deleted: deleted, found: found,
+        guard let registered = managedObjectContext.registeredRows(ofEntity: entity) else {
+            return candidates.compactMap { Self.position(of: $0.id, in: deleted) { $0 } == nil ? $0.id : nil }
+        }
+        let read = MemoryRead(keys: keys, candidates: candidates, changed: changed, deleted: deleted, registered: registered,
                               lanes: Lanes.count(for: changed.count))
         Lanes.run(read.lanes) { read.run(lane: $0) }
         // Room for the rows the store gives and the departures, so that no append regrows the list.

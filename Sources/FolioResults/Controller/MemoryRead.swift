@@ -1,24 +1,26 @@
 import FolioStore
 
-/// One batch's changed objects read from memory into engine rows, the
-/// candidates split into runs, one a lane (see ``Lanes``): a big save's
-/// objects are each a cache miss, and two threads wait on them at once.
+/// One batch's changed objects looked up and read from memory into engine
+/// rows, the candidates split into runs, one a lane (see ``Lanes``): a big
+/// save's objects are each a cache miss or two, and every core waits on
+/// its own at once.
 ///
 /// Each lane writes from its run's start in shared buffers; the results are
 /// then moved (not copied) into arrays in candidate order.
-// @unchecked: the lanes only read the objects, which are loaded (`row` meets
-// no fault, so no context is touched) and registered in the view context,
-// whose thread waits in `Lanes.run` until every lane is done; each lane
-// writes only its own run of the buffers and its own entry of the counts.
+// @unchecked: the lanes only read the registered objects (a copy of the
+// tables) and only loaded ones (`row` meets no fault, so no context is
+// touched), while the context's thread waits in `Lanes.run` until every
+// lane is done; each lane writes only its own run of the buffers and its
+// own entry of the counts.
 final class MemoryRead: @unchecked Sendable {
     typealias Candidate = (id: Int64, changed: Bool)
     typealias Change = ResultsRowChange<Int64, RowKey, SectionKey>
 
     let keys: ObjectKeys
     let candidates: [Candidate]
-    /// The candidates this context changed, sorted, and their registered objects.
+    /// The candidates this context changed, sorted, and the objects registered for their entity.
     let changed: [Int64]
-    let found: [Unmanaged<ManagedObject>?]
+    let registered: RegisteredRows
     let deleted: [Int64]
     let lanes: Int
     private let changeBuffer: UnsafeMutablePointer<Change>
@@ -30,9 +32,8 @@ final class MemoryRead: @unchecked Sendable {
     private let rests: UnsafeMutableBufferPointer<[Int64]>
 
     init(keys: ObjectKeys, candidates: [Candidate], changed: [Int64], deleted: [Int64],
-         found: [Unmanaged<ManagedObject>?], lanes: Int) {
-        precondition(found.count == changed.count, "MemoryRead: one lookup per changed candidate")
-        (self.keys, self.candidates, self.changed, self.deleted, self.found) = (keys, candidates, changed, deleted, found)
+         registered: RegisteredRows, lanes: Int) {
+        (self.keys, self.candidates, self.changed, self.deleted, self.registered) = (keys, candidates, changed, deleted, registered)
         self.lanes = max(1, min(lanes, candidates.count))
         changeBuffer = .allocate(capacity: candidates.count)
         objectBuffer = .allocate(capacity: candidates.count)
@@ -80,7 +81,8 @@ final class MemoryRead: @unchecked Sendable {
             if d < deleted.count && deleted[d] == id { continue }
             while c < changed.count && changed[c] < id { c += 1 }
             // Not changed here, not registered, or not loaded: the store says.
-            guard c < changed.count && changed[c] == id, let object = found[c]?.takeUnretainedValue(), !object.isFault else {
+            guard c < changed.count && changed[c] == id,
+                  let object = registered.object(anyRowID: AnyFetchedResultsController.storeRowID(id))?.takeUnretainedValue(), !object.isFault else {
                 rest.append(id)
                 continue
             }

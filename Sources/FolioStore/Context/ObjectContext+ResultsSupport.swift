@@ -47,16 +47,16 @@ extension ObjectContext {
 }
 
 extension ObjectContext {
-    /// The registered objects for rows of one entity (negative row IDs: new
-    /// objects), nil where none is; nothing is loaded. The entity is found
-    /// once, not by name per object as ``object(with:)`` does: a big save
-    /// hands the results controller thousands of objects to read. They are
-    /// unretained, valid while registered: retain what you keep.
+    /// The objects registered for rows of one entity, as they are now (a
+    /// copy of the tables, which shares their storage): the entity is found
+    /// once, not by name per object as ``object(with:)`` does, since a big
+    /// save hands the results controller thousands of objects to read, on
+    /// several threads while the context's waits. Nil for an unknown entity.
     ///
-    ///     context.registeredObjects(ofEntity: "Planet", rowIDs: [3, 4])   // [planet3, nil]
-    package func registeredObjects(ofEntity name: String, rowIDs: [Int64]) -> [Unmanaged<ManagedObject>?] {
-        guard let entity = schema.entity(named: name) else { return Array(repeating: nil, count: rowIDs.count) }
-        return registry.objects(entity, anyRowIDs: rowIDs)
+    ///     let rows = context.registeredRows(ofEntity: "Planet")
+    ///     rows?.object(anyRowID: 3)   // planet3, unretained
+    package func registeredRows(ofEntity name: String) -> RegisteredRows? {
+        schema.entity(named: name).map { registry.rows(of: $0) }
     }
 }
 

@@ -34,15 +34,9 @@ struct ObjectRegistry {
         rowID < 0 ? temporaries[rowID]?.takeUnretainedValue() : object(entity, rowID)
     }
 
-    /// ``object(_:anyRowID:)`` for many rows, with one access to the tables,
-    /// unretained: a retain touches each object, and the caller keeps only some.
-    func objects(_ entity: EntityDescription, anyRowIDs rowIDs: [Int64]) -> [Unmanaged<ManagedObject>?] {
-        let table = byEntity[entity.index]
-        return rowIDs.map { rowID in
-            // Temporary IDs are shared by every entity: check the object's.
-            if rowID < 0 { return temporaries[rowID].flatMap { $0.takeUnretainedValue().meta === entity ? $0 : nil } }
-            return table[rowID]
-        }
+    /// The entity's entries as they are now, to be read without the context.
+    func rows(of entity: EntityDescription) -> RegisteredRows {
+        RegisteredRows(entity: entity, table: byEntity[entity.index], temporaries: temporaries)
     }
 
     mutating func insert(_ o: ManagedObject) {
@@ -103,4 +97,25 @@ struct ObjectRegistry {
 
     /// Every registered ID and object.
     var entries: [(ObjectID, ManagedObject)] { all.map { ($0.objectID, $0) } }
+}
+
+/// One entity's registered objects at one moment: ``ObjectRegistry/object(_:anyRowID:)``
+/// on a copy of its tables (which shares their storage), so that threads
+/// other than the context's can look objects up while the context waits.
+///
+///     context.registeredRows(ofEntity: "Planet")?.object(anyRowID: -1)   // a new planet
+// @unchecked: the tables are immutable copies and the objects are handed
+// out unretained, only to be read while the context's thread waits and
+// they stay registered (the results controller's lanes).
+package struct RegisteredRows: @unchecked Sendable {
+    let entity: EntityDescription
+    let table: [Int64: Unmanaged<ManagedObject>]
+    let temporaries: [Int64: Unmanaged<ManagedObject>]
+
+    /// The object for a row of the entity, saved or (a negative row ID) new; unretained, nothing is loaded.
+    package func object(anyRowID rowID: Int64) -> Unmanaged<ManagedObject>? {
+        // Temporary IDs are shared by every entity: check the object's.
+        if rowID < 0 { return temporaries[rowID].flatMap { $0.takeUnretainedValue().meta === entity ? $0 : nil } }
+        return table[rowID]
+    }
 }
