@@ -152,11 +152,17 @@ extension FetchedResultsController {
 
     /// The index of `id` in an array sorted by ID, by binary search.
     static func position<T>(of id: Int64, in sorted: [T], _ key: (T) -> Int64) -> Int? {
-        var low = 0, high = sorted.count
-        while low < high {
-            let mid = (low + high) / 2
-            if key(sorted[mid]) < id { low = mid + 1 } else { high = mid }
-        }
+        let low = lowerBound(of: id, in: sorted, key)
         return low < sorted.count && key(sorted[low]) == id ? low : nil
     }
+}
+
+/// The index of the first element of `sorted` (sorted by ID) whose ID is not below `id`.
+func lowerBound<T>(of id: Int64, in sorted: [T], _ key: (T) -> Int64) -> Int {
+    var low = 0, high = sorted.count
+    while low < high {
+        let mid = (low + high) / 2
+        if key(sorted[mid]) < id { low = mid + 1 } else { high = mid }
+    }
+    return low
 }

@@ -30,6 +30,7 @@ final class MemoryRead: @unchecked Sendable {
     /// Per lane: how many rows it wrote, and the candidates left for the store.
     private let counts: UnsafeMutableBufferPointer<Int>
     private let rests: UnsafeMutableBufferPointer<[Int64]>
+    private var taken = false
 
     init(keys: ObjectKeys, candidates: [Candidate], changed: [Int64], deleted: [Int64],
          registered: RegisteredRows, lanes: Int) {
@@ -63,16 +64,14 @@ final class MemoryRead: @unchecked Sendable {
         rests.deinitialize().deallocate()
     }
 
-    private var taken = false
-
     private func runStart(_ lane: Int) -> Int { candidates.count * lane / lanes }
 
     /// Reads lane `lane`'s run of candidates.
     func run(lane: Int) {
         let start = runStart(lane), end = runStart(lane + 1)
         guard start < end else { return }
-        var c = Self.lowerBound(candidates[start].id, in: changed)
-        var d = Self.lowerBound(candidates[start].id, in: deleted)
+        var c = lowerBound(of: candidates[start].id, in: changed) { $0 }
+        var d = lowerBound(of: candidates[start].id, in: deleted) { $0 }
         var written = 0
         var rest: [Int64] = []
         for index in start..<end {
@@ -116,15 +115,5 @@ final class MemoryRead: @unchecked Sendable {
                 count += counts[lane]
             }
         }
-    }
-
-    /// The index of the first element of `sorted` not below `id`.
-    private static func lowerBound(_ id: Int64, in sorted: [Int64]) -> Int {
-        var low = 0, high = sorted.count
-        while low < high {
-            let mid = (low + high) / 2
-            if sorted[mid] < id { low = mid + 1 } else { high = mid }
-        }
-        return low
     }
 }
