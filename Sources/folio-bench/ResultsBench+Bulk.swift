@@ -5,6 +5,9 @@ import FolioResults
 
 /// Big saves and fetches against raw SQLite doing the same work in the same run.
 extension ResultsBench {
+    /// How many 1% saves the full run times, for their medians.
+    static let bulkSaves = 5
+
     /// One big save: the whole save, the controller's share of it (from the
     /// save's start to the end of `didChangeContent`; the controller follows
     /// the context, so it reports while the save processes its changes,
@@ -17,8 +20,21 @@ extension ResultsBench {
         var rawMS: Double
         /// The main thread's CPU time over the controller's share.
         var controllerCPUMS = 0.0
+        /// Each save's controller share, when this is the median of several.
+        var runs: [Double] = []
         var controllerPerChangeUS: Double { controllerMS * 1000 / Double(max(1, changes)) }
         var controllerCPUPerChangeUS: Double { controllerCPUMS * 1000 / Double(max(1, changes)) }
+
+        /// Each figure's median over several saves of the same size: one save
+        /// on a noisy machine can land in a slow moment.
+        static func median(of saves: [BulkSave]) -> BulkSave {
+            func mid(_ figure: (BulkSave) -> Double) -> Double { percentile(saves.map(figure), 0.5) }
+            return BulkSave(changes: Int(mid { Double($0.changes) }), totalMS: mid(\.totalMS), controllerMS: mid(\.controllerMS),
+                            rawMS: mid(\.rawMS), controllerCPUMS: mid(\.controllerCPUMS), runs: saves.map(\.controllerMS))
+        }
+
+        /// The controller's share of each save, for the printed line.
+        var runsText: String { runs.count > 1 ? "; runs " + runs.map(format).joined(separator: ", ") + " ms" : "" }
     }
 
     /// Changes `rows` (every other one its name, the rest their group), saves, and runs the raw baseline.

@@ -30,7 +30,7 @@ extension ResultsBench {
     static func name(_ random: inout Random) -> String { "n\(1_000_000 + random.below(9_000_000))" }
 
     /// The controller over a real SQLite store (WAL): fetch, single-object saves
-    /// to the end of `didChangeContent`, 1% and 10% saves, resident bytes per
+    /// to the end of `didChangeContent`, 1% and 10% saves (medians of several), resident bytes per
     /// row with `fetchBatchSize` 20, and the naive way on the same kind of saves.
     @MainActor
     static func controller(_ settings: Settings, _ random: inout Random) throws -> [String: Double] {
@@ -83,15 +83,19 @@ extension ResultsBench {
         }
 
         let allIDs = controller!.snapshot().itemIdentifiers.flatMap { $0 }
-        func batch(_ fraction: Double) throws -> BulkSave {
-            let ids = controller?.snapshot().itemIdentifiers.flatMap { $0 } ?? allIDs
-            let picked = (0..<max(1, Int(Double(n) * fraction))).map { _ in ids[random.below(ids.count)] }
-            let rows = try context.objects(with: Array(Set(picked)), as: ResultsBenchRow.self)
-            return try bulkSave(rows, context: context, delegate: controller == nil ? nil : delegate, sections: settings.sections, random: &random)
+        // Several saves of each size, each figure their median.
+        func batch(_ fraction: Double, times: Int) throws -> BulkSave {
+            let saves = try (0..<times).map { _ in
+                let ids = controller?.snapshot().itemIdentifiers.flatMap { $0 } ?? allIDs
+                let picked = (0..<max(1, Int(Double(n) * fraction))).map { _ in ids[random.below(ids.count)] }
+                let rows = try context.objects(with: Array(Set(picked)), as: ResultsBenchRow.self)
+                return try bulkSave(rows, context: context, delegate: controller == nil ? nil : delegate, sections: settings.sections, random: &random)
+            }
+            return BulkSave.median(of: saves)
         }
-        let batch1 = try batch(0.01), batch10 = try batch(0.10)
+        let batch1 = try batch(0.01, times: bulkSaves), batch10 = try batch(0.10, times: 3)
         controller = nil
-        let storeBatch10 = try batch(0.10).totalMS
+        let storeBatch10 = try batch(0.10, times: 1).totalMS
         let fetchRawMS = try rawKeyScan(context.storePath!)
 
         // The store alone (no controller), for the share of the commit in the figures above.
@@ -129,11 +133,12 @@ extension ResultsBench {
         for (label, save) in [("1%", batch1), ("10%", batch10)] {
             print("bulk save   rows \(n): \(label) (\(save.changes) changes) whole save \(format(save.totalMS)) ms, raw SQLite same UPDATEs "
                   + "\(format(save.rawMS)) ms, ratio \(format(save.totalMS / save.rawMS))x; controller's share \(format(save.controllerMS)) ms "
-                  + "(\(format(save.controllerPerChangeUS)) us a change; CPU \(format(save.controllerCPUMS)) ms)")
+                  + "(\(format(save.controllerPerChangeUS)) us a change; CPU \(format(save.controllerCPUMS)) ms\(save.runsText)); "
+                  + "medians of \(max(1, save.runs.count)) saves")
         }
         print("share/change rows \(n): 1% save controller's share \(format(batch1.controllerPerChangeUS)) us a change "
               + "(CPU \(format(batch1.controllerCPUPerChangeUS)) us); at \(max(100, n / 10)) rows "
-              + "\(format(tenth.controllerPerChangeUS)) us a change (CPU \(format(tenth.controllerCPUPerChangeUS)) us; \(tenth.changes) changes, "
+              + "\(format(tenth.controllerPerChangeUS)) us a change (CPU \(format(tenth.controllerCPUPerChangeUS)) us; \(tenth.changes) changes\(tenth.runsText), "
               + "whole save \(format(tenth.totalMS)) ms, raw SQLite \(format(tenth.rawMS)) ms); "
               + "ratio \(format(batch1.controllerPerChangeUS / tenth.controllerPerChangeUS))x (CPU \(format(batch1.controllerCPUPerChangeUS / tenth.controllerCPUPerChangeUS))x)")
         print("first fetch rows \(n): performFetch \(format(fetchMS)) ms, raw SQLite scan of the same ids and keys \(format(fetchRawMS)) ms, "

@@ -25,11 +25,14 @@ extension ResultsBench {
         let delegate = ResultsBenchDelegate()
         controller.delegate = delegate
         try controller.performFetch()
-        let ids = controller.snapshot().itemIdentifiers.flatMap { $0 }
-        let picked = Set((0..<max(1, n / 100)).map { _ in ids[random.below(ids.count)] })
-        let rows = try context.objects(with: Array(picked), as: ResultsBenchRow.self)
-        let save = try bulkSave(rows, context: context, delegate: delegate, sections: sections, random: &random)
+        // As many saves as at the full size, and their medians.
+        let saves = try (0..<bulkSaves).map { _ in
+            let ids = controller.snapshot().itemIdentifiers.flatMap { $0 }
+            let picked = Set((0..<max(1, n / 100)).map { _ in ids[random.below(ids.count)] })
+            let rows = try context.objects(with: Array(picked), as: ResultsBenchRow.self)
+            return try bulkSave(rows, context: context, delegate: delegate, sections: sections, random: &random)
+        }
         withExtendedLifetime(controller) {}
-        return save
+        return BulkSave.median(of: saves)
     }
 }
