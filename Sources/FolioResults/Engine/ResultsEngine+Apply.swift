@@ -97,21 +97,21 @@ extension ResultsEngine {
         let leads = currentLeads(found)
         for index in merged.indices {
             let c = Int32(index)
-            let change = merged[index]
             let location = found[index]
             guard location.slot >= 0 else {
-                if change.row != nil { arrivals.append((c, -1, -1)) }
+                if merged[index].row != nil { arrivals.append((c, -1, -1)) }
                 continue
             }
             let store = storeOf(location)
-            guard let row = change.row else {
+            // The row only, read once: copying the whole change costs a copy of each of its keys.
+            guard let row = merged[index].row else {
                 edit(store).departing.append((location.handle, c, false))
                 deleted.append((c, location.slot))
                 continue
             }
             if store.section == row.section {
                 if Self.sameKey(row.key, lead: leads[index], at: location.handle, in: store) {
-                    if change.objectChanged {
+                    if merged[index].objectChanged {
                         edit(store).staying.append((location.handle, c))
                         inPlace.append((c, location.slot))
                     }
@@ -135,25 +135,24 @@ extension ResultsEngine {
         var relocated: [(change: Int32, from: Int32, to: Int32)] = []
         var runStore: SectionStore?
         for arrival in arrivals {
-            let c = Int(arrival.change)
+            let row = merged[Int(arrival.change)].row!
             let target: SectionStore
             if arrival.handle >= 0 {
                 target = editOfSlot[Int(arrival.from)]!.store
             } else {
-                if runStore?.section != merged[c].row!.section {
-                    let section = merged[c].row!.section
-                    precondition(fixedSection == nil || section == fixedSection, "ResultsEngine: row \(merged[c].id) is outside the fixed section")
-                    if let existing = stores[section] {
+                if runStore?.section != row.section {
+                    precondition(fixedSection == nil || row.section == fixedSection, "ResultsEngine: row \(row.id) is outside the fixed section")
+                    if let existing = stores[row.section] {
                         runStore = existing
                     } else {
-                        let created = store(for: section)
+                        let created = store(for: row.section)
                         insertedStores.append(created)
                         runStore = created
                     }
                 }
                 target = runStore!
             }
-            edit(target).arriving.append((Entry(key: merged[c].row!.key, id: merged[c].id), arrival.change, arrival.handle))
+            edit(target).arriving.append((Entry(key: row.key, id: row.id), arrival.change, arrival.handle))
             if arrival.from >= 0 { relocated.append((arrival.change, arrival.from, target.slot)) } else { inserted.append((arrival.change, target.slot)) }
         }
 

@@ -117,8 +117,10 @@ extension ResultsEngine {
         }
         var leaving: [Int] = []
         leaving.reserveCapacity(edit.departing.count)
-        for item in edit.departing {
-            let rank = tree.detachRanked(item.handle)
+        // Every departure's place first, in one loop whose misses overlap.
+        let places = tree.places(of: edit.departing.map(\.handle))
+        for (item, place) in zip(edit.departing, places) {
+            let rank = tree.detachRanked(item.handle, at: place)
             rows.old[Int(item.change)] = Int32(rank)
             leaving.append(rank)
             // Rows moving within the section keep their node; the others' go.
