@@ -21,7 +21,7 @@ extension FetchedResultsController {
         for id in changes.updated.keys where id.entityName == plan.entityName { touched.append((engineID(id), true)) }
         if readsMemory {
             changed = touched.map(\.id)
-            changed.sort()
+            radixSort(&changed)
         }
         var deleted: [Int64] = []
         for id in changes.deleted where id.entityName == plan.entityName { deleted.append(engineID(id)) }
@@ -39,7 +39,7 @@ extension FetchedResultsController {
         guard !touched.isEmpty else { return }
         var candidates = Self.merging(touched)
         if let cacheName { ResultsCache.delete(name: cacheName) }
-        deleted.sort()
+        radixSort(&deleted)
         func isDeleted(_ id: Int64) -> Bool { Self.position(of: id, in: deleted) { $0 } != nil }
         var keyed: [(Int64, [StoreValue])]
         var links: [(Int64, [StoreValue])] = []
@@ -136,7 +136,7 @@ extension FetchedResultsController {
         // Packed as ID and flag in one integer (engine IDs are below 2^63), so
         // that the sort compares integers rather than calling a closure on tuples.
         var packed = touched.map { UInt64($0.id) << 1 | ($0.changed ? 1 : 0) }
-        packed.sort()
+        radixSort(&packed)
         var merged: [Candidate] = []
         merged.reserveCapacity(packed.count)
         for item in packed {

@@ -217,10 +217,11 @@ extension ResultsEngine {
 
         // 5. Order the report.
         report.sectionChanges.sort { ($0.type == .delete ? 0 : 1, $0.index) < ($1.type == .delete ? 0 : 1, $1.index) }
-        deletes.sort { $0.old < $1.old }
-        inserts.sort { $0.new < $1.new }
-        moves.sort { $0.new < $1.new }
-        updates.sort { $0.old < $1.old }
+        // Paths are distinct within each list, so a radix sort gives the comparison sort's order.
+        radixSort(&deletes) { $0.old }
+        radixSort(&inserts) { $0.new }
+        radixSort(&moves) { $0.new }
+        radixSort(&updates) { $0.old }
         let total = deletes.count + inserts.count + moves.count + updates.count
         report.objectChanges.reserveCapacity(total)
         sources = []

@@ -19,7 +19,7 @@ extension ObjectContext {
     public func processPendingChanges() {
         undoManager?.closeImplicitGroup()
         guard !unprocessed.isEmpty else { return }
-        let batch = unprocessed
+        var batch = unprocessed
         unprocessed = []
         let telling = !observers.isEmpty
         var changes = ChangeSet(origin: .pending)
@@ -45,6 +45,8 @@ extension ObjectContext {
             o.reportedPresent = present
             o.dirtyKeys.removeAll()
         }
+        // Let go of the objects while they are in the cache, not after the observers ran.
+        batch = []
         if !changes.isEmpty { notify(changes) }
     }
 
