@@ -45,6 +45,7 @@ extension AnyFetchedResultsController {
         }
         let handed = handedObjects
         let objects = handed?.objects ?? []
+        if let handed, changes.objectChanges.count >= 512 { warmth = handed.warmHeaders() }
         objects.withUnsafeBufferPointer { objects in
             for (i, change) in changes.objectChanges.enumerated() {
                 let id = engineID(change.id)
