@@ -85,25 +85,7 @@ public class AnyFetchedResultsController {
             let j = Int(sources[i])
             return j < ids.count && ids[j] == id ? j : nil
         }
-
-        /// Reads each object's header in one loop of plain loads, whose cache
-        /// misses overlap: boxing an object for its callback retains it, an
-        /// atomic write that waits for its line alone. Returns the sum of the
-        /// words read, which the caller keeps so that the reads stay.
-        func warmHeaders() -> UInt {
-            objects.withUnsafeBufferPointer { objects in
-                // A reference is the address of its object; no retain is made to read it.
-                objects.withMemoryRebound(to: UnsafeRawPointer.self) { addresses in
-                    var sum: UInt = 0
-                    for address in addresses { sum &+= address.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self) }
-                    return sum
-                }
-            }
-        }
     }
-
-    /// What the last big batch's ``HandedObjects/warmHeaders()`` read.
-    var warmth: UInt = 0
 
     init(managedObjectContext: ObjectContext, cacheName: String?, entityName: String, sectioned: Bool) {
         self.managedObjectContext = managedObjectContext
