@@ -1,7 +1,8 @@
 extension ResultsEngine {
-    /// How many threads edit a batch's sections.
+    /// How many shares a batch's sections are cut into, which the threads
+    /// take as they come free (see ``Lanes``).
     package enum EditLanes: Sendable {
-        /// One per core (up to four) for a big batch that touches several sections, else one.
+        /// A few per core (up to four cores) for a big batch that touches several sections, else one.
         case automatic
         /// Exactly this many (at most one a section), whatever the batch: for tests.
         case exactly(Int)
@@ -17,7 +18,7 @@ extension ResultsEngine {
     /// Performs each section's edit. Sections share nothing but the batch's
     /// row buffers, where each writes only its own changes' entries, so a big
     /// batch's sections are edited on several threads at once, shared out by
-    /// their weight, the heaviest first, each to the least loaded thread.
+    /// their weight, the heaviest first, each to the least loaded share.
     func perform(_ edits: [SectionEdit], rows: BatchRows, changes: Int) {
         let lanes = editLanes.count(changes: changes, sections: edits.count)
         guard lanes > 1 else {
