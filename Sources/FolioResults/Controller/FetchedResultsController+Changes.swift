@@ -58,9 +58,10 @@ extension FetchedResultsController {
                 links = relinked.isEmpty ? [] : try fetchRelatedRows(plan, restrictedTo: relinked)
             } else {
                 let live: [Int64]
-                if readsMemory, let keys = plan.objectKeys {
-                    live = readInMemory(keys, entity: plan.entityName, candidates, changed: changed, deleted: deleted,
-                                        into: &changeList, objects: &objects, ids: &objectIDs, present: &present)
+                if readsMemory, let keys = plan.objectKeys,
+                   let rest = readInMemory(keys, entity: plan.entityName, candidates, changed: changed, deleted: deleted,
+                                           into: &changeList, objects: &objects, ids: &objectIDs, present: &present) {
+                    live = rest
                 } else {
                     live = candidates.compactMap { isDeleted($0.id) ? nil : $0.id }
                 }
@@ -110,18 +111,17 @@ extension FetchedResultsController {
     /// (`changed`, sorted), read from the objects, which hold the values the
     /// store would give for them, with the objects and their IDs alongside
     /// (the first changes of the batch, so the same indexes); returns the
-    /// others that are not deleted, for the store. One deleted here is left
-    /// out (not present, so it goes). A big batch is read on several threads
+    /// others that are not deleted, for the store (nil, with nothing read,
+    /// when the context has no such entity). One deleted here is left out
+    /// (not present, so it goes). A big batch is read on several threads
     /// (see ``MemoryRead``).
     /// - Complexity: O(k) object lookups for k candidates.
     func readInMemory(_ keys: ObjectKeys, entity: String, _ candidates: [Candidate], changed: [Int64], deleted: [Int64],
                       into changes: inout [ResultsRowChange<Int64, RowKey, SectionKey>], objects: inout [ManagedObject],
-                      ids: inout [Int64], present: inout [Bool]) -> [Int64] {
+                      ids: inout [Int64], present: inout [Bool]) -> [Int64]? {
         precondition(changes.isEmpty && objects.isEmpty && ids.isEmpty, "readInMemory: the batch's first rows are read here")
         // One lookup of the entity for the batch; an object not registered is read from the store.
-        guard let registered = managedObjectContext.registeredRows(ofEntity: entity) else {
-            return candidates.compactMap { Self.position(of: $0.id, in: deleted) { $0 } == nil ? $0.id : nil }
-        }
+        guard let registered = managedObjectContext.registeredRows(ofEntity: entity) else { return nil }
         let read = MemoryRead(keys: keys, candidates: candidates, changed: changed, deleted: deleted, registered: registered,
                               lanes: Lanes.count(for: changed.count))
         Lanes.run(read.lanes) { read.run(lane: $0) }

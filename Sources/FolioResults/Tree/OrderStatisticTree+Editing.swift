@@ -63,8 +63,7 @@ extension OrderStatisticTree {
     package mutating func detachRanked(_ handle: Handle) -> Int {
         precondition(handle >= 0 && Int(handle) < elements.count && leafOf[Int(handle)] != Self.none,
                      "OrderStatisticTree: handle \(handle) is not in the tree")
-        let leaf = leafOf[Int(handle)]
-        return detachRanked(handle, at: Place(leaf: leaf, position: Int32(slot(of: handle, in: leaf) - Int(leaf) * Self.leafWidth)))
+        return detachRanked(handle, at: place(of: handle))
     }
 
     /// Where a handle lies: its leaf and its position in that leaf.
@@ -86,9 +85,14 @@ extension OrderStatisticTree {
         handles.map { handle in
             precondition(handle >= 0 && Int(handle) < elements.count && leafOf[Int(handle)] != Self.none,
                          "OrderStatisticTree: handle \(handle) is not in the tree")
-            let leaf = leafOf[Int(handle)]
-            return Place(leaf: leaf, position: Int32(slot(of: handle, in: leaf) - Int(leaf) * Self.leafWidth))
+            return place(of: handle)
         }
+    }
+
+    /// The place of a handle that is in the tree.
+    @inline(__always) private func place(of handle: Handle) -> Place {
+        let leaf = leafOf[Int(handle)]
+        return Place(leaf: leaf, position: Int32(slot(of: handle, in: leaf) - Int(leaf) * Self.leafWidth))
     }
 
     /// ``detachRanked(_:)`` for a handle whose place is known (see ``places(of:)``).
