@@ -77,6 +77,7 @@ public final class PersistentContainer {
         self.schema = schema
         self.store = store
         path = store.path
+        let store = store.followingLinks()
         let timeout = Int32(busyTimeout * 1000)
         if let path = store.path, !readOnly || seed != nil {
             try Self.createStoreIfNeeded(at: path, schema: schema, busyTimeout: busyTimeout, seed: seed)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a container's store lives: a file, memory, or a database server
 /// (`.postgreSQL(…)` from the FolioPostgres library).
 ///
@@ -23,6 +25,15 @@ public struct StoreDescription: Sendable {
 
     /// The file's path, nil in memory and on a server.
     public var path: String? { if case .file(let path) = location { path } else { nil } }
+
+    /// The same store with a file's symbolic links followed: a link to a
+    /// store opens that store, whose logs and lock live beside it. A link
+    /// to nothing is kept, for the open to refuse by name.
+    func followingLinks() -> StoreDescription {
+        guard case .file(let path) = location, let resolved = realpath(path, nil) else { return self }
+        defer { free(resolved) }
+        return .file(String(cString: resolved))
+    }
 
     /// How messages name the store: the path, ":memory:", or the server's address without secrets.
     public var displayName: String {
