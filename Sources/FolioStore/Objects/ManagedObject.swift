@@ -123,8 +123,9 @@ open class ManagedObject: Hashable, ManagedValue {
         detachment = reason
     }
 
-    /// The context the object lives in; nil once that context is gone.
-    public var context: ObjectContext? { managedContext }
+    /// The context the object lives in; nil once that context is gone, and
+    /// once it merged the object's deletion by another context or process.
+    public var context: ObjectContext? { isDeletedElsewhere ? nil : managedContext }
     /// Whether the object was inserted and not yet saved.
     public var isInserted: Bool { isInsertedFlag }
     /// Whether the object was deleted and the deletion not yet saved.
