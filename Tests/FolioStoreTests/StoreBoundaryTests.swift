@@ -133,4 +133,33 @@ import FolioTestSupport
         let reader = try PersistentContainer(schema: StoreTestSchema.make(), path: real, readOnly: true, pollInterval: 3600)
         #expect(try reader.viewContext.count(for: FetchRequest<TestAnimal>()) == 2)
     }
+
+    /// A store refused after its header was read — a newer schema, a cut-off
+    /// file — is refused before any connection could make a file beside it.
+    @Test func aRefusedStoreGetsNoFileBesideIt() throws {
+        let dir = try StoreTemporaryDirectory()
+        let newer = dir.path("newer.sqlite"), cut = dir.path("cut.sqlite")
+        for path in [newer, cut] {
+            let container = try PersistentContainer(schema: StoreTestSchema.make(version: 2), path: path, pollInterval: 3600)
+            for i in 0..<300 { TestAnimal(context: container.viewContext).commonName = "Animal \(i) " + String(repeating: "x", count: 200) }
+            try container.viewContext.save()
+        }
+        // As a clean close leaves them: the stores alone.
+        for path in [newer, cut] { for log in ["-wal", "-shm"] { unlink(path + log) } }
+        let size = try #require(StoreFile.size(of: cut))
+        #expect(truncate(cut, off_t(size / 2)) == 0)
+        let before = dir.snapshot()
+        for readOnly in [false, true] {
+            #expect(throws: StoreError.newerSchema(stored: 2, current: 1)) {
+                _ = try PersistentContainer(schema: StoreTestSchema.make(version: 1), path: newer, readOnly: readOnly, pollInterval: 3600)
+            }
+        }
+        do {
+            _ = try PersistentContainer(schema: StoreTestSchema.make(version: 2), path: cut, pollInterval: 3600)
+            Issue.record("a cut-off store opened")
+        } catch let error as StoreError {
+            guard case .corrupt = error else { Issue.record("\(error)"); return }
+        }
+        #expect(dir.snapshot() == before)
+    }
 }

@@ -43,8 +43,10 @@ final class StoreCoordinator: Sendable {
         switch store.location {
         case .file(let path):
             try StoreFile.requireStore(at: path, for: schema)
+            // Checked before the writing connection where that makes no file; else on it.
+            let checked = try !readOnly && SQLiteBackend.checkIntegrityUntouched(path, upTo: integrityCheckLimit)
             let sqlite = try SQLiteBackend(path: path, readOnly: readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-            if !readOnly { try sqlite.checkIntegrity(upTo: integrityCheckLimit) }
+            if !readOnly && !checked { try sqlite.checkIntegrity(upTo: integrityCheckLimit) }
             let health = sqlite.connection.health
             writer = sqlite
             open = { try SQLiteBackend(path: path, readOnly: readOnly, health: health, busyTimeoutMilliseconds: busyTimeoutMilliseconds) }

@@ -50,6 +50,8 @@ package enum StoreFile {
                     throw StoreError.otherSchema(path: path, stored: stored ?? "another schema",
                                                  expected: describe(schema.name, Set(schema.entities.map(\.name))))
                 }
+                // With nobody in it (no log), a newer schema is refused before a connection makes files beside it.
+                if logSize == 0, let stored = (try? readSchema(path, mode: .immutable))?.stored { try checkVersion(stored, of: schema) }
                 return .folio(stamped: true)
             }
         }
@@ -66,7 +68,13 @@ package enum StoreFile {
             throw StoreError.notAFolioStore(path: path, reason: foreignReason(contents, foreign))
         }
         try checkSchema(stored, of: path, against: schema)
+        try checkVersion(stored, of: schema)
         return .folio(stamped: contents.applicationID == applicationID)
+    }
+
+    /// A store of a newer version of the schema is refused: this program would not understand it.
+    private static func checkVersion(_ stored: StoredSchema, of schema: Schema) throws {
+        if stored.version > schema.version { throw StoreError.newerSchema(stored: stored.version, current: schema.version) }
     }
 
     /// Why an SQLite database without Folio's schema record is not taken for a store.
@@ -157,7 +165,13 @@ package enum StoreFile {
     /// read that fails may have met a checkpoint of a program that opened
     /// the file meanwhile; it is read again beside that program.
     private static func readSchema(_ path: String, inUse: Bool) throws -> Contents {
-        if !inUse, let contents = try? readSchema(path, mode: .immutable) { return contents }
+        if !inUse {
+            do { return try readSchema(path, mode: .immutable) } catch {
+                // Only a writer that came meanwhile (its log is there now) is a reason to read again beside it;
+                // otherwise the file itself is at fault, and a read-only connection would make files beside it.
+                guard size(of: path + "-wal") != nil else { throw error }
+            }
+        }
         return try readSchema(path, mode: .readOnly)
     }
 
