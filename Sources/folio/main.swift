@@ -7,6 +7,7 @@ import PlanetsApp
 import ZootasticApp
 
 // folio: the launcher, the four apps, and their subcommands.
+Console.printServerNotices()
 let apps: [any FolioApp.Type] = [PlanetsApp.self, ZootasticApp.self, MyLocationsApp.self, BuildGuideApp.self]
 let environment = ProcessInfo.processInfo.environment
 let console = Console.standard()

@@ -46,14 +46,13 @@ final class PGConnection {
         // Defaults first: the URI's own settings, expanded from dbname, win over them.
         let keywords = ["connect_timeout", "fallback_application_name", "dbname"]
         let values = ["10", "folio", uri]
-        handle = withCStrings(keywords) { k in withCStrings(values) { v in PQconnectdbParams(k, v, 1) } }
-        guard PQstatus(handle) == CONNECTION_OK else {
-            let message = lastMessage
-            PQfinish(handle)
-            handle = nil
-            throw StoreError.offline(store: display, message: message)
+        handle = nil
+        switch Self.start(keywords, values) {
+        case .success(let connection): handle = connection
+        case .failure(let failure): throw StoreError.offline(store: display, message: failure.message)
         }
-        // Notices ("already exists, skipping") are not for the user's terminal.
+        // Notices ("already exists, skipping") are not for the user; warnings
+        // go to ``PostgresNotices``, never raw to standard error.
         try execute("SET client_min_messages = warning")
         if let statementTimeoutMilliseconds { try execute("SET statement_timeout = \(statementTimeoutMilliseconds)") }
         try onConnect?(self)
@@ -69,8 +68,7 @@ final class PGConnection {
 
     /// libpq's message for the last failure, on one line.
     private var lastMessage: String {
-        let text = handle.flatMap { PQerrorMessage($0) }.map { String(cString: $0) } ?? "out of memory"
-        return text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        Self.oneLine(handle.flatMap { PQerrorMessage($0) }.map { String(cString: $0) } ?? "out of memory")
     }
 
     /// Whether the connection is up as far as libpq knows.
