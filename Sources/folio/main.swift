@@ -7,6 +7,9 @@ import PlanetsApp
 import ZootasticApp
 
 // folio: the launcher, the four apps, and their subcommands.
+
+// First of all: a crash signal from here on ends the process, the terminal restored.
+TerminalSession.installSignalHandlers()
 Console.printServerNotices()
 let apps: [any FolioApp.Type] = [PlanetsApp.self, ZootasticApp.self, MyLocationsApp.self, BuildGuideApp.self]
 let environment = ProcessInfo.processInfo.environment
