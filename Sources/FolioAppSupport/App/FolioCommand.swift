@@ -76,7 +76,7 @@ public struct FolioCommand {
             return .launcher
         }
         guard let app = apps.first(where: { $0.command == name }) else {
-            throw AppError.usage(message: "unknown app '\(name)' (expected one of: \(apps.map { $0.command }.joined(separator: ", ")))")
+            throw AppError.usage(message: "unknown app '\(AppError.shown(name))' (expected one of: \(apps.map { $0.command }.joined(separator: ", ")))")
         }
         appName = name
         if arguments.wantsHelp {
@@ -93,7 +93,7 @@ public struct FolioCommand {
             return .open(app: app.command, storeURL: storeURL)
         }
         guard app.subcommands.contains(where: { $0.usage.split(separator: " ").first.map(String.init) == subcommand }) else {
-            throw AppError.usage(message: "unknown subcommand '\(subcommand)' for \(app.command)")
+            throw AppError.usage(message: "unknown subcommand '\(AppError.shown(subcommand))' for \(app.command)")
         }
         try app.runSubcommand(subcommand, arguments: &arguments, context: AppContext(storeURL: storeURL, console: console))
         return .exit(.success)

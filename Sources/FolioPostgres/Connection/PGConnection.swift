@@ -20,6 +20,10 @@ final class PGConnection {
     private let statementTimeoutMilliseconds: Int?
     /// Runs after each (re)connection, before anything else: LISTEN, search_path.
     var onConnect: ((PGConnection) throws -> Void)?
+    /// Why the schema this session's names resolve in cannot be used, found
+    /// when it connected (``PostgresServer``); the server's own words for it
+    /// ("no schema has been selected to create in") do not say.
+    var namespaceProblem: String?
     /// Counts the sessions this connection has opened: when it changes, a
     /// reconnect happened and the session's state (its LISTEN, its socket) is new.
     private(set) var generation = 0
@@ -262,6 +266,10 @@ final class PGConnection {
             throw StoreError.offline(store: display, message: message)
         }
         if code == "57014" { throw StoreError.timedOut(store: display) }
+        // invalid_schema_name: the search path holds no schema this role may use.
+        if code == "3F000", let namespaceProblem {
+            throw StoreError.server(store: display, code: code, message: namespaceProblem, sql: sql)
+        }
         if code == "55P03" { throw StoreError.busy(path: display) }
         if code == "23505", let (key, value) = Self.duplicateKey(field("D")) {
             throw StoreError.constraintViolation(entity: field("t") ?? "?", key: key, value: value)
