@@ -60,7 +60,7 @@ struct ReplicaPush {
                     guard let entity = schema.entity(named: name) else { continue }
                     refreshed[name] = try ReplicaRows.read(c, entity, ids: rows.map(\.id))
                 }
-                try server.writeHistory(entry.history, author: identity.author, then: "COMMIT")
+                try server.writeHistory(history(entry, written), author: identity.author, then: "COMMIT")
             }
         } catch {
             server.abandonWriting()
@@ -68,6 +68,18 @@ struct ReplicaPush {
         }
         try finish(seq, entry, written, refreshed)
         return .pushed
+    }
+
+    /// The entry's history as written: a deletion the policy kept is no
+    /// deletion, and an update of a row deleted elsewhere was not made.
+    private func history(_ entry: OutboxEntry, _ written: Written) -> String {
+        let kept = entry.deletes.map { RowKey($0.entity, $0.id) }.filter { written.refresh.contains($0) }
+        let dropped = entry.updates.map { RowKey($0.entity, $0.id) }.filter { written.versions[$0] == .some(nil) }
+        guard !kept.isEmpty || !dropped.isEmpty else { return entry.history }
+        var changes = ChangeSet(historyText: entry.history, origin: .thisContext)
+        for row in kept { changes.deleted.remove(ObjectID(entityName: row.entity, rowID: row.id)) }
+        for row in dropped { changes.updated[ObjectID(entityName: row.entity, rowID: row.id)] = nil }
+        return changes.historyText()
     }
 
     /// The entry's writes, in the order a save makes them.
