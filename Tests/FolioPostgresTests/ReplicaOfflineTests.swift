@@ -67,6 +67,28 @@ import FolioTestSupport
         #expect(container.syncStatus?.isOnline == true)
     }
 
+    /// Nobody calls syncNow here: the background sync notices the server
+    /// going and coming back, and the status says so.
+    @Test func theStatusShowsTheReplicaOfflineWithItsWaitingSavesThenSyncedByItself() async throws {
+        let cluster = try await PostgresCluster.started()
+        defer { cluster.destroy() }
+        let uri = try await cluster.makeDatabase()
+        let dir = try StoreTemporaryDirectory()
+        let container = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri, replica: dir.path("r.sqlite")))
+        let status = try #require(container.syncStatus)
+        #expect(await waitUntil(60) { status.lastSynced != nil && status.isOnline })
+        try await cluster.stop()
+        for name in ["Fennec", "Gerenuk", "Hoatzin"] {
+            _ = animal(name, in: container.viewContext)
+            try container.viewContext.save()
+        }
+        #expect(await waitUntil(60) { !status.isOnline && status.waitingChanges == 3 }, "\(status.state)")
+        try await cluster.start()
+        #expect(await waitUntil(120) { status.isOnline && status.waitingChanges == 0 }, "\(status.state)")
+        let rows = try await cluster.runSQL("SELECT count(*) FROM \"TestAnimal\"", database: PostgresCluster.databaseName(uri))
+        #expect(rows.trimmingCharacters(in: .whitespacesAndNewlines) == "3")
+    }
+
     @Test func aProcessKilledRightAfterALocalSaveLosesNothing() async throws {
         let cluster = try await PostgresCluster.started()
         defer { cluster.destroy() }
