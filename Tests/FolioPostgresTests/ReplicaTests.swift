@@ -163,6 +163,65 @@ import FolioTestSupport
         #expect(try await sql("SELECT legs FROM \"TestAnimal\"") == "5")
     }
 
+    /// Several waiting saves of one object: each is pushed on the version
+    /// the one before it left, so none meets a conflict of its own making;
+    /// another replica's edit in between is still caught.
+    @Test func waitingSavesOfOneObjectArePushedOneOnAnother() async throws {
+        let a = try replica("a.sqlite"), b = try replica("b.sqlite")
+        let x = animal("Pika", in: a.viewContext)
+        try a.viewContext.save()
+        for legs in [5, 6, 7] {
+            x.legs = legs
+            try a.viewContext.save()
+        }
+        x.habitat = "Scree"
+        try a.viewContext.save()
+        let first = try await a.syncNow()
+        #expect(first.pushed == 5 && first.unsettled.isEmpty && first.waiting == 0)
+        #expect(try await sql("SELECT legs || ':' || habitat || ':' || folio_version FROM \"TestAnimal\"") == "7:Scree:5")
+        _ = try await b.syncNow()
+        let theirs = try #require(try b.viewContext.existingObject(with: x.objectID) as? TestAnimal)
+        theirs.legs = 8
+        try b.viewContext.save()
+        x.legs = 9
+        try a.viewContext.save()
+        x.habitat = "Talus"
+        try a.viewContext.save()
+        _ = try await b.syncNow()
+        let second = try await a.syncNow()
+        #expect(second.pushed == 0 && second.unsettled.map(\.keys) == [[.init(key: "legs", stored: .integer(8), context: .integer(9))]])
+        a.syncMergePolicy = .mergeByPropertyStoreTrump
+        let third = try await a.syncNow()
+        #expect(third.pushed == 2 && third.waiting == 0)
+        #expect(try await sql("SELECT legs || ':' || habitat FROM \"TestAnimal\"") == "8:Talus")
+        #expect(await waitUntil { x.legs == 8 && x.habitat == "Talus" }, "A shows \(x.legs):\(x.habitat)")
+    }
+
+    /// Two containers on one replica file: both save through the outbox,
+    /// one syncs, and each hears the other's saves and the pulled ones.
+    @Test func twoContainersOnOneReplicaShareItsSync() async throws {
+        let first = try replica("a.sqlite"), second = try replica("a.sqlite")
+        let other = try replica("b.sqlite")
+        _ = animal("Tenrec", in: first.viewContext)
+        try first.viewContext.save()
+        _ = animal("Urial", in: second.viewContext)
+        try second.viewContext.save()
+        let reports = [try await first.syncNow(), try await second.syncNow()]
+        #expect(reports.map(\.pushed).reduce(0, +) == 2 && reports.contains { $0.problem == "another container syncs this replica" })
+        _ = animal("Vicuna", in: other.viewContext)
+        try other.viewContext.save()
+        _ = try await other.syncNow()
+        _ = try await first.syncNow()
+        _ = try await second.syncNow()
+        for container in [first, second] {
+            #expect(await waitUntil {
+                (try? container.viewContext.fetch(FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)])).map(\.commonName))
+                    == ["Tenrec", "Urial", "Vicuna"]
+            })
+        }
+        #expect(try await sql("SELECT count(*) FROM \"TestAnimal\"") == "3")
+    }
+
     @Test func idsOfReplicasAndOrdinaryClientsNeverClash() async throws {
         let a = try replica("a.sqlite"), b = try replica("b.sqlite")
         let online = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
