@@ -117,7 +117,10 @@ struct ReplicaPull {
                 return mine.contains(owner) && !pending.deleted.contains(RowKey(p.target.name, member))
             })
         }
-        var told = changes
+        // Waiting local saves that refer to rows gone here (deleted on the server, or deleted by a waiting save itself)
+        // follow their delete rules, as the push will on the server.
+        let gone = changes.deleted.union(pending.deleted.map { ObjectID(entityName: $0.entity, rowID: $0.id) })
+        var told = changes.merged(with: try file.settleDangling(schema, deleted: gone))
         told.origin = .otherProcess
         try file.writeHistory(told, author: localAuthor)
     }

@@ -62,6 +62,7 @@ extension ReplicaPush {
         case .mergeByPropertyStoreTrump, .rollback:
             written.versions[row] = stored.version
             written.refresh.insert(row)
+            try refreshReferrers(of: row, &written)
         }
     }
 }

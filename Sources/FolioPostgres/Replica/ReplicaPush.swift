@@ -27,11 +27,19 @@ struct ReplicaPush {
         var versions: [RowKey: Int64?] = [:]
         var refresh: Set<RowKey> = []
         var conflicts: [SaveConflict] = []
+        /// Rows that leave the replica: they referred to objects deleted on the server (see `settleDangling`),
+        /// or a deletion's rule took them on the server.
+        var gone: Set<RowKey> = []
+        /// Of those, the new rows that were never pushed.
+        var dropped: Set<RowKey> = []
+        /// Keys the server's delete rules cleared, for the history.
+        var cleared: [RowKey: Set<String>] = [:]
     }
 
     var c: PGConnection { server.connection }
 
-    func push(_ seq: Int64, _ entry: OutboxEntry) throws -> Outcome {
+    func push(_ seq: Int64, _ saved: OutboxEntry) throws -> Outcome {
+        var entry = saved
         var bases: [RowKey: Int64] = [:]
         for row in entry.rows { bases[row] = try file.base(of: row) }
         try server.beginWriting(until: server.deadlineFromNow)
@@ -50,6 +58,7 @@ struct ReplicaPush {
                 }
                 try c.execute("COMMIT")
             } else {
+                try settleDangling(&entry, &written)
                 try write(entry, bases, &written)
                 if !written.conflicts.isEmpty {
                     server.abandonWriting()
@@ -75,10 +84,17 @@ struct ReplicaPush {
     private func history(_ entry: OutboxEntry, _ written: Written) -> String {
         let kept = entry.deletes.map { RowKey($0.entity, $0.id) }.filter { written.refresh.contains($0) }
         let dropped = entry.updates.map { RowKey($0.entity, $0.id) }.filter { written.versions[$0] == .some(nil) }
-        guard !kept.isEmpty || !dropped.isEmpty else { return entry.history }
+        guard !kept.isEmpty || !dropped.isEmpty || !written.gone.isEmpty || !written.cleared.isEmpty else { return entry.history }
         var changes = ChangeSet(historyText: entry.history, origin: .thisContext)
         for row in kept { changes.deleted.remove(ObjectID(entityName: row.entity, rowID: row.id)) }
         for row in dropped { changes.updated[ObjectID(entityName: row.entity, rowID: row.id)] = nil }
+        for row in written.gone {
+            let id = ObjectID(entityName: row.entity, rowID: row.id)
+            changes.inserted.remove(id)
+            changes.updated[id] = nil
+            if !written.dropped.contains(row) { changes.deleted.insert(id) }
+        }
+        for (row, keys) in written.cleared { changes.updated[ObjectID(entityName: row.entity, rowID: row.id), default: []].formUnion(keys) }
         return changes.historyText()
     }
 
@@ -87,6 +103,13 @@ struct ReplicaPush {
         for d in entry.deletes {
             guard let entity = schema.entity(named: d.entity) else { continue }
             let row = RowKey(d.entity, d.id)
+            if try isDenied(entity, d.id, entry) {
+                // A member it denies deletion for came to it on the server: the deletion is dropped and the row comes back here.
+                written.versions[row] = try ReplicaRows.read(c, entity, ids: [d.id]).first?.version
+                written.refresh.insert(row)
+                try refreshReferrers(of: row, &written)
+                continue
+            }
             let r = try c.query("DELETE FROM \(quote(d.entity)) WHERE id = $1 AND \(RowVersion.column) = $2 RETURNING id",
                                 [.integer(d.id), .integer(bases[row] ?? 0)])
             written.versions[row] = .some(nil)
@@ -113,6 +136,7 @@ struct ReplicaPush {
             try c.query("INSERT INTO \(quote(table)) (a, b) VALUES ($1, $2) ON CONFLICT DO NOTHING", [.integer(a), .integer(b)])
         }
         for order in entry.orders { try writeOrder(order) }
+        try applyDeleteRules(entry, &written)
     }
 
     /// Writes `keys` of a row at server version `version`; its new version, or nil when the row is not at that version.
@@ -175,9 +199,16 @@ struct ReplicaPush {
                     try file.connection.run("DELETE FROM folio_replica_rows WHERE entity = ? AND id = ?", [.text(row.entity), .integer(row.id)])
                 }
             }
-            guard !refreshed.isEmpty else { return }
+            guard !refreshed.isEmpty || !written.gone.isEmpty else { return }
             let pending = PendingRows(try file.outbox().map(\.entry))
             var changes = ChangeSet(origin: .otherProcess)
+            let gone = Set(written.gone.map { ObjectID(entityName: $0.entity, rowID: $0.id) })
+            for (name, ids) in Dictionary(grouping: gone, by: \.entityName) {
+                guard let entity = schema.entity(named: name) else { continue }
+                try file.delete(entity, ids: ids.map(\.rowID))
+            }
+            changes.deleted = gone
+            changes = changes.merged(with: try file.settleDangling(schema, deleted: gone))
             for (name, rows) in refreshed {
                 guard let entity = schema.entity(named: name) else { continue }
                 for row in rows {
