@@ -89,6 +89,22 @@ import FolioTestSupport
         #expect(rows.trimmingCharacters(in: .whitespacesAndNewlines) == "3")
     }
 
+    @Test func aNewReplicaNeedsItsServerAndSaysSo() async throws {
+        let cluster = try await PostgresCluster.started()
+        defer { cluster.destroy() }
+        let uri = try await cluster.makeDatabase()
+        let dir = try StoreTemporaryDirectory()
+        try await cluster.stop()
+        #expect { _ = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri, replica: dir.path("r.sqlite"))) }
+            throws: { error in
+                guard case StoreError.offline = error else { return false }
+                return true
+            }
+        try await cluster.start()
+        let container = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri, replica: dir.path("r.sqlite")))
+        #expect(container.syncStatus != nil)
+    }
+
     @Test func aProcessKilledRightAfterALocalSaveLosesNothing() async throws {
         let cluster = try await PostgresCluster.started()
         defer { cluster.destroy() }
