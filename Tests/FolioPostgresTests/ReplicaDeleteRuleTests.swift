@@ -4,9 +4,10 @@ import FolioPostgres
 import FolioStore
 import FolioTestSupport
 
-/// Deletions and relationships made apart: a waiting save that refers to an
-/// object deleted on the server, and a deletion pushed onto members the
-/// replica never saw, each follow the delete rule, on both sides.
+/// Deletions, relationships and unique values made apart: a waiting save
+/// that refers to an object deleted on the server, and a deletion pushed
+/// onto members the replica never saw, each follow the delete rule, on both
+/// sides; a unique value taken meanwhile waits until it is changed here.
 @MainActor
 @Suite struct ReplicaDeleteRuleTests {
     let cluster: PostgresCluster
@@ -124,6 +125,29 @@ import FolioTestSupport
             #expect(await waitUntil {
                 (try? container.viewContext.fetch(FetchRequest<ConflictBook>()).map { "\($0.shelf?.name ?? "-"):\($0.title)" }) == ["Low:Dune"]
             })
+        }
+    }
+
+    @Test func aUniqueValueTakenOnTheServerWaitsUntilItIsChangedHere() async throws {
+        let (a, b, uri) = try await pair { StoreTestSchema.make() }
+        let first = TestZoo(context: a.viewContext)
+        first.name = "Twin"
+        try a.viewContext.save()
+        _ = try await a.syncNow()
+        let second = TestZoo(context: b.viewContext)
+        second.name = "Twin"
+        try b.viewContext.save()
+        let refused = try await b.syncNow()
+        #expect(refused.pushed == 0 && refused.waiting == 1 && refused.problem?.contains("must be unique") == true, "\(refused)")
+        // The pull goes on; the server's row with the same name waits here until the local one is renamed.
+        second.name = "Twin 2"
+        try b.viewContext.save()
+        try await settled(b, a)
+        #expect(try await sql("SELECT string_agg(name, ',' ORDER BY name) FROM \"TestZoo\"", uri) == "Twin,Twin 2")
+        for container in [a, b] {
+            #expect(await waitUntil {
+                (try? container.viewContext.fetch(FetchRequest<TestZoo>(sortBy: [SortDescriptor(\.name)])).map(\.name)) == ["Twin", "Twin 2"]
+            }, "\((try? container.viewContext.fetch(FetchRequest<TestZoo>()).map(\.name)) ?? [])")
         }
     }
 }

@@ -8,6 +8,9 @@ import Foundation
 ///   server version as last seen here, how many waiting saves write it, and
 ///   the server version those saves were made on (`base`), which a push
 ///   checks, as a save checks its row versions;
+/// - `folio_replica_deferred`: server rows a pull could not write here yet,
+///   because a waiting local save holds a unique value they hold (every
+///   pull tries them again, until the local save is changed and pushed);
 /// - in `folio_metadata`: the server (`replica_of`), the replica's number
 ///   and author, the schema version it was made with, and the history
 ///   position it has pulled through.
@@ -20,6 +23,7 @@ struct ReplicaFile {
           entity TEXT NOT NULL, id INTEGER NOT NULL, version INTEGER NOT NULL,
           pending INTEGER NOT NULL DEFAULT 0, base INTEGER NOT NULL DEFAULT 0,
           PRIMARY KEY (entity, id)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS folio_replica_deferred (entity TEXT NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (entity, id)) WITHOUT ROWID;
         """
 
     /// Opens the file for the replica's own writes (foreign keys on, as every store connection).
@@ -76,6 +80,14 @@ struct ReplicaFile {
     func waitingCount() throws -> Int {
         if case .integer(let n)? = try connection.rows("SELECT count(*) FROM folio_outbox").first?.first { return Int(n) }
         return 0
+    }
+
+    /// The server rows a pull could not write yet (see ``upsert(_:_:keep:)``).
+    func deferredRows() throws -> [RowKey] {
+        try connection.rows("SELECT entity, id FROM folio_replica_deferred").compactMap { row in
+            guard case .text(let entity) = row[0], case .integer(let id) = row[1] else { return nil }
+            return RowKey(entity, id)
+        }
     }
 
     /// The server version the waiting saves of `row` were made on (0: the row is new here).

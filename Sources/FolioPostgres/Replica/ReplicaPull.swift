@@ -36,6 +36,8 @@ struct ReplicaPull {
 
     func pull() throws -> Outcome {
         let from = try file.pulledPosition()
+        let deferred = try file.deferredRows()
+        var vanished: [RowKey] = []
         try c.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         var fetched: [String: [Int64: ServerRow]] = [:]
         var joins: [JoinRefresh] = []
@@ -53,14 +55,25 @@ struct ReplicaPull {
                 outcome.entries += 1
             }
             if !changes.isEmpty { try readRows(changes, &fetched, &joins) }
+            // Rows an earlier pull deferred are read again (those gone from the server are forgotten).
+            for (name, rows) in Dictionary(grouping: deferred, by: \.entity) {
+                guard let entity = schema.entity(named: name) else { continue }
+                let found = try ReplicaRows.read(c, entity, ids: rows.map(\.id))
+                for row in found { fetched[name, default: [:]][row.id] = row }
+                let ids = Set(found.map(\.id))
+                vanished += rows.filter { !ids.contains($0.id) }
+            }
             try c.execute("COMMIT")
         } catch {
             if c.isInTransaction { try? c.execute("ROLLBACK") }
             throw error
         }
-        guard outcome.position != from else { return outcome }
+        guard outcome.position != from || !deferred.isEmpty else { return outcome }
         try file.write {
-            if !changes.isEmpty { try apply(changes, fetched, joins) }
+            for row in vanished {
+                try file.connection.run("DELETE FROM folio_replica_deferred WHERE entity = ? AND id = ?", [.text(row.entity), .integer(row.id)])
+            }
+            if !changes.isEmpty || !fetched.isEmpty { try apply(changes, fetched, joins) }
             try file.setMetadata("replica_pulled", String(outcome.position))
         }
         return outcome
@@ -102,10 +115,20 @@ struct ReplicaPull {
             try file.delete(entity, ids: ids.map(\.rowID))
         }
         // Parents before children is not needed: the foreign keys are checked at commit.
+        var told = changes
         for (name, rows) in fetched {
             guard let entity = schema.entity(named: name) else { continue }
             let kept = rows.values.filter { !pending.deleted.contains(RowKey(name, $0.id)) }.sorted { $0.id < $1.id }
-            try file.upsert(entity, kept, keep: pending.keys(of: name))
+            let (inserted, deferred) = try file.upsert(entity, kept, keep: pending.keys(of: name))
+            // New here (a deferred row among them), whatever the server's history called them.
+            for id in inserted.map({ ObjectID(entityName: name, rowID: $0) }) {
+                told.updated[id] = nil
+                told.inserted.insert(id)
+            }
+            for id in deferred.map({ ObjectID(entityName: name, rowID: $0) }) {
+                told.inserted.remove(id)
+                told.updated[id] = nil
+            }
         }
         for join in joins {
             let owners = join.owners.filter { !pending.changes(join.entity, $0, join.property) }
@@ -120,7 +143,7 @@ struct ReplicaPull {
         // Waiting local saves that refer to rows gone here (deleted on the server, or deleted by a waiting save itself)
         // follow their delete rules, as the push will on the server.
         let gone = changes.deleted.union(pending.deleted.map { ObjectID(entityName: $0.entity, rowID: $0.id) })
-        var told = changes.merged(with: try file.settleDangling(schema, deleted: gone))
+        told = told.merged(with: try file.settleDangling(schema, deleted: gone))
         told.origin = .otherProcess
         try file.writeHistory(told, author: localAuthor)
     }

@@ -38,7 +38,52 @@ struct ReplicaPush {
 
     var c: PGConnection { server.connection }
 
+    /// Pushes the entry. A unique value the server holds already (saved
+    /// there since) is refused as a save between two processes is; once a
+    /// later local save changed that value here, the entry is pushed with
+    /// the row's current value (the later save then changes nothing more).
     func push(_ seq: Int64, _ saved: OutboxEntry) throws -> Outcome {
+        var entry = saved
+        for _ in 0..<8 {
+            do { return try pushOnce(seq, entry) } catch StoreError.constraintViolation(let entity, let key, let value) {
+                guard let changed = try adoptingLocalValues(entry, entity: entity, key: key) else {
+                    throw StoreError.constraintViolation(entity: entity, key: key, value: value)
+                }
+                entry = changed
+            }
+        }
+        return try pushOnce(seq, entry)
+    }
+
+    /// The entry with the unique keys (`key` and the groups it is unique
+    /// together with) of its rows of `entity` as they are here now; nil when none differs.
+    private func adoptingLocalValues(_ entry: OutboxEntry, entity name: String, key: String) throws -> OutboxEntry? {
+        guard let entity = schema.entity(named: name), entity.byName[key]?.isAttribute == true else { return nil }
+        let keys = Array(Set([key] + entity.uniqueTogether.filter { $0.contains(key) }.flatMap { $0 })).filter { entity.byName[$0] != nil }
+        func now(_ id: Int64) throws -> [StoreValue]? {
+            try file.connection.rows("SELECT \(keys.map(quote).joined(separator: ", ")) FROM \(quote(name)) WHERE id = ?", [.integer(id)]).first
+        }
+        var changed = entry
+        var adopted = false
+        for i in changed.inserts.indices where changed.inserts[i].entity == name {
+            guard let values = try now(changed.inserts[i].id) else { continue }
+            for (k, v) in zip(keys, values) where changed.inserts[i].values[k]?.value != v {
+                changed.inserts[i].values[k] = ReplicaValue(v)
+                adopted = true
+            }
+        }
+        for i in changed.updates.indices where changed.updates[i].entity == name {
+            guard let values = try now(changed.updates[i].id) else { continue }
+            for (k, v) in zip(keys, values) {
+                guard let j = changed.updates[i].keys.firstIndex(of: k), changed.updates[i].new[j].value != v else { continue }
+                changed.updates[i].new[j] = ReplicaValue(v)
+                adopted = true
+            }
+        }
+        return adopted ? changed : nil
+    }
+
+    private func pushOnce(_ seq: Int64, _ saved: OutboxEntry) throws -> Outcome {
         var entry = saved
         var bases: [RowKey: Int64] = [:]
         for row in entry.rows { bases[row] = try file.base(of: row) }

@@ -84,28 +84,43 @@ extension ReplicaFile {
     /// server's values but for the keys in `keep` (its waiting local
     /// changes, which stay on top) and one more local version, so every
     /// context here that read it sees it changed; a new row is inserted at
-    /// the first version. The server version is recorded for each.
-    func upsert(_ entity: EntityDescription, _ rows: [ServerRow], keep: [Int64: Set<String>] = [:]) throws {
+    /// the first version. The server version is recorded for each. A row
+    /// whose unique value a waiting local save holds is deferred (a later
+    /// pull writes it); returns the IDs it inserted and those it deferred.
+    @discardableResult
+    func upsert(_ entity: EntityDescription, _ rows: [ServerRow],
+                keep: [Int64: Set<String>] = [:]) throws -> (inserted: [Int64], deferred: [Int64]) {
+        var result: (inserted: [Int64], deferred: [Int64]) = ([], [])
         let columns = ReplicaRows.columns(of: entity)
         let table = quote(entity.name)
         let insert = "INSERT INTO \(table) (\((["id"] + columns.map(quote) + [RowVersion.column]).joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: columns.count + 2).joined(separator: ", ") + ")"
         for row in rows {
             let exists = try !connection.rows("SELECT 1 FROM \(table) WHERE id = ?", [.integer(row.id)]).isEmpty
-            if exists {
-                let kept = keep[row.id] ?? []
-                let written = columns.indices.filter { !kept.contains(columns[$0]) }
-                let sets = written.map { "\(quote(columns[$0])) = ?" } + ["\(RowVersion.column) = \(RowVersion.column) + 1"]
-                try connection.run("UPDATE \(table) SET \(sets.joined(separator: ", ")) WHERE id = ?",
-                                   written.map { row.values[$0] } + [.integer(row.id)])
-            } else {
-                try connection.run(insert, [.integer(row.id)] + row.values + [.integer(RowVersion.first)])
+            let key: [StoreValue] = [.text(entity.name), .integer(row.id)]
+            do {
+                if exists {
+                    let kept = keep[row.id] ?? []
+                    let written = columns.indices.filter { !kept.contains(columns[$0]) }
+                    let sets = written.map { "\(quote(columns[$0])) = ?" } + ["\(RowVersion.column) = \(RowVersion.column) + 1"]
+                    try connection.run("UPDATE \(table) SET \(sets.joined(separator: ", ")) WHERE id = ?",
+                                       written.map { row.values[$0] } + [.integer(row.id)])
+                } else {
+                    try connection.run(insert, [.integer(row.id)] + row.values + [.integer(RowVersion.first)])
+                    result.inserted.append(row.id)
+                }
+            } catch StoreError.sqlite(let code, _, _) where code & 0xff == 19 {  // SQLITE_CONSTRAINT: only this statement was undone
+                try connection.run("INSERT OR IGNORE INTO folio_replica_deferred (entity, id) VALUES (?, ?)", key)
+                result.deferred.append(row.id)
+                continue
             }
+            try connection.run("DELETE FROM folio_replica_deferred WHERE entity = ? AND id = ?", key)
             try connection.run("""
                 INSERT INTO folio_replica_rows (entity, id, version) VALUES (?, ?, ?)
                 ON CONFLICT (entity, id) DO UPDATE SET version = excluded.version
                 """, [.text(entity.name), .integer(row.id), .integer(row.version)])
         }
+        return result
     }
 
     /// Removes rows the server deleted (their many-to-many rows go with them).
