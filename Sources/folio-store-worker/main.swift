@@ -1,5 +1,5 @@
 // folio-store-worker: a child process for FolioStore's crash and two-process tests.
-// PATH is an SQLite file or a postgresql:// URI.
+// PATH is an SQLite file, a postgresql:// URI, or URI#replica=FILE (a replica of that server in FILE).
 //   folio-store-worker save-loop PATH   saves forever; prints "saved N" after each acknowledged save
 //   folio-store-worker insert PATH NAME... inserts animals one save each, prints "saved ID", then waits for stdin to close
 //   folio-store-worker insert-paced PATH SEED COUNT  inserts COUNT animals, pausing 0-3 ms (seeded) between saves, as insert
@@ -26,9 +26,13 @@ import FolioTestSupport
 /// Writes a line straight to stdout (unbuffered), so the parent sees it before a kill.
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
-/// The store PATH names: an SQLite file, or a PostgreSQL server's URI.
+/// The store PATH names: an SQLite file, a PostgreSQL server's URI, or
+/// `URI#replica=FILE` for a replica of that server in FILE.
 func store(_ path: String) -> StoreDescription {
-    StoreDescription.isPostgreSQLURI(path) ? .postgreSQL(path) : .file(path)
+    if let mark = path.range(of: "#replica=") {
+        return .postgreSQL(String(path[..<mark.lowerBound]), replica: String(path[mark.upperBound...]))
+    }
+    return StoreDescription.isPostgreSQLURI(path) ? .postgreSQL(path) : .file(path)
 }
 
 // Computed, not stored: never a fetch's key.

@@ -27,7 +27,7 @@ extension PostgresBackend: BatchSQL {
 
     func batchReserveIDs(_ entity: String, count: Int) throws -> Int64 {
         let first = try firstFreeID(entity)
-        guard first <= Int64.max - Int64(count) else {
+        guard first <= ReplicaIDs.ordinaryLimit - Int64(count) else {
             throw StoreError.constraintViolation(entity: entity, key: "id", value: "\(first) + \(count), past the largest possible")
         }
         try connection.query("INSERT INTO folio_sequence (entity, next) VALUES ($1, $2) ON CONFLICT (entity) DO UPDATE SET next = EXCLUDED.next",

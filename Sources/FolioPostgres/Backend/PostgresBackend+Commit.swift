@@ -196,7 +196,7 @@ extension PostgresBackend {
         for insert in batch.inserts {
             let name = insert.entity.name
             let n = try next[name] ?? firstFreeID(name)
-            guard n < Int64.max else { throw StoreError.constraintViolation(entity: name, key: "id", value: "\(n), the largest possible") }
+            guard n < ReplicaIDs.ordinaryLimit else { throw StoreError.constraintViolation(entity: name, key: "id", value: "\(n), the largest possible") }
             result.append(ObjectID(entityName: name, rowID: n))
             next[name] = n + 1
         }
@@ -207,13 +207,18 @@ extension PostgresBackend {
         return result
     }
 
+    /// Below ``ReplicaIDs/ordinaryLimit``: the IDs above it are the replicas' (their rows never move this one on).
     func firstFreeID(_ entity: String) throws -> Int64 {
         var n: Int64 = 1
         if case .integer(let stored)? = try connection.scalar("SELECT next FROM folio_sequence WHERE entity = $1", [.text(entity)]) {
             n = stored
         }
-        if case .integer(let largest)? = try connection.scalar("SELECT max(id) FROM \(quote(entity))") {
-            n = max(n, largest == Int64.max ? largest : largest + 1)
+        if case .integer(let largest)? = try connection.scalar("SELECT max(id) FROM \(quote(entity)) WHERE id < $1",
+                                                               [.integer(ReplicaIDs.ordinaryLimit)]) {
+            n = max(n, largest + 1)
+        }
+        guard n < ReplicaIDs.ordinaryLimit else {
+            throw StoreError.constraintViolation(entity: entity, key: "id", value: "\(n), past the last ID of clients that are not replicas")
         }
         return n
     }

@@ -19,6 +19,8 @@ public final class PersistentContainer {
     public let store: StoreDescription
     /// The context for the main actor (the UI).
     public let viewContext: ObjectContext
+    /// How the sync of a replica (`.postgreSQL(uri, replica: path)`) is doing; nil for any other store.
+    public let syncStatus: SyncStatus?
     let coordinator: StoreCoordinator
 
     /// Opens the Folio store at `path` (WAL, foreign keys on), migrating it
@@ -79,7 +81,9 @@ public final class PersistentContainer {
         path = store.path
         let store = store.followingLinks()
         let timeout = Int32(busyTimeout * 1000)
-        if let path = store.path, !readOnly || seed != nil {
+        if case .replica(let path, let replica) = store.location {
+            try Self.createReplicaIfNeeded(at: path, replica, schema: schema, readOnly: readOnly, busyTimeout: busyTimeout, seed: seed)
+        } else if let path = store.path, !readOnly || seed != nil {
             try Self.createStoreIfNeeded(at: path, schema: schema, busyTimeout: busyTimeout, seed: seed)
         }
         do {
@@ -95,7 +99,11 @@ public final class PersistentContainer {
         if case .server = store.location, let seed, !readOnly { try Self.seedOnce(coordinator, seed) }
         viewContext = ObjectContext(coordinator: coordinator, delivery: .main)
         viewContext.name = "viewContext"
+        syncStatus = coordinator.syncEngine.map { _ in SyncStatus() }
         coordinator.startFollowing(fallbackInterval: pollInterval)
+        if let engine = coordinator.syncEngine, let status = syncStatus {
+            engine.start { [weak status] state in Task { @MainActor in status?.update(state) } }
+        }
     }
 
     /// A new context whose work runs on its own serial queue.

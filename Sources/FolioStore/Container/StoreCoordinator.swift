@@ -29,6 +29,8 @@ final class StoreCoordinator: Sendable {
     private let inboxes = ContextInboxes()
     /// Reads other connections' saves.
     let follower: HistoryFollower?
+    /// Syncs a replica with its server (nil unless the store is a writable replica).
+    let syncEngine: (any ReplicaSyncEngine)?
 
     /// Opens the store `store` describes. A file that is not a Folio store
     /// of `schema` (or a database of another program) is refused before
@@ -40,16 +42,41 @@ final class StoreCoordinator: Sendable {
         if case .server = store.location { isOnServer = true } else { isOnServer = false }
         let writer: StoreBackend
         let open: @Sendable () throws -> StoreBackend
+        var engine: (any ReplicaSyncEngine)?
         switch store.location {
         case .file(let path):
             try StoreFile.requireStore(at: path, for: schema)
             // Checked before the writing connection where that makes no file; else on it.
             let checked = try !readOnly && SQLiteBackend.checkIntegrityUntouched(path, upTo: integrityCheckLimit)
             let sqlite = try SQLiteBackend(path: path, readOnly: readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-            if !readOnly && !checked { try sqlite.checkIntegrity(upTo: integrityCheckLimit) }
+            if !readOnly {
+                // Saves made without the replica's journal would never reach its server.
+                if try sqlite.isReplica() {
+                    throw StoreError.cannotOpen(path: path, message: "it is a replica of a server's store; open it as one "
+                                                + "(.postgreSQL(uri, replica: path)) so that its saves reach the server")
+                }
+                if !checked { try sqlite.checkIntegrity(upTo: integrityCheckLimit) }
+            }
             let health = sqlite.connection.health
             writer = sqlite
             open = { try SQLiteBackend(path: path, readOnly: readOnly, health: health, busyTimeoutMilliseconds: busyTimeoutMilliseconds) }
+        case .replica(let path, let replica):
+            // The replica file is an ordinary store; its saves also write the replica's journal.
+            try StoreFile.requireStore(at: path, for: schema)
+            let journal = readOnly ? nil : try replica.prepare(at: path, schema: schema, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            let sqlite = try SQLiteBackend(path: path, readOnly: readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            sqlite.journal = journal
+            if !readOnly { try sqlite.checkIntegrity(upTo: integrityCheckLimit) }
+            let health = sqlite.connection.health
+            writer = sqlite
+            open = {
+                let backend = try SQLiteBackend(path: path, readOnly: readOnly, health: health, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+                backend.journal = journal
+                return backend
+            }
+            if let journal {
+                engine = try replica.makeEngine(at: path, schema: schema, journal: journal, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            }
         case .memory:
             writer = try SQLiteBackend(path: nil, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
             open = { throw StoreError.cannotOpen(path: ":memory:", message: "an in-memory store has one connection") }
@@ -66,6 +93,7 @@ final class StoreCoordinator: Sendable {
             viewReader = viewWriter
             backgroundLane = viewWriter
             follower = nil
+            syncEngine = nil
             return
         }
         let reader = try open()
@@ -74,6 +102,7 @@ final class StoreCoordinator: Sendable {
         viewWriter = StoreLane(writer)
         viewReader = StoreLane(reader)
         backgroundLane = StoreLane(opening: open)
+        syncEngine = engine
         let inboxes = self.inboxes
         follower = feed.map { HistoryFollower(feed: $0, registeredAt: start) { changes in inboxes.broadcast(changes, except: nil) } }
     }
@@ -86,6 +115,7 @@ final class StoreCoordinator: Sendable {
     }
 
     deinit {
+        syncEngine?.stop()
         follower?.stop()
     }
 

@@ -10,6 +10,8 @@ public struct StoreDescription: Sendable {
         case file(String)
         case memory
         case server(any StoreServer)
+        /// An SQLite file that is a replica of a server's store.
+        case replica(String, any StoreReplica)
     }
 
     let location: Location
@@ -23,8 +25,18 @@ public struct StoreDescription: Sendable {
     /// A store on a database server, opened through `server`.
     package static func server(_ server: any StoreServer) -> StoreDescription { StoreDescription(location: .server(server)) }
 
-    /// The file's path, nil in memory and on a server.
-    public var path: String? { if case .file(let path) = location { path } else { nil } }
+    /// A replica of a server's store in the SQLite file at `path`, synced by `replica`.
+    package static func replica(path: String, _ replica: any StoreReplica) -> StoreDescription {
+        StoreDescription(location: .replica(path, replica))
+    }
+
+    /// The file's path (a replica's own file), nil in memory and on a server.
+    public var path: String? {
+        switch location {
+        case .file(let path), .replica(let path, _): path
+        case .memory, .server: nil
+        }
+    }
 
     /// The same store with a file's symbolic links followed: a link to a
     /// store opens that store, whose logs and lock live beside it. A link
@@ -41,6 +53,7 @@ public struct StoreDescription: Sendable {
         case .file(let path): path
         case .memory: ":memory:"
         case .server(let server): server.displayName
+        case .replica(let path, let replica): "\(path) (replica of \(replica.displayName))"
         }
     }
 }

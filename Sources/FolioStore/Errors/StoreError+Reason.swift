@@ -43,6 +43,7 @@ extension StoreError {
         case let .offline(_, message): "the database server cannot be reached (\(message)); nothing was written"
         case .timedOut: "a statement ran past the server's statement timeout and was cancelled; nothing was written"
         case let .server(_, code, message, _): "the database server failed (SQLSTATE \(code)): \(message)"
+        case let .notOnReplica(_, what): "\(what) cannot be done on a replica yet; nothing was written"
         }
     }
 
@@ -51,7 +52,8 @@ extension StoreError {
     public var store: String? {
         switch self {
         case let .notADatabase(path), let .notAFolioStore(path, _), let .otherSchema(path, _, _), let .corrupt(path, _),
-             let .readOnly(path), let .migrationNeeded(path, _), let .busy(path), let .diskFull(path), let .cannotOpen(path, _):
+             let .readOnly(path), let .migrationNeeded(path, _), let .busy(path), let .diskFull(path), let .cannotOpen(path, _),
+             let .notOnReplica(path, _):
             path
         case let .offline(store, _), let .timedOut(store), let .server(store, _, _, _):
             store

@@ -64,6 +64,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case timedOut(store: String)
     /// Any other database server failure, with its SQLSTATE code, message and statement.
     case server(store: String, code: String, message: String, sql: String)
+    /// What was asked is not done on a replica of a server's store yet (`what` says what); nothing was written.
+    case notOnReplica(path: String, what: String)
 
     /// A sentence describing the failure: the store it is about, if any, then ``reason``
     /// (and a server's failed statement).

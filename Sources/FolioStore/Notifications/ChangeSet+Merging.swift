@@ -11,7 +11,7 @@ extension ChangeSet {
     ///     let both = first.merged(with: second)
     ///
     /// - Complexity: O(k) in the IDs of `later`.
-    func merged(with later: ChangeSet) -> ChangeSet {
+    package func merged(with later: ChangeSet) -> ChangeSet {
         if isReload || later.isReload { return .reload(origin: later.origin) }
         var result = self
         result.origin = later.origin

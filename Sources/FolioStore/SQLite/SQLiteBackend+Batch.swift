@@ -6,6 +6,8 @@ import CSQLite
 extension SQLiteBackend: BatchSQL {
     func execute(_ batch: BatchWrite, author: String) throws -> BatchOutcome {
         precondition(!inWriteTransaction, "a batch request inside performWrite")
+        // Its rows are written in SQL, past what a replica's journal records.
+        if journal != nil { throw StoreError.notOnReplica(path: path, what: "a batch request") }
         if !connection.isInTransaction { try connection.execute("BEGIN IMMEDIATE") }
         do {
             if batch.isLarge { try connection.execute("PRAGMA cache_size = \(Self.bigSaveCacheSize(1_000_000))") }

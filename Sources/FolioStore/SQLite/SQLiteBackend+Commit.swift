@@ -12,6 +12,8 @@ extension SQLiteBackend {
         else if !connection.isInTransaction { try connection.execute("BEGIN IMMEDIATE") }
         do {
             let permanent = try allocateIDs(batch)
+            // A replica records the save beside it, reading the rows as they were before its writes.
+            try journal?.record(batch, permanent: permanent, on: connection)
             // Temporary → permanent, needed only where something refers to a new object.
             var map: [ObjectID: ObjectID] = [:]
             if batch.refersToNewObjects {
@@ -91,6 +93,7 @@ extension SQLiteBackend {
                 try connection.run("INSERT INTO folio_history (author, changes) VALUES (?, ?)", [.text(author), .text(history)])
             }
             try connection.execute(inWriteTransaction ? "RELEASE folio_save" : "COMMIT")
+            if !inWriteTransaction { journal?.didCommit() }
             return permanent
         } catch {
             try? connection.execute(inWriteTransaction ? "ROLLBACK TO folio_save; RELEASE folio_save" : "ROLLBACK")
@@ -125,7 +128,9 @@ extension SQLiteBackend {
         for insert in batch.inserts {
             let name = insert.entity.name
             let n = try next[name] ?? firstFreeID(name)
-            guard n < Int64.max else { throw StoreError.constraintViolation(entity: name, key: "id", value: "\(n), the largest possible") }
+            guard n < (journal?.rowIDs.upperBound ?? Int64.max) else {
+                throw StoreError.constraintViolation(entity: name, key: "id", value: "\(n), the largest possible")
+            }
             result.append(ObjectID(entityName: name, rowID: n))
             next[name] = n + 1
         }
@@ -138,12 +143,30 @@ extension SQLiteBackend {
     /// The smallest ID above every one the sequence handed out and every one in
     /// the table (the table's largest rowid is one b-tree descent away).
     func firstFreeID(_ entity: String) throws -> Int64 {
+        if let range = journal?.rowIDs { return try firstFreeID(entity, in: range) }
         var n: Int64 = 1
         if case .integer(let stored)? = try connection.rows("SELECT next FROM folio_sequence WHERE entity = ?", [.text(entity)]).first?.first {
             n = stored
         }
         if case .integer(let largest)? = try connection.rows("SELECT max(id) FROM \(quote(entity))").first?.first {
             n = max(n, largest == Int64.max ? largest : largest + 1)
+        }
+        return n
+    }
+
+    /// As above, within a replica's own `range`: rows pulled from the server
+    /// lie outside it, and only this replica's saves write inside it.
+    private func firstFreeID(_ entity: String, in range: Range<Int64>) throws -> Int64 {
+        var n = range.lowerBound
+        if case .integer(let stored)? = try connection.rows("SELECT next FROM folio_sequence WHERE entity = ?", [.text(entity)]).first?.first {
+            n = max(n, stored)
+        }
+        if case .integer(let largest)? = try connection.rows("SELECT max(id) FROM \(quote(entity)) WHERE id >= ? AND id < ?",
+                                                            [.integer(range.lowerBound), .integer(range.upperBound)]).first?.first {
+            n = max(n, largest + 1)
+        }
+        guard n < range.upperBound else {
+            throw StoreError.constraintViolation(entity: entity, key: "id", value: "\(n), past the replica's last ID")
         }
         return n
     }

@@ -19,6 +19,7 @@ extension SQLiteBackend {
                 inWriteTransaction = false
                 throw error
             }
+            journal?.didCommit()
         } else {
             try? connection.execute("ROLLBACK")
         }

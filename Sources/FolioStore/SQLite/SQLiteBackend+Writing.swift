@@ -35,3 +35,10 @@ extension SQLiteBackend {
 
     func recordSeeded() throws {}
 }
+
+extension SQLiteBackend {
+    /// Whether the file is a replica of a server's store (its first sync recorded the server).
+    func isReplica() throws -> Bool {
+        try !connection.rows("SELECT 1 FROM folio_metadata WHERE key = 'replica_of'").isEmpty
+    }
+}

@@ -14,6 +14,8 @@ final class SQLiteBackend: StoreBackend {
     /// Whether a write transaction is open on this connection: a commit is then a savepoint of it.
     var inWriteTransaction = false
     let busyTimeoutMilliseconds: Int32
+    /// A replica's journal, which each save writes in its transaction (nil for an ordinary store).
+    var journal: (any SaveJournal)?
 
     /// Opens a connection to the store file at `path` (which
     /// ``StoreFile/inspect(_:for:)`` accepted; it must exist), or a new
@@ -104,6 +106,7 @@ final class SQLiteBackend: StoreBackend {
         isInMemory = false
         isReadOnly = false
         busyTimeoutMilliseconds = store.busyTimeoutMilliseconds
+        journal = store.journal
         connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, health: store.connection.health)
         // As the store's connection: no fsync per commit, checkpoints left to its checkpointer.
         try connection.execute("PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0; PRAGMA foreign_keys=ON")

@@ -51,7 +51,7 @@ extension SQLiteConnection {
     /// (`DispatchTime.now().uptimeNanoseconds` scale).
     ///
     ///     try connection.withDeadline(now + 1_000_000_000) { try connection.execute("BEGIN IMMEDIATE") }
-    func withDeadline<T>(_ deadline: UInt64, _ body: () throws -> T) rethrows -> T {
+    package func withDeadline<T>(_ deadline: UInt64, _ body: () throws -> T) rethrows -> T {
         let outer = busyWait.deadline
         busyWait.deadline = min(deadline, outer ?? .max)
         defer { busyWait.deadline = outer }
@@ -59,8 +59,8 @@ extension SQLiteConnection {
     }
 
     /// The deadline for an operation starting now under this connection's timeout.
-    var deadlineFromNow: UInt64 { DispatchTime.now().uptimeNanoseconds &+ busyWait.timeoutNanoseconds }
+    package var deadlineFromNow: UInt64 { DispatchTime.now().uptimeNanoseconds &+ busyWait.timeoutNanoseconds }
 
     /// Whether a transaction is open on this connection.
-    var isInTransaction: Bool { sqlite3_get_autocommit(db) == 0 }
+    package var isInTransaction: Bool { sqlite3_get_autocommit(db) == 0 }
 }

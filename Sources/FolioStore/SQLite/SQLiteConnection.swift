@@ -6,8 +6,9 @@ import Foundation
 private let ioErrorSHMSize = SQLITE_IOERR | (19 << 8)
 
 /// One SQLite connection with a cache of prepared statements. Not thread-safe:
-/// its owner serialises access.
-final class SQLiteConnection {
+/// its owner serialises access. Package access: a replica's sync (FolioPostgres)
+/// writes its own tables through one.
+package final class SQLiteConnection {
     /// How the file is opened.
     enum Mode {
         /// Read and write; the file must exist (`:memory:` is made).
@@ -26,6 +27,11 @@ final class SQLiteConnection {
     let busyWait: SQLiteBusyWait
     private var statements: [String: SQLiteStatement] = [:]
     private var writesStopped = false
+
+    /// A read-write connection to the existing file at `path`.
+    package convenience init(path: String, busyTimeoutMilliseconds: Int32) throws {
+        try self.init(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, mode: .readWrite, health: StoreHealth())
+    }
 
     init(path: String, busyTimeoutMilliseconds: Int32, mode: Mode = .readWrite, health: StoreHealth = StoreHealth()) throws {
         var handle: OpaquePointer?
@@ -64,7 +70,7 @@ final class SQLiteConnection {
     }
 
     /// Runs one or more statements without results.
-    func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         stopWritesIfDamaged()
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(db, sql, nil, nil, &message)
@@ -76,7 +82,7 @@ final class SQLiteConnection {
     }
 
     /// A prepared statement for `sql`, reset and cached for reuse.
-    func prepare(_ sql: String) throws -> SQLiteStatement {
+    package func prepare(_ sql: String) throws -> SQLiteStatement {
         stopWritesIfDamaged()
         if let s = statements[sql] { s.reset(); return s }
         var raw: OpaquePointer?
@@ -89,7 +95,7 @@ final class SQLiteConnection {
     }
 
     /// Runs a query and returns every row's values.
-    func rows(_ sql: String, _ bindings: [StoreValue] = []) throws -> [[StoreValue]] {
+    package func rows(_ sql: String, _ bindings: [StoreValue] = []) throws -> [[StoreValue]] {
         let s = try prepare(sql)
         try s.bind(bindings)
         var result: [[StoreValue]] = []
@@ -98,13 +104,13 @@ final class SQLiteConnection {
     }
 
     /// Runs a statement that returns no rows.
-    func run(_ sql: String, _ bindings: [StoreValue] = []) throws {
+    package func run(_ sql: String, _ bindings: [StoreValue] = []) throws {
         let s = try prepare(sql)
         try s.bind(bindings)
         while try s.step() {}
     }
 
-    var changes: Int { Int(sqlite3_changes(db)) }
+    package var changes: Int { Int(sqlite3_changes(db)) }
 
     /// Once damage is known, no statement on this connection may write:
     /// `query_only` refuses every write, and closing does not checkpoint.

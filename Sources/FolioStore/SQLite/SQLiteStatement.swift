@@ -5,7 +5,7 @@ import Foundation
 private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// A prepared statement: bind parameters, step, read columns.
-final class SQLiteStatement {
+package final class SQLiteStatement {
     let raw: OpaquePointer
     unowned let connection: SQLiteConnection
     let sql: String
@@ -18,16 +18,16 @@ final class SQLiteStatement {
 
     deinit { sqlite3_finalize(raw) }
 
-    func reset() {
+    package func reset() {
         sqlite3_reset(raw)
         sqlite3_clear_bindings(raw)
     }
 
-    func bind(_ values: [StoreValue]) throws {
+    package func bind(_ values: [StoreValue]) throws {
         for (i, v) in values.enumerated() { try bind(v, at: Int32(i + 1)) }
     }
 
-    func bind(_ value: StoreValue, at index: Int32) throws {
+    package func bind(_ value: StoreValue, at index: Int32) throws {
         let rc: Int32
         switch value {
         case .null: rc = sqlite3_bind_null(raw, index)
@@ -41,7 +41,7 @@ final class SQLiteStatement {
     }
 
     /// Advances; true when a row is available.
-    func step() throws -> Bool {
+    package func step() throws -> Bool {
         let rc = sqlite3_step(raw)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
@@ -52,9 +52,9 @@ final class SQLiteStatement {
 
     var columnCount: Int { Int(sqlite3_column_count(raw)) }
 
-    func int64(at i: Int) -> Int64 { sqlite3_column_int64(raw, Int32(i)) }
+    package func int64(at i: Int) -> Int64 { sqlite3_column_int64(raw, Int32(i)) }
 
-    func value(at i: Int) -> StoreValue {
+    package func value(at i: Int) -> StoreValue {
         let c = Int32(i)
         switch sqlite3_column_type(raw, c) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(raw, c))

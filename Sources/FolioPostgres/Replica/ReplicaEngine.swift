@@ -1,0 +1,247 @@
+import Dispatch
+import FolioStore
+import Foundation
+import Glibc
+import Synchronization
+
+/// The background sync of a replica: on a serial queue of its own it pushes
+/// the outbox in commit order, then pulls the server's other saves, whenever
+/// a local save commits, the server announces a save, or a fallback timer
+/// fires. Every server error is caught here: the server being away makes
+/// the replica offline and the sync tries again with a growing pause; saves
+/// never wait for it. Of the containers on one replica file (in any
+/// process) one syncs at a time: the one holding the lock on the file's
+/// `-sync` companion, which the system lets go when its process dies.
+final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable state is used only on `queue`
+    private let queue = DispatchQueue(label: "folio.replica.sync")
+    private let postgres: PostgresServer
+    private let path: String
+    private let schema: Schema
+    private let journal: ReplicaJournal
+    private let busyTimeoutMilliseconds: Int32
+    private let policy = Mutex<MergePolicy>(.error)
+    private let automatic = Atomic<Bool>(true)
+    /// The author of the history rows the sync writes into the replica (not any container's).
+    private let localAuthor = "sync-" + UUID().uuidString
+    private var file: ReplicaFile?
+    private var remote: PostgresBackend?
+    private var feed: PostgresChangeFeed?
+    private var lockDescriptor: Int32 = -1
+    private var report: (@Sendable (SyncStatus.State) -> Void)?
+    private var state = SyncStatus.State()
+    private var timer: DispatchSourceTimer?
+    private var tickQueued = false
+    private var pause = ReplicaEngine.shortestPause
+    private var stopped = false
+
+    /// How often an idle replica looks for work the wakes missed (another process's saves on the file).
+    static let fallbackInterval = 1.0
+    static let shortestPause = 0.25
+    static let longestPause = 5.0
+    /// How long the server keeps history for a replica that stopped acknowledging (then it re-reads the store).
+    static let silenceLimit = 600.0
+
+    init(server: PostgresServer, path: String, schema: Schema, journal: ReplicaJournal, busyTimeoutMilliseconds: Int32) {
+        postgres = server
+        self.path = path
+        self.schema = schema
+        self.journal = journal
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+    }
+
+    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    var mergePolicy: MergePolicy {
+        get { policy.withLock { $0 } }
+        set {
+            policy.withLock { $0 = newValue }
+            wake()
+        }
+    }
+
+    var syncsAutomatically: Bool {
+        get { automatic.load(ordering: .relaxed) }
+        set {
+            automatic.store(newValue, ordering: .relaxed)
+            if newValue { wake() }
+        }
+    }
+
+    func start(report: @escaping @Sendable (SyncStatus.State) -> Void) {
+        journal.onCommit { [weak self] in self?.wake() }
+        queue.async { [self] in
+            guard !stopped else { return }
+            self.report = report
+            let t = DispatchSource.makeTimerSource(queue: queue)
+            t.setEventHandler { [weak self] in self?.tick() }
+            timer = t
+            t.schedule(deadline: .now() + Self.fallbackInterval)
+            t.resume()
+            tick()
+        }
+    }
+
+    /// Something may wait to be pushed or pulled: sync soon (wakes close together share one round).
+    func wake() {
+        queue.async { [weak self] in
+            guard let self, !stopped, !tickQueued else { return }
+            tickQueued = true
+            queue.async { [weak self] in
+                self?.tickQueued = false
+                self?.tick()
+            }
+        }
+    }
+
+    func syncNow() async throws -> SyncReport {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SyncReport, any Error>) in
+            queue.async { [self] in
+                continuation.resume(with: Result { try round() })
+            }
+        }
+    }
+
+    /// One round on the queue: the report of a push and a pull, the state published either way.
+    private func round() throws -> SyncReport {
+        guard !stopped else { throw StoreError.cannotOpen(path: path, message: "the container was closed") }
+        guard holdsLock() else {
+            state.waitingChanges = (try? openFile().waitingCount()) ?? state.waitingChanges
+            publish()
+            return SyncReport(waiting: state.waitingChanges, problem: "another container syncs this replica")
+        }
+        do {
+            let result = try syncOnce()
+            state.isOnline = true
+            state.lastSynced = Date()
+            state.conflicts = result.unsettled
+            state.problem = result.problem
+            state.waitingChanges = result.waiting
+            pause = Self.shortestPause
+            publish()
+            return result
+        } catch {
+            switch error {
+            case StoreError.offline, StoreError.timedOut:
+                state.isOnline = false
+                dropConnections()
+            default:
+                state.problem = "\(error)"
+            }
+            state.waitingChanges = (try? openFile().waitingCount()) ?? state.waitingChanges
+            publish()
+            throw error
+        }
+    }
+
+    private func tick() {
+        guard !stopped else { return }
+        guard syncsAutomatically else {
+            timer?.schedule(deadline: .now() + Self.fallbackInterval)
+            return
+        }
+        var delay = Self.fallbackInterval
+        do { _ = try round() } catch {
+            delay = pause
+            pause = min(pause * 2, Self.longestPause)
+        }
+        timer?.schedule(deadline: .now() + delay)
+    }
+
+    /// Pushes every waiting save it can (stopping at one it cannot), then pulls once.
+    private func syncOnce() throws -> SyncReport {
+        let file = try openFile()
+        let server = try connect()
+        let identity = journal.identity
+        var result = SyncReport()
+        let push = ReplicaPush(server: server, file: file, schema: schema, identity: identity, policy: mergePolicy, localAuthor: localAuthor)
+        pushing: while true {
+            let batch = try file.outbox(limit: 100)
+            if batch.isEmpty { break }
+            for (seq, entry) in batch {
+                do {
+                    switch try push.push(seq, entry) {
+                    case .pushed: result.pushed += 1
+                    case .conflicts(let conflicts):
+                        result.unsettled = conflicts
+                        break pushing
+                    }
+                } catch let error as StoreError {
+                    if case .offline = error { throw error }
+                    if case .timedOut = error { throw error }
+                    // Refused by the server (a unique value taken meanwhile, say): it waits, and the pull goes on.
+                    result.problem = "\(error)"
+                    break pushing
+                }
+            }
+        }
+        let pulled = try ReplicaPull(server: server, file: file, schema: schema, identity: identity, localAuthor: localAuthor).pull()
+        result.pulled = pulled.entries
+        // Keeps the history this replica has not pulled yet on the server (and mends the waking connection).
+        try? feed?.acknowledge(position: pulled.position, silenceLimit: Self.silenceLimit)
+        result.waiting = try file.waitingCount()
+        return result
+    }
+
+    private func openFile() throws -> ReplicaFile {
+        if let file { return file }
+        let opened = try ReplicaFile.open(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        file = opened
+        return opened
+    }
+
+    /// The server connection (prepared for the schema once a session), and the connection that wakes the sync.
+    private func connect() throws -> PostgresBackend {
+        if let remote, remote.connection.isConnected { return remote }
+        let server = try PostgresBackend(server: postgres, namespace: schema.name, readOnly: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        try server.prepare(schema)
+        remote = server
+        if feed == nil {
+            let waker = try PostgresChangeFeed(server: postgres, namespace: schema.name, reader: journal.identity.author,
+                                               busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            _ = waker.startWaking(on: queue) { [weak self] in self?.wake() }
+            feed = waker
+        }
+        return server
+    }
+
+    private func dropConnections() {
+        remote?.connection.close()
+        remote = nil
+        feed?.close()
+        feed = nil
+    }
+
+    /// Whether this engine holds the replica's sync lock (taking it if it is free).
+    private func holdsLock() -> Bool {
+        if lockDescriptor >= 0 { return true }
+        let fd = Glibc.open(path + "-sync", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return false }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            _ = Glibc.close(fd)
+            return false
+        }
+        lockDescriptor = fd
+        return true
+    }
+
+    private func publish() {
+        report?(state)
+    }
+
+    func stop() {
+        journal.onCommit(nil)
+        let finish = { [self] in
+            stopped = true
+            timer?.cancel()
+            timer = nil
+            dropConnections()
+            file = nil
+            if lockDescriptor >= 0 {
+                _ = Glibc.close(lockDescriptor)
+                lockDescriptor = -1
+            }
+        }
+        if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) { finish() } else { queue.sync(execute: finish) }
+    }
+}

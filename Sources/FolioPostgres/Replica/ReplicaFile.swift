@@ -1,0 +1,111 @@
+import FolioStore
+import Foundation
+
+/// What a replica keeps in its SQLite file beside the store's own tables:
+///
+/// - `folio_outbox`: each local save the server does not have yet, in commit order;
+/// - `folio_replica_rows`: for each row the server has or will have, its
+///   server version as last seen here, how many waiting saves write it, and
+///   the server version those saves were made on (`base`), which a push
+///   checks, as a save checks its row versions;
+/// - `folio_replica_deferred`: server rows a pull could not write here yet,
+///   because a waiting local save holds a unique value they hold (every
+///   pull tries them again, until the local save is changed and pushed);
+/// - in `folio_metadata`: the server (`replica_of`), the replica's number
+///   and author, the schema version it was made with, and the history
+///   position it has pulled through.
+struct ReplicaFile {
+    let connection: SQLiteConnection
+
+    static let tablesSQL = """
+        CREATE TABLE IF NOT EXISTS folio_outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, entry TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS folio_replica_rows (
+          entity TEXT NOT NULL, id INTEGER NOT NULL, version INTEGER NOT NULL,
+          pending INTEGER NOT NULL DEFAULT 0, base INTEGER NOT NULL DEFAULT 0,
+          PRIMARY KEY (entity, id)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS folio_replica_deferred (entity TEXT NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (entity, id)) WITHOUT ROWID;
+        """
+
+    /// Opens the file for the replica's own writes (foreign keys on, as every store connection).
+    static func open(_ path: String, busyTimeoutMilliseconds: Int32) throws -> ReplicaFile {
+        let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        try connection.execute("PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL")
+        return ReplicaFile(connection: connection)
+    }
+
+    func metadata(_ key: String) throws -> String? {
+        if case .text(let value)? = try connection.rows("SELECT value FROM folio_metadata WHERE key = ?", [.text(key)]).first?.first {
+            return value
+        }
+        return nil
+    }
+
+    func setMetadata(_ key: String, _ value: String) throws {
+        try connection.run("INSERT OR REPLACE INTO folio_metadata (key, value) VALUES (?, ?)", [.text(key), .text(value)])
+    }
+
+    /// The replica's identity, nil before its first sync.
+    func identity() throws -> ReplicaIdentity? {
+        guard let server = try metadata("replica_of"), let number = try metadata("replica_number").flatMap({ Int64($0) }),
+              let author = try metadata("replica_author"), let version = try metadata("replica_schema_version").flatMap({ Int($0) })
+        else { return nil }
+        return ReplicaIdentity(server: server, number: number, author: author, schemaVersion: version)
+    }
+
+    /// The server history position this replica has pulled through.
+    func pulledPosition() throws -> Int64 { try metadata("replica_pulled").flatMap { Int64($0) } ?? 0 }
+
+    /// Runs `body` in one write transaction (waiting for other writers up to the busy timeout).
+    func write<T>(_ body: () throws -> T) throws -> T {
+        try connection.withDeadline(connection.deadlineFromNow) { try connection.execute("BEGIN IMMEDIATE") }
+        do {
+            let result = try body()
+            try connection.execute("COMMIT")
+            return result
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The saves waiting for the server, oldest first.
+    func outbox(limit: Int = .max) throws -> [(seq: Int64, entry: OutboxEntry)] {
+        try connection.rows("SELECT seq, entry FROM folio_outbox ORDER BY seq LIMIT ?", [.integer(Int64(min(limit, Int(Int64.max))))])
+            .compactMap { row in
+                guard case .integer(let seq) = row[0], case .text(let text) = row[1] else { return nil }
+                return (seq, try OutboxEntry.decode(text))
+            }
+    }
+
+    func waitingCount() throws -> Int {
+        if case .integer(let n)? = try connection.rows("SELECT count(*) FROM folio_outbox").first?.first { return Int(n) }
+        return 0
+    }
+
+    /// The server rows a pull could not write yet (see ``upsert(_:_:keep:)``).
+    func deferredRows() throws -> [RowKey] {
+        try connection.rows("SELECT entity, id FROM folio_replica_deferred").compactMap { row in
+            guard case .text(let entity) = row[0], case .integer(let id) = row[1] else { return nil }
+            return RowKey(entity, id)
+        }
+    }
+
+    /// The server version the waiting saves of `row` were made on (0: the row is new here).
+    func base(of row: RowKey) throws -> Int64 {
+        if case .integer(let v)? = try connection.rows("SELECT base FROM folio_replica_rows WHERE entity = ? AND id = ?",
+                                                        [.text(row.entity), .integer(row.id)]).first?.first { return v }
+        return 0
+    }
+}
+
+/// Who a replica is: fixed at its first sync.
+struct ReplicaIdentity: Sendable {
+    /// The server as messages name it.
+    var server: String
+    var number: Int64
+    /// The author of its saves in the server's history.
+    var author: String
+    var schemaVersion: Int
+
+    var rowIDs: Range<Int64> { ReplicaIDs.range(of: number) }
+}

@@ -1,0 +1,40 @@
+import FolioStore
+import Synchronization
+
+/// What a replica's saves write beside their rows, in the same SQLite
+/// transaction: the save as an outbox entry, and for each row it writes one
+/// more waiting save (the first of them records the server version it was
+/// made on). New objects get IDs in the replica's own range.
+final class ReplicaJournal: SaveJournal {
+    let identity: ReplicaIdentity
+    private let wake = Mutex<(@Sendable () -> Void)?>(nil)
+
+    init(identity: ReplicaIdentity) { self.identity = identity }
+
+    var rowIDs: Range<Int64> { identity.rowIDs }
+
+    /// `handler` runs (on the saving thread) after each save commits.
+    func onCommit(_ handler: (@Sendable () -> Void)?) { wake.withLock { $0 = handler } }
+
+    func didCommit() { wake.withLock { $0 }?() }
+
+    func record(_ batch: SaveBatch, permanent: [ObjectID], on connection: SQLiteConnection) throws {
+        let entry = try OutboxEntry(batch, permanent: permanent) { entity, id, keys in
+            let columns = keys.map(quote).joined(separator: ", ")
+            return try connection.rows("SELECT \(columns) FROM \(quote(entity.name)) WHERE id = ?", [.integer(id)]).first
+                ?? Array(repeating: .null, count: keys.count)
+        }
+        try connection.run("INSERT INTO folio_outbox (entry) VALUES (?)", [.text(try entry.encoded())])
+        for insert in entry.inserts {
+            try connection.run("INSERT OR REPLACE INTO folio_replica_rows (entity, id, version, pending, base) VALUES (?, ?, 0, 1, 0)",
+                               [.text(insert.entity), .integer(insert.id)])
+        }
+        for row in entry.updates.map({ RowKey($0.entity, $0.id) }) + entry.deletes.map({ RowKey($0.entity, $0.id) }) {
+            // The first waiting save of a row is made on the version last seen here; later ones on what it leaves.
+            try connection.run("""
+                UPDATE folio_replica_rows SET base = CASE WHEN pending = 0 THEN version ELSE base END, pending = pending + 1
+                WHERE entity = ? AND id = ?
+                """, [.text(row.entity), .integer(row.id)])
+        }
+    }
+}

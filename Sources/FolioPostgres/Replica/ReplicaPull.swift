@@ -1,0 +1,175 @@
+import FolioStore
+
+/// Pulls the server's history after the replica's position (other
+/// authors' saves only: its own are here already) and the rows it names,
+/// both from one snapshot, and applies them in one SQLite transaction with
+/// one history row of the replica's own: every container on the file hears
+/// the whole pull as one change set. Rows with waiting local saves keep
+/// those saves' keys. When the server trimmed history the replica had not
+/// pulled, it reads the whole store again (keeping the waiting saves) and
+/// every container on the file reloads.
+struct ReplicaPull {
+    let server: PostgresBackend
+    let file: ReplicaFile
+    let schema: Schema
+    let identity: ReplicaIdentity
+    let localAuthor: String
+
+    private var c: PGConnection { server.connection }
+
+    /// What one pull did: the server saves it applied, and whether it read the whole store again.
+    struct Outcome {
+        var entries = 0
+        var reloaded = false
+        var position: Int64 = 0
+    }
+
+    /// A many-to-many side to replace: the owners whose rows the server changed, and its rows for them.
+    private struct JoinRefresh {
+        var table: String
+        var side: String
+        var entity: String
+        var property: String
+        var owners: [Int64]
+        var rows: [JoinRow]
+    }
+
+    func pull() throws -> Outcome {
+        let from = try file.pulledPosition()
+        let deferred = try file.deferredRows()
+        var vanished: [RowKey] = []
+        try c.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        var fetched: [String: [Int64: ServerRow]] = [:]
+        var joins: [JoinRefresh] = []
+        var changes = ChangeSet(origin: .otherProcess)
+        var outcome = Outcome(position: from)
+        do {
+            let read = try PostgresHistory.read(c, after: from, excludingAuthor: identity.author)
+            if read.trimmed {
+                try c.execute("COMMIT")
+                return try reread()
+            }
+            outcome.position = max(from, read.rows.last?.position ?? from)
+            for row in read.rows where !row.changes.isEmpty {
+                changes = changes.merged(with: row.changes)
+                outcome.entries += 1
+            }
+            if !changes.isEmpty { try readRows(changes, &fetched, &joins) }
+            // Rows an earlier pull deferred are read again (those gone from the server are forgotten).
+            for (name, rows) in Dictionary(grouping: deferred, by: \.entity) {
+                guard let entity = schema.entity(named: name) else { continue }
+                let found = try ReplicaRows.read(c, entity, ids: rows.map(\.id))
+                for row in found { fetched[name, default: [:]][row.id] = row }
+                let ids = Set(found.map(\.id))
+                vanished += rows.filter { !ids.contains($0.id) }
+            }
+            try c.execute("COMMIT")
+        } catch {
+            if c.isInTransaction { try? c.execute("ROLLBACK") }
+            throw error
+        }
+        guard outcome.position != from || !deferred.isEmpty else { return outcome }
+        try file.write {
+            for row in vanished {
+                try file.connection.run("DELETE FROM folio_replica_deferred WHERE entity = ? AND id = ?", [.text(row.entity), .integer(row.id)])
+            }
+            if !changes.isEmpty || !fetched.isEmpty { try apply(changes, fetched, joins) }
+            try file.setMetadata("replica_pulled", String(outcome.position))
+        }
+        return outcome
+    }
+
+    /// The rows `changes` names as the server holds them, and the many-to-many rows of owners whose to-manys changed.
+    private func readRows(_ changes: ChangeSet, _ fetched: inout [String: [Int64: ServerRow]], _ joins: inout [JoinRefresh]) throws {
+        var changed: [String: [(id: Int64, keys: Set<String>?)]] = [:]
+        for id in changes.inserted { changed[id.entityName, default: []].append((id.rowID, nil)) }
+        for (id, keys) in changes.updated { changed[id.entityName, default: []].append((id.rowID, keys)) }
+        for (name, ids) in changed {
+            guard let entity = schema.entity(named: name) else { continue }
+            for row in try ReplicaRows.read(c, entity, ids: ids.map(\.id)) { fetched[name, default: [:]][row.id] = row }
+            for p in entity.toManys {
+                // Owners that are new, or whose to-many changed.
+                let owners = ids.filter { $0.keys?.contains(p.name) ?? true }.map(\.id)
+                guard !owners.isEmpty else { continue }
+                switch p.storage {
+                case .joinTable(let table, let mine, _, _):
+                    joins.append(JoinRefresh(table: table, side: mine, entity: name, property: p.name, owners: owners,
+                                             rows: try ReplicaRows.readJoin(c, table, side: mine, owners: owners)))
+                case .inverseColumn(let column, _?):
+                    // An ordered to-many's positions live in its members' rows.
+                    let r = try c.query("SELECT id FROM \(quote(p.target.name)) WHERE \(quote(column)) = ANY($1::bigint[])",
+                                        [PostgresBackend.idArray(owners)])
+                    let members = (0..<r.rowCount).map { r.int64(row: $0, column: 0) }
+                    for row in try ReplicaRows.read(c, p.target, ids: members) { fetched[p.target.name, default: [:]][row.id] = row }
+                default:
+                    continue
+                }
+            }
+        }
+    }
+
+    private func apply(_ changes: ChangeSet, _ fetched: [String: [Int64: ServerRow]], _ joins: [JoinRefresh]) throws {
+        let pending = PendingRows(try file.outbox().map(\.entry))
+        for (name, ids) in Dictionary(grouping: changes.deleted, by: \.entityName) {
+            guard let entity = schema.entity(named: name) else { continue }
+            try file.delete(entity, ids: ids.map(\.rowID))
+        }
+        // Parents before children is not needed: the foreign keys are checked at commit.
+        var told = changes
+        for (name, rows) in fetched {
+            guard let entity = schema.entity(named: name) else { continue }
+            let kept = rows.values.filter { !pending.deleted.contains(RowKey(name, $0.id)) }.sorted { $0.id < $1.id }
+            let (inserted, deferred) = try file.upsert(entity, kept, keep: pending.keys(of: name))
+            // New here (a deferred row among them), whatever the server's history called them.
+            for id in inserted.map({ ObjectID(entityName: name, rowID: $0) }) {
+                told.updated[id] = nil
+                told.inserted.insert(id)
+            }
+            for id in deferred.map({ ObjectID(entityName: name, rowID: $0) }) {
+                told.inserted.remove(id)
+                told.updated[id] = nil
+            }
+        }
+        for join in joins {
+            let owners = join.owners.filter { !pending.changes(join.entity, $0, join.property) }
+            let mine = Set(owners)
+            guard let entity = schema.entity(named: join.entity), let p = entity.byName[join.property] else { continue }
+            let ownerSide = join.side == "a"
+            try file.replaceJoin(join.table, side: join.side, owners: owners, with: join.rows.filter { row in
+                let owner = ownerSide ? row.a : row.b, member = ownerSide ? row.b : row.a
+                return mine.contains(owner) && !pending.deleted.contains(RowKey(p.target.name, member))
+            })
+        }
+        // Waiting local saves that refer to rows gone here (deleted on the server, or deleted by a waiting save itself)
+        // follow their delete rules, as the push will on the server.
+        let gone = changes.deleted.union(pending.deleted.map { ObjectID(entityName: $0.entity, rowID: $0.id) })
+        told = told.merged(with: try file.settleDangling(schema, deleted: gone))
+        told.origin = .otherProcess
+        try file.writeHistory(told, author: localAuthor)
+    }
+
+    /// Reads the whole store again, keeping the waiting local saves on top,
+    /// and trims the replica's own history through the new row, so every
+    /// container on the file reloads (nothing finer is known).
+    private func reread() throws -> Outcome {
+        var outcome = Outcome(reloaded: true)
+        try file.write {
+            let pending = PendingRows(try file.outbox().map(\.entry))
+            outcome.position = try ReplicaSnapshot.copy(from: c, schema: schema, into: file, keep: pending)
+            for link in pending.removes {
+                guard let (table, a, b) = link.joinRow(in: schema) else { continue }
+                try file.connection.run("DELETE FROM \(quote(table)) WHERE a = ? AND b = ?", [.integer(a), .integer(b)])
+            }
+            for link in pending.adds {
+                guard let (table, a, b) = link.joinRow(in: schema) else { continue }
+                try file.connection.run("INSERT OR IGNORE INTO \(quote(table)) (a, b) VALUES (?, ?)", [.integer(a), .integer(b)])
+            }
+            try file.connection.run("INSERT INTO folio_history (author, changes) VALUES (?, '')", [.text(localAuthor)])
+            guard case .integer(let mark)? = try file.connection.rows("SELECT max(position) FROM folio_history").first?.first else { return }
+            try file.connection.run("DELETE FROM folio_history WHERE position <= ?", [.integer(mark)])
+            try file.setMetadata("history_trimmed_through", String(mark))
+            try file.setMetadata("replica_pulled", String(outcome.position))
+        }
+        return outcome
+    }
+}

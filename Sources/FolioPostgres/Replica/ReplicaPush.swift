@@ -1,0 +1,269 @@
+import FolioStore
+
+/// Pushes one outbox entry as one server transaction under the write lock,
+/// with the checks a save makes: each row it updates or deletes must still
+/// be at the server version the local save was made on. A row changed
+/// since is resolved key by key by the merge policy, as a save between two
+/// processes is (`.error` leaves the entry waiting with its conflicts). The
+/// transaction records the entry as this replica's last pushed one, so a
+/// push whose local bookkeeping a crash cut off is not made twice.
+struct ReplicaPush {
+    let server: PostgresBackend
+    let file: ReplicaFile
+    let schema: Schema
+    let identity: ReplicaIdentity
+    let policy: MergePolicy
+    /// The author of the replica's own history rows.
+    let localAuthor: String
+
+    enum Outcome {
+        case pushed
+        case conflicts([SaveConflict])
+    }
+
+    /// What the server holds for the entry's rows after it: each row's new
+    /// version (nil: gone), and the rows whose resolved values must be read back here.
+    struct Written {
+        var versions: [RowKey: Int64?] = [:]
+        var refresh: Set<RowKey> = []
+        var conflicts: [SaveConflict] = []
+        /// Rows that leave the replica: they referred to objects deleted on the server (see `settleDangling`),
+        /// or a deletion's rule took them on the server.
+        var gone: Set<RowKey> = []
+        /// Of those, the new rows that were never pushed.
+        var dropped: Set<RowKey> = []
+        /// Keys the server's delete rules cleared, for the history.
+        var cleared: [RowKey: Set<String>] = [:]
+    }
+
+    var c: PGConnection { server.connection }
+
+    /// Pushes the entry. A unique value the server holds already (saved
+    /// there since) is refused as a save between two processes is; once a
+    /// later local save changed that value here, the entry is pushed with
+    /// the row's current value (the later save then changes nothing more).
+    func push(_ seq: Int64, _ saved: OutboxEntry) throws -> Outcome {
+        var entry = saved
+        for _ in 0..<8 {
+            do { return try pushOnce(seq, entry) } catch StoreError.constraintViolation(let entity, let key, let value) {
+                guard let changed = try adoptingLocalValues(entry, entity: entity, key: key) else {
+                    throw StoreError.constraintViolation(entity: entity, key: key, value: value)
+                }
+                entry = changed
+            }
+        }
+        return try pushOnce(seq, entry)
+    }
+
+    /// The entry with the unique keys (`key` and the groups it is unique
+    /// together with) of its rows of `entity` as they are here now; nil when none differs.
+    private func adoptingLocalValues(_ entry: OutboxEntry, entity name: String, key: String) throws -> OutboxEntry? {
+        guard let entity = schema.entity(named: name), entity.byName[key]?.isAttribute == true else { return nil }
+        let keys = Array(Set([key] + entity.uniqueTogether.filter { $0.contains(key) }.flatMap { $0 })).filter { entity.byName[$0] != nil }
+        func now(_ id: Int64) throws -> [StoreValue]? {
+            try file.connection.rows("SELECT \(keys.map(quote).joined(separator: ", ")) FROM \(quote(name)) WHERE id = ?", [.integer(id)]).first
+        }
+        var changed = entry
+        var adopted = false
+        for i in changed.inserts.indices where changed.inserts[i].entity == name {
+            guard let values = try now(changed.inserts[i].id) else { continue }
+            for (k, v) in zip(keys, values) where changed.inserts[i].values[k]?.value != v {
+                changed.inserts[i].values[k] = ReplicaValue(v)
+                adopted = true
+            }
+        }
+        for i in changed.updates.indices where changed.updates[i].entity == name {
+            guard let values = try now(changed.updates[i].id) else { continue }
+            for (k, v) in zip(keys, values) {
+                guard let j = changed.updates[i].keys.firstIndex(of: k), changed.updates[i].new[j].value != v else { continue }
+                changed.updates[i].new[j] = ReplicaValue(v)
+                adopted = true
+            }
+        }
+        return adopted ? changed : nil
+    }
+
+    private func pushOnce(_ seq: Int64, _ saved: OutboxEntry) throws -> Outcome {
+        var entry = saved
+        var bases: [RowKey: Int64] = [:]
+        for row in entry.rows { bases[row] = try file.base(of: row) }
+        try server.beginWriting(until: server.deadlineFromNow)
+        var written = Written()
+        var refreshed: [String: [ServerRow]] = [:]
+        do {
+            guard case .integer(let through)? = try c.scalar("SELECT pushed_through FROM folio_replicas WHERE number = $1",
+                                                             [.integer(identity.number)]) else {
+                throw StoreError.server(store: server.path, code: "folio", message: "the server does not know replica \(identity.number)", sql: "")
+            }
+            if through >= seq {
+                // Pushed before a crash cut off its bookkeeping here: take the versions the server has now.
+                for row in entry.rows {
+                    guard let entity = schema.entity(named: row.entity) else { continue }
+                    written.versions[row] = try ReplicaRows.read(c, entity, ids: [row.id]).first?.version
+                }
+                try c.execute("COMMIT")
+            } else {
+                try settleDangling(&entry, &written)
+                try write(entry, bases, &written)
+                if !written.conflicts.isEmpty {
+                    server.abandonWriting()
+                    return .conflicts(written.conflicts)
+                }
+                try c.query("UPDATE folio_replicas SET pushed_through = $1 WHERE number = $2", [.integer(seq), .integer(identity.number)])
+                for (name, rows) in Dictionary(grouping: written.refresh, by: \.entity) {
+                    guard let entity = schema.entity(named: name) else { continue }
+                    refreshed[name] = try ReplicaRows.read(c, entity, ids: rows.map(\.id))
+                }
+                try server.writeHistory(history(entry, written), author: identity.author, then: "COMMIT")
+            }
+        } catch {
+            server.abandonWriting()
+            throw error
+        }
+        try finish(seq, entry, written, refreshed)
+        return .pushed
+    }
+
+    /// The entry's history as written: a deletion the policy kept is no
+    /// deletion, and an update of a row deleted elsewhere was not made.
+    private func history(_ entry: OutboxEntry, _ written: Written) -> String {
+        let kept = entry.deletes.map { RowKey($0.entity, $0.id) }.filter { written.refresh.contains($0) }
+        let dropped = entry.updates.map { RowKey($0.entity, $0.id) }.filter { written.versions[$0] == .some(nil) }
+        guard !kept.isEmpty || !dropped.isEmpty || !written.gone.isEmpty || !written.cleared.isEmpty else { return entry.history }
+        var changes = ChangeSet(historyText: entry.history, origin: .thisContext)
+        for row in kept { changes.deleted.remove(ObjectID(entityName: row.entity, rowID: row.id)) }
+        for row in dropped { changes.updated[ObjectID(entityName: row.entity, rowID: row.id)] = nil }
+        for row in written.gone {
+            let id = ObjectID(entityName: row.entity, rowID: row.id)
+            changes.inserted.remove(id)
+            changes.updated[id] = nil
+            if !written.dropped.contains(row) { changes.deleted.insert(id) }
+        }
+        for (row, keys) in written.cleared { changes.updated[ObjectID(entityName: row.entity, rowID: row.id), default: []].formUnion(keys) }
+        return changes.historyText()
+    }
+
+    /// The entry's writes, in the order a save makes them.
+    private func write(_ entry: OutboxEntry, _ bases: [RowKey: Int64], _ written: inout Written) throws {
+        for d in entry.deletes {
+            guard let entity = schema.entity(named: d.entity) else { continue }
+            let row = RowKey(d.entity, d.id)
+            if try isDenied(entity, d.id, entry) {
+                // A member it denies deletion for came to it on the server: the deletion is dropped and the row comes back here.
+                written.versions[row] = try ReplicaRows.read(c, entity, ids: [d.id]).first?.version
+                written.refresh.insert(row)
+                try refreshReferrers(of: row, &written)
+                continue
+            }
+            let r = try c.query("DELETE FROM \(quote(d.entity)) WHERE id = $1 AND \(RowVersion.column) = $2 RETURNING id",
+                                [.integer(d.id), .integer(bases[row] ?? 0)])
+            written.versions[row] = .some(nil)
+            if r.rowCount == 0, let stored = try ReplicaRows.read(c, entity, ids: [d.id]).first {
+                try resolveDeletion(entity, stored, &written)
+            }
+        }
+        try insert(entry.inserts, &written)
+        for u in entry.updates {
+            guard let entity = schema.entity(named: u.entity) else { continue }
+            let row = RowKey(u.entity, u.id)
+            if let version = try update(entity, u.id, keys: u.keys, values: u.new.map(\.value), at: bases[row] ?? 0) {
+                written.versions[row] = version
+            } else {
+                try resolveUpdate(entity, u, &written)
+            }
+        }
+        for link in entry.removes {
+            guard let (table, a, b) = link.joinRow(in: schema) else { continue }
+            try c.query("DELETE FROM \(quote(table)) WHERE a = $1 AND b = $2", [.integer(a), .integer(b)])
+        }
+        for link in entry.adds {
+            guard let (table, a, b) = link.joinRow(in: schema) else { continue }
+            try c.query("INSERT INTO \(quote(table)) (a, b) VALUES ($1, $2) ON CONFLICT DO NOTHING", [.integer(a), .integer(b)])
+        }
+        for order in entry.orders { try writeOrder(order) }
+        try applyDeleteRules(entry, &written)
+    }
+
+    /// Writes `keys` of a row at server version `version`; its new version, or nil when the row is not at that version.
+    func update(_ entity: EntityDescription, _ id: Int64, keys: [String], values: [StoreValue], at version: Int64) throws -> Int64? {
+        let sets = keys.enumerated().map { "\(quote($0.element)) = $\($0.offset + 1)" } + ["\(RowVersion.column) = \(RowVersion.column) + 1"]
+        let r = try c.query("""
+            UPDATE \(quote(entity.name)) SET \(sets.joined(separator: ", "))
+            WHERE id = $\(keys.count + 1) AND \(RowVersion.column) = $\(keys.count + 2) RETURNING \(RowVersion.column)
+            """, values + [.integer(id), .integer(version)])
+        return r.rowCount == 0 ? nil : r.int64(row: 0, column: 0)
+    }
+
+    private func insert(_ inserts: [OutboxEntry.Insert], _ written: inout Written) throws {
+        var index = 0
+        while index < inserts.count {
+            var end = index
+            while end < inserts.count && inserts[end].entity == inserts[index].entity { end += 1 }
+            let start = index
+            index = end
+            guard let entity = schema.entity(named: inserts[start].entity) else { continue }
+            let columns = entity.attributes + entity.toOnes
+            try server.insertMany(entity, columns: columns, count: end - start) { i, values in
+                let insert = inserts[start + i]
+                values.append(.integer(insert.id))
+                for p in columns { values.append(insert.values[p.name]?.value ?? .null) }
+            }
+            for insert in inserts[start..<end] { written.versions[RowKey(insert.entity, insert.id)] = RowVersion.first }
+        }
+    }
+
+    private func writeOrder(_ order: OutboxEntry.Order) throws {
+        guard let p = schema.entity(named: order.entity)?.byName[order.property] else { return }
+        for (position, member) in order.members.enumerated() {
+            switch p.storage {
+            case .inverseColumn(_, let column?):
+                try c.query("UPDATE \(quote(p.target.name)) SET \(quote(column)) = $1 WHERE id = $2",
+                            [.integer(Int64(position)), .integer(member)])
+            case .joinTable(let table, let mine, let other, let column?):
+                try c.query("UPDATE \(quote(table)) SET \(column) = $1 WHERE \(mine) = $2 AND \(other) = $3",
+                            [.integer(Int64(position)), .integer(order.owner), .integer(member)])
+            default:
+                return
+            }
+        }
+    }
+
+    /// After the server committed: in one SQLite transaction, the entry
+    /// leaves the outbox, its rows take their server versions, and rows
+    /// the resolution changed take the server's values (with a history
+    /// row, so every context here hears it).
+    private func finish(_ seq: Int64, _ entry: OutboxEntry, _ written: Written, _ refreshed: [String: [ServerRow]]) throws {
+        try file.write {
+            try file.connection.run("DELETE FROM folio_outbox WHERE seq = ?", [.integer(seq)])
+            for (row, version) in written.versions {
+                if let version {
+                    try file.connection.run("""
+                        UPDATE folio_replica_rows SET version = ?, base = ?, pending = max(pending - 1, 0) WHERE entity = ? AND id = ?
+                        """, [.integer(version), .integer(version), .text(row.entity), .integer(row.id)])
+                } else {
+                    try file.connection.run("DELETE FROM folio_replica_rows WHERE entity = ? AND id = ?", [.text(row.entity), .integer(row.id)])
+                }
+            }
+            guard !refreshed.isEmpty || !written.gone.isEmpty else { return }
+            let pending = PendingRows(try file.outbox().map(\.entry))
+            var changes = ChangeSet(origin: .otherProcess)
+            let gone = Set(written.gone.map { ObjectID(entityName: $0.entity, rowID: $0.id) })
+            for (name, ids) in Dictionary(grouping: gone, by: \.entityName) {
+                guard let entity = schema.entity(named: name) else { continue }
+                try file.delete(entity, ids: ids.map(\.rowID))
+            }
+            changes.deleted = gone
+            changes = changes.merged(with: try file.settleDangling(schema, deleted: gone))
+            for (name, rows) in refreshed {
+                guard let entity = schema.entity(named: name) else { continue }
+                for row in rows {
+                    let here = try !file.connection.rows("SELECT 1 FROM \(quote(name)) WHERE id = ?", [.integer(row.id)]).isEmpty
+                    let id = ObjectID(entityName: name, rowID: row.id)
+                    if here { changes.updated[id] = Set(ReplicaRows.columns(of: entity)) } else { changes.inserted.insert(id) }
+                }
+                try file.upsert(entity, rows, keep: pending.keys(of: name))
+            }
+            try file.writeHistory(changes, author: localAuthor)
+        }
+    }
+}

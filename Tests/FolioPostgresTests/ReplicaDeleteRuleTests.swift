@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+import FolioPostgres
+import FolioStore
+import FolioTestSupport
+
+/// Deletions, relationships and unique values made apart: a waiting save
+/// that refers to an object deleted on the server, and a deletion pushed
+/// onto members the replica never saw, each follow the delete rule, on both
+/// sides; a unique value taken meanwhile waits until it is changed here.
+@MainActor
+@Suite struct ReplicaDeleteRuleTests {
+    let cluster: PostgresCluster
+    let dir: StoreTemporaryDirectory
+
+    init() async throws {
+        cluster = try await PostgresCluster.shared()
+        dir = try StoreTemporaryDirectory()
+    }
+
+    /// Two replicas of a new database that sync only when the test says.
+    func pair(_ schema: @escaping () -> Schema) async throws -> (PersistentContainer, PersistentContainer, String) {
+        let uri = try await cluster.makeDatabase(prefix: "rules")
+        let make = { (name: String) throws -> PersistentContainer in
+            let container = try PersistentContainer(schema: schema(), store: .postgreSQL(uri, replica: dir.path(name)))
+            container.syncsAutomatically = false
+            return container
+        }
+        return (try make("a.sqlite"), try make("b.sqlite"), uri)
+    }
+
+    func sql(_ text: String, _ uri: String) async throws -> String {
+        try await cluster.runSQL(text, database: PostgresCluster.databaseName(uri)).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func settled(_ containers: PersistentContainer...) async throws {
+        for container in containers + containers {
+            let report = try await container.syncNow()
+            #expect(report.problem == nil && report.unsettled.isEmpty && report.waiting == 0, "\(report)")
+        }
+    }
+
+    @Test func aNewObjectInAClassificationDeletedOnTheServerGoesWithIt() async throws {
+        let (a, b, uri) = try await pair { StoreTestSchema.make() }
+        let cats = TestClassification(context: a.viewContext)
+        cats.order = "Carnivora"; cats.family = "Felidae"
+        try a.viewContext.save()
+        try await settled(a, b)
+        let theirs = try #require(try b.viewContext.existingObject(with: cats.objectID) as? TestClassification)
+        let lynx = TestAnimal(context: b.viewContext)
+        lynx.commonName = "Lynx"
+        lynx.classification = theirs
+        try b.viewContext.save()
+        a.viewContext.delete(cats)
+        try a.viewContext.save()
+        _ = try await a.syncNow()
+        try await settled(b, a)
+        #expect(try await sql("SELECT count(*) FROM \"TestAnimal\"", uri) == "0")
+        for container in [a, b] {
+            #expect(await waitUntil { (try? container.viewContext.count(for: FetchRequest<TestAnimal>())) == 0 })
+            #expect(try container.viewContext.count(for: FetchRequest<TestClassification>()) == 0)
+        }
+    }
+
+    @Test func aNewNoteOnAShelfDeletedOnTheServerLosesOnlyItsShelf() async throws {
+        let (a, b, uri) = try await pair { ConflictTestSchema.make() }
+        let shelf = ConflictShelf(context: a.viewContext)
+        shelf.name = "Top"
+        try a.viewContext.save()
+        try await settled(a, b)
+        let note = ConflictNote(context: b.viewContext)
+        note.title = "Kept"
+        note.shelf = try #require(try b.viewContext.existingObject(with: shelf.objectID) as? ConflictShelf)
+        try b.viewContext.save()
+        a.viewContext.delete(shelf)
+        try a.viewContext.save()
+        _ = try await a.syncNow()
+        try await settled(b, a)
+        #expect(try await sql("SELECT title || ':' || coalesce(shelf::text, '-') FROM conflicts.\"ConflictNote\"", uri) == "Kept:-")
+        for container in [a, b] {
+            #expect(await waitUntil {
+                (try? container.viewContext.fetch(FetchRequest<ConflictNote>()).map { "\($0.title):\($0.shelf?.name ?? "-")" }) == ["Kept:-"]
+            })
+        }
+    }
+
+    @Test func aCascadePushedFromAReplicaTakesMembersItNeverSaw() async throws {
+        let (a, b, uri) = try await pair { StoreTestSchema.make() }
+        let cats = TestClassification(context: a.viewContext)
+        cats.order = "Carnivora"; cats.family = "Felidae"
+        let seen = TestAnimal(context: a.viewContext)
+        seen.commonName = "Ocelot"; seen.classification = cats
+        try a.viewContext.save()
+        try await settled(a, b)
+        b.viewContext.delete(try b.viewContext.existingObject(with: cats.objectID))
+        try b.viewContext.save()
+        let unseen = TestAnimal(context: a.viewContext)
+        unseen.commonName = "Caracal"; unseen.classification = cats
+        try a.viewContext.save()
+        _ = try await a.syncNow()
+        try await settled(b, a)
+        #expect(try await sql("SELECT count(*) FROM \"TestAnimal\"", uri) == "0")
+        #expect(try await sql("SELECT count(*) FROM \"TestClassification\"", uri) == "0")
+        for container in [a, b] {
+            #expect(await waitUntil { (try? container.viewContext.count(for: FetchRequest<TestAnimal>())) == 0 })
+        }
+    }
+
+    @Test func aDeletionDeniedByAMemberAddedOnTheServerIsDroppedAndTheShelfComesBack() async throws {
+        let (a, b, uri) = try await pair { ConflictTestSchema.make() }
+        let shelf = ConflictShelf(context: a.viewContext)
+        shelf.name = "Low"
+        try a.viewContext.save()
+        try await settled(a, b)
+        b.viewContext.delete(try b.viewContext.existingObject(with: shelf.objectID))
+        try b.viewContext.save()
+        let book = ConflictBook(context: a.viewContext)
+        book.title = "Dune"; book.shelf = shelf
+        try a.viewContext.save()
+        _ = try await a.syncNow()
+        try await settled(b, a)
+        #expect(try await sql("SELECT s.name || ':' || b.title FROM conflicts.\"ConflictBook\" b JOIN conflicts.\"ConflictShelf\" s ON b.shelf = s.id", uri)
+                == "Low:Dune")
+        for container in [a, b] {
+            #expect(await waitUntil {
+                (try? container.viewContext.fetch(FetchRequest<ConflictBook>()).map { "\($0.shelf?.name ?? "-"):\($0.title)" }) == ["Low:Dune"]
+            })
+        }
+    }
+
+    @Test func aUniqueValueTakenOnTheServerWaitsUntilItIsChangedHere() async throws {
+        let (a, b, uri) = try await pair { StoreTestSchema.make() }
+        let first = TestZoo(context: a.viewContext)
+        first.name = "Twin"
+        try a.viewContext.save()
+        _ = try await a.syncNow()
+        let second = TestZoo(context: b.viewContext)
+        second.name = "Twin"
+        try b.viewContext.save()
+        let refused = try await b.syncNow()
+        #expect(refused.pushed == 0 && refused.waiting == 1 && refused.problem?.contains("must be unique") == true, "\(refused)")
+        // The pull goes on; the server's row with the same name waits here until the local one is renamed.
+        second.name = "Twin 2"
+        try b.viewContext.save()
+        try await settled(b, a)
+        #expect(try await sql("SELECT string_agg(name, ',' ORDER BY name) FROM \"TestZoo\"", uri) == "Twin,Twin 2")
+        for container in [a, b] {
+            #expect(await waitUntil {
+                (try? container.viewContext.fetch(FetchRequest<TestZoo>(sortBy: [SortDescriptor(\.name)])).map(\.name)) == ["Twin", "Twin 2"]
+            }, "\((try? container.viewContext.fetch(FetchRequest<TestZoo>()).map(\.name)) ?? [])")
+        }
+    }
+}
