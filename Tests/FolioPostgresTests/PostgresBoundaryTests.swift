@@ -96,6 +96,40 @@ import FolioTestSupport
     }
 }
 
+extension PostgresBoundaryTests {
+    /// A new store's tables, its seed and the seeded mark are one transaction
+    /// (their rows share one `xmin`), as a new file appears with its seed in
+    /// one step: a first launch killed at any moment leaves no store or a seeded one.
+    @Test func aNewStoreIsSeededInTheTransactionThatMakesIt() async throws {
+        let named = StoreTestSchema.make(name: "Seeded")
+        do {
+            _ = try PersistentContainer(schema: named, store: .postgreSQL(uri)) { context in
+                let cats = TestClassification(context: context)
+                cats.order = "Carnivora"
+                cats.family = "Felidae"
+                let lion = TestAnimal(context: context)
+                lion.commonName = "Lion"
+                lion.classification = cats
+            }
+        }
+        let transactions = try await cluster.runSQL("""
+            SELECT count(DISTINCT x) FROM (
+              SELECT xmin::text AS x FROM "Seeded".folio_metadata WHERE key IN ('schema', 'seeded')
+              UNION ALL SELECT xmin::text FROM "Seeded"."TestAnimal"
+              UNION ALL SELECT xmin::text FROM "Seeded"."TestClassification") t
+            """, database: database)
+        #expect(transactions.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+        // Opened again with its seed, nothing is added; a new save continues its IDs.
+        let again = try PersistentContainer(schema: named, store: .postgreSQL(uri)) { TestAnimal(context: $0).commonName = "Twice" }
+        let context = again.viewContext
+        #expect(try context.fetch(FetchRequest<TestAnimal>()).map(\.commonName) == ["Lion"])
+        #expect(try context.fetch(FetchRequest<TestAnimal>()).first?.classification?.order == "Carnivora")
+        TestAnimal(context: context).commonName = "Tiger"
+        try context.save()
+        #expect(try context.count(for: FetchRequest<TestAnimal>()) == 2)
+    }
+}
+
 /// A note of another application, sharing no entity with the test schema.
 final class TwoBuildsSchemaNote: ManagedObject {
     @Managed var text: String

@@ -10,13 +10,23 @@ extension PostgresBackend {
     /// and no Folio store anywhere: both are refused before anything is
     /// written. So is a new namespace beside this program's store kept
     /// under another name, which would hide that store's data.
-    func prepare(_ schema: Schema) throws {
+    func prepare(_ schema: Schema) throws { try prepare(schema, seed: nil) }
+
+    /// As ``prepare(_:)``; a store made now gets `seed`'s rows and its
+    /// seeded mark in the same transaction, so no one ever sees it (and no
+    /// killed first launch leaves it) without them.
+    func prepare(_ schema: Schema, seed: (() throws -> SeedRows)?) throws {
         if isReadOnly { return try checkNeedsNoMigration(schema) }
         try beginWriting(until: deadlineFromNow)
         do {
             try checkOwnership(schema)
             if let namespace { try connection.execute("CREATE SCHEMA IF NOT EXISTS \(quote(namespace))") }
+            let creating = try connection.scalar("SELECT to_regclass('folio_metadata') IS NULL") == .integer(1)
             try migrate(to: schema)
+            if creating, let seed {
+                try insert(try seed())
+                try recordSeeded()
+            }
             try connection.execute("COMMIT")
         } catch {
             abandonWriting()
@@ -155,6 +165,25 @@ extension PostgresBackend {
         case "double precision", "real", "numeric": "REAL"
         case "text", "character varying": "TEXT"
         default: "BLOB"
+        }
+    }
+
+    /// Writes a seed's rows as they are (their IDs, versions and the ID sequence with them).
+    private func insert(_ seed: SeedRows) throws {
+        for table in seed.tables {
+            let names = table.columns.map(quote).joined(separator: ", ")
+            let width = table.columns.count
+            let limit = max(1, min(500, 60_000 / max(width, 1)))
+            var start = 0
+            while start < table.rows.count {
+                let rows = table.rows[start..<min(start + limit, table.rows.count)]
+                let tuples = rows.indices.map { i in
+                    "(" + (1...width).map { "$\((i - start) * width + $0)" }.joined(separator: ", ") + ")"
+                }
+                try connection.query("INSERT INTO \(quote(table.name)) (\(names)) VALUES \(tuples.joined(separator: ", "))",
+                                     rows.flatMap { $0 })
+                start += rows.count
+            }
         }
     }
 

@@ -14,6 +14,10 @@ package protocol StoreBackend: AnyObject {
     func recordSeeded() throws
     /// Creates the tables or migrates them to `schema`.
     func prepare(_ schema: Schema) throws
+    /// As ``prepare(_:)``; a store it creates gets the rows `seed` makes,
+    /// in the same transaction, marked seeded. (A new file is made whole
+    /// with its seed before any connection opens it, so SQLite ignores it.)
+    func prepare(_ schema: Schema, seed: (() throws -> SeedRows)?) throws
     /// Runs a fetch and returns each row's ID and values.
     func fetchRows(_ plan: FetchPlan) throws -> [(Int64, StoredRow)]
     /// Runs a fetch and returns each row's ID and the plan's key columns.
@@ -72,6 +76,7 @@ package protocol StoreBackend: AnyObject {
 }
 
 extension StoreBackend {
+    package func prepare(_ schema: Schema, seed: (() throws -> SeedRows)?) throws { try prepare(schema) }
     func beginWritingForSave(until deadline: UInt64) throws { try beginWriting(until: deadline) }
     /// A server's connection caches nothing on this side.
     package func releaseCachedPages() {}

@@ -86,13 +86,18 @@ public final class PersistentContainer {
         } else if let path = store.path, !readOnly || seed != nil {
             try Self.createStoreIfNeeded(at: path, schema: schema, busyTimeout: busyTimeout, seed: seed)
         }
+        // On a server, a store made now gets its seed in the transaction that makes its tables.
+        let seedRows: (() throws -> SeedRows)? = seed.flatMap { seed in
+            guard case .server = store.location else { return nil }
+            return { try SeedRows.made(by: seed, for: schema, busyTimeoutMilliseconds: timeout) }
+        }
         do {
             coordinator = try StoreCoordinator(schema: schema, store: store, readOnly: readOnly, busyTimeoutMilliseconds: timeout,
-                                               integrityCheckLimit: integrityCheckLimit)
+                                               integrityCheckLimit: integrityCheckLimit, seed: seedRows)
         } catch StoreError.migrationNeeded(let where_, let reason) {
             // A read-only open of a server store that is not there yet makes it (with its seed) first, as for a file.
             guard case .server = store.location, let seed else { throw StoreError.migrationNeeded(path: where_, reason: reason) }
-            try Self.seedOnce(StoreCoordinator(schema: schema, store: store, busyTimeoutMilliseconds: timeout), seed)
+            try Self.seedOnce(StoreCoordinator(schema: schema, store: store, busyTimeoutMilliseconds: timeout, seed: seedRows), seed)
             coordinator = try StoreCoordinator(schema: schema, store: store, readOnly: true, busyTimeoutMilliseconds: timeout,
                                                integrityCheckLimit: integrityCheckLimit)
         }

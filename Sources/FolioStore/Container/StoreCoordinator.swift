@@ -37,7 +37,7 @@ final class StoreCoordinator: Sendable {
     /// anything is written; a read-only store registers no reader, follows
     /// no other process and is never written.
     init(schema: Schema, store: StoreDescription, readOnly: Bool = false, busyTimeoutMilliseconds: Int32,
-         integrityCheckLimit: Int = SQLiteBackend.integrityCheckLimit) throws {
+         integrityCheckLimit: Int = SQLiteBackend.integrityCheckLimit, seed: (() throws -> SeedRows)? = nil) throws {
         self.schema = schema
         if case .server = store.location { isOnServer = true } else { isOnServer = false }
         let writer: StoreBackend
@@ -84,7 +84,7 @@ final class StoreCoordinator: Sendable {
             writer = try server.connect(schema: schema, readOnly: readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
             open = { try server.connect(schema: schema, readOnly: readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds) }
         }
-        try writer.prepare(schema)
+        try writer.prepare(schema, seed: seed)
         self.path = writer.path
         dialect = writer.dialect
         isInMemory = writer.isInMemory
