@@ -45,9 +45,11 @@ public enum MyLocationsApp: FolioApp {
             guard let tag else { return }
             do {
                 let input = try LocationForm.input(from: tag)
-                try LocationsStore.add(input, to: container.viewContext, at: storeURL)
-                tag.setValues(LocationForm.blankValues())
-                tag.showHUD("Tagged")
+                tag.save(in: container.viewContext, at: storeURL, LocationsStore.adding(input, to: container.viewContext)) { [weak tag] _ in
+                    guard let tag else { return }
+                    tag.setValues(LocationForm.blankValues())
+                    tag.showHUD("Tagged")
+                }
             } catch {
                 tag.presentSaveError(error)
             }

@@ -103,13 +103,16 @@ extension FormController {
     /// write until it ends): throws ``ChangedElsewhere`` when a field the
     /// user edited holds another value in the store than the form last
     /// showed, a change not heard yet, which Done would otherwise overwrite
-    /// unseen. The stored values become the form's baseline.
+    /// unseen; ``DeletedElsewhere`` when the object is gone. The stored
+    /// values become the form's baseline.
     ///
     /// ```swift
     /// try AppStore.save(context, at: url) { try form.requireNoChangeElsewhere(); write(form.changedValues) }
     /// ```
     public func requireNoChangeElsewhere() throws {
-        guard let followed, let object = followedObject() else { return }
+        guard let followed else { return }
+        // Deleted while the save waited for the store: nothing is written to it.
+        guard let object = followedObject() else { throw DeletedElsewhere() }
         let (fresh, changed) = readValues(of: object, followed)
         let conflicts = changed.intersection(userKeys)
         guard !conflicts.isEmpty else { return }

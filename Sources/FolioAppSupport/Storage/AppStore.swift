@@ -45,18 +45,40 @@ public enum AppStore {
     public static func save<T>(_ context: ObjectContext, at url: URL, _ changes: () throws -> T) throws -> T {
         do {
             return try context.performWrite(changes)
-        } catch let error as AppError {
-            context.rollback()
-            throw error
-        } catch let error as FormController.ChangedElsewhere {
-            context.rollback()
-            throw error
-        } catch let error as StoreError {
-            context.rollback()
-            throw AppError.store(path: StoreLocation.displayName(url), message: error.reason)
         } catch {
-            context.rollback()
-            throw AppError.store(path: StoreLocation.displayName(url), message: "\(error)")
+            throw failure(error, rollingBack: context, at: url)
+        }
+    }
+
+    /// As ``save(_:at:_:)``, but waits for the store's write lock off the
+    /// main actor (``ObjectContext/performWriteWhenWritable(_:)``): the
+    /// screen keeps drawing and taking keys while another process writes,
+    /// and `changes` runs once the lock is held. Screens save through
+    /// ``FolioTerminal/ViewController/saveWhenWritable(_:at:touching:_:then:)``,
+    /// which queues their saves one after another and shows that they wait.
+    ///
+    /// ```swift
+    /// let planet = try await AppStore.saveWhenWritable(context, at: url) { Planet(context: context) }
+    /// ```
+    @discardableResult
+    public static func saveWhenWritable<T>(_ context: ObjectContext, at url: URL?,
+                                           _ changes: () throws -> T) async throws -> T {
+        do {
+            return try await context.performWriteWhenWritable(changes)
+        } catch {
+            throw failure(error, rollingBack: context, at: url)
+        }
+    }
+
+    /// Rolls back what a failed save left and says why in the app's terms
+    /// (a store error as itself when no location is given: a screen shows its reason).
+    private static func failure(_ error: any Error, rollingBack context: ObjectContext, at url: URL?) -> any Error {
+        context.rollback()
+        guard let url else { return error }
+        switch error {
+        case is AppError, is FormController.ChangedElsewhere, is DeletedElsewhere: return error
+        case let error as StoreError: return AppError.store(path: StoreLocation.displayName(url), message: error.reason)
+        default: return AppError.store(path: StoreLocation.displayName(url), message: "\(error)")
         }
     }
 

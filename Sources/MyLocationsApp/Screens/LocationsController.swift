@@ -58,13 +58,14 @@ final class LocationsController: ResultsTableController<Location>, TableViewEdit
             let input = try LocationForm.input(from: form)
             // Only what the user changed: the rest keeps what the store has now.
             let changed = form.editedKeys
-            try AppStore.save(container.viewContext, at: storeURL) {
+            form.save(in: container.viewContext, at: storeURL, {
                 try form.requireNoChangeElsewhere()
                 LocationForm.write(input, changed, to: location)
+            }) { [weak self, weak form] in
+                form?.close()
+                self?.highlight(location)
+                self?.showHUD("Updated")
             }
-            navigationController?.pop()
-            highlight(location)
-            showHUD("Updated")
         } catch {
             form.presentSaveError(error)
         }
