@@ -23,11 +23,13 @@ extension FormController {
                         _ changes: @escaping @MainActor () throws -> T, onSaved saved: @escaping @MainActor (T) -> Void) {
         guard !isSavingDone else { return application?.showNotice("Still saving: the form closes when it is saved") ?? () }
         isSavingDone = true
+        shownAtDone = followed?.baseline
         let app = application
         let ids = touching + (followed.map { [$0.id] } ?? [])
         saveWhenWritable(context, at: url, touching: ids, changes) { [weak self] result in
             guard let self else { return }
             self.isSavingDone = false
+            self.shownAtDone = nil
             switch result {
             case .success(let value): saved(value)
             case .failure(let error) where error is DeletedElsewhere && self.followed != nil: self.closeForGoneObject()

@@ -70,6 +70,8 @@ public final class FormController: TableViewController, TableViewEditingDataSour
     var followed: FollowedObject?
     /// Whether Done's save waits for the store or runs (see ``save(in:at:touching:_:onSaved:)``).
     public internal(set) var isSavingDone = false
+    /// The followed object's values as the form had read them when Done was pressed, while its save waits.
+    var shownAtDone: Values?
 
     /// A form titled `title` with `sections` and optional starting values
     /// (`lists` for its list sections).

@@ -46,6 +46,11 @@ package final class StoreSaveQueue {
         await queues[ObjectIdentifier(context)]?.tail?.value
     }
 
+    /// Waits until every save queued so far, on any context, has finished.
+    package static func allFinished() async {
+        for queue in Array(queues.values) { await queue.tail?.value }
+    }
+
     /// Runs `operation` after the saves queued before it; `application`'s
     /// hint bar says "saving…" until the queue is empty.
     package func enqueue(touching ids: [ObjectID], application: Application?,
