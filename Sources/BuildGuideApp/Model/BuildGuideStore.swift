@@ -60,7 +60,7 @@ public enum BuildGuideStore {
     /// checked now, the rest inside the write transaction (``AppStore``'s saves).
     public static func addingGuide(named name: String, race raceName: String?, units: [String] = [],
                                    to context: ObjectContext) throws -> @MainActor () throws -> Guide {
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        let trimmed = try TextInput.limited(name.trimmingCharacters(in: .whitespaces), field: "NAME")
         guard !trimmed.isEmpty else { throw AppError.invalidValue(option: "NAME", value: name, reason: "must not be empty") }
         return {
             let race = try raceName.map { try self.race(named: $0, in: context) }
@@ -80,14 +80,15 @@ public enum BuildGuideStore {
     ///     try BuildGuideStore.updateGuide(guide, race: "Zerg", units: ["Drone"], in: context, at: url)
     public static func updateGuide(_ guide: Guide, name: String? = nil, race raceName: String? = nil, units: [String]? = nil,
                                    in context: ObjectContext, at url: URL, checking check: @escaping () throws -> Void = {}) throws {
-        try AppStore.save(context, at: url, updatingGuide(guide, name: name, race: raceName, units: units, in: context, checking: check))
+        try AppStore.save(context, at: url, try updatingGuide(guide, name: name, race: raceName, units: units, in: context, checking: check))
     }
 
     /// The write ``updateGuide(_:name:race:units:in:at:checking:)`` saves, to run inside a write transaction.
     public static func updatingGuide(_ guide: Guide, name: String? = nil, race raceName: String? = nil, units: [String]? = nil,
                                      in context: ObjectContext,
-                                     checking check: @escaping () throws -> Void = {}) -> @MainActor () throws -> Void {
-        {
+                                     checking check: @escaping () throws -> Void = {}) throws -> @MainActor () throws -> Void {
+        if let name { _ = try TextInput.limited(name, field: "Name") }
+        return {
             try check()
             if let name { guide.name = name }
             if let raceName, raceName != guide.race?.name { guide.race = try race(named: raceName, in: context) }

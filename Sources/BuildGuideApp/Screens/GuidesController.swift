@@ -41,7 +41,7 @@ final class GuidesController: ResultsTableController<Guide>, TableViewEditingDat
         let steps = guide.units.count
         let buildOrder = steps == 0 ? "" : " and its build order of \(steps) unit\(steps == 1 ? "" : "s")"
         confirmDeletion(of: guide, title: "Delete Guide",
-                        message: "Are you sure you want to permanently delete \(guide.name)\(buildOrder)?")
+                        message: "Are you sure you want to permanently delete \(TextInput.shortened(guide.name))\(buildOrder)?")
     }
 
     /// `+`: a new guide under the tutorial's default name ("Test Guide",
@@ -97,7 +97,7 @@ final class GuidesController: ResultsTableController<Guide>, TableViewEditingDat
             // Only what the user changed: the rest keeps what the store has now.
             let changed = form.editedKeys
             let race = form.value("race")
-            let write = BuildGuideStore.updatingGuide(guide, name: changed.contains("name") ? name : nil,
+            let write = try BuildGuideStore.updatingGuide(guide, name: changed.contains("name") ? name : nil,
                                                       race: changed.contains("race") && !race.isEmpty ? race : nil,
                                                       units: changed.contains("units") ? form.items("units") : nil,
                                                       in: container.viewContext, checking: form.requireNoChangeElsewhere)

@@ -31,7 +31,7 @@ extension AppError {
     public var screenDescription: String {
         switch self {
         case .invalidValue(let field, let value, let reason):
-            let shown = value.count > 40 ? String(value.prefix(40)) + "…" : value
+            let shown = TextInput.shortened(value, to: 40)
             return value.isEmpty ? "\(field): \(reason)" : "\(field): \(reason) (“\(shown)”)"
         case .store(_, let message):
             return message

@@ -49,18 +49,19 @@ public enum AppError: Error, Equatable, CustomStringConvertible {
         case .alreadyExists(let kind, let name):
             "a \(kind) named '\(Self.shown(name))' already exists"
         case .store(let path, let message):
-            "cannot use the store at \(Self.shown(path)): \(message)"
+            "cannot use the store at \(Self.shown(path, whole: true)): \(message)"
         }
     }
 
     /// User text inside a one-line message: line breaks and tabs in caret
     /// notation (`^J`, `^M`, `^I`) or `<U+2028>`, as the console's sanitiser
-    /// draws every other control, so a value cannot split or forge a line.
+    /// draws every other control, so a value cannot split or forge a line;
+    /// shortened (``TextInput/shortened(_:to:)``) unless `whole` (a path).
     ///
     ///     AppError.shown("a\nb")   // "a^Jb"
-    static func shown(_ text: String) -> String {
+    static func shown(_ text: String, whole: Bool = false) -> String {
         var out = ""
-        for scalar in text.unicodeScalars {
+        for scalar in (whole ? text : TextInput.shortened(text)).unicodeScalars {
             switch scalar.value {
             case 0x09...0x0D: out += "^" + String(UnicodeScalar(UInt8(scalar.value + 0x40)))
             case 0x85, 0x2028, 0x2029: out += "<U+" + String(scalar.value, radix: 16, uppercase: true) + ">"

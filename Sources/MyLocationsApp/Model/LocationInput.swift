@@ -49,11 +49,11 @@ public struct LocationInput: Sendable, Equatable {
         if !trimmedDate.isEmpty {
             when = try Arguments.date(trimmedDate, named: naming.name("--date", "Date"))
         }
-        self.description = description
+        self.description = try TextInput.limited(description, field: naming.name("--description", "Description"))
+        self.address = try TextInput.limited(address, field: naming.name("--address", "Address"))
         self.category = category
         self.latitude = lat
         self.longitude = long
-        self.address = address
         self.date = when
     }
 

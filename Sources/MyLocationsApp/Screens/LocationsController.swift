@@ -50,7 +50,7 @@ final class LocationsController: ResultsTableController<Location>, TableViewEdit
         guard editingStyle == .delete else { return }
         let location = results.object(at: indexPath)
         confirmDeletion(of: location, title: "Delete Location",
-                        message: "Are you sure you want to permanently delete “\(location.titleLine)”?")
+                        message: "Are you sure you want to permanently delete “\(TextInput.shortened(location.titleLine))”?")
     }
 
     private func update(_ location: Location, from form: FormController) {

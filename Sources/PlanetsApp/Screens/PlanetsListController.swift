@@ -34,7 +34,7 @@ final class PlanetsListController: ResultsTableController<Planet>, TableViewEdit
         guard editingStyle == .delete else { return }
         let planet = results.object(at: indexPath)
         confirmDeletion(of: planet, title: "Delete Planet",
-                        message: "Are you sure you want to permanently delete \(planet.name)?")
+                        message: "Are you sure you want to permanently delete \(TextInput.shortened(planet.name))?")
     }
 
     /// Rows move only in the whole list: positions are renumbered over every planet.

@@ -14,7 +14,7 @@ enum ZooCommands {
             }
         case "add":
             let animal = try TextInput.visible(try arguments.requiredOption("--name"), field: "--name")
-            let habitat = try arguments.requiredOption("--habitat")
+            let habitat = try TextInput.limited(try arguments.requiredOption("--habitat"), field: "--habitat")
             let order = try TextInput.visible(try arguments.requiredOption("--order"), field: "--order")
             try arguments.finish()
             let container = try ZooStore.open(at: context.storeURL)

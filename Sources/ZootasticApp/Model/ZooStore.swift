@@ -60,6 +60,7 @@ public enum ZooStore {
         let name = name.trimmingCharacters(in: .whitespaces), order = order.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { throw AppError.invalidValue(option: "--name", value: name, reason: "must not be empty") }
         guard !order.isEmpty else { throw AppError.invalidValue(option: "--order", value: order, reason: "must not be empty") }
+        for (value, option) in [(name, "--name"), (habitat, "--habitat"), (order, "--order")] { _ = try TextInput.limited(value, field: option) }
         return {
             let animal = Animal(context: context)
             animal.commonName = name
@@ -89,6 +90,9 @@ public enum ZooStore {
         let name = name?.trimmingCharacters(in: .whitespaces), order = order?.trimmingCharacters(in: .whitespaces)
         if name?.isEmpty == true { throw AppError.invalidValue(option: "Common Name", value: "", reason: "must not be empty") }
         if order?.isEmpty == true { throw AppError.invalidValue(option: "Order", value: "", reason: "must not be empty") }
+        for (value, label) in [(name, "Common Name"), (habitat, "Habitat"), (order, "Order")] {
+            if let value { _ = try TextInput.limited(value, field: label) }
+        }
         return {
             try check()
             if let name { animal.commonName = name }
@@ -110,8 +114,7 @@ public enum ZooStore {
 
     /// Renames an order in every classification that has it: their animals move section.
     public static func renameOrder(_ old: String, to new: String, in context: ObjectContext, at url: URL) throws {
-        let new = new.trimmingCharacters(in: .whitespaces)
-        guard !new.isEmpty else { throw AppError.invalidValue(option: "NEW", value: new, reason: "must not be empty") }
+        let new = try TextInput.visible(new, field: "NEW")
         try AppStore.save(context, at: url) {
             let classifications = try context.fetch(FetchRequest<Classification>(predicate: #Predicate { $0.order == old }))
             guard !classifications.isEmpty else { throw AppError.notFound(kind: "order", name: old) }

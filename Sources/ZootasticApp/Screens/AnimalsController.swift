@@ -37,7 +37,7 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
         guard editingStyle == .delete else { return }
         let animal = results.object(at: indexPath)
         confirmDeletion(of: animal, title: "Delete Animal",
-                        message: "Are you sure you want to permanently delete \(animal.commonName)?")
+                        message: "Are you sure you want to permanently delete \(TextInput.shortened(animal.commonName))?")
     }
 
     /// Enter opens the animal in the same form; Done saves (a new order moves the row).
