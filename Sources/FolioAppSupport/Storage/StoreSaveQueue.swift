@@ -58,7 +58,8 @@ package final class StoreSaveQueue {
         let previous = tail
         count += 1
         for id in ids { pendingIDs[id, default: 0] += 1 }
-        application?.status = Self.savingStatus
+        // A lasting state already shown ("offline") says more than that a save waits.
+        if application?.status == nil { application?.status = Self.savingStatus }
         tail = Task { @MainActor in
             await previous?.value
             await operation()
