@@ -38,9 +38,11 @@ public enum MyLocationsApp: FolioApp {
 
     /// The app's root screen on the store at `storeURL`.
     public static func makeScreen(storeURL: URL) throws -> ViewController {
-        let container = try LocationsStore.open(at: storeURL)
+        // A write-protected store is shown read-only; its screens say so and refuse changes with the reason.
+        let container = try LocationsStore.open(at: storeURL, readOnly: AppStore.isWriteProtected(storeURL))
         let tag = LocationForm.make(title: "Tag Location", values: LocationForm.blankValues())
         tag.tabTitle = "Tag"
+        if ReadOnlyStores.contains(container.viewContext) { tag.title = "Tag Location (read-only)" }
         tag.onDone = { [weak tag] _ in
             guard let tag else { return }
             do {

@@ -83,6 +83,7 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
     override open func viewWillAppear() {
         super.viewWillAppear()
         rememberHighlight()
+        if ReadOnlyStores.contains(results.managedObjectContext) { application?.status = ReadOnlyStores.status }
         watchStoreStatus()
     }
 
@@ -111,6 +112,7 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
     public func confirmDeletion(of object: Entity, title: String, message: String) {
         let id = object.objectID
         let context = results.managedObjectContext
+        if ReadOnlyStores.contains(context) { return presentError(title: "Read-Only", message: ReadOnlyStores.reason) }
         // A second Delete while the first waits for the store would act on what is about to go.
         if isSaving(id, in: context) { return application?.showNotice("Still saving the last change to this row: wait for it") ?? () }
         let sheet = AlertController(title: title, message: message, preferredStyle: .actionSheet)
