@@ -31,7 +31,9 @@ public enum BuildGuideStore {
     /// The race named `name`; ``AppError/notFound(kind:name:)`` otherwise.
     public static func race(named name: String, in context: ObjectContext) throws -> Race {
         guard let race = try context.fetch(FetchRequest<Race>(predicate: #Predicate { $0.name == name })).first else {
-            throw AppError.notFound(kind: "race", name: name)
+            // Name the races there are: a typo or the wrong case is then plain.
+            let races = try context.fetch(FetchRequest<Race>(sortBy: [SortDescriptor(\Race.name)])).map(\.name)
+            throw AppError.invalidValue(option: "--race", value: name, reason: "not a race; one of: \(races.joined(separator: ", "))")
         }
         return race
     }

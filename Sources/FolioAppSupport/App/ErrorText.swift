@@ -16,12 +16,29 @@ public enum ErrorText {
         switch error {
         case let error as AppError where namingTheStore: text = error.description
         case let error as AppError: text = error.screenDescription
+        // The server's own words are the alert's detail (see ``detail(for:)``): a screen says it in one sentence.
+        case StoreError.offline: text = "the database server cannot be reached; nothing was written"
         case let error as StoreError: text = error.reason
         default: text = "\(error)"
         }
         guard let first = text.first else { return text }
         let capitalised = first.uppercased() + text.dropFirst()
         return capitalised.hasSuffix(".") || capitalised.hasSuffix("?") ? capitalised : capitalised + "."
+    }
+}
+
+extension ErrorText {
+    /// What lies behind ``sentence(for:namingTheStore:)`` for an alert's
+    /// detail (shown with `?`): a server's own message, on one line; nil when
+    /// the sentence says it all.
+    ///
+    /// ```swift
+    /// alert.detail = ErrorText.detail(for: error)
+    /// ```
+    public static func detail(for error: any Error) -> String? {
+        guard case StoreError.offline(_, let message) = error else { return nil }
+        let line = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        return line.isEmpty ? nil : line
     }
 }
 

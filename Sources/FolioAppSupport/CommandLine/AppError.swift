@@ -59,7 +59,7 @@ public enum AppError: Error, Equatable, CustomStringConvertible {
     /// shortened (``TextInput/shortened(_:to:)``) unless `whole` (a path).
     ///
     ///     AppError.shown("a\nb")   // "a^Jb"
-    static func shown(_ text: String, whole: Bool = false) -> String {
+    package static func shown(_ text: String, whole: Bool = false) -> String {
         var out = ""
         for scalar in (whole ? text : TextInput.shortened(text)).unicodeScalars {
             switch scalar.value {

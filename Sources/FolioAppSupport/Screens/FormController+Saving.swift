@@ -35,7 +35,7 @@ extension FormController {
             case .failure(let error) where error is DeletedElsewhere && self.followed != nil: self.closeForGoneObject()
             case .failure(let error) where self.application == nil:
                 self.presentWhereShown(title: "Not Saved", message: ErrorText.sentence(for: error) + " Nothing was saved.",
-                                       application: app)
+                                       detail: ErrorText.detail(for: error), application: app)
             case .failure(let error): self.presentSaveError(error)
             }
         }
@@ -65,8 +65,9 @@ extension FormController {
                                 message: ErrorText.sentence(for: conflict)
                                     + " Nothing was saved; your changes are still here: press Done (e) to save what you typed.")
         }
-        presentError(title: "Not Saved",
-                     message: ErrorText.sentence(for: error)
-                        + " Nothing was saved; your changes are still here: press Done (e) to save \(what) again.")
+        presentWhereShown(title: "Not Saved",
+                          message: ErrorText.sentence(for: error)
+                            + " Nothing was saved; your changes are still here: press Done (e) to save \(what) again.",
+                          detail: ErrorText.detail(for: error))
     }
 }

@@ -12,7 +12,7 @@ extension ViewController {
     /// gets the result when it comes, on the main actor, whether or not this
     /// screen is still shown (see ``presentWhereShown(error:title:)``).
     ///
-    /// `url` names the store in errors (nil: a store error as itself).
+    /// `url` is the store saved to; its errors show their reason, never the path.
     /// Every save a screen makes goes this way; `touching` names the
     /// objects it changes, so that ``isSaving(_:in:)`` can hold back a
     /// second action on them until it lands.
@@ -27,7 +27,8 @@ extension ViewController {
                                     then outcome: @escaping @MainActor (Result<T, any Error>) -> Void) {
         StoreSaveQueue.of(context).enqueue(touching: touching, application: application) {
             do {
-                outcome(.success(try await AppStore.saveWhenWritable(context, at: url, changes)))
+                // A screen shows a store error's reason (and the server's words as the alert's detail), never the path.
+                outcome(.success(try await AppStore.saveWhenWritable(context, at: nil, changes)))
             } catch {
                 outcome(.failure(error))
             }
@@ -43,14 +44,16 @@ extension ViewController {
     /// while its save waited, on whatever `application` shows now: an
     /// outcome is never lost.
     public func presentWhereShown(error: any Error, title: String, application app: Application? = nil) {
-        presentWhereShown(title: title, message: ErrorText.sentence(for: error), application: app)
+        presentWhereShown(title: title, message: ErrorText.sentence(for: error), detail: ErrorText.detail(for: error), application: app)
     }
 
-    /// Shows an alert with `title`, `message` and OK here, or on `app` when this screen is gone.
-    public func presentWhereShown(title: String, message: String, application app: Application? = nil) {
-        if application != nil { return presentError(title: title, message: message) }
+    /// Shows an alert with `title`, `message` (its `detail` behind `?`) and
+    /// OK here, or on `app` when this screen is gone.
+    public func presentWhereShown(title: String, message: String, detail: String? = nil, application app: Application? = nil) {
         let alert = AlertController(title: title, message: message, preferredStyle: .alert)
+        alert.detail = detail
         alert.addAction(AlertAction(title: "OK", style: .cancel))
+        if let shown = application { return shown.present(alert) }
         app?.present(alert)
     }
 }

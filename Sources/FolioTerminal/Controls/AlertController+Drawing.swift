@@ -14,7 +14,8 @@ extension AlertController {
         let inner = width - 4
         let limit = bounds.height >= 8 ? bounds.height - 2 : bounds.height
         let titleLines = title.map { $0.isEmpty ? [] : DisplayText.wrap($0, width: inner) } ?? []
-        let messageLines = message.map { $0.isEmpty ? [] : DisplayText.wrap($0, width: inner) } ?? []
+        let shownMessage = [message, isShowingDetail ? detail : nil].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " — ")
+        let messageLines = shownMessage.isEmpty ? [] : DisplayText.wrap(shownMessage, width: inner)
         // A sheet's Cancel has a box of its own (3 lines and a gap) only while the text keeps up to 3 lines.
         let textWanted = min(3, titleLines.count + messageLines.count)
         let cancelApart = preferredStyle == .actionSheet && shown.last?.style == .cancel && shown.count > 1

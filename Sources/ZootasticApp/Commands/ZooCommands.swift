@@ -30,11 +30,12 @@ enum ZooCommands {
             }
             try AppStore.save(view, at: context.storeURL) { view.delete(animal) }
         case "rename-order":
+            let merge = arguments.flag("--merge")
             let old = try arguments.positional("OLD")
             let new = try arguments.positional("NEW")
             try arguments.finish()
             let container = try ZooStore.open(at: context.storeURL)
-            try ZooStore.renameOrder(old, to: new, in: container.viewContext, at: context.storeURL)
+            try ZooStore.renameOrder(old, to: new, merging: merge, in: container.viewContext, at: context.storeURL)
         default:
             throw AppError.usage(message: "unknown subcommand '\(name)' for zoo")
         }

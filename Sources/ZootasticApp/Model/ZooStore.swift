@@ -112,12 +112,20 @@ public enum ZooStore {
         }
     }
 
-    /// Renames an order in every classification that has it: their animals move section.
-    public static func renameOrder(_ old: String, to new: String, in context: ObjectContext, at url: URL) throws {
+    /// Renames an order in every classification that has it: their animals
+    /// move section. Onto an order that already exists it refuses (the two
+    /// would become one) unless `merge` says that is meant (`--merge`).
+    public static func renameOrder(_ old: String, to new: String, merging merge: Bool = false,
+                                   in context: ObjectContext, at url: URL) throws {
         let new = try TextInput.visible(new, field: "NEW")
         try AppStore.save(context, at: url) {
             let classifications = try context.fetch(FetchRequest<Classification>(predicate: #Predicate { $0.order == old }))
             guard !classifications.isEmpty else { throw AppError.notFound(kind: "order", name: old) }
+            let existing = try context.count(for: FetchRequest<Classification>(predicate: #Predicate { $0.order == new }))
+            if new != old && existing > 0 && !merge {
+                throw AppError.invalidValue(option: "NEW", value: new,
+                                            reason: "an order with that name exists; renaming '\(AppError.shown(old))' to it merges the two: add --merge to do that")
+            }
             for classification in classifications { classification.order = new }
         }
     }
