@@ -40,7 +40,8 @@ public enum BuildGuideApp: FolioApp {
 
     /// The app's root screen on the store at `storeURL`.
     public static func makeScreen(storeURL: URL) throws -> ViewController {
-        let container = try BuildGuideStore.open(at: storeURL)
+        // A write-protected store is shown read-only; its screens say so and refuse changes with the reason.
+        let container = try BuildGuideStore.open(at: storeURL, readOnly: AppStore.isWriteProtected(storeURL))
         return NavigationController(root: try GuidesController(container: container, storeURL: storeURL))
     }
 }

@@ -38,16 +38,20 @@ public enum MyLocationsApp: FolioApp {
 
     /// The app's root screen on the store at `storeURL`.
     public static func makeScreen(storeURL: URL) throws -> ViewController {
-        let container = try LocationsStore.open(at: storeURL)
+        // A write-protected store is shown read-only; its screens say so and refuse changes with the reason.
+        let container = try LocationsStore.open(at: storeURL, readOnly: AppStore.isWriteProtected(storeURL))
         let tag = LocationForm.make(title: "Tag Location", values: LocationForm.blankValues())
         tag.tabTitle = "Tag"
+        if ReadOnlyStores.contains(container.viewContext) { tag.title = "Tag Location (read-only)" }
         tag.onDone = { [weak tag] _ in
             guard let tag else { return }
             do {
                 let input = try LocationForm.input(from: tag)
-                try LocationsStore.add(input, to: container.viewContext, at: storeURL)
-                tag.setValues(LocationForm.blankValues())
-                tag.showHUD("Tagged")
+                tag.save(in: container.viewContext, at: storeURL, LocationsStore.adding(input, to: container.viewContext)) { [weak tag] _ in
+                    guard let tag else { return }
+                    tag.setValues(LocationForm.blankValues())
+                    tag.showHUD("Tagged")
+                }
             } catch {
                 tag.presentSaveError(error)
             }

@@ -37,7 +37,8 @@ public enum PlanetsApp: FolioApp {
 
     /// The app's root screen on the store at `storeURL`.
     public static func makeScreen(storeURL: URL) throws -> ViewController {
-        let container = try PlanetsStore.open(at: storeURL)
+        // A write-protected store is shown read-only; its screens say so and refuse changes with the reason.
+        let container = try PlanetsStore.open(at: storeURL, readOnly: AppStore.isWriteProtected(storeURL))
         return NavigationController(root: try PlanetsListController(container: container))
     }
 }

@@ -20,7 +20,7 @@ public enum ZootasticApp: FolioApp {
         HelpEntry("list [--json]", "print the animals as the app shows them"),
         HelpEntry("add --name NAME --habitat TEXT --order ORDER", "add an animal (a new order makes a classification)"),
         HelpEntry("delete --name NAME | --id ID", "delete the animal named NAME (refused if several are) or with id ID"),
-        HelpEntry("rename-order OLD NEW", "rename a classification's order: its animals change section"),
+        HelpEntry("rename-order OLD NEW [--merge]", "rename a classification's order: its animals change section (--merge: onto an existing order)"),
     ]
     /// The app's own keys, for `--help`.
     public static let keys = [
@@ -37,7 +37,8 @@ public enum ZootasticApp: FolioApp {
 
     /// The app's root screen on the store at `storeURL`.
     public static func makeScreen(storeURL: URL) throws -> ViewController {
-        let container = try ZooStore.open(at: storeURL)
+        // A write-protected store is shown read-only; its screens say so and refuse changes with the reason.
+        let container = try ZooStore.open(at: storeURL, readOnly: AppStore.isWriteProtected(storeURL))
         return NavigationController(root: try AnimalsController(container: container, storeURL: storeURL))
     }
 }

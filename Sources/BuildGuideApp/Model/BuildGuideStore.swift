@@ -31,7 +31,9 @@ public enum BuildGuideStore {
     /// The race named `name`; ``AppError/notFound(kind:name:)`` otherwise.
     public static func race(named name: String, in context: ObjectContext) throws -> Race {
         guard let race = try context.fetch(FetchRequest<Race>(predicate: #Predicate { $0.name == name })).first else {
-            throw AppError.notFound(kind: "race", name: name)
+            // Name the races there are: a typo or the wrong case is then plain.
+            let races = try context.fetch(FetchRequest<Race>(sortBy: [SortDescriptor(\Race.name)])).map(\.name)
+            throw AppError.invalidValue(option: "--race", value: name, reason: "not a race; one of: \(races.joined(separator: ", "))")
         }
         return race
     }
@@ -53,9 +55,16 @@ public enum BuildGuideStore {
     @discardableResult
     public static func addGuide(named name: String, race raceName: String?, units: [String] = [],
                                 to context: ObjectContext, at url: URL) throws -> Guide {
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        try AppStore.save(context, at: url, try addingGuide(named: name, race: raceName, units: units, to: context))
+    }
+
+    /// The write ``addGuide(named:race:units:to:at:)`` saves: the name is
+    /// checked now, the rest inside the write transaction (``AppStore``'s saves).
+    public static func addingGuide(named name: String, race raceName: String?, units: [String] = [],
+                                   to context: ObjectContext) throws -> @MainActor () throws -> Guide {
+        let trimmed = try TextInput.limited(name.trimmingCharacters(in: .whitespaces), field: "NAME")
         guard !trimmed.isEmpty else { throw AppError.invalidValue(option: "NAME", value: name, reason: "must not be empty") }
-        return try AppStore.save(context, at: url) {
+        return {
             let race = try raceName.map { try self.race(named: $0, in: context) }
             let guide = Guide(context: context)
             guide.name = trimmed
@@ -72,8 +81,16 @@ public enum BuildGuideStore {
     ///
     ///     try BuildGuideStore.updateGuide(guide, race: "Zerg", units: ["Drone"], in: context, at: url)
     public static func updateGuide(_ guide: Guide, name: String? = nil, race raceName: String? = nil, units: [String]? = nil,
-                                   in context: ObjectContext, at url: URL, checking check: () throws -> Void = {}) throws {
-        try AppStore.save(context, at: url) {
+                                   in context: ObjectContext, at url: URL, checking check: @escaping () throws -> Void = {}) throws {
+        try AppStore.save(context, at: url, try updatingGuide(guide, name: name, race: raceName, units: units, in: context, checking: check))
+    }
+
+    /// The write ``updateGuide(_:name:race:units:in:at:checking:)`` saves, to run inside a write transaction.
+    public static func updatingGuide(_ guide: Guide, name: String? = nil, race raceName: String? = nil, units: [String]? = nil,
+                                     in context: ObjectContext,
+                                     checking check: @escaping () throws -> Void = {}) throws -> @MainActor () throws -> Void {
+        if let name { _ = try TextInput.limited(name, field: "Name") }
+        return {
             try check()
             if let name { guide.name = name }
             if let raceName, raceName != guide.race?.name { guide.race = try race(named: raceName, in: context) }

@@ -41,7 +41,7 @@ final class GuidesController: ResultsTableController<Guide>, TableViewEditingDat
         let steps = guide.units.count
         let buildOrder = steps == 0 ? "" : " and its build order of \(steps) unit\(steps == 1 ? "" : "s")"
         confirmDeletion(of: guide, title: "Delete Guide",
-                        message: "Are you sure you want to permanently delete \(guide.name)\(buildOrder)?")
+                        message: "Are you sure you want to permanently delete \(TextInput.shortened(guide.name))\(buildOrder)?")
     }
 
     /// `+`: a new guide under the tutorial's default name ("Test Guide",
@@ -80,10 +80,12 @@ final class GuidesController: ResultsTableController<Guide>, TableViewEditingDat
         do {
             let name = try TextInput.visible(form.value("name"), field: "Name")
             let race = form.value("race")
-            let guide = try BuildGuideStore.addGuide(named: name, race: race.isEmpty ? nil : race, units: form.items("units"),
-                                                     to: container.viewContext, at: storeURL)
-            navigationController?.pop()
-            highlight(guide)
+            let write = try BuildGuideStore.addingGuide(named: name, race: race.isEmpty ? nil : race, units: form.items("units"),
+                                                        to: container.viewContext)
+            form.save(in: container.viewContext, at: storeURL, write) { [weak self, weak form] guide in
+                form?.close()
+                self?.highlight(guide)
+            }
         } catch {
             form.presentSaveError(error)
         }
@@ -95,12 +97,14 @@ final class GuidesController: ResultsTableController<Guide>, TableViewEditingDat
             // Only what the user changed: the rest keeps what the store has now.
             let changed = form.editedKeys
             let race = form.value("race")
-            try BuildGuideStore.updateGuide(guide, name: changed.contains("name") ? name : nil,
-                                            race: changed.contains("race") && !race.isEmpty ? race : nil,
-                                            units: changed.contains("units") ? form.items("units") : nil,
-                                            in: container.viewContext, at: storeURL, checking: form.requireNoChangeElsewhere)
-            navigationController?.pop()
-            highlight(guide)
+            let write = try BuildGuideStore.updatingGuide(guide, name: changed.contains("name") ? name : nil,
+                                                      race: changed.contains("race") && !race.isEmpty ? race : nil,
+                                                      units: changed.contains("units") ? form.items("units") : nil,
+                                                      in: container.viewContext, checking: form.requireNoChangeElsewhere)
+            form.save(in: container.viewContext, at: storeURL, write) { [weak self, weak form] in
+                form?.close()
+                self?.highlight(guide)
+            }
         } catch {
             form.presentSaveError(error)
         }

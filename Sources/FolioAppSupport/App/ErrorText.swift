@@ -16,6 +16,8 @@ public enum ErrorText {
         switch error {
         case let error as AppError where namingTheStore: text = error.description
         case let error as AppError: text = error.screenDescription
+        // The server's own words are the alert's detail (see ``detail(for:)``): a screen says it in one sentence.
+        case StoreError.offline: text = "the database server cannot be reached; nothing was written"
         case let error as StoreError: text = AppError.oneLine(error.reason)
         default: text = "\(error)"
         }
@@ -25,13 +27,28 @@ public enum ErrorText {
     }
 }
 
+extension ErrorText {
+    /// What lies behind ``sentence(for:namingTheStore:)`` for an alert's
+    /// detail (shown with `?`): a server's own message, on one line; nil when
+    /// the sentence says it all.
+    ///
+    /// ```swift
+    /// alert.detail = ErrorText.detail(for: error)
+    /// ```
+    public static func detail(for error: any Error) -> String? {
+        guard case StoreError.offline(_, let message) = error else { return nil }
+        let line = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        return line.isEmpty ? nil : line
+    }
+}
+
 extension AppError {
     /// The error as a screen shows it: the field's name, what is wrong, and
     /// the value typed (shortened).
     public var screenDescription: String {
         switch self {
         case .invalidValue(let field, let value, let reason):
-            let shown = value.count > 40 ? String(value.prefix(40)) + "…" : value
+            let shown = TextInput.shortened(value, to: 40)
             return value.isEmpty ? "\(field): \(reason)" : "\(field): \(reason) (“\(shown)”)"
         case .store(_, let message):
             return Self.oneLine(message)

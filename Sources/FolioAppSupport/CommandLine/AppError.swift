@@ -61,7 +61,7 @@ public enum AppError: Error, Equatable, CustomStringConvertible {
     ///
     ///     AppError.shown("a\nb")   // "a^Jb"
     ///     AppError.shown(String(repeating: "x", count: 100_000))   // "xxx…x… (100000 characters)"
-    static func shown(_ text: String, limit: Int = 80) -> String {
+    package static func shown(_ text: String, limit: Int = 80) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar.value {

@@ -63,8 +63,10 @@ extension Arguments {
     }
 
     /// Removes option `name` and reads it as an ISO 8601 date (see
-    /// ``parseDate(_:)``: `2025-03-14T10:20:00Z`, seconds and their fraction
-    /// optional, a zone required with a time, or a bare `2025-03-14`).
+    /// ``ISODate/parse(_:)``: `2025-03-14T10:20:00Z`, seconds and their
+    /// milliseconds optional, a zone required with a time, or a bare
+    /// `2025-03-14`). A date that names no real instant (`2024-02-30`,
+    /// `T24:00`, `:60`) is an ``AppError/invalidValue(option:value:reason:)`` saying which part is wrong.
     ///
     /// ```swift
     /// var args = Arguments(["--date", "2025-03-14"])
@@ -72,32 +74,28 @@ extension Arguments {
     /// ```
     public mutating func dateOption(_ name: String) throws -> Date? {
         guard let text = try option(name) else { return nil }
-        guard let date = Self.parseDate(text) else {
-            throw AppError.invalidValue(option: name, value: text, reason: "not an ISO 8601 date such as 2025-03-14T10:20:00Z (a time needs its zone: Z for UTC)")
-        }
-        return date
+        return try Self.date(text, named: name)
     }
 
-    /// Parses an ISO 8601 date (`2025-03-14`, midnight UTC) or date-time
-    /// with a zone (`2025-03-14T10:20Z`, `…T10:20:45Z`, `…T10:20:45.250+02:00`);
-    /// nil for anything else. The whole text must match: Foundation's parser
-    /// alone reads a leading date out of `2025-03-14T10:20` or `…Zjunk`, which
-    /// would cut the time to midnight or drop a typo without a word.
+    /// Reads `text` as a date (``ISODate/parse(_:)``); `name` is what the
+    /// message calls it: an option, or a form's field.
+    ///
+    /// ```swift
+    /// try Arguments.date("2024-02-30", named: "Date")   // throws: Date: day must be 01 to 29 in February 2024
+    /// ```
+    public static func date(_ text: String, named name: String) throws -> Date {
+        do {
+            return try ISODate.parse(text)
+        } catch {
+            throw AppError.invalidValue(option: name, value: text, reason: error.reason)
+        }
+    }
+
+    /// Parses an ISO 8601 date as ``ISODate/parse(_:)`` does; nil for anything else.
     ///
     /// `Arguments.parseDate("2025-03-14T10:20:00Z")` is March 14th 2025, 10:20 UTC.
     public static func parseDate(_ text: String) -> Date? {
-        // Date, then optionally `T`, hours and minutes, seconds, a fraction, and a zone (required with a time).
-        let shape = #"(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2})(:\d{2})?(\.\d{1,9})?(Z|[+-]\d{2}:\d{2}))?"#
-        guard let regex = try? Regex(shape), let match = try? regex.wholeMatch(in: text) else { return nil }
-        guard let time = match.output[2].substring else {
-            return try? Date(text, strategy: Date.ISO8601FormatStyle().year().month().day())
-        }
-        let seconds = match.output[3].substring.map(String.init) ?? ":00"
-        let fraction = match.output[4].substring.map(String.init) ?? ""
-        let zone = match.output[5].substring.map(String.init) ?? ""
-        let full = "\(match.output[1].substring ?? "")T\(time)\(seconds)\(fraction)\(zone)"
-        let style = fraction.isEmpty ? Date.ISO8601FormatStyle.iso8601 : Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-        return try? Date(full, strategy: style)
+        try? ISODate.parse(text)
     }
 
     private static func plain(_ value: Double) -> String {

@@ -65,7 +65,8 @@ extension FormController {
         guard !changedKeys.isEmpty else { return }
         adopt(fresh, changed: changedKeys)
         let conflicts = changedKeys.intersection(userKeys)
-        if !conflicts.isEmpty {
+        // While Done's save waits, that save finds the conflict itself (against what Done was pressed on) and says so.
+        if !conflicts.isEmpty && !isSavingDone {
             let alert = AlertController(
                 title: "Changed Elsewhere",
                 message: "Another program changed this \(followed.noun)'s \(labels(of: conflicts)) while you edited it. "
@@ -103,14 +104,20 @@ extension FormController {
     /// write until it ends): throws ``ChangedElsewhere`` when a field the
     /// user edited holds another value in the store than the form last
     /// showed, a change not heard yet, which Done would otherwise overwrite
-    /// unseen. The stored values become the form's baseline.
+    /// unseen; ``DeletedElsewhere`` when the object is gone. The stored
+    /// values become the form's baseline.
     ///
     /// ```swift
     /// try AppStore.save(context, at: url) { try form.requireNoChangeElsewhere(); write(form.changedValues) }
     /// ```
     public func requireNoChangeElsewhere() throws {
-        guard let followed, let object = followedObject() else { return }
-        let (fresh, changed) = readValues(of: object, followed)
+        guard let followed else { return }
+        // Deleted while the save waited for the store: nothing is written to it.
+        guard let object = followedObject() else { throw DeletedElsewhere() }
+        // Against what the form showed when Done was pressed: a change heard while the save waited is still unseen by Done.
+        var reference = followed
+        if let shownAtDone { reference.baseline = shownAtDone }
+        let (fresh, changed) = readValues(of: object, reference)
         let conflicts = changed.intersection(userKeys)
         guard !conflicts.isEmpty else { return }
         for key in conflicts { takeAsShown(key, from: fresh) }

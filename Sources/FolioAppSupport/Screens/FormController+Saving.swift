@@ -1,6 +1,54 @@
+import FolioStore
 import FolioTerminal
+import Foundation
 
 extension FormController {
+    /// Saves what Done asked for without holding up the screen: `changes`
+    /// runs once the store's write lock is free (see
+    /// ``FolioTerminal/ViewController/saveWhenWritable(_:at:touching:_:then:)``);
+    /// meanwhile the form stays with every key working, the hint bar says
+    /// "saving…", and Done again only says it is still saving. Then
+    /// `saved` runs (close the form, highlight the row), or the error shows
+    /// (``presentSaveError(_:)``; a followed object deleted meanwhile closes
+    /// the form as ``follow(_:in:noun:values:lists:)`` does).
+    ///
+    /// ```swift
+    /// let write = try ZooStore.addingAnimal(name: "Okapi", habitat: "Forest", order: "Artiodactyla", to: context)
+    /// form.save(in: context, at: url, write) { animal in
+    ///     form.close()
+    ///     list.highlight(animal)
+    /// }
+    /// ```
+    public func save<T>(in context: ObjectContext, at url: URL, touching: [ObjectID] = [],
+                        _ changes: @escaping @MainActor () throws -> T, onSaved saved: @escaping @MainActor (T) -> Void) {
+        guard !isSavingDone else { return application?.showNotice("Still saving: the form closes when it is saved") ?? () }
+        isSavingDone = true
+        shownAtDone = followed?.baseline
+        let app = application
+        let ids = touching + (followed.map { [$0.id] } ?? [])
+        saveWhenWritable(context, at: url, touching: ids, changes) { [weak self] result in
+            guard let self else { return }
+            self.isSavingDone = false
+            self.shownAtDone = nil
+            switch result {
+            case .success(let value): saved(value)
+            case .failure(let error) where error is DeletedElsewhere && self.followed != nil: self.closeForGoneObject()
+            case .failure(let error) where self.application == nil:
+                self.presentWhereShown(title: "Not Saved", message: ErrorText.sentence(for: error) + " Nothing was saved.",
+                                       detail: ErrorText.detail(for: error), application: app)
+            case .failure(let error): self.presentSaveError(error)
+            }
+        }
+    }
+
+    /// Leaves the form for the screen below it, if it is still open (a
+    /// picker pushed over it goes too); a form closed already stays closed.
+    public func close() {
+        guard let navigation = navigationController,
+              let index = navigation.viewControllers.firstIndex(where: { $0 === self }), index > 0 else { return }
+        navigation.pop(to: navigation.viewControllers[index - 1])
+    }
+
     /// Done could not save (a field's value refused, the store locked,
     /// offline or in conflict): says why in the form's words — a field by
     /// its label, the store's trouble as a sentence — and that nothing was
@@ -17,8 +65,9 @@ extension FormController {
                                 message: ErrorText.sentence(for: conflict)
                                     + " Nothing was saved; your changes are still here: press Done (e) to save what you typed.")
         }
-        presentError(title: "Not Saved",
-                     message: ErrorText.sentence(for: error)
-                        + " Nothing was saved; your changes are still here: press Done (e) to save \(what) again.")
+        presentWhereShown(title: "Not Saved",
+                          message: ErrorText.sentence(for: error)
+                            + " Nothing was saved; your changes are still here: press Done (e) to save \(what) again.",
+                          detail: ErrorText.detail(for: error))
     }
 }

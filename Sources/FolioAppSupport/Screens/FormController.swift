@@ -68,6 +68,10 @@ public final class FormController: TableViewController, TableViewEditingDataSour
     public var onDone: ((FormController) -> Void)?
     /// The object the form edits, when it follows one (see `follow(_:in:noun:values:lists:)`).
     var followed: FollowedObject?
+    /// Whether Done's save waits for the store or runs (see ``save(in:at:touching:_:onSaved:)``).
+    public internal(set) var isSavingDone = false
+    /// The followed object's values as the form had read them when Done was pressed, while its save waits.
+    var shownAtDone: Values?
 
     /// A form titled `title` with `sections` and optional starting values
     /// (`lists` for its list sections).
@@ -89,6 +93,7 @@ public final class FormController: TableViewController, TableViewEditingDataSour
         }
         navigationItem.rightBarButtonItems = [BarButtonItem(system: .done) { [weak self] in
             guard let self else { return }
+            if self.isSavingDone { return self.application?.showNotice("Still saving: the form closes when it is saved") ?? () }
             // An object deleted elsewhere is never written to.
             if self.followedObjectIsGone() { return self.closeForGoneObject() }
             self.onDone?(self)

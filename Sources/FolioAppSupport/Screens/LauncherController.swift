@@ -1,3 +1,4 @@
+import FolioStore
 import FolioTable
 import FolioTerminal
 import Foundation
@@ -31,11 +32,39 @@ public final class LauncherController: ViewController {
 
     var current: ViewController { openApp ?? list }
 
-    /// Opens the app at `index` in the launcher's list.
+    /// Whether an app is being opened (its store waits for another program's write lock).
+    public private(set) var isOpening = false
+
+    /// Opens the app at `index` in the launcher's list. Opening a store
+    /// writes to it for a moment, so while another program holds its write
+    /// lock the launcher waits off the main actor, keeps taking keys and
+    /// says "opening…" in the hint bar; the app appears when the lock is free.
     public func open(_ index: Int) {
+        guard !isOpening else { return application?.showNotice("Still opening an app: wait for it") ?? () }
         let app = apps[index]
+        let url: URL
         do {
-            let url = try StoreLocation.resolve(app: app.command, explicitPath: nil, environment: environment)
+            url = try StoreLocation.resolve(app: app.command, explicitPath: nil, environment: environment)
+        } catch {
+            return presentError(title: "Cannot Open \(app.title)", message: ErrorText.sentence(for: error, namingTheStore: true))
+        }
+        isOpening = true
+        let application = self.application
+        application?.status = Self.openingStatus
+        Task { @MainActor [weak self] in
+            await PersistentContainer.waitUntilWritable(AppStore.description(url))
+            if application?.status == Self.openingStatus { application?.status = nil }
+            guard let self else { return }
+            self.isOpening = false
+            self.finishOpening(app, at: url)
+        }
+    }
+
+    /// What the hint bar shows while an app's store waits to be opened.
+    static var openingStatus: String { "opening…" }
+
+    private func finishOpening(_ app: any FolioApp.Type, at url: URL) {
+        do {
             let screen = try app.makeScreen(storeURL: url)
             openApp = screen
             addChild(screen)

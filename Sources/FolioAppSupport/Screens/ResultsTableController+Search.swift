@@ -27,13 +27,27 @@ extension ResultsTableController {
     }
 
     /// Narrows the results; a failure leaves them as they were and says so.
+    /// The highlight stays on its object when it still matches, else goes to
+    /// the first match with the view at the top. A keystroke that changes
+    /// many rows is reported as its sections replaced, and the table then
+    /// keeps neither the highlighted row's place nor the top's (they fall
+    /// past the replaced sections, to the end), so both are put here,
+    /// from the objects, at any size.
     func narrowResults(to text: String) {
         let filters = stringFilters(forSearch: text)
+        let kept = highlightedObject
         do {
             try results.updateFetchRequest { $0.stringFilters = filters }
         } catch {
             presentError(title: "Search Failed", message: ErrorText.sentence(for: error))
         }
-        restoreHighlight()
+        if let kept, let path = results.indexPath(forObject: kept) {
+            tableView.highlightRow(at: path)
+        } else if let first = tableView.firstRow(atOrAfter: IndexPath(row: 0, section: 0)) {
+            tableView.highlightRow(at: first)
+        }
+        // The change report moved the highlight (and the object it remembers) already: this placement wins.
+        rememberHighlight()
+        setNeedsDisplay()
     }
 }

@@ -83,6 +83,7 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
     override open func viewWillAppear() {
         super.viewWillAppear()
         rememberHighlight()
+        if ReadOnlyStores.contains(results.managedObjectContext) { application?.status = ReadOnlyStores.status }
         watchStoreStatus()
     }
 
@@ -110,34 +111,42 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
     /// ```
     public func confirmDeletion(of object: Entity, title: String, message: String) {
         let id = object.objectID
+        let context = results.managedObjectContext
+        if ReadOnlyStores.contains(context) { return presentError(title: "Read-Only", message: ReadOnlyStores.reason) }
+        // A second Delete while the first waits for the store would act on what is about to go.
+        if isSaving(id, in: context) { return application?.showNotice("Still saving the last change to this row: wait for it") ?? () }
         let sheet = AlertController(title: title, message: message, preferredStyle: .actionSheet)
         sheet.addAction(AlertAction(title: "Delete", style: .destructive) { [weak self] _ in
-            guard let self else { return }
-            let context = self.results.managedObjectContext
-            guard let current = try? context.existingObject(with: id) as? Entity else {
-                return self.presentError(title: "Not Deleted", message: "It was deleted elsewhere in the meantime.")
-            }
-            self.deleteAndSave(current)
+            self?.deleteWhenWritable(id)
         })
         sheet.addAction(AlertAction(title: "Cancel", style: .cancel))
         present(sheet)
     }
 
-    /// Deletes `object` and saves; on failure rolls back (the row stays) and
-    /// says why in an error that stays until dismissed. The table follows
-    /// through the change report.
+    /// Deletes `object` and saves, waiting for the store's write lock off
+    /// the main actor (the screen keeps taking keys; the hint bar says
+    /// "saving…"); the row goes when the delete lands. On failure the row
+    /// stays and an error says why until dismissed.
     ///
     /// ```swift
     /// deleteAndSave(results.object(at: path))
     /// ```
     public func deleteAndSave(_ object: Entity) {
+        deleteWhenWritable(object.objectID)
+    }
+
+    private func deleteWhenWritable(_ id: ObjectID) {
         let context = results.managedObjectContext
-        context.delete(object)
-        do {
-            try context.save()
-        } catch {
-            context.rollback()
-            presentError(title: "Not Deleted", message: ErrorText.sentence(for: error))
+        let app = application
+        saveWhenWritable(context, at: nil, touching: [id], {
+            // Looked up once the lock is held: another program may have deleted it meanwhile.
+            guard let current = try? context.existingObject(with: id) as? Entity, !current.isDeleted else {
+                throw DeletedElsewhere()
+            }
+            context.delete(current)
+        }) { [weak self] result in
+            guard case .failure(let error) = result else { return }
+            self?.presentWhereShown(error: error, title: "Not Deleted", application: app)
         }
     }
 

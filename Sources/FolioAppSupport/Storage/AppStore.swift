@@ -20,10 +20,15 @@ public enum AppStore {
     /// to an existing store and works on read-only files.
     public static func open(schema: Schema, at url: URL, readOnly: Bool = false,
                             seed: (ObjectContext) throws -> Void) throws -> PersistentContainer {
+        if !readOnly && isWriteProtected(url) {
+            throw AppError.store(path: StoreLocation.displayName(url), message: writeProtected)
+        }
         do {
-            return try withoutActuallyEscaping(seed) { seed in
+            let container = try withoutActuallyEscaping(seed) { seed in
                 try PersistentContainer(schema: schema, store: description(url), readOnly: readOnly, seed: seed)
             }
+            if readOnly { ReadOnlyStores.mark(container.viewContext) }
+            return container
         } catch let error as StoreError {
             throw AppError.store(error, at: url)
         } catch {
@@ -45,19 +50,66 @@ public enum AppStore {
     public static func save<T>(_ context: ObjectContext, at url: URL, _ changes: () throws -> T) throws -> T {
         do {
             return try context.performWrite(changes)
-        } catch let error as AppError {
-            context.rollback()
-            throw error
-        } catch let error as FormController.ChangedElsewhere {
-            context.rollback()
-            throw error
-        } catch let error as StoreError {
-            context.rollback()
-            throw AppError.store(error, at: url)
         } catch {
-            context.rollback()
-            throw AppError.store(path: StoreLocation.displayName(url), message: "\(error)")
+            throw failure(error, rollingBack: context, at: url)
         }
+    }
+
+    /// As ``save(_:at:_:)``, but waits for the store's write lock off the
+    /// main actor (``ObjectContext/performWriteWhenWritable(_:)``): the
+    /// screen keeps drawing and taking keys while another process writes,
+    /// and `changes` runs once the lock is held. Screens save through
+    /// ``FolioTerminal/ViewController/saveWhenWritable(_:at:touching:_:then:)``,
+    /// which queues their saves one after another and shows that they wait.
+    ///
+    /// ```swift
+    /// let planet = try await AppStore.saveWhenWritable(context, at: url) { Planet(context: context) }
+    /// ```
+    @discardableResult
+    public static func saveWhenWritable<T>(_ context: ObjectContext, at url: URL?,
+                                           _ changes: () throws -> T) async throws -> T {
+        if ReadOnlyStores.contains(context) {
+            context.rollback()
+            throw ReadOnlyStores.Refusal()
+        }
+        do {
+            return try await context.performWriteWhenWritable(changes)
+        } catch {
+            throw failure(error, rollingBack: context, at: url)
+        }
+    }
+
+    /// Rolls back what a failed save left and says why in the app's terms
+    /// (a store error as itself when no location is given: a screen shows its reason).
+    private static func failure(_ error: any Error, rollingBack context: ObjectContext, at url: URL?) -> any Error {
+        context.rollback()
+        guard let url else { return error }
+        switch error {
+        case is AppError, is FormController.ChangedElsewhere, is DeletedElsewhere: return error
+        case let error as StoreError: return AppError.store(error, at: url)
+        default: return AppError.store(path: StoreLocation.displayName(url), message: "\(error)")
+        }
+    }
+
+    /// Why a command cannot change a write-protected store, naming only what can be done.
+    static let writeProtected = "it or its folder is write-protected, so nothing can be changed; "
+        + "`list` prints it, and the app shows it read-only"
+
+    /// Whether the store file at `url` exists and cannot be written: the
+    /// file, or its folder (where the store keeps its log files) without the
+    /// writable log files already there. A server store never is.
+    ///
+    /// ```swift
+    /// let container = try PlanetsStore.open(at: url, readOnly: AppStore.isWriteProtected(url))
+    /// ```
+    public static func isWriteProtected(_ url: URL) -> Bool {
+        guard !StoreLocation.isServer(url) else { return false }
+        let files = FileManager.default, path = url.path
+        guard files.fileExists(atPath: path) else { return false }
+        if !files.isWritableFile(atPath: path) { return true }
+        let folder = url.deletingLastPathComponent().path
+        if files.isWritableFile(atPath: folder) { return false }
+        return !["-wal", "-shm"].allSatisfy { files.isWritableFile(atPath: path + $0) }
     }
 
     /// The store a location names: a PostgreSQL database for a `postgresql://` URI, else the file.

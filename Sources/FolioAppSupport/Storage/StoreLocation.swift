@@ -16,12 +16,17 @@ public enum StoreLocation {
     /// The store file for `app`; creates the folder that holds it.
     ///
     /// Throws ``AppError/store(path:message:)`` when the folder cannot be made,
-    /// ``AppError/usage(message:)`` for an empty `explicitPath`.
+    /// ``AppError/usage(message:)`` for an empty `explicitPath` or a server
+    /// URI that libpq would refuse (an unknown parameter, named).
     public static func resolve(app: String, explicitPath: String?, environment: [String: String]) throws -> URL {
         if explicitPath?.isEmpty == true { throw AppError.usage(message: "--store needs a path; it was given an empty one") }
         if let server = explicitPath ?? environment["FOLIO_STORE"], StoreDescription.isPostgreSQLURI(server) {
             guard let url = URL(string: server), url.scheme != nil else {
                 throw AppError.usage(message: "--store \(PGDisplay.redacted(server)) is not a valid PostgreSQL connection URI")
+            }
+            // A parameter libpq does not know is the user's typo, not an unreachable server.
+            if let problem = PGDisplay.parseProblem(server) {
+                throw AppError.usage(message: "--store \(PGDisplay.redacted(server)) is not a valid PostgreSQL connection URI: \(problem)")
             }
             return url
         }

@@ -43,6 +43,17 @@ final class ContextCoordinator: Sendable {
         try writes.with { try $0.beginWriteTransaction() }
     }
 
+    /// Opens a write transaction as ``openWriteTransaction()`` does, but
+    /// waits for the lock on a utility queue, so the caller's thread is free meanwhile.
+    func openWriteTransactionOffThread() async throws -> StoreBackend {
+        let writes = self.writes
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<OpenedTransaction, any Error>) in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(with: Result { OpenedTransaction(backend: try writes.with { try $0.beginWriteTransaction() }) })
+            }
+        }.backend
+    }
+
     /// Writes a save, waiting for other writers at most the busy timeout in
     /// all (inside the lock wait the caller may already have done).
     func commit(_ batch: SaveBatch) throws -> [ObjectID] {
@@ -92,4 +103,9 @@ final class ContextCoordinator: Sendable {
     func removeInbox(_ id: Int) { shared.removeInbox(id) }
 
     func broadcast(_ changes: ChangeSet, except sender: Int?) { shared.broadcast(changes, except: sender) }
+}
+
+/// A write transaction's connection, carried from the thread that waited for its lock to the caller.
+private struct OpenedTransaction: @unchecked Sendable {  // handed over whole: one thread uses it at a time
+    let backend: StoreBackend
 }

@@ -28,3 +28,34 @@ extension ObjectContext {
         }
     }
 }
+
+extension ObjectContext {
+    /// Runs `body` inside one write transaction and saves, as
+    /// ``performWrite(_:)`` does, but waits for the store's write lock off
+    /// the main actor: while another process holds it, the UI keeps drawing
+    /// and taking keys. `body` runs on the main actor once the lock is held,
+    /// so what it reads is the latest committed state.
+    ///
+    /// It waits at most the container's busy timeout, then throws
+    /// ``StoreError/busy(path:)`` without running `body`. If `body` throws
+    /// or the save fails, nothing is written and the context keeps its
+    /// changes. On a background context, or an in-memory store, it is
+    /// ``performWrite(_:)``.
+    ///
+    ///     Task { @MainActor in
+    ///         do {
+    ///             try await context.performWriteWhenWritable { context.delete(planet) }
+    ///         } catch {
+    ///             context.rollback()
+    ///         }
+    ///     }
+    @MainActor
+    public func performWriteWhenWritable<T>(_ body: () throws -> T) async throws -> T {
+        guard coordinator.canWaitOffThread, writeTransaction == nil else { return try performWrite(body) }
+        let transaction = try await coordinator.openWriteTransactionOffThread()
+        // Nothing else ran `performWrite` meanwhile on this actor (it is synchronous), so none is open.
+        let (result, saved) = try write(in: transaction, body)
+        if let (pending, permanent) = saved { finishSave(pending, permanent: permanent) }
+        return result
+    }
+}

@@ -34,7 +34,7 @@ extension ObjectContext {
         return result
     }
 
-    private func write<T>(in transaction: StoreBackend, _ body: () throws -> T) throws -> (T, (PendingSave, [ObjectID])?) {
+    func write<T>(in transaction: StoreBackend, _ body: () throws -> T) throws -> (T, (PendingSave, [ObjectID])?) {
         writeTransaction = transaction
         defer { writeTransaction = nil }
         var ended = false

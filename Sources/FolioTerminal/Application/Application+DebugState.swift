@@ -27,7 +27,8 @@ extension Application {
     package static let debugStateVariable = "FOLIO_DEBUG_STATE"
 
     /// The state after the input read so far was handled and the frame drawn:
-    /// the sizes, the input bytes handled, the frames composed, the alert or
+    /// the sizes, the input bytes handled, the frames composed, the status
+    /// ("saving…" while a save waits), the alert or
     /// help shown, and the facts of every screen from the root to the one
     /// shown. Sent in-band after the frame as a DCS string that terminals
     /// ignore (`ESC P folio-state;{json} ESC \`), so a test reading the
@@ -40,6 +41,7 @@ extension Application {
             "frames": "\(framesComposed)", "help": isShowingHelp ? "1" : "0",
             "editingText": root.isEditingText ? "1" : "0",
         ]
+        if let status { facts["status"] = status }
         if let alert = presentedAlert {
             facts["alert"] = alert.title ?? ""
             facts["alertMessage"] = alert.message ?? ""

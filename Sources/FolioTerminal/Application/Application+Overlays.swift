@@ -23,7 +23,8 @@ extension Application {
             screen.draw("help", at: helpStart + 2, row: row, style: theme.hintBar)
         }
         var x = 1
-        for hint in keyHints where hint.inBar && hint.keys != "?" {
+        // "?" is help's own slot, except over an alert, where it is the alert's (its details).
+        for hint in keyHints where hint.inBar && (hint.keys != "?" || !offersHelp) {
             let text = hint.keys + " " + hint.action
             let width = DisplayWidth.of(text)
             guard x + width <= min(helpStart, end ?? helpStart) - 1 else { break }

@@ -30,6 +30,15 @@ public final class AlertController {
     public var title: String?
     /// The message under the title.
     public var message: String?
+    /// What lies behind the message (a server's own words), shown under it
+    /// while `?` is toggled on; the message stays one plain sentence.
+    ///
+    /// ```swift
+    /// alert.detail = "connection to server on socket \"/run/pg/.s.PGSQL.5432\" failed: No such file or directory"
+    /// ```
+    public var detail: String?
+    /// Whether ``detail`` is shown (`?` toggles it).
+    public internal(set) var isShowingDetail = false
     /// Alert or action sheet.
     public let preferredStyle: Style
     /// The buttons in the order added.
@@ -117,6 +126,8 @@ public final class AlertController {
             return .dismiss(shown.indices.contains(focusedIndex) ? shown[focusedIndex] : nil)
         case .escape:
             return .dismiss(shown.first { $0.style == .cancel })
+        case .character("?") where detail != nil:
+            isShowingDetail.toggle()
         default:
             break
         }
@@ -137,5 +148,6 @@ public final class AlertController {
     /// Keys for help.
     var keyHints: [KeyHint] {
         [KeyHint("↑↓/Tab", "move"), KeyHint("Enter", "press"), KeyHint("Esc", "cancel")]
+            + (detail == nil ? [] : [KeyHint("?", isShowingDetail ? "hide details" : "details")])
     }
 }

@@ -49,7 +49,7 @@ enum LocationsCommands {
                 ("description", .string(location.locationDescription)), ("category", .string(location.category)),
                 ("latitude", .number(location.latitude)), ("longitude", .number(location.longitude)),
                 ("address", .string(location.address)),
-                ("date", .string(location.date.formatted(.iso8601))),
+                ("date", .string(ISODate.text(location.date))),
             ])
         }
     }

@@ -44,19 +44,16 @@ public struct LocationInput: Sendable, Equatable {
         let lat = try Arguments.decimal(latitude, named: naming.name("--latitude", "Latitude"), in: -90...90)
         let long = try Arguments.decimal(longitude, named: naming.name("--longitude", "Longitude"), in: -180...180)
         let trimmedDate = date.trimmingCharacters(in: .whitespaces)
-        var when = now
+        // Now to the second, as a typed date without a fraction.
+        var when = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         if !trimmedDate.isEmpty {
-            guard let parsed = Arguments.parseDate(trimmedDate) else {
-                throw AppError.invalidValue(option: naming.name("--date", "Date"), value: date,
-                                            reason: "not an ISO 8601 date such as 2025-03-14T10:20:00Z (a time needs its zone: Z for UTC)")
-            }
-            when = parsed
+            when = try Arguments.date(trimmedDate, named: naming.name("--date", "Date"))
         }
-        self.description = description
+        self.description = try TextInput.limited(description, field: naming.name("--description", "Description"))
+        self.address = try TextInput.limited(address, field: naming.name("--address", "Address"))
         self.category = category
         self.latitude = lat
         self.longitude = long
-        self.address = address
         self.date = when
     }
 

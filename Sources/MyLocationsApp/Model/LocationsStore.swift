@@ -29,7 +29,12 @@ public enum LocationsStore {
     /// Inserts a location and saves.
     @discardableResult
     public static func add(_ input: LocationInput, to context: ObjectContext, at url: URL) throws -> Location {
-        try AppStore.save(context, at: url) {
+        try AppStore.save(context, at: url, adding(input, to: context))
+    }
+
+    /// The write that inserts a location, to run inside a write transaction (``AppStore``'s saves).
+    public static func adding(_ input: LocationInput, to context: ObjectContext) -> @MainActor () throws -> Location {
+        {
             let location = Location(context: context)
             input.apply(to: location)
             return location

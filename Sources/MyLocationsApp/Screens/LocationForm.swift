@@ -24,13 +24,13 @@ enum LocationForm {
     /// A blank form's values: no category, now.
     static func blankValues(now: Date = Date()) -> [String: String] {
         ["category": SampleData.locationCategories[0], "latitude": "0", "longitude": "0",
-         "date": now.formatted(.iso8601)]
+         "date": ISODate.text(Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)))]
     }
 
     static func values(of location: Location) -> [String: String] {
         ["description": location.locationDescription, "category": location.category,
          "latitude": String(location.latitude), "longitude": String(location.longitude),
-         "address": location.address, "date": location.date.formatted(.iso8601)]
+         "address": location.address, "date": ISODate.text(location.date)]
     }
 
     static func input(from form: FormController) throws -> LocationInput {

@@ -50,7 +50,7 @@ final class LocationsController: ResultsTableController<Location>, TableViewEdit
         guard editingStyle == .delete else { return }
         let location = results.object(at: indexPath)
         confirmDeletion(of: location, title: "Delete Location",
-                        message: "Are you sure you want to permanently delete “\(location.titleLine)”?")
+                        message: "Are you sure you want to permanently delete “\(TextInput.shortened(location.titleLine))”?")
     }
 
     private func update(_ location: Location, from form: FormController) {
@@ -58,13 +58,14 @@ final class LocationsController: ResultsTableController<Location>, TableViewEdit
             let input = try LocationForm.input(from: form)
             // Only what the user changed: the rest keeps what the store has now.
             let changed = form.editedKeys
-            try AppStore.save(container.viewContext, at: storeURL) {
+            form.save(in: container.viewContext, at: storeURL, {
                 try form.requireNoChangeElsewhere()
                 LocationForm.write(input, changed, to: location)
+            }) { [weak self, weak form] in
+                form?.close()
+                self?.highlight(location)
+                self?.showHUD("Updated")
             }
-            navigationController?.pop()
-            highlight(location)
-            showHUD("Updated")
         } catch {
             form.presentSaveError(error)
         }

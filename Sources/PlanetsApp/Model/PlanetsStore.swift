@@ -33,7 +33,7 @@ public enum PlanetsStore {
     /// ``AppError/invalidValue(option:value:reason:)`` when it is blank.
     @discardableResult
     public static func add(_ name: String, to context: ObjectContext, at url: URL) throws -> Planet {
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        let trimmed = try TextInput.limited(name.trimmingCharacters(in: .whitespaces), field: "NAME")
         guard !trimmed.isEmpty else { throw AppError.invalidValue(option: "NAME", value: name, reason: "must not be empty") }
         // Decided inside the write transaction: a concurrent add cannot take the name or the position meanwhile.
         return try AppStore.save(context, at: url) {

@@ -34,7 +34,7 @@ final class PlanetsListController: ResultsTableController<Planet>, TableViewEdit
         guard editingStyle == .delete else { return }
         let planet = results.object(at: indexPath)
         confirmDeletion(of: planet, title: "Delete Planet",
-                        message: "Are you sure you want to permanently delete \(planet.name)?")
+                        message: "Are you sure you want to permanently delete \(TextInput.shortened(planet.name))?")
     }
 
     /// Rows move only in the whole list: positions are renumbered over every planet.
@@ -42,17 +42,20 @@ final class PlanetsListController: ResultsTableController<Planet>, TableViewEdit
         searchText.isEmpty
     }
 
-    /// Reordering saves the new order without the results echoing the move.
+    /// Reordering shows the new order at once and saves it when the store
+    /// can be written (the screen keeps taking keys meanwhile); a refused
+    /// save puts the rows back and says why.
     func tableView(_ tableView: TableView, moveRowAt sourceIndexPath: IndexPath, to destinationIndexPath: IndexPath) {
         let context = container.viewContext
+        let ordered = results.fetchedObjects ?? []
         results.withUserDrivenChanges {
-            PlanetsStore.move(results.fetchedObjects ?? [], from: sourceIndexPath.row, to: destinationIndexPath.row)
-            do {
-                try context.save()
-            } catch {
-                context.rollback()
-                presentError(title: "Order Not Saved", message: ErrorText.sentence(for: error))
-            }
+            PlanetsStore.move(ordered, from: sourceIndexPath.row, to: destinationIndexPath.row)
+        }
+        let app = application
+        // The new positions are already in the context: the save writes them.
+        saveWhenWritable(context, at: nil, {}) { [weak self] result in
+            guard case .failure(let error) = result else { return }
+            self?.presentWhereShown(error: error, title: "Order Not Saved", application: app)
         }
     }
 }

@@ -14,7 +14,7 @@ enum ZooCommands {
             }
         case "add":
             let animal = try TextInput.visible(try arguments.requiredOption("--name"), field: "--name")
-            let habitat = try arguments.requiredOption("--habitat")
+            let habitat = try TextInput.limited(try arguments.requiredOption("--habitat"), field: "--habitat")
             let order = try TextInput.visible(try arguments.requiredOption("--order"), field: "--order")
             try arguments.finish()
             let container = try ZooStore.open(at: context.storeURL)
@@ -30,11 +30,12 @@ enum ZooCommands {
             }
             try AppStore.save(view, at: context.storeURL) { view.delete(animal) }
         case "rename-order":
+            let merge = arguments.flag("--merge")
             let old = try arguments.positional("OLD")
             let new = try arguments.positional("NEW")
             try arguments.finish()
             let container = try ZooStore.open(at: context.storeURL)
-            try ZooStore.renameOrder(old, to: new, in: container.viewContext, at: context.storeURL)
+            try ZooStore.renameOrder(old, to: new, merging: merge, in: container.viewContext, at: context.storeURL)
         default:
             throw AppError.usage(message: "unknown subcommand '\(name)' for zoo")
         }

@@ -37,7 +37,7 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
         guard editingStyle == .delete else { return }
         let animal = results.object(at: indexPath)
         confirmDeletion(of: animal, title: "Delete Animal",
-                        message: "Are you sure you want to permanently delete \(animal.commonName)?")
+                        message: "Are you sure you want to permanently delete \(TextInput.shortened(animal.commonName))?")
     }
 
     /// Enter opens the animal in the same form; Done saves (a new order moves the row).
@@ -83,12 +83,14 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
             let typed = try Self.checked(form)
             // Only what the user changed: the rest keeps what the store has now.
             let changed = form.editedKeys
-            try ZooStore.updateAnimal(animal, name: changed.contains("name") ? typed.name : nil,
-                                      habitat: changed.contains("habitat") ? typed.habitat : nil,
-                                      order: changed.contains("order") ? typed.order : nil,
-                                      in: container.viewContext, at: storeURL, checking: form.requireNoChangeElsewhere)
-            navigationController?.pop()
-            highlight(animal)
+            let write = try ZooStore.updatingAnimal(animal, name: changed.contains("name") ? typed.name : nil,
+                                                    habitat: changed.contains("habitat") ? typed.habitat : nil,
+                                                    order: changed.contains("order") ? typed.order : nil,
+                                                    in: container.viewContext, checking: form.requireNoChangeElsewhere)
+            form.save(in: container.viewContext, at: storeURL, write) { [weak self, weak form] in
+                form?.close()
+                self?.highlight(animal)
+            }
         } catch {
             form.presentSaveError(error)
         }
@@ -97,10 +99,12 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
     private func add(from form: FormController) {
         do {
             let typed = try Self.checked(form)
-            let animal = try ZooStore.addAnimal(name: typed.name, habitat: typed.habitat, order: typed.order,
-                                                to: container.viewContext, at: storeURL)
-            navigationController?.pop()
-            highlight(animal)
+            let write = try ZooStore.addingAnimal(name: typed.name, habitat: typed.habitat, order: typed.order,
+                                                  to: container.viewContext)
+            form.save(in: container.viewContext, at: storeURL, write) { [weak self, weak form] animal in
+                form?.close()
+                self?.highlight(animal)
+            }
         } catch {
             form.presentSaveError(error)
         }

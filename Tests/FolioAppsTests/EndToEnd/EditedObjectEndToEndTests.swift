@@ -64,6 +64,8 @@ extension EndToEnd {
             try folio.run("rename-order", "Sea Cows", "Sirenians")
             try app.waitUntil("the conflict pointed out") { $0.state["alert"] == "Changed Elsewhere" }
             try app.press("Enter", "e")
+            // Done's save waits for the store off the main actor; the form closes when it has landed.
+            try app.waitUntil("Done's save to land") { $0.state["screen"] == "Zootastic" && $0.state["status"] == nil }
             try app.waitFor("Manatees")
             #expect(try folio.sections().map(\.name).contains("Manatees"), "Done saved what the user typed")
         }

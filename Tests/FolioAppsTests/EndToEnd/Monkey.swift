@@ -100,6 +100,8 @@ struct Monkey {
                 history.append(key)
                 let before = app.state
                 try app.press(key)
+                // A save waits for the store off the main actor: its outcome is part of this key.
+                try app.waitUntil("the key's saves to land") { $0.state["status"] != "saving…" && $0.state["status"] != "opening…" }
                 if before["depth"] == "1", app.state["depth"] == "2", before["tab"] == app.state["tab"],
                    let id = before["highlightID"] { opened[before["tab"] ?? "", default: []].insert(id) }
                 if watch.changed() {

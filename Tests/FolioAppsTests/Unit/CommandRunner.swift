@@ -17,6 +17,11 @@ struct CommandRunner {
 
     /// Runs `folio ARGS --store <app store>` and returns the outcome and console.
     func run(_ arguments: String...) -> (status: FolioCommand.Outcome, out: String, err: String) {
+        run(arguments: arguments)
+    }
+
+    /// As `run(_:)`, with the arguments in an array.
+    func run(arguments: [String]) -> (status: FolioCommand.Outcome, out: String, err: String) {
         let console = Console.capturing()
         let command = FolioCommand(apps: [PlanetsApp.self, ZootasticApp.self, MyLocationsApp.self, BuildGuideApp.self],
                                    console: console, environment: ["HOME": folder.url.path])

@@ -49,6 +49,7 @@ import ZootasticApp
         if moment == .notHeardBeforeDone {
             try theirs()
             press(app, Key(.character("e")))  // Done, before the other save can be heard
+            await StoreSaveQueue.allFinished()  // heard or not while the save waits, Done was pressed on the old value
             #expect(app.presentedAlert?.title == "Changed Elsewhere", "Done refused to overwrite an unseen change")
             let message = app.presentedAlert?.message ?? ""
             #expect(message.contains(label) && message.contains("Nothing was saved"), "\(message)")
@@ -56,6 +57,7 @@ import ZootasticApp
             press(app, Key(.enter))  // OK
         }
         press(app, Key(.character("e")))  // Done: saves what the user typed, knowingly
+        await StoreSaveQueue.allFinished()
         #expect(app.presentedAlert == nil, "Done saved: \(app.presentedAlert?.message ?? "")")
         #expect(topForm(app) == nil, "the form closed")
     }
@@ -139,6 +141,7 @@ import ZootasticApp
         theirs.locationDescription = "Loop Campus"
         try other.viewContext.save()
         press(app, Key(.character("e")))
+        await StoreSaveQueue.allFinished()
         #expect(app.presentedAlert?.title == "Changed Elsewhere")
         let check = try LocationsStore.open(at: url)
         let stored = try #require(try check.viewContext.fetch(FetchRequest<Location>()).first { $0.objectID == theirs.objectID })

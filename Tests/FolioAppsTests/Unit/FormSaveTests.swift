@@ -42,6 +42,7 @@ import ZootasticApp
         press(app, Key(.enter))  // Description
         type(app, " West")
         press(app, Key(.enter), Key(.character("e")))
+        await StoreSaveQueue.allFinished()  // Done's save waits for the write lock off the main actor
         #expect(app.presentedAlert == nil, "Done saved without an alert: \(app.presentedAlert?.title ?? "")")
         #expect(topForm(app) == nil, "the form closed")
 
@@ -72,6 +73,7 @@ import ZootasticApp
         press(app, Key(.enter))  // Common Name
         type(app, " II")
         press(app, Key(.enter), Key(.character("e")))
+        await StoreSaveQueue.allFinished()  // Done's save waits for the write lock off the main actor
         #expect(app.presentedAlert == nil, "Done saved without an alert: \(app.presentedAlert?.title ?? "")")
 
         let check = try ZooStore.open(at: url)

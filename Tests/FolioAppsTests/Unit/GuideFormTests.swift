@@ -54,7 +54,7 @@ import Testing
         press(app, Key(.character("J")))
     }
 
-    @Test func nothingIsSavedBeforeDoneAndEscDiscards() throws {
+    @Test func nothingIsSavedBeforeDoneAndEscDiscards() async throws {
         let (app, _, url, folder) = try guides(units: ["Pylon", "Forge", "Gateway"])
         defer { withExtendedLifetime(folder) {} }
         let form = try openCannonRush(app)
@@ -72,6 +72,7 @@ import Testing
                 "a new editor shows the stored guide")
         edit(app, again)
         press(app, Key(.character("e")))  // Done
+        await StoreSaveQueue.allFinished()
         #expect(app.presentedAlert == nil, "\(app.presentedAlert?.message ?? "")")
         #expect(topForm(app) == nil, "Done closed the editor")
         #expect(try stored("Cannon Rush II", at: url)?.units == ["Gateway", "Forge"], "Done saved the name and the build order")
@@ -90,6 +91,7 @@ import Testing
         press(app, Key(.enter))
         type(app, " II")
         press(app, Key(.enter), Key(.character("e")))
+        await StoreSaveQueue.allFinished()
         #expect(app.presentedAlert == nil, "\(app.presentedAlert?.message ?? "")")
         let saved = try #require(try stored("Cannon Rush II", at: url))
         #expect(saved.units == ["Pylon"], "the other program's step survives the rename")
@@ -113,6 +115,7 @@ import Testing
             #expect(await waitUntil { app.presentedAlert?.title == "Changed Elsewhere" }, "the added step is pointed out")
         } else {
             press(app, Key(.character("e")))
+            await StoreSaveQueue.allFinished()
             #expect(app.presentedAlert?.title == "Changed Elsewhere", "Done refused to drop an unseen step")
             #expect(try stored("Cannon Rush", at: url).map { [$0.race ?? ""] + $0.units } == ["Protoss", "Pylon"], "nothing written")
         }
@@ -120,6 +123,7 @@ import Testing
         press(app, Key(.enter))  // OK
         #expect(form.value("race") == "Zerg" && form.items("units") == [], "the user's race and build order stay")
         press(app, Key(.character("e")))  // Done, knowingly
+        await StoreSaveQueue.allFinished()
         #expect(app.presentedAlert == nil, "\(app.presentedAlert?.message ?? "")")
         let saved = try #require(try stored("Cannon Rush", at: url))
         #expect(saved.race == "Zerg" && saved.units == [], "no Protoss step under a Zerg guide")
@@ -139,7 +143,7 @@ import Testing
         #expect(detail(0) == nil, "a Pylon is no Terran unit: \(String(describing: detail(0)))")
     }
 
-    @Test func addGuideSavesOnlyOnDoneWithTheRaceChosenFirst() throws {
+    @Test func addGuideSavesOnlyOnDoneWithTheRaceChosenFirst() async throws {
         let folder = try AppTemporaryDirectory()
         let url = folder.url.appendingPathComponent("guides.sqlite")
         let app = launch(try BuildGuideApp.makeScreen(storeURL: url), columns: 100, rows: 30)
@@ -161,6 +165,7 @@ import Testing
         #expect(added.items("units") == [first])
         #expect(try stored("Test Guide", at: url) == nil, "nothing saved before Done")
         press(app, Key(.character("e")))
+        await StoreSaveQueue.allFinished()
         let saved = try #require(try stored("Test Guide", at: url))
         #expect(saved.race == "Zerg" && saved.units == [first])
     }

@@ -65,7 +65,7 @@ import Testing
         #expect(driver.screen.text.contains("▸ Earth"))
     }
 
-    @Test func aMovedObjectKeepsTheHighlightAndDeletingItMovesItToANeighbour() throws {
+    @Test func aMovedObjectKeepsTheHighlightAndDeletingItMovesItToANeighbour() async throws {
         let (container, controller, app, _) = try make()
         let context = container.viewContext
         app.handle(.key(Key(.down)))  // Venus
@@ -77,6 +77,7 @@ import Testing
         #expect(controller.highlightedObject === venus)
 
         controller.deleteAndSave(venus)
+        await StoreSaveQueue.finished(context)
         check(container, controller)
         #expect(controller.tableView.numberOfRows(inSection: 0) == 3)
         #expect(controller.highlightedObject?.name == "Mars")

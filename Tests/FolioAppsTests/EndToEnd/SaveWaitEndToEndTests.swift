@@ -1,0 +1,76 @@
+import FolioTestSupport
+import Foundation
+import Testing
+
+extension EndToEnd {
+    /// Finding 6: while another process holds the store's write lock, a
+    /// save the app starts waits for it off the main actor: the screen keeps
+    /// drawing and taking keys, the hint bar says "saving…", and the save
+    /// lands once the lock is released.
+    @Suite struct SaveWaitEndToEndTests {
+        /// Another process (Python's sqlite3) holding `BEGIN EXCLUSIVE` on the store until `release()`.
+        final class ExclusiveLock {
+            private let process = Process()
+            private let input = Pipe()
+            private let output = Pipe()
+
+            init(_ path: String) throws {
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = ["python3", "-c", """
+                    import sqlite3, sys
+                    db = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=30)
+                    db.execute("BEGIN EXCLUSIVE")
+                    print("locked", flush=True)
+                    sys.stdin.readline()
+                    db.execute("ROLLBACK")
+                    """, path]
+                process.standardInput = input
+                process.standardOutput = output
+                try process.run()
+                var heard = Data()
+                while !String(decoding: heard, as: UTF8.self).contains("locked") {
+                    let chunk = output.fileHandleForReading.availableData
+                    if chunk.isEmpty { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the locker ended"]) }
+                    heard.append(chunk)
+                }
+            }
+
+            var isHolding: Bool { process.isRunning }
+
+            func release() {
+                guard process.isRunning else { return }
+                input.fileHandleForWriting.write(Data("\n".utf8))
+                process.waitUntilExit()
+            }
+
+            deinit {
+                release()
+            }
+        }
+
+        @Test func aDeleteWaitsForTheLockWhileTheScreenKeepsResponding() throws {
+            let folio = try FolioBinary("planets")
+            let term = try folio.open(waitingFor: "Mercury")
+            defer { term.close() }
+            let lock = try ExclusiveLock(folio.store)
+            term.press("d")
+            try term.waitFor("permanently delete Mercury?")
+            term.press("Up", "Enter")  // Delete
+            try term.waitFor("saving…")
+            try term.waitForAbsence(of: "permanently delete Mercury?")
+            // Keys work while the lock is held: the highlight moves, help opens and closes.
+            term.press("Down")
+            try term.waitFor("▸ Venus")
+            term.press("?")
+            try term.waitFor("any key closes help")
+            term.press("Escape")
+            try term.waitForAbsence(of: "any key closes help")
+            #expect(lock.isHolding, "the lock was held throughout")
+            #expect(term.screen().contains("Mercury"), "nothing deleted while the lock is held")
+            lock.release()
+            try term.waitUntil("the delete to land", timeout: 20) { !$0.contains("Mercury") && !$0.contains("saving…") }
+            #expect(!term.screen().contains("Not Deleted"), "\(term.screen())")
+            #expect(try !folio.listed().contains("Mercury"))
+        }
+    }
+}
