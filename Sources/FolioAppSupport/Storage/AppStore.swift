@@ -21,7 +21,9 @@ public enum AppStore {
     public static func open(schema: Schema, at url: URL, readOnly: Bool = false,
                             seed: (ObjectContext) throws -> Void) throws -> PersistentContainer {
         if !readOnly && isWriteProtected(url) {
-            throw AppError.store(path: StoreLocation.displayName(url), message: writeProtected)
+            // A read-only mount is named as such; otherwise the file or its folder is.
+            let reason = AppError.isOnReadOnlyMount(url.path) ? AppError.reason(.readOnly(path: url.path), at: url) : writeProtected
+            throw AppError.store(path: StoreLocation.displayName(url), message: reason)
         }
         do {
             let container = try withoutActuallyEscaping(seed) { seed in
