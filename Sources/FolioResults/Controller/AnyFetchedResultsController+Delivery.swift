@@ -45,8 +45,6 @@ extension AnyFetchedResultsController {
         }
         let handed = handedObjects
         let objects = handed?.objects ?? []
-        // Boxing an object for its callback retains it: a big batch's are read ahead, together.
-        if changes.objectChanges.count >= 512 { warmHeaders(of: objects) }
         objects.withUnsafeBufferPointer { objects in
             for (i, change) in changes.objectChanges.enumerated() {
                 let id = engineID(change.id)
