@@ -36,6 +36,7 @@ extension AnyFetchedResultsController {
     /// order: will, each section, each object, did. The delegate's default
     /// `controller(_:didChangeContentWith:)` calls this.
     package func reportEachChange(_ changes: FetchedResultsChanges, to delegate: any FetchedResultsControllerDelegate) {
+        let hearing = beginHearing(calls: 2 + changes.sectionChanges.count + changes.objectChanges.count)
         delegate.controllerWillChangeContent(self)
         for change in changes.sectionChanges {
             let info = change.type == .insert ? sectionInfo(at: change.index)
@@ -59,5 +60,6 @@ extension AnyFetchedResultsController {
             }
         }
         delegate.controllerDidChangeContent(self)
+        if hearing { endHearing(delegate) }
     }
 }
