@@ -36,6 +36,7 @@ extension AnyFetchedResultsController {
     /// order: will, each section, each object, did. The delegate's default
     /// `controller(_:didChangeContentWith:)` calls this.
     package func reportEachChange(_ changes: FetchedResultsChanges, to delegate: any FetchedResultsControllerDelegate) {
+        let hearing = beginHearing(calls: 2 + changes.sectionChanges.count + changes.objectChanges.count)
         delegate.controllerWillChangeContent(self)
         for change in changes.sectionChanges {
             let info = change.type == .insert ? sectionInfo(at: change.index)
@@ -45,8 +46,6 @@ extension AnyFetchedResultsController {
         }
         let handed = handedObjects
         let objects = handed?.objects ?? []
-        // Boxing an object for its callback retains it: a big batch's are read ahead, together.
-        if changes.objectChanges.count >= 512 { warmHeaders(of: objects) }
         objects.withUnsafeBufferPointer { objects in
             for (i, change) in changes.objectChanges.enumerated() {
                 let id = engineID(change.id)
@@ -61,5 +60,6 @@ extension AnyFetchedResultsController {
             }
         }
         delegate.controllerDidChangeContent(self)
+        if hearing { endHearing(delegate) }
     }
 }

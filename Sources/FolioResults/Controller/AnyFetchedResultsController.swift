@@ -28,7 +28,10 @@ public class AnyFetchedResultsController {
     /// controller.delegate = self
     /// ```
     public weak var delegate: (any FetchedResultsControllerDelegate)? {
-        didSet { sectionCache = nil }   // index titles may come from the delegate
+        didSet {
+            sectionCache = nil   // index titles may come from the delegate
+            delegateHearing.judged = false
+        }
     }
     /// Called after each batch with the whole result set as identifiers, for
     /// diffable data sources; also after a save gives new objects their
@@ -60,6 +63,8 @@ public class AnyFetchedResultsController {
     let isSectioned: Bool
     var hasFetched = false
     var suppression = 0
+    /// Whether the delegate implements any per-change method (see ``DelegateHearing``).
+    var delegateHearing = DelegateHearing()
     /// The sections as last built; dropped whenever the results change.
     var sectionCache: [FetchedResultsSection]?
     let broadcaster = ChangeSetBroadcaster<FetchedResultsChanges>()

@@ -114,7 +114,7 @@ extension FetchedResultsController {
     /// others that are not deleted, for the store (nil, with nothing read,
     /// when the context has no such entity). One deleted here is left out
     /// (not present, so it goes). A big batch is read on several threads
-    /// (see ``MemoryRead``).
+    /// (see ``UnsafeMemoryRead``).
     /// - Complexity: O(k) object lookups for k candidates.
     func readInMemory(_ keys: ObjectKeys, entity: String, _ candidates: [Candidate], changed: [Int64], deleted: [Int64],
                       into changes: inout [ResultsRowChange<Int64, RowKey, SectionKey>], objects: inout [ManagedObject],
@@ -122,7 +122,7 @@ extension FetchedResultsController {
         precondition(changes.isEmpty && objects.isEmpty && ids.isEmpty, "readInMemory: the batch's first rows are read here")
         // One lookup of the entity for the batch; an object not registered is read from the store.
         guard let registered = managedObjectContext.registeredRows(ofEntity: entity) else { return nil }
-        let read = MemoryRead(keys: keys, candidates: candidates, changed: changed, deleted: deleted, registered: registered,
+        let read = UnsafeMemoryRead(keys: keys, candidates: candidates, changed: changed, deleted: deleted, registered: registered,
                               lanes: Lanes.count(for: changed.count))
         Lanes.run(read.lanes) { read.run(lane: $0) }
         // Room for the rows the store gives and the departures, so that no append regrows the list.

@@ -14,7 +14,11 @@ import FolioStore
 /// every object change, then `controllerDidChangeContent`. Implement it to
 /// take the batch whole instead (then the classic calls are not made, as in
 /// Core Data when the delegate takes a snapshot or a difference).
-/// Every method has a default that does nothing.
+/// Every method has a default that does nothing, so a method whose
+/// signature misses the protocol's is never called: declare the conformance
+/// on an extension that holds the methods, as below, where the compiler
+/// warns of a near miss. A delegate none of whose per-change methods
+/// matched is named on standard error after its first batch (debug builds).
 ///
 /// ```swift
 /// extension ZooViewController: FetchedResultsControllerDelegate {
@@ -103,16 +107,26 @@ extension FetchedResultsControllerDelegate {
     public func controller(_ controller: AnyFetchedResultsController, didChangeContentWith changes: FetchedResultsChanges) {
         controller.reportEachChange(changes, to: self)
     }
+    // The per-change defaults count themselves, so that a delegate none of
+    // whose methods matched is named (AnyFetchedResultsController+UnheardDelegate).
     /// Does nothing.
-    public func controllerWillChangeContent(_ controller: AnyFetchedResultsController) {}
+    public func controllerWillChangeContent(_ controller: AnyFetchedResultsController) {
+        controller.noteDefaultDelegateCall()
+    }
     /// Does nothing.
     public func controller(_ controller: AnyFetchedResultsController, didChange sectionInfo: any FetchedResultsSectionInfo,
-                           atSectionIndex sectionIndex: Int, for type: ResultsChangeType) {}
+                           atSectionIndex sectionIndex: Int, for type: ResultsChangeType) {
+        controller.noteDefaultDelegateCall()
+    }
     /// Does nothing.
     public func controller(_ controller: AnyFetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
-                           for type: ResultsChangeType, newIndexPath: IndexPath?) {}
+                           for type: ResultsChangeType, newIndexPath: IndexPath?) {
+        controller.noteDefaultDelegateCall()
+    }
     /// Does nothing.
-    public func controllerDidChangeContent(_ controller: AnyFetchedResultsController) {}
+    public func controllerDidChangeContent(_ controller: AnyFetchedResultsController) {
+        controller.noteDefaultDelegateCall()
+    }
     /// Keeps the default title.
     public func controller(_ controller: AnyFetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String? { nil }
 }

@@ -166,7 +166,7 @@ extension ResultsEngine {
         // 2. Take out what left or moved and put in what arrived, section by
         // section (a big batch's sections on several threads); then the
         // identifier map learns the new nodes.
-        let rows = BatchRows(count: merged.count)
+        let rows = UnsafeBatchRows(count: merged.count)
         defer { rows.deallocate() }
         perform(edits, rows: rows, changes: merged.count)
         for work in edits {

@@ -19,7 +19,7 @@ extension ResultsEngine {
     /// row buffers, where each writes only its own changes' entries, so a big
     /// batch's sections are edited on several threads at once, shared out by
     /// their weight, the heaviest first, each to the least loaded share.
-    func perform(_ edits: [SectionEdit], rows: BatchRows, changes: Int) {
+    func perform(_ edits: [SectionEdit], rows: UnsafeBatchRows, changes: Int) {
         let lanes = editLanes.count(changes: changes, sections: edits.count)
         guard lanes > 1 else {
             for edit in edits { perform(edit, rows: rows) }
@@ -43,7 +43,7 @@ extension ResultsEngine {
     private struct LaneWork: @unchecked Sendable {
         let engine: ResultsEngine
         let shares: [[SectionEdit]]
-        let rows: BatchRows
+        let rows: UnsafeBatchRows
 
         func run(_ lane: Int) {
             for edit in shares[lane] { engine.perform(edit, rows: rows) }

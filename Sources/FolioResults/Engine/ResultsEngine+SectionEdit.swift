@@ -48,24 +48,6 @@ extension ResultsEngine {
         }
     }
 
-    /// Each change's row in its old and new section (by change index; -1 when it has none).
-    /// Raw buffers, freed by `deallocate()`: sections edited at once write
-    /// their own changes' entries, which an array's uniqueness check would make a race.
-    struct BatchRows {
-        let old: UnsafeMutableBufferPointer<Int32>
-        let new: UnsafeMutableBufferPointer<Int32>
-        init(count: Int) {
-            old = .allocate(capacity: count)
-            new = .allocate(capacity: count)
-            old.initialize(repeating: -1)
-            new.initialize(repeating: -1)
-        }
-        func deallocate() {
-            old.deallocate()
-            new.deallocate()
-        }
-    }
-
     /// A key's lead for the row trees: a ``RowKey``'s own (the controller's
     /// keys), else one that decides nothing. The cast folds away once specialised.
     @inline(__always) static func lead(of key: Key) -> UInt64 {
@@ -85,7 +67,7 @@ extension ResultsEngine {
     /// Rows that stay in the section keep their nodes, so only the rows
     /// that arrive from elsewhere get a new place in the identifier map.
     /// - Complexity: O(c log m) in place, O(m + c) rebuilt, for c changed of m rows.
-    func perform(_ edit: SectionEdit, rows: BatchRows) {
+    func perform(_ edit: SectionEdit, rows: UnsafeBatchRows) {
         let rebuild = switch editStrategy {
         case .automatic: edit.changed * 16 >= edit.store.rows.count
         case .inPlace: false
@@ -96,7 +78,7 @@ extension ResultsEngine {
         edit.comingRows.sort()
     }
 
-    private func editInPlace(_ edit: SectionEdit, rows: BatchRows) {
+    private func editInPlace(_ edit: SectionEdit, rows: UnsafeBatchRows) {
         let store = edit.store
         // The tree is edited out of its store: a class's stored property would be
         // checked for exclusive access at every edit; the store gets it back at the end.
@@ -158,7 +140,7 @@ extension ResultsEngine {
         }
     }
 
-    private func rebuild(_ edit: SectionEdit, rows: BatchRows) {
+    private func rebuild(_ edit: SectionEdit, rows: UnsafeBatchRows) {
         let store = edit.store
         edit.sortArrivals()   // O(a) when they came in order
         // Per node: -1 untouched, else the change's index, doubled, plus 1 when it leaves.

@@ -107,8 +107,8 @@ extension OrderStatisticTree {
         let count = Int(leafHeaders[Int(leaf)].count)
         let position = Int(place.position)
         precondition(position < count && leafHandles[base + position] == handle, "OrderStatisticTree: handle \(handle) is not at its place")
-        Self.shift(&leafHandles, from: base + position + 1, to: base + position, count: count - 1 - position)
-        Self.shift(&leafLeads, from: base + position + 1, to: base + position, count: count - 1 - position)
+        UnsafeBlockMove.shift(&leafHandles, from: base + position + 1, to: base + position, count: count - 1 - position)
+        UnsafeBlockMove.shift(&leafLeads, from: base + position + 1, to: base + position, count: count - 1 - position)
         leafHeaders[Int(leaf)].count -= 1
         leafOf[Int(handle)] = Self.none
         total &-= 1
@@ -128,7 +128,7 @@ extension OrderStatisticTree {
             parent = innerHeaders[Int(node)].parent
             if emptied {
                 let width = Int(innerHeaders[Int(node)].count)
-                Self.shift(&innerChildren, from: nodeBase + i + 1, to: nodeBase + i, count: width - 1 - i)
+                UnsafeBlockMove.shift(&innerChildren, from: nodeBase + i + 1, to: nodeBase + i, count: width - 1 - i)
                 innerHeaders[Int(node)].count -= 1
                 emptied = width == 1
                 firstChanged = i == 0 && !emptied
@@ -247,8 +247,8 @@ extension OrderStatisticTree {
             precondition((lead != other && (lead | other) & Self.noLead == 0) || elements[Int(leafHandles[base + low])] != element,
                          "OrderStatisticTree: element inserted twice")
         }
-        Self.shift(&leafHandles, from: base + low, to: base + low + 1, count: count - low)
-        Self.shift(&leafLeads, from: base + low, to: base + low + 1, count: count - low)
+        UnsafeBlockMove.shift(&leafHandles, from: base + low, to: base + low + 1, count: count - low)
+        UnsafeBlockMove.shift(&leafLeads, from: base + low, to: base + low + 1, count: count - low)
         leafHandles[base + low] = handle
         leafLeads[base + low] = lead
         leafHeaders[Int(node)].count += 1
@@ -260,16 +260,6 @@ extension OrderStatisticTree {
 
     @inline(__always) func width(atHeight height: Int) -> Int { height == 0 ? Self.leafWidth : Self.innerWidth }
 
-    /// Moves `count` values within one array (the ranges may overlap) with one
-    /// uniqueness check and one `memmove`, not a check and a bounds check a value.
-    @inline(__always) static func shift<T: BitwiseCopyable>(_ array: inout ContiguousArray<T>, from source: Int, to destination: Int, count: Int) {
-        guard count > 0 else { return }
-        precondition(source >= 0 && destination >= 0 && max(source, destination) + count <= array.count, "OrderStatisticTree: shift out of range")
-        array.withUnsafeMutableBufferPointer { buffer in
-            let base = buffer.baseAddress!
-            _ = memmove(base + destination, base + source, count * MemoryLayout<T>.stride)
-        }
-    }
 
     /// A new root above the old one, with the old one as its only child.
     private mutating func growRoot() {
@@ -315,7 +305,7 @@ extension OrderStatisticTree {
             innerHeaders[Int(new)].count = Int32(moved)
         }
         let width = Int(innerHeaders[Int(node)].count)
-        Self.shift(&innerChildren, from: base + i + 1, to: base + i + 2, count: width - i - 1)
+        UnsafeBlockMove.shift(&innerChildren, from: base + i + 1, to: base + i + 2, count: width - i - 1)
         let first = first(of: new, atHeight: childHeight)
         innerChildren[base + i].size &-= movedSize
         innerChildren[base + i + 1] = Child(size: movedSize, node: new, firstHandle: first.handle, firstLead: first.lead)

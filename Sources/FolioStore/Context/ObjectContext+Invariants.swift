@@ -8,7 +8,7 @@ extension ObjectContext {
     ///     context.checkInvariants()   // after each step of a test
     ///
     /// - Complexity: O(r · m) for r registered objects with m members each.
-    public func checkInvariants() {
+    package func checkInvariants() {
         for (id, o) in registry.entries {
             precondition(o.objectID == id, "\(o.objectID) is registered under \(id)")
             precondition(o.belongs(to: self), "\(id) is registered here but belongs to another context")

@@ -26,9 +26,7 @@ extension ObjectContext {
         if telling { changes.updated.reserveCapacity(batch.count) }
         // Objects changed in the same keys share one set of names, not one each.
         var names = DirtyKeys.NameCache()
-        // One pass over the batch: in a big save each object is a cache miss,
-        // so their headers are read ahead in a loop where the misses overlap.
-        if batch.count >= 512 { warmHeaders(of: batch) }
+        // One pass over the batch: in a big save each object is a cache miss.
         for o in batch {
             if o.isBehindStore && !o.isDeletedFlag && !o.hasChanges { readAgain(o) }
             o.isUnprocessed = false

@@ -17,7 +17,7 @@ extension ObjectContext {
     /// the objects that point at it.
     ///
     ///     try context.relationshipsRead(byPredicateOf: request)   // ["classification"]
-    public func relationshipsRead<T: ManagedObject>(byPredicateOf request: FetchRequest<T>) throws -> Set<String> {
+    package func relationshipsRead<T: ManagedObject>(byPredicateOf request: FetchRequest<T>) throws -> Set<String> {
         var filterOnly = request
         filterOnly.sortDescriptors = []
         let plan = try makePlan(filterOnly, keyPaths: [])
@@ -32,7 +32,7 @@ extension ObjectContext {
     /// process (the newest history position).
     ///
     ///     let before = try context.storeGeneration()
-    public func storeGeneration() throws -> Int64 {
+    package func storeGeneration() throws -> Int64 {
         try withStore { try $0.latestHistoryPosition() }
     }
 
@@ -41,7 +41,7 @@ extension ObjectContext {
     /// before identifiers that has been opened only read-only since.
     ///
     ///     let made = try context.storeIdentifier()   // "6F9619FF-8B86-D011-B42D-00C04FC964FF"
-    public func storeIdentifier() throws -> String? {
+    package func storeIdentifier() throws -> String? {
         try withStore { try $0.storeIdentifier() }
     }
 }
@@ -86,7 +86,7 @@ extension EntityDescription {
     /// composed key path (`\Animal.classification?.order`).
     ///
     ///     try animalEntity.properties(along: \Animal.classification?.order).map(\.name)   // ["classification", "order"]
-    public func properties(along keyPath: AnyKeyPath) throws -> [PropertyDescription] {
+    package func properties(along keyPath: AnyKeyPath) throws -> [PropertyDescription] {
         try resolve(keyPath: keyPath)
     }
 }

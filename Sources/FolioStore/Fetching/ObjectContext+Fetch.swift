@@ -52,7 +52,7 @@ extension ObjectContext {
     ///     try context.fetchKeys(request, keyPaths: [\Animal.commonName], restrictedTo: changedIDs)
     ///
     /// - Complexity: one query; O(n log n) when unsaved changes must be merged in.
-    public func fetchKeys<T: ManagedObject>(_ request: FetchRequest<T>, keyPaths: [PartialKeyPath<T>],
+    package func fetchKeys<T: ManagedObject>(_ request: FetchRequest<T>, keyPaths: [PartialKeyPath<T>],
                                             restrictedTo ids: Set<ObjectID>? = nil) throws -> [FetchedKeys] {
         let prepared = try prepareKeyFetch(request, keyPaths: keyPaths)
         let name = prepared.entity.name

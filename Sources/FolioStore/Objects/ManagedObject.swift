@@ -15,10 +15,6 @@ open class ManagedObject: Hashable, ManagedValue {
 
     // The fields every change and every batch reads come first, together: in a
     // big save each object is a cache miss, and these share one or two lines.
-    // The flags and keys below skip the runtime's exclusivity check (a call
-    // on each access, about a millisecond of a 10,000-object batch): only
-    // the owning context touches them, on its own queue (`requireConfinement`),
-    // and none is ever passed inout while another access is open.
     /// The object's ID: temporary until its first save, then permanent.
     public internal(set) final var objectID: ObjectID
     // Unowned: the context clears it before the object can outlive it (its deinit,
@@ -29,19 +25,19 @@ open class ManagedObject: Hashable, ManagedValue {
     /// reading any property loads them.
     ///
     ///     if animal.isFault { print("not loaded yet") }
-    @exclusivity(unchecked) public internal(set) final var isFault = true
+    public internal(set) final var isFault = true
     /// A merge found keys changed both here and in the store, so the object
     /// kept its values and ``version``: a rollback or refresh reads the row again.
-    @exclusivity(unchecked) final var isBehindStore = false
-    @exclusivity(unchecked) final var isInsertedFlag = false
-    @exclusivity(unchecked) final var isDeletedFlag = false
-    @exclusivity(unchecked) final var isTouched = false
-    @exclusivity(unchecked) final var isListedAsTouched = false
+    final var isBehindStore = false
+    final var isInsertedFlag = false
+    final var isDeletedFlag = false
+    final var isTouched = false
+    final var isListedAsTouched = false
     /// Whether the context's observers were last told that the object exists
     /// (stored objects from the start; new ones once a batch reported them).
-    @exclusivity(unchecked) final var reportedPresent = true
+    final var reportedPresent = true
     /// Listed among the context's changes not yet processed into a batch.
-    @exclusivity(unchecked) final var isUnprocessed = false
+    final var isUnprocessed = false
     /// Another context or process deleted the object and this context merged
     /// that: it stays with its context, so a write to it is kept and the next
     /// save names it (``StoreError/deletedElsewhere(entity:id:keys:)``).
@@ -49,7 +45,7 @@ open class ManagedObject: Hashable, ManagedValue {
     /// Why the object left its context, for the message of a use after that.
     final var detachment = Detachment.attached
     /// The properties changed since the last processed batch.
-    @exclusivity(unchecked) final var dirtyKeys = DirtyKeys()
+    final var dirtyKeys = DirtyKeys()
     let meta: EntityDescription
     final var attrs: [StoreValue] = []
     final var ones: [ObjectID?] = []

@@ -6,7 +6,7 @@ extension Screen {
     /// ```swift
     /// screen.checkInvariants() // traps with the offending cell named
     /// ```
-    public func checkInvariants() {
+    package func checkInvariants() {
         precondition(cells.count == width * height, "screen has \(cells.count) cells for \(width)x\(height)")
         for row in 0..<height {
             for column in 0..<width {

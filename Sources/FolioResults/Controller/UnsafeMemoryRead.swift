@@ -7,12 +7,16 @@ import FolioStore
 ///
 /// Each lane writes from its run's start in shared buffers; the results are
 /// then moved (not copied) into arrays in candidate order.
+///
+/// Unsafe: raw buffers, which an array's uniqueness check would make a race
+/// to write from several threads. Debug builds check that each lane stays
+/// in its run; the results are taken once, after every lane is done.
 // @unchecked: the lanes only read the registered objects (a copy of the
 // tables) and only loaded ones (`row` meets no fault, so no context is
 // touched), while the context's thread waits in `Lanes.run` until every
 // lane is done; each lane writes only its own run of the buffers and its
 // own entry of the counts.
-final class MemoryRead: @unchecked Sendable {
+final class UnsafeMemoryRead: @unchecked Sendable {
     typealias Candidate = (id: Int64, changed: Bool)
     typealias Change = ResultsRowChange<Int64, RowKey, SectionKey>
 
@@ -68,6 +72,7 @@ final class MemoryRead: @unchecked Sendable {
 
     /// Reads lane `lane`'s run of candidates.
     func run(lane: Int) {
+        assert((0..<lanes).contains(lane) && !taken, "UnsafeMemoryRead: lane \(lane) of \(lanes)")
         let start = runStart(lane), end = runStart(lane + 1)
         guard start < end else { return }
         var c = lowerBound(of: candidates[start].id, in: changed) { $0 }
@@ -86,6 +91,7 @@ final class MemoryRead: @unchecked Sendable {
                 continue
             }
             guard !object.isDeleted else { continue }
+            assert(start + written < end, "UnsafeMemoryRead: lane \(lane) wrote past its run")
             (changeBuffer + start + written).initialize(to: Change(id: id, row: keys.row(id: id, object: object), objectChanged: candidate.changed))
             (objectBuffer + start + written).initialize(to: object)
             (idBuffer + start + written).initialize(to: id)
@@ -101,7 +107,7 @@ final class MemoryRead: @unchecked Sendable {
     /// same indexes, for each candidate whether a row was read, and the
     /// candidates neither read nor deleted here, which the store must read.
     func take(capacity: Int) -> (rows: [Change], objects: [ManagedObject], ids: [Int64], present: [Bool], rest: [Int64]) {
-        precondition(!taken, "MemoryRead: taken twice")
+        precondition(!taken, "UnsafeMemoryRead: taken twice")
         taken = true
         return (gather(changeBuffer, capacity: capacity), gather(objectBuffer), gather(idBuffer), Array(presentBuffer),
                 rests.count == 1 ? rests[0] : Array(rests.joined()))
@@ -111,6 +117,7 @@ final class MemoryRead: @unchecked Sendable {
         let total = counts.reduce(0, +)
         return [T](unsafeUninitializedCapacity: max(capacity, total)) { array, count in
             for lane in 0..<lanes where counts[lane] > 0 {
+                assert(counts[lane] <= runStart(lane + 1) - runStart(lane), "UnsafeMemoryRead: lane \(lane) wrote past its run")
                 (array.baseAddress! + count).moveInitialize(from: buffer + runStart(lane), count: counts[lane])
                 count += counts[lane]
             }

@@ -9,7 +9,7 @@ import FolioTestSupport
 /// IDs in candidate order; which candidates were read; and the rest, left
 /// for the store (not changed here, not registered, or not loaded). A
 /// deleted candidate is in neither.
-@MainActor @Suite struct MemoryReadTests {
+@MainActor @Suite struct UnsafeMemoryReadTests {
     typealias Candidate = (id: Int64, changed: Bool)
 
     @Test func everySplitReadsWhatTheRulesSay() throws {
@@ -61,7 +61,7 @@ import FolioTestSupport
 
         let changedFlag = Dictionary(uniqueKeysWithValues: candidates.map { ($0.id, $0.changed) })
         for lanes in [1, 2, 3, 8] {
-            let read = MemoryRead(keys: keys, candidates: candidates, changed: changed, deleted: deleted, registered: registered, lanes: lanes)
+            let read = UnsafeMemoryRead(keys: keys, candidates: candidates, changed: changed, deleted: deleted, registered: registered, lanes: lanes)
             Lanes.run(read.lanes) { read.run(lane: $0) }
             let taken = read.take(capacity: candidates.count)
             #expect(taken.ids == expectedRead, "\(lanes) lanes")
@@ -78,7 +78,7 @@ import FolioTestSupport
             }
         }
         // Read and never taken: what was read is let go with it.
-        let dropped = MemoryRead(keys: keys, candidates: candidates, changed: changed, deleted: deleted, registered: registered, lanes: 3)
+        let dropped = UnsafeMemoryRead(keys: keys, candidates: candidates, changed: changed, deleted: deleted, registered: registered, lanes: 3)
         Lanes.run(dropped.lanes) { dropped.run(lane: $0) }
     }
 }
