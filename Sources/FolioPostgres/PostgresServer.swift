@@ -41,8 +41,23 @@ struct PostgresServer: StoreServer {
             if let namespace { settings.append("SET search_path TO \(quote(namespace))") }
             if readOnly { settings.append("SET default_transaction_read_only = on") }
             if !settings.isEmpty { try connection.execute(settings.joined(separator: "; ")) }
+            if let namespace { connection.namespaceProblem = try Self.namespaceProblem(namespace, on: connection) }
             try session?(connection)
         }
+    }
+
+    /// Why `namespace` cannot be used by the connection's role, or nil: a
+    /// schema the role has no USAGE on drops out of the search path, and
+    /// the server then says only that no schema was selected.
+    static func namespaceProblem(_ namespace: String, on connection: PGConnection) throws -> String? {
+        let result = try connection.query("""
+            SELECT current_user, has_schema_privilege(oid, 'USAGE') FROM pg_namespace WHERE nspname = $1
+            """, [.text(namespace)])
+        guard result.rowCount > 0, case .integer(0) = result.value(row: 0, column: 1), case .text(let role) = result.value(row: 0, column: 0) else {
+            return nil
+        }
+        return "the role \(quote(role)) has no USAGE privilege on the schema \(quote(namespace)) that holds the store; "
+            + "its owner can grant it with GRANT USAGE ON SCHEMA \(quote(namespace)) TO \(quote(role))"
     }
 
     /// The channel a namespace's saves are announced on (names fold to lowercase and are capped at 63 bytes).

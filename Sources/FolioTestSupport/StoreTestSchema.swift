@@ -175,8 +175,8 @@ public enum StoreTestKeyPaths {
 ///     let container = try PersistentContainer(schema: StoreTestSchema.make(), path: nil)
 public enum StoreTestSchema {
     /// A new schema with every test entity.
-    public static func make(version: Int = 1) -> Schema {
-        Schema(version: version, [TestZoo.self, TestClassification.self, TestAnimal.self, TestGuide.self, TestStep.self, TestItem.self,
-                                  TestCrew.self, TestShip.self])
+    public static func make(name: String? = nil, version: Int = 1) -> Schema {
+        Schema(name: name, version: version, [TestZoo.self, TestClassification.self, TestAnimal.self, TestGuide.self, TestStep.self,
+                                              TestItem.self, TestCrew.self, TestShip.self])
     }
 }

@@ -7,13 +7,26 @@ import PlanetsApp
 import ZootasticApp
 
 // folio: the launcher, the four apps, and their subcommands.
+
+// First of all: a crash signal from here on ends the process, the terminal restored.
+TerminalSession.installSignalHandlers()
+Console.printServerNotices()
 let apps: [any FolioApp.Type] = [PlanetsApp.self, ZootasticApp.self, MyLocationsApp.self, BuildGuideApp.self]
 let environment = ProcessInfo.processInfo.environment
 let console = Console.standard()
-let arguments = Array(CommandLine.arguments.dropFirst())
+// From the bytes: CommandLine.arguments would turn what is not UTF-8 into U+FFFD.
+let arguments: [String]
+do {
+    arguments = try RawCommandLine.arguments(RawCommandLine.currentArguments)
+} catch {
+    console.error("folio: \(error)")
+    exit(ExitStatus.usage.rawValue)
+}
+var command = FolioCommand(apps: apps, console: console, environment: environment)
+command.undecodableVariables = RawCommandLine.undecodableStoreVariables
 
 let screen: ViewController
-switch FolioCommand(apps: apps, console: console, environment: environment).run(arguments) {
+switch command.run(arguments) {
 case .exit(let status):
     exit(status.rawValue)
 case .launcher:

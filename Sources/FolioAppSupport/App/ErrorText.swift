@@ -16,7 +16,7 @@ public enum ErrorText {
         switch error {
         case let error as AppError where namingTheStore: text = error.description
         case let error as AppError: text = error.screenDescription
-        case let error as StoreError: text = error.reason
+        case let error as StoreError: text = AppError.oneLine(error.reason)
         default: text = "\(error)"
         }
         guard let first = text.first else { return text }
@@ -34,7 +34,7 @@ extension AppError {
             let shown = value.count > 40 ? String(value.prefix(40)) + "…" : value
             return value.isEmpty ? "\(field): \(reason)" : "\(field): \(reason) (“\(shown)”)"
         case .store(_, let message):
-            return message
+            return Self.oneLine(message)
         default:
             return description
         }

@@ -29,6 +29,10 @@ public struct FolioCommand {
     /// The environment (for `XDG_DATA_HOME` and `HOME`).
     public let environment: [String: String]
 
+    /// Store variables (``RawCommandLine/storeVariables``) whose values are
+    /// not UTF-8: a store named by one of them is refused, never guessed.
+    package var undecodableVariables: Set<String> = []
+
     /// A command over `apps`.
     public init(apps: [any FolioApp.Type], console: Console, environment: [String: String]) {
         self.apps = apps
@@ -72,23 +76,36 @@ public struct FolioCommand {
             return .launcher
         }
         guard let app = apps.first(where: { $0.command == name }) else {
-            throw AppError.usage(message: "unknown app '\(name)' (expected one of: \(apps.map { $0.command }.joined(separator: ", ")))")
+            throw AppError.usage(message: "unknown app '\(AppError.shown(name))' (expected one of: \(apps.map { $0.command }.joined(separator: ", ")))")
         }
         appName = name
         if arguments.wantsHelp {
             console.out(HelpText.app(app))
             return .exit(.success)
         }
-        let storeURL = try StoreLocation.resolve(
-            app: app.command, explicitPath: try arguments.pathOption("--store"), environment: environment)
+        let explicitPath = try arguments.pathOption("--store")
+        if explicitPath == nil, let name = storeVariableInUse(), undecodableVariables.contains(name) {
+            throw RawCommandLine.undecodableVariable(name)
+        }
+        let storeURL = try StoreLocation.resolve(app: app.command, explicitPath: explicitPath, environment: environment)
         guard let subcommand = arguments.nextPositional() else {
             try arguments.finish()
             return .open(app: app.command, storeURL: storeURL)
         }
         guard app.subcommands.contains(where: { $0.usage.split(separator: " ").first.map(String.init) == subcommand }) else {
-            throw AppError.usage(message: "unknown subcommand '\(subcommand)' for \(app.command)")
+            throw AppError.usage(message: "unknown subcommand '\(AppError.shown(subcommand))' for \(app.command)")
         }
         try app.runSubcommand(subcommand, arguments: &arguments, context: AppContext(storeURL: storeURL, console: console))
         return .exit(.success)
+    }
+
+    /// The variable that names the store when `--store` does not, as
+    /// ``StoreLocation`` reads them: `FOLIO_STORE`, then `XDG_DATA_HOME`, then `HOME`.
+    private func storeVariableInUse() -> String? {
+        for name in ["FOLIO_STORE", "XDG_DATA_HOME"] where undecodableVariables.contains(name) || environment[name]?.isEmpty == false {
+            if name == "XDG_DATA_HOME", !undecodableVariables.contains(name), environment[name]?.hasPrefix("/") != true { continue }
+            return name
+        }
+        return "HOME"
     }
 }

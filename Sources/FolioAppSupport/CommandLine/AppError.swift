@@ -37,7 +37,7 @@ public enum AppError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .usage(let message):
-            message
+            Self.oneLine(message)
         case .notFound(let kind, let name):
             "no \(kind) named '\(Self.shown(name))'"
         case .invalidValue(let option, let value, let reason):
@@ -49,16 +49,19 @@ public enum AppError: Error, Equatable, CustomStringConvertible {
         case .alreadyExists(let kind, let name):
             "a \(kind) named '\(Self.shown(name))' already exists"
         case .store(let path, let message):
-            "cannot use the store at \(Self.shown(path)): \(message)"
+            "cannot use the store at \(Self.shown(path, limit: 4096)): \(Self.oneLine(message))"
         }
     }
 
     /// User text inside a one-line message: line breaks and tabs in caret
     /// notation (`^J`, `^M`, `^I`) or `<U+2028>`, as the console's sanitiser
-    /// draws every other control, so a value cannot split or forge a line.
+    /// draws every other control, so a value cannot split or forge a line;
+    /// text longer than `limit` characters shortened to its start and its
+    /// length, so a 100 KB name does not fill the terminal.
     ///
     ///     AppError.shown("a\nb")   // "a^Jb"
-    static func shown(_ text: String) -> String {
+    ///     AppError.shown(String(repeating: "x", count: 100_000))   // "xxx…x… (100000 characters)"
+    static func shown(_ text: String, limit: Int = 80) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar.value {
@@ -67,6 +70,21 @@ public enum AppError: Error, Equatable, CustomStringConvertible {
             default: out.unicodeScalars.append(scalar)
             }
         }
-        return out
+        return shortened(out, limit: limit)
+    }
+
+    /// `text` (a message from the store or the system) on one line, its
+    /// lines joined by "; ", and at most 1,000 characters.
+    ///
+    ///     AppError.oneLine("*** in database main ***\nPage 5: never used")   // "*** in database main ***; Page 5: never used"
+    static func oneLine(_ text: String) -> String {
+        let lines = text.split(whereSeparator: { $0.isNewline }).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return shortened(lines.joined(separator: "; "), limit: 1000)
+    }
+
+    /// The first `limit` characters of a longer text, then "…" and its length.
+    static func shortened(_ text: String, limit: Int) -> String {
+        guard text.count > limit else { return text }
+        return String(text.prefix(limit)) + "… (\(text.count) characters)"
     }
 }

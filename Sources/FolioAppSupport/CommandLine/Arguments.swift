@@ -114,9 +114,9 @@ public struct Arguments: Sendable {
     public func finish() throws {
         guard let first = remaining.first(where: { $0 != "--" }) else { return }
         if first.hasPrefix("-") && first != "-" && !Self.isNegativeNumber(first) {
-            throw AppError.usage(message: "unknown option '\(first)'")
+            throw AppError.usage(message: "unknown option '\(AppError.shown(first))'")
         }
-        throw AppError.usage(message: "unexpected argument '\(first)'")
+        throw AppError.usage(message: "unexpected argument '\(AppError.shown(first))'")
     }
 
     /// "-5" or "-0.5": a value (an ID, a coordinate), not an option.

@@ -9,9 +9,10 @@ import Foundation
 /// // {"id":"1","name":"Mars"}
 /// ```
 public indirect enum JSONValue: Equatable, Sendable {
-    /// A string, escaped on output (control characters as `\u00XX`).
+    /// A string, escaped on output: what a terminal would not draw as `\uXXXX`
+    /// (controls, separators, format characters), exactly.
     case string(String)
-    /// A number; integral values print without a fraction.
+    /// A number; integral values print without a fraction, NaN and infinities as null.
     case number(Double)
     /// An integer, printed exactly.
     case integer(Int64)
@@ -37,7 +38,8 @@ public indirect enum JSONValue: Equatable, Sendable {
         switch self {
         case .string(let value): Self.writeString(value, to: &out)
         case .number(let value):
-            if value == value.rounded(), abs(value) < 1e15 { out += String(Int64(value)) } else { out += "\(value)" }
+            // JSON has no NaN or infinity: such a value is null.
+            if !value.isFinite { out += "null" } else if value == value.rounded(), abs(value) < 1e15 { out += String(Int64(value)) } else { out += "\(value)" }
         case .integer(let value): out += String(value)
         case .bool(let value): out += value ? "true" : "false"
         case .null: out += "null"
@@ -69,13 +71,33 @@ public indirect enum JSONValue: Equatable, Sendable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || DisplayText.isBidiMark(scalar):
-                // Controls and bidi marks escaped: the JSON stays exact and prints harmlessly.
-                out += String(format: "\\u%04x", scalar.value)
+            case _ where isEscaped(scalar):
+                // As UTF-16 code units, a pair for one beyond the BMP: exact for any reader.
+                for unit in String(scalar).utf16 { out += "\\u" + hex4(unit) }
             default: out.unicodeScalars.append(scalar)
             }
         }
         out += "\""
+    }
+
+    /// Whether a string's character is written as `\uXXXX`: everything a
+    /// terminal does not simply draw (controls, C1, line and paragraph
+    /// separators, format characters such as bidi marks, unassigned code
+    /// points; not the joiners of emoji and scripts). What is left is text the console's
+    /// sanitiser passes unchanged, so the JSON prints as it is and any
+    /// reader gets every string back exactly.
+    static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
+        // Joiners stay: emoji sequences and scripts that need them read as they are.
+        if scalar == "\u{200C}" || scalar == "\u{200D}" { return false }
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .surrogate: return true
+        default: return scalar.properties.isNoncharacterCodePoint || DisplayText.isBidiMark(scalar)
+        }
+    }
+
+    private static func hex4(_ unit: UInt16) -> String {
+        let digits = String(unit, radix: 16)
+        return String(repeating: "0", count: 4 - digits.count) + digits
     }
 
     /// Equal when the JSON texts are equal (key order counts).

@@ -25,7 +25,7 @@ public enum AppStore {
                 try PersistentContainer(schema: schema, store: description(url), readOnly: readOnly, seed: seed)
             }
         } catch let error as StoreError {
-            throw AppError.store(path: StoreLocation.displayName(url), message: error.reason)
+            throw AppError.store(error, at: url)
         } catch {
             throw AppError.store(path: StoreLocation.displayName(url), message: "\(error)")
         }
@@ -53,7 +53,7 @@ public enum AppStore {
             throw error
         } catch let error as StoreError {
             context.rollback()
-            throw AppError.store(path: StoreLocation.displayName(url), message: error.reason)
+            throw AppError.store(error, at: url)
         } catch {
             context.rollback()
             throw AppError.store(path: StoreLocation.displayName(url), message: "\(error)")

@@ -30,9 +30,17 @@ public enum StoreLocation {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw AppError.store(path: url.path, message: "cannot create the folder \(folder.path)")
+            throw AppError.store(path: url.path, message: "cannot create the folder \(folder.path): \(folderFailure(error, folder))")
         }
         return url
+    }
+
+    /// Why a folder could not be made, in the system's words.
+    private static func folderFailure(_ error: any Error, _ folder: URL) -> String {
+        if AppError.isOnReadOnlyMount(folder.path) { return "the file system is mounted read-only" }
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(code))) }
+        return error.localizedDescription
     }
 
     /// The store file for `app` without touching the file system (an empty

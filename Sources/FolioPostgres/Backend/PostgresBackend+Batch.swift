@@ -37,7 +37,7 @@ extension PostgresBackend: BatchSQL {
 
     func batchInsert(_ rows: BatchRows, firstID: Int64) throws {
         let width = rows.width
-        try insertMany(rows.entity, columns: rows.entity.attributes, count: rows.count) { i, values in
+        try insertMany(rows.entity, columns: rows.columns, count: rows.count) { i, values in
             values.append(.integer(firstID + Int64(i)))
             values += rows.values[i * width..<(i + 1) * width]
         }

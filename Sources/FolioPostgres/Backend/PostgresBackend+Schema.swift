@@ -5,13 +5,16 @@ extension PostgresBackend {
     /// Creates the namespace's tables or migrates them to `schema` by
     /// SQLite's lightweight rules (new entities, columns, relationships,
     /// indexes; anything else is a clear error), all in one transaction
-    /// under the write lock. A database that holds tables but no Folio
-    /// store is another program's: it is refused before anything is written.
+    /// under the write lock. A namespace that holds tables but no Folio
+    /// store is another program's, and so is a database that holds tables
+    /// and no Folio store anywhere: both are refused before anything is
+    /// written. So is a new namespace beside this program's store kept
+    /// under another name, which would hide that store's data.
     func prepare(_ schema: Schema) throws {
         if isReadOnly { return try checkNeedsNoMigration(schema) }
         try beginWriting(until: deadlineFromNow)
         do {
-            try refuseForeignDatabase()
+            try checkOwnership(schema)
             if let namespace { try connection.execute("CREATE SCHEMA IF NOT EXISTS \(quote(namespace))") }
             try migrate(to: schema)
             try connection.execute("COMMIT")
@@ -21,21 +24,64 @@ extension PostgresBackend {
         }
     }
 
-    /// Throws unless the database is empty of tables or Folio already keeps a store in it.
-    private func refuseForeignDatabase() throws {
-        let tables = try connection.query("""
+    /// Every table of the database outside PostgreSQL's own schemas, by namespace.
+    private func tablesByNamespace() throws -> [String: Set<String>] {
+        let result = try connection.query("""
             SELECT table_schema, table_name FROM information_schema.tables
-            WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY table_schema, table_name
+            WHERE table_schema NOT IN ('pg_catalog', 'information_schema')
             """)
-        guard tables.rowCount > 0 else { return }
-        var names: [String] = []
-        for row in 0..<tables.rowCount {
-            guard case .text(let name) = tables.value(row: row, column: 1) else { continue }
-            if name == "folio_metadata" { return }
-            names.append(name)
+        var tables: [String: Set<String>] = [:]
+        for row in 0..<result.rowCount {
+            guard case .text(let space) = result.value(row: row, column: 0), case .text(let name) = result.value(row: row, column: 1) else { continue }
+            tables[space, default: []].insert(name)
         }
-        throw StoreError.notAFolioStore(path: path, reason: "the database holds another program's tables: "
-                                        + names.prefix(3).joined(separator: ", "))
+        return tables
+    }
+
+    /// Throws unless Folio may write `schema`'s store here (see ``prepare(_:)``).
+    private func checkOwnership(_ schema: Schema) throws {
+        let all = try tablesByNamespace()
+        let home: String
+        if let namespace {
+            home = namespace
+        } else if case .text(let current)? = try connection.scalar("SELECT current_schema()") {
+            home = current
+        } else {
+            home = "public"
+        }
+        let mine = all[home] ?? []
+        let foreign = mine.filter { !$0.hasPrefix("folio_") }.sorted()
+        if mine.contains("folio_metadata") {
+            // A Folio store: its record is checked in the migration; without one only Folio's own tables may be there.
+            if try storedSchema() == nil, !foreign.isEmpty {
+                throw StoreError.notAFolioStore(path: path, reason: "the schema \(home) holds another program's tables: "
+                                                + foreign.prefix(3).joined(separator: ", "))
+            }
+            return
+        }
+        if !mine.isEmpty {
+            throw StoreError.notAFolioStore(path: path, reason: "the schema \(home) holds another program's tables: "
+                                            + mine.sorted().prefix(3).joined(separator: ", "))
+        }
+        // A new store. Where does this program's data already live, if anywhere?
+        let stores = all.filter { $0.value.contains("folio_metadata") }.keys.sorted()
+        for space in stores {
+            // A store this role cannot read is not one it could be hiding.
+            guard let stored = (try? storedSchema(in: space)) ?? nil else { continue }
+            let entities = Set(schema.entities.map(\.name))
+            let same = stored.name == nil ? !entities.isDisjoint(with: stored.tables.keys) : stored.name == schema.name
+            if same {
+                throw StoreError.notAFolioStore(path: path, reason: "this program's store is in the PostgreSQL schema \(space)"
+                    + (stored.name.map { " under the name \($0)" } ?? " without a name")
+                    + "; opening it as " + (schema.name.map { "the \($0) schema" } ?? "an unnamed schema")
+                    + " would start an empty store beside it. Open it with the name it was made with, or move its tables first")
+            }
+        }
+        let others = all.filter { !$0.value.contains("folio_metadata") }.flatMap { $0.value }.filter { !$0.hasPrefix("folio_") }
+        if stores.isEmpty, !others.isEmpty {
+            throw StoreError.notAFolioStore(path: path, reason: "the database holds another program's tables: "
+                                            + others.sorted().prefix(3).joined(separator: ", "))
+        }
     }
 
     private func migrate(to schema: Schema) throws {
@@ -45,20 +91,24 @@ extension PostgresBackend {
             CREATE TABLE IF NOT EXISTS folio_history (position BIGSERIAL PRIMARY KEY, author TEXT NOT NULL, changes TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS folio_readers (reader TEXT PRIMARY KEY, position BIGINT NOT NULL, seen DOUBLE PRECISION NOT NULL)
             """)
-        let (stored, storedJSON) = try storedSchema()
+        let stored = try storedSchema()
         try connection.query("INSERT INTO folio_metadata (key, value) VALUES ('store_identifier', $1) ON CONFLICT (key) DO NOTHING",
                              [.text(UUID().uuidString)])
         if let stored { try StoreFile.checkSchema(stored, of: path, against: schema) }
         if let stored, stored.version > schema.version {
             throw StoreError.newerSchema(stored: stored.version, current: schema.version)
         }
-        var tables: [String: [String: String]] = [:]
+        // What the tables really have, not what the record says: columns and tables another build added are adopted.
+        var existing: [String: [String: String]] = [:]
+        for entity in schema.entities {
+            existing[entity.name] = try tableColumns(entity.name, recorded: stored?.tables[entity.name])
+        }
         // New tables first, their references after: a reference needs its target's table.
         var created: [EntityDescription] = []
-        for entity in schema.entities where stored?.tables[entity.name] == nil {
+        for entity in schema.entities where existing[entity.name]?.isEmpty != false {
             let columns = entity.storedColumns
             let defs = ["id BIGINT PRIMARY KEY"] + columns.keys.sorted().map { columnDefinition(entity, $0, columns[$0]!, references: false) }
-            try connection.execute("CREATE TABLE IF NOT EXISTS \(quote(entity.name)) (\(defs.joined(separator: ", ")))")
+            try connection.execute("CREATE TABLE \(quote(entity.name)) (\(defs.joined(separator: ", ")))")
             created.append(entity)
         }
         for entity in created {
@@ -70,20 +120,41 @@ extension PostgresBackend {
             }
         }
         for entity in schema.entities {
-            let columns = entity.storedColumns
-            tables[entity.name] = columns
-            if let existing = stored?.tables[entity.name] { try addMissingColumns(entity, columns, existing) }
+            if let columns = existing[entity.name], !columns.isEmpty { try addMissingColumns(entity, entity.storedColumns, columns) }
             try createIndexes(entity)
             try createJoinTables(entity)
         }
         try connection.execute(PostgresFolding.functionSQL(icu: try hasICU()))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let record = StoredSchema(name: schema.name ?? stored?.name, version: schema.version, tables: tables)
-        let json = String(decoding: try encoder.encode(record), as: UTF8.self)
-        if json != storedJSON {
+        let record = StoredSchema.recording(schema, over: stored)
+        if record != stored {
             try connection.query("INSERT INTO folio_metadata (key, value) VALUES ('schema', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-                                 [.text(json)])
+                                 [.text(record.json)])
+        }
+    }
+
+    /// The columns the table really has in this namespace (without `id`),
+    /// each with its recorded type where the record knows it, else the one
+    /// it would be recorded as; empty when there is no such table.
+    private func tableColumns(_ table: String, recorded: [String: String]?) throws -> [String: String] {
+        let result = try connection.query("""
+            SELECT column_name, data_type FROM information_schema.columns
+            WHERE table_schema = current_schema() AND table_name = $1 AND column_name <> 'id'
+            """, [.text(table)])
+        var columns: [String: String] = [:]
+        for row in 0..<result.rowCount {
+            guard case .text(let name) = result.value(row: row, column: 0), case .text(let type) = result.value(row: row, column: 1) else { continue }
+            columns[name] = recorded?[name] ?? Self.recordedType(type)
+        }
+        return columns
+    }
+
+    /// The recorded type for a server column type (the inverse of ``serverType(_:)``).
+    private static func recordedType(_ serverType: String) -> String {
+        switch serverType {
+        case "bigint", "integer", "smallint": "INTEGER"
+        case "double precision", "real", "numeric": "REAL"
+        case "text", "character varying": "TEXT"
+        default: "BLOB"
         }
     }
 
@@ -91,15 +162,17 @@ extension PostgresBackend {
         try connection.scalar("SELECT 1 FROM pg_collation WHERE collname = 'und-x-icu'") != nil
     }
 
-    private func storedSchema() throws -> (StoredSchema?, String) {
-        guard case .text(let json)? = try connection.scalar("SELECT value FROM folio_metadata WHERE key = 'schema'") else { return (nil, "") }
-        return (try JSONDecoder().decode(StoredSchema.self, from: Data(json.utf8)), json)
+    /// The schema recorded in this namespace's store (or in the namespace `space`), if any.
+    private func storedSchema(in space: String? = nil) throws -> StoredSchema? {
+        let table = space.map { quote($0) + ".folio_metadata" } ?? "folio_metadata"
+        guard case .text(let json)? = try connection.scalar("SELECT value FROM \(table) WHERE key = 'schema'") else { return nil }
+        return try JSONDecoder().decode(StoredSchema.self, from: Data(json.utf8))
     }
 
     /// For a read-only connection: the store must be there and need no migration.
     private func checkNeedsNoMigration(_ schema: Schema) throws {
         let exists = try connection.scalar("SELECT to_regclass('folio_metadata') IS NOT NULL")
-        guard case .integer(1)? = exists, let stored = try storedSchema().0 else {
+        guard case .integer(1)? = exists, let stored = try storedSchema() else {
             throw StoreError.migrationNeeded(path: path, reason: "it has no Folio tables yet")
         }
         try StoreFile.checkSchema(stored, of: path, against: schema)

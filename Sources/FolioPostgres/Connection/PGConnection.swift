@@ -20,6 +20,10 @@ final class PGConnection {
     private let statementTimeoutMilliseconds: Int?
     /// Runs after each (re)connection, before anything else: LISTEN, search_path.
     var onConnect: ((PGConnection) throws -> Void)?
+    /// Why the schema this session's names resolve in cannot be used, found
+    /// when it connected (``PostgresServer``); the server's own words for it
+    /// ("no schema has been selected to create in") do not say.
+    var namespaceProblem: String?
     /// Counts the sessions this connection has opened: when it changes, a
     /// reconnect happened and the session's state (its LISTEN, its socket) is new.
     private(set) var generation = 0
@@ -46,14 +50,13 @@ final class PGConnection {
         // Defaults first: the URI's own settings, expanded from dbname, win over them.
         let keywords = ["connect_timeout", "fallback_application_name", "dbname"]
         let values = ["10", "folio", uri]
-        handle = withCStrings(keywords) { k in withCStrings(values) { v in PQconnectdbParams(k, v, 1) } }
-        guard PQstatus(handle) == CONNECTION_OK else {
-            let message = lastMessage
-            PQfinish(handle)
-            handle = nil
-            throw StoreError.offline(store: display, message: message)
+        handle = nil
+        switch Self.start(keywords, values) {
+        case .success(let connection): handle = connection
+        case .failure(let failure): throw StoreError.offline(store: display, message: failure.message)
         }
-        // Notices ("already exists, skipping") are not for the user's terminal.
+        // Notices ("already exists, skipping") are not for the user; warnings
+        // go to ``PostgresNotices``, never raw to standard error.
         try execute("SET client_min_messages = warning")
         if let statementTimeoutMilliseconds { try execute("SET statement_timeout = \(statementTimeoutMilliseconds)") }
         try onConnect?(self)
@@ -69,8 +72,7 @@ final class PGConnection {
 
     /// libpq's message for the last failure, on one line.
     private var lastMessage: String {
-        let text = handle.flatMap { PQerrorMessage($0) }.map { String(cString: $0) } ?? "out of memory"
-        return text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        Self.oneLine(handle.flatMap { PQerrorMessage($0) }.map { String(cString: $0) } ?? "out of memory")
     }
 
     /// Whether the connection is up as far as libpq knows.
@@ -264,6 +266,10 @@ final class PGConnection {
             throw StoreError.offline(store: display, message: message)
         }
         if code == "57014" { throw StoreError.timedOut(store: display) }
+        // invalid_schema_name: the search path holds no schema this role may use.
+        if code == "3F000", let namespaceProblem {
+            throw StoreError.server(store: display, code: code, message: namespaceProblem, sql: sql)
+        }
         if code == "55P03" { throw StoreError.busy(path: display) }
         if code == "23505", let (key, value) = Self.duplicateKey(field("D")) {
             throw StoreError.constraintViolation(entity: field("t") ?? "?", key: key, value: value)

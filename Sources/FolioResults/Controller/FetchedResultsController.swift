@@ -139,7 +139,12 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
     /// ```
     /// - Complexity: O(log n), plus one batch read when batching.
     public func object(at indexPath: IndexPath) -> Entity {
-        unsafeDowncast(super.object(at: indexPath), to: Entity.self)
+        let object = super.object(at: indexPath)
+        // The schema maps the entity's name to its class, so this holds; a checked cast keeps a mistake from going unseen.
+        guard let typed = object as? Entity else {
+            preconditionFailure("the object at \(indexPath) is a \(type(of: object)), not a \(Entity.self)")
+        }
+        return typed
     }
 
     override func materialise(at indexPath: IndexPath, id: Int64) -> ManagedObject {

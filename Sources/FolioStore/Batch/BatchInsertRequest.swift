@@ -7,13 +7,18 @@
 /// (a clear error naming the entity, key and value; nothing is written),
 /// and the new objects reach every context and every live
 /// `FetchedResultsController`, in this process and in others, as one change.
-/// Attributes only: relationships of new objects start empty.
+/// Unlike Core Data it also sets to-one relationships, by the related
+/// (saved) object or its ``ObjectID``, where the inverse is an unordered
+/// to-many: the related objects hear the new members as a change of that
+/// to-many. Other relationships of new objects start empty; a value a batch
+/// cannot set is an error at `execute`, before anything is written.
 ///
 ///     let request = BatchInsertRequest<Planet>(objects: [
 ///         ["name": "Ceres", "position": 9],
 ///         ["name": "Eris", "position": 10],
 ///     ])
 ///     let result = try context.execute(request)   // result.count == 2
+///     try context.execute(BatchInsertRequest<Item>(objects: [["name": "Lamp", "category": lighting.objectID]]))
 public struct BatchInsertRequest<Entity: ManagedObject> {
     enum Source {
         case objects([[String: Any]])
@@ -64,15 +69,18 @@ public struct BatchInsertRequest<Entity: ManagedObject> {
     /// Every object's values, validated, with unique values checked among
     /// the new objects themselves (the store's rows are checked as they are written).
     func rows(for e: EntityDescription) throws -> BatchRows {
-        try BatchRows.checkRequired(of: e)
         var rows = BatchRows(entity: e)
         var unique = BatchUniqueCheck(entity: e)
-        let defaults = e.batchDefaults
+        let defaults = BatchRows.defaults(of: e)
         // Required values and rules, on every attribute (defaults included), as a save checks them.
         let checked = e.attributes.filter { !$0.isOptional || $0.hasRules }
+        let required = e.toOnes.filter { !$0.isOptional }
         func add(_ row: [StoreValue]) throws {
             var values = row
             for p in checked { values[p.slot] = try p.checkedBatchValue(values[p.slot]) }
+            for p in required where values[BatchRows.offset(of: p, in: e)].isNull {
+                throw StoreError.validation(entity: e.name, key: p.name, reason: "a related object is required")
+            }
             try unique.add(values)
             rows.values.append(contentsOf: values)
             rows.count += 1
@@ -81,7 +89,7 @@ public struct BatchInsertRequest<Entity: ManagedObject> {
             var values = defaults
             for (name, value) in dictionary {
                 let p = try e.batchAttribute(named: name)
-                values[p.slot] = try p.checkedBatchValue(any: value)
+                values[BatchRows.offset(of: p, in: e)] = try p.checkedBatchValue(any: value)
             }
             return values
         }
@@ -98,6 +106,7 @@ public struct BatchInsertRequest<Entity: ManagedObject> {
         case .values(let handler):
             var values = BatchInsertValues<Entity>(entity: e)
             while !handler(&values) {
+                if let misuse = values.misuse { throw misuse }
                 try add(values.values)
                 values.reset(to: defaults)
             }

@@ -13,19 +13,47 @@
 public struct BatchInsertValues<Entity: ManagedObject> {
     let entity: EntityDescription
     var values: [StoreValue]
+    /// A value this batch cannot set, thrown by `execute` before anything is written.
+    var misuse: StoreError?
 
     init(entity: EntityDescription) {
         self.entity = entity
-        values = entity.batchDefaults
+        values = BatchRows.defaults(of: entity)
     }
 
     /// The value of an attribute (its default until set).
     public subscript<Value: ManagedValue>(_ keyPath: ReferenceWritableKeyPath<Entity, Value>) -> Value {
-        get { Value._decode(ManagedSlot(storage: .value(values[entity.batchAttribute(keyPath).slot])), in: nil) }
+        get {
+            let p = entity.batchAttribute(keyPath)
+            precondition(p.isAttribute, "\(entity.name).\(p.name): read a to-one's ID with values[id: \\.\(p.name)]")
+            return Value._decode(ManagedSlot(storage: .value(values[p.slot])), in: nil)
+        }
         set {
             let p = entity.batchAttribute(keyPath)
-            guard case .value(let v) = newValue._slot.storage else { preconditionFailure("\(entity.name).\(p.name) is not an attribute") }
-            values[p.slot] = v
+            switch newValue._slot.storage {
+            case .value(let v) where p.isAttribute: values[p.slot] = v
+            case .one(let id): set(p, id)
+            default: misuse = StoreError.validation(entity: entity.name, key: p.name, reason: "a batch insert cannot set this relationship")
+            }
+        }
+    }
+
+    /// A to-one by the related object's ID (nil: none), which need not be
+    /// loaded in any context: Core Data's batch insert has no way to do this.
+    ///
+    ///     values[id: \.category] = lighting.objectID
+    public subscript<Target: ManagedObject>(id keyPath: ReferenceWritableKeyPath<Entity, Target?>) -> ObjectID? {
+        get {
+            let p = entity.batchAttribute(keyPath)
+            guard case .integer(let row) = values[BatchRows.offset(of: p, in: entity)] else { return nil }
+            return ObjectID(entityName: p.target.name, rowID: row)
+        }
+        set { set(entity.batchAttribute(keyPath), newValue) }
+    }
+
+    private mutating func set(_ p: PropertyDescription, _ id: ObjectID?) {
+        do { values[BatchRows.offset(of: p, in: entity)] = try p.checkedBatchRelation(id) } catch {
+            misuse = misuse ?? error
         }
     }
 

@@ -1,5 +1,6 @@
-/// The attribute values of a batch insert's new objects, one row after
-/// another in declaration order (one flat array: no allocation per object).
+/// The values of a batch insert's new objects, one row after another: the
+/// attributes in declaration order, then each to-one's related row ID or
+/// NULL (one flat array: no allocation per object).
 package struct BatchRows {
     package let entity: EntityDescription
     package var count = 0
@@ -7,14 +8,20 @@ package struct BatchRows {
 
     package init(entity: EntityDescription) { self.entity = entity }
 
-    /// Values per row.
-    package var width: Int { entity.attributes.count }
+    /// The columns of each row, in the order of its values.
+    package var columns: [PropertyDescription] { entity.attributes + entity.toOnes }
 
-    /// A new object's required to-ones cannot be set by a batch insert.
-    static func checkRequired(of e: EntityDescription) throws {
-        if let p = e.toOnes.first(where: { !$0.isOptional }) {
-            throw StoreError.validation(entity: e.name, key: p.name, reason: "a related object is required (batch inserts set attributes only)")
-        }
+    /// Values per row.
+    package var width: Int { entity.attributes.count + entity.toOnes.count }
+
+    /// Where a property's value sits in a row.
+    static func offset(of p: PropertyDescription, in e: EntityDescription) -> Int {
+        p.isToOne ? e.attributes.count + p.slot : p.slot
+    }
+
+    /// A row of defaults: the attributes' default values and no related objects.
+    static func defaults(of e: EntityDescription) -> [StoreValue] {
+        e.batchDefaults + Array(repeating: .null, count: e.toOnes.count)
     }
 }
 

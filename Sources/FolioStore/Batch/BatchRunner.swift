@@ -20,6 +20,7 @@ package struct BatchRunner {
         var outcome = BatchOutcome()
         guard rows.count > 0 else { return outcome }
         let name = rows.entity.name
+        let related = try relatedRows(rows)
         let first = try sql.batchReserveIDs(name, count: rows.count)
         try sql.batchInsert(rows, firstID: first)
         let last = first + Int64(rows.count) - 1
@@ -27,7 +28,34 @@ package struct BatchRunner {
         outcome.changes.inserted = Set(outcome.ids)
         // One range: the history row stays one short line however many rows.
         outcome.history = "+\(name) \(first == last ? "\(first)" : "\(first)-\(last)")"
+        // The related objects gained members: their to-manys changed.
+        var gained = ChangeSet(origin: .otherContext)
+        for (p, ids) in related { for id in ids { gained.updated[ObjectID(entityName: p.target.name, rowID: id), default: []].insert(p.inverse.name) } }
+        if !gained.updated.isEmpty {
+            outcome.changes.updated = gained.updated
+            outcome.history += "\n" + gained.historyText()
+        }
         return outcome
+    }
+
+    /// The related rows each to-one of the new rows names, checked to exist
+    /// before anything is written (a missing one is an error naming it).
+    private func relatedRows(_ rows: BatchRows) throws -> [(PropertyDescription, [Int64])] {
+        let e = rows.entity
+        var result: [(PropertyDescription, [Int64])] = []
+        for p in e.toOnes {
+            let offset = BatchRows.offset(of: p, in: e)
+            var ids = Set<Int64>()
+            for row in 0..<rows.count { if case .integer(let id) = rows.values[row * rows.width + offset] { ids.insert(id) } }
+            guard !ids.isEmpty else { continue }
+            let wanted = ids.sorted()
+            let found = Set(try self.rows("id", from: p.target.name, where: "id", in: wanted))
+            if let missing = wanted.first(where: { !found.contains($0) }) {
+                throw StoreError.relatedObjectDeleted(entity: e.name, key: p.name, target: p.target.name, targetID: missing)
+            }
+            result.append((p, wanted))
+        }
+        return result
     }
 
     private func update(_ plan: FetchPlan, _ sets: [(PropertyDescription, StoreValue)]) throws -> BatchOutcome {

@@ -22,7 +22,8 @@ public struct BatchUpdateRequest<Entity: ManagedObject> {
     public var propertiesToUpdate: [String: Any] = [:]
     /// What ``ObjectContext/execute(_:)-(BatchUpdateRequest<Entity>)`` returns besides the count.
     public var resultType: BatchResultType = .statusOnly
-    var typed: [(AnyKeyPath, StoreValue)] = []
+    /// Values set by key path; nil for a relationship, refused when the request runs.
+    var typed: [(AnyKeyPath, StoreValue?)] = []
 
     /// A request for the objects `predicate` matches (all of them when nil).
     ///
@@ -35,7 +36,10 @@ public struct BatchUpdateRequest<Entity: ManagedObject> {
     ///
     ///     request.set(\.visited, to: true)
     public mutating func set<Value: ManagedValue>(_ keyPath: ReferenceWritableKeyPath<Entity, Value>, to value: Value) {
-        guard case .value(let v) = value._slot.storage else { preconditionFailure("\(keyPath): batch requests set attributes only") }
+        guard case .value(let v) = value._slot.storage else {
+            // Refused when the request runs, with the property's name.
+            return typed.append((keyPath, nil))
+        }
         typed.append((keyPath, v))
     }
 
@@ -53,10 +57,16 @@ public struct BatchUpdateRequest<Entity: ManagedObject> {
         var values: [Int: (PropertyDescription, StoreValue)] = [:]
         for (name, value) in propertiesToUpdate {
             let p = try e.batchAttribute(named: name)
+            guard p.isAttribute else {
+                throw StoreError.validation(entity: e.name, key: p.name, reason: "a batch update sets attributes only, not relationships")
+            }
             values[p.index] = (p, try p.checkedBatchValue(any: value))
         }
         for (keyPath, value) in typed {
             let p = e.batchAttribute(keyPath)
+            guard let value, p.isAttribute else {
+                throw StoreError.validation(entity: e.name, key: p.name, reason: "a batch update sets attributes only, not relationships")
+            }
             values[p.index] = (p, try p.checkedBatchValue(value))
         }
         guard !values.isEmpty else {

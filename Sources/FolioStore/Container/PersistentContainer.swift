@@ -79,6 +79,7 @@ public final class PersistentContainer {
         self.schema = schema
         self.store = store
         path = store.path
+        let store = store.followingLinks()
         let timeout = Int32(busyTimeout * 1000)
         if case .replica(let path, let replica) = store.location {
             try Self.createReplicaIfNeeded(at: path, replica, schema: schema, readOnly: readOnly, busyTimeout: busyTimeout, seed: seed)

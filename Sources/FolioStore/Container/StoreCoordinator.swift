@@ -46,6 +46,8 @@ final class StoreCoordinator: Sendable {
         switch store.location {
         case .file(let path):
             try StoreFile.requireStore(at: path, for: schema)
+            // Checked before the writing connection where that makes no file; else on it.
+            let checked = try !readOnly && SQLiteBackend.checkIntegrityUntouched(path, upTo: integrityCheckLimit)
             let sqlite = try SQLiteBackend(path: path, readOnly: readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
             if !readOnly {
                 // Saves made without the replica's journal would never reach its server.
@@ -53,7 +55,7 @@ final class StoreCoordinator: Sendable {
                     throw StoreError.cannotOpen(path: path, message: "it is a replica of a server's store; open it as one "
                                                 + "(.postgreSQL(uri, replica: path)) so that its saves reach the server")
                 }
-                try sqlite.checkIntegrity(upTo: integrityCheckLimit)
+                if !checked { try sqlite.checkIntegrity(upTo: integrityCheckLimit) }
             }
             let health = sqlite.connection.health
             writer = sqlite

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a container's store lives: a file, memory, or a database server
 /// (`.postgreSQL(…)` from the FolioPostgres library).
 ///
@@ -34,6 +36,15 @@ public struct StoreDescription: Sendable {
         case .file(let path), .replica(let path, _): path
         case .memory, .server: nil
         }
+    }
+
+    /// The same store with a file's symbolic links followed: a link to a
+    /// store opens that store, whose logs and lock live beside it. A link
+    /// to nothing is kept, for the open to refuse by name.
+    func followingLinks() -> StoreDescription {
+        guard case .file(let path) = location, let resolved = realpath(path, nil) else { return self }
+        defer { free(resolved) }
+        return .file(String(cString: resolved))
     }
 
     /// How messages name the store: the path, ":memory:", or the server's address without secrets.

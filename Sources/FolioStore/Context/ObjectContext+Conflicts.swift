@@ -128,8 +128,7 @@ extension ObjectContext {
         unregister(o.objectID)
         untouch(o)
         o.committed = nil
-        o.isDeletedFlag = true
-        o.managedContext = nil
+        deletedElsewhere.keep(o)
         forgetStoredMembership(after: ChangeSet(deleted: [o.objectID]))
     }
 }

@@ -7,6 +7,7 @@ extension ObjectContext {
     ///
     ///     context.rollback()
     public func rollback() {
+        deletedElsewhere.discardWrites()
         let discarding = touched
         noteDiscarding(discarding)
         for o in discarding {
@@ -14,7 +15,7 @@ extension ObjectContext {
                 unregister(o.objectID)
                 o.isInsertedFlag = false
                 o.isDeletedFlag = false
-                o.managedContext = nil
+                o.detach(.insertionDiscarded)
                 continue
             }
             o.isDeletedFlag = false

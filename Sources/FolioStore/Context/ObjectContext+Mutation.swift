@@ -11,7 +11,11 @@ extension ObjectContext {
     /// - Complexity: O(1) amortised for an attribute or a to-one (an ordered
     ///   to-many inverse is loaded once); O(n + m) to replace a to-many's n members with m.
     func set(_ object: ManagedObject, _ p: PropertyDescription, _ slot: ManagedSlot) {
-        precondition(!object.isDeletedFlag, "\(object.objectID).\(p.name): the object was deleted; it cannot be changed")
+        if object.isDeletedFlag {
+            precondition(object.isDeletedElsewhere, "\(object.objectID).\(p.name): the object was deleted in this context; it cannot be changed")
+            if object.isFault { fulfill(object) }
+            return deletedElsewhere.write(object, p, slot)
+        }
         switch (p.kind, slot.storage) {
         case (.attribute, .value(let v)):
             if object.isFault { fulfill(object) }

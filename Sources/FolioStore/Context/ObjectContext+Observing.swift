@@ -75,8 +75,7 @@ extension ObjectContext {
             guard let o = registry[id] else { continue }
             unregister(id)
             untouch(o)
-            o.isDeletedFlag = true
-            o.managedContext = nil
+            deletedElsewhere.keep(o)
         }
         for id in changes.updated.keys {
             guard let o = registry[id] else { continue }

@@ -28,6 +28,7 @@ extension ObjectContext {
     /// conflicts were resolved), processes what is unprocessed, validates,
     /// and gathers the writes; nil when nothing changed.
     func prepareSave(tellingObservers: Bool = true) throws -> PendingSave? {
+        try deletedElsewhere.refuseWrites()
         if tellingObservers && !willSaveObservers.isEmpty {
             let preview = pendingChanges(touched.filter { $0.hasChanges })
             if !preview.isEmpty { for key in willSaveObservers.keys.sorted() { willSaveObservers[key]?(preview) } }
@@ -190,13 +191,13 @@ extension ObjectContext {
         for id in batch.changes.deleted {
             guard let o = registry[id] else { continue }
             unregister(id)
-            o.managedContext = nil
+            o.detach(.deletionSaved)
         }
         func fix(_ id: ObjectID) -> ObjectID { id.isTemporary ? map[id] ?? id : id }
         for o in stillTouched {
             if o.isDeletedFlag && o.isInsertedFlag {
                 unregister(o.objectID)
-                o.managedContext = nil
+                o.detach(.insertionDiscarded)
             }
             if !map.isEmpty { o.ones = o.ones.map { $0.map(fix) } }
             for i in o.manys.indices {

@@ -81,6 +81,8 @@ public class ObjectContext {
     /// Objects with unsaved changes (inserted, deleted or changed), kept alive until saved;
     /// entries whose `isTouched` was cleared are skipped and dropped at the next save or rollback.
     var touchedList: [ManagedObject] = []
+    /// Objects other saves deleted that are still in use here, and what was written to them since.
+    var deletedElsewhere = DeletedElsewhere()
     /// The next object initialised with this context is this stored row's (a fault without `row`).
     var materialising: (entity: EntityDescription, id: ObjectID, row: StoredRow?)?
     /// The store connection of the write transaction `performWrite` runs, if any.
@@ -125,13 +127,14 @@ public class ObjectContext {
 
     deinit {
         coordinator.removeInbox(inbox)
-        for o in registry.all { o.managedContext = nil }
+        for o in registry.all { o.detach(.contextGone) }
+        for o in deletedElsewhere.objects { o.detach(.contextGone) }
     }
 
     /// Whether any object has unsaved changes.
     ///
     ///     if context.hasChanges { try context.save() }
-    public var hasChanges: Bool { touchedList.contains { $0.isTouched && $0.hasChanges } }
+    public var hasChanges: Bool { deletedElsewhere.hasWrites || touchedList.contains { $0.isTouched && $0.hasChanges } }
 
     /// Objects with unsaved changes, each once.
     var touched: [ManagedObject] { touchedList.filter(\.isTouched) }

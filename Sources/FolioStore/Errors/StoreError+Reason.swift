@@ -37,6 +37,8 @@ extension StoreError {
             "FetchRequest<\(fetched)>(entityName: \"\(named)\") names '\(named)', not the entity it fetches (\(fetched))"
         case let .typeMismatch(expected, found): "expected a value of type \(expected), found \(found)"
         case let .objectDeleted(entity, id): "\(entity) \(id) has been deleted"
+        case let .deletedElsewhere(entity, id, keys):
+            "\(entity) \(id) was deleted elsewhere before its changes (\(keys.joined(separator: ", "))) could be saved; roll back to discard them"
         case let .sqlite(code, message, sql): "SQLite error \(code): \(message)" + (sql.isEmpty ? "" : " [\(sql)]")
         case let .offline(_, message): "the database server cannot be reached (\(message)); nothing was written"
         case .timedOut: "a statement ran past the server's statement timeout and was cancelled; nothing was written"

@@ -51,6 +51,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case typeMismatch(expected: String, found: String)
     /// The object was deleted (here or by another context or process).
     case objectDeleted(entity: String, id: Int64)
+    /// Values were written to an object after another context or process
+    /// deleted it (and this context merged the deletion). Roll back to let
+    /// the writes go; the object is not saved again.
+    case deletedElsewhere(entity: String, id: Int64, keys: [String])
     /// Any other SQLite failure, with its result code, message and statement.
     case sqlite(code: Int32, message: String, sql: String)
     /// The database server cannot be reached (down, or the connection was lost);

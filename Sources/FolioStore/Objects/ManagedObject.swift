@@ -42,6 +42,12 @@ open class ManagedObject: Hashable, ManagedValue {
     @exclusivity(unchecked) final var reportedPresent = true
     /// Listed among the context's changes not yet processed into a batch.
     @exclusivity(unchecked) final var isUnprocessed = false
+    /// Another context or process deleted the object and this context merged
+    /// that: it stays with its context, so a write to it is kept and the next
+    /// save names it (``StoreError/deletedElsewhere(entity:id:keys:)``).
+    final var isDeletedElsewhere = false
+    /// Why the object left its context, for the message of a use after that.
+    final var detachment = Detachment.attached
     /// The properties changed since the last processed batch.
     @exclusivity(unchecked) final var dirtyKeys = DirtyKeys()
     let meta: EntityDescription
@@ -109,10 +115,17 @@ open class ManagedObject: Hashable, ManagedValue {
         }
     }
 
-    deinit { managedContext?.unregister(objectID, entity: meta.index) }
+    deinit { if !isDeletedElsewhere { managedContext?.unregister(objectID, entity: meta.index) } }
 
-    /// The context the object lives in; nil once that context is gone.
-    public var context: ObjectContext? { managedContext }
+    /// Leaves the context for `reason`; any later use names it.
+    final func detach(_ reason: Detachment) {
+        managedContext = nil
+        detachment = reason
+    }
+
+    /// The context the object lives in; nil once that context is gone, and
+    /// once it merged the object's deletion by another context or process.
+    public var context: ObjectContext? { isDeletedElsewhere ? nil : managedContext }
     /// Whether the object was inserted and not yet saved.
     public var isInserted: Bool { isInsertedFlag }
     /// Whether the object was deleted and the deletion not yet saved.
@@ -141,7 +154,7 @@ open class ManagedObject: Hashable, ManagedValue {
 
     func liveContext(for property: PropertyDescription) -> ObjectContext {
         guard let c = managedContext else {
-            preconditionFailure("\(objectID).\(property.name): the object's context no longer exists")
+            preconditionFailure("\(objectID).\(property.name): \(detachment.reason)")
         }
         return c
     }
@@ -157,6 +170,24 @@ open class ManagedObject: Hashable, ManagedValue {
             return ManagedSlot(storage: .one(ones[p.slot]))
         case .toMany:
             return ManagedSlot(storage: .many(liveContext(for: p).members(self, p)))
+        }
+    }
+}
+
+/// Why an object is no longer in a context.
+enum Detachment: UInt8 {
+    case attached
+    case contextGone
+    case deletionSaved
+    case insertionDiscarded
+
+    /// The cause, as a use of the object after it names it.
+    var reason: String {
+        switch self {
+        case .attached: "the object is in a context"
+        case .contextGone: "the object's context no longer exists; keep the context (or its container) while you use its objects"
+        case .deletionSaved: "the object was deleted and the deletion saved; it is in no context now"
+        case .insertionDiscarded: "the object's insertion was undone (rolled back, or deleted before it was saved); it is in no context now"
         }
     }
 }

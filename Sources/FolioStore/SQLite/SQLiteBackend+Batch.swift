@@ -54,7 +54,7 @@ extension SQLiteBackend: BatchSQL {
 
     func batchInsert(_ rows: BatchRows, firstID: Int64) throws {
         let e = rows.entity
-        let names = ["id"] + e.attributes.map { quote($0.name) }
+        let names = ["id"] + rows.columns.map { quote($0.name) }
         let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
         let s = try connection.prepare("INSERT INTO \(quote(e.name)) (\(names.joined(separator: ", "))) VALUES (\(marks))")
         let width = rows.width

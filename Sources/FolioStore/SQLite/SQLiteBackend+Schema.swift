@@ -1,21 +1,5 @@
 import Foundation
 
-/// The shape of the schema as recorded in the file, for migrations and to
-/// tell one application's store from another's.
-package struct StoredSchema: Codable {
-    /// The schema's name; nil for an unnamed schema (and stores made before names).
-    package var name: String?
-    package var version: Int
-    /// Entity name → column name → column type.
-    package var tables: [String: [String: String]]
-
-    package init(name: String? = nil, version: Int, tables: [String: [String: String]]) {
-        self.name = name
-        self.version = version
-        self.tables = tables
-    }
-}
-
 extension SQLiteBackend {
     /// Creates the store's tables, or migrates an existing store to `schema`
     /// (lightweight: new entities, new columns, new relationships, new
@@ -40,7 +24,7 @@ extension SQLiteBackend {
             CREATE TABLE IF NOT EXISTS folio_history (position INTEGER PRIMARY KEY AUTOINCREMENT, author TEXT NOT NULL, changes TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS folio_readers (reader TEXT PRIMARY KEY, position INTEGER NOT NULL, seen REAL NOT NULL);
             """)
-        let (stored, storedJSON) = try storedSchema()
+        let stored = try storedSchema()
         // Writes nothing when the store has one.
         try connection.run("INSERT OR IGNORE INTO folio_metadata (key, value) VALUES ('store_identifier', ?)", [.text(UUID().uuidString)])
         // Checked again inside the transaction, on what is really stored, before anything is written.
@@ -55,43 +39,51 @@ extension SQLiteBackend {
         if let stored, stored.version > schema.version {
             throw StoreError.newerSchema(stored: stored.version, current: schema.version)
         }
-        var tables: [String: [String: String]] = [:]
         for entity in schema.entities {
             let columns = Self.columns(of: entity)
-            tables[entity.name] = columns
-            if let existing = stored?.tables[entity.name] {
-                try addMissingColumns(entity, columns, existing)
-            } else {
+            // What the table really has, not what the record says: a column another build added is adopted.
+            let existing = try tableColumns(entity.name, recorded: stored?.tables[entity.name])
+            if existing.isEmpty {
                 let defs = ["id INTEGER PRIMARY KEY"] + columns.keys.sorted().map { name in
                     columnDefinition(entity, name, columns[name]!)
                 }
-                try connection.execute("CREATE TABLE IF NOT EXISTS \(quote(entity.name)) (\(defs.joined(separator: ", ")))")
+                try connection.execute("CREATE TABLE \(quote(entity.name)) (\(defs.joined(separator: ", ")))")
+            } else {
+                try addMissingColumns(entity, columns, existing)
             }
             try createIndexes(entity)
             try createJoinTables(entity)
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let record = StoredSchema(name: schema.name ?? stored?.name, version: schema.version, tables: tables)
-        let json = String(decoding: try encoder.encode(record), as: UTF8.self)
-        if json != storedJSON {
-            try connection.run("INSERT OR REPLACE INTO folio_metadata (key, value) VALUES ('schema', ?)", [.text(json)])
+        let record = StoredSchema.recording(schema, over: stored)
+        if record != stored {
+            try connection.run("INSERT OR REPLACE INTO folio_metadata (key, value) VALUES ('schema', ?)", [.text(record.json)])
         }
     }
 
-    /// The schema recorded in the file and its JSON text, if any.
-    private func storedSchema() throws -> (StoredSchema?, String) {
+    /// The schema recorded in the file, if any.
+    private func storedSchema() throws -> StoredSchema? {
         guard case .text(let json)? = try connection.rows("SELECT value FROM folio_metadata WHERE key = 'schema'").first?.first else {
-            return (nil, "")
+            return nil
         }
-        return (try JSONDecoder().decode(StoredSchema.self, from: Data(json.utf8)), json)
+        return try JSONDecoder().decode(StoredSchema.self, from: Data(json.utf8))
+    }
+
+    /// The columns the table really has (without `id`), each with its
+    /// recorded type where the record knows it, else its declared one;
+    /// empty when there is no such table.
+    private func tableColumns(_ table: String, recorded: [String: String]?) throws -> [String: String] {
+        var columns: [String: String] = [:]
+        for row in try connection.rows("SELECT name, upper(type) FROM pragma_table_info(?) WHERE name <> 'id'", [.text(table)]) {
+            if case .text(let name) = row[0], case .text(let type) = row[1] { columns[name] = recorded?[name] ?? type }
+        }
+        return columns
     }
 
     /// For a read-only store: every table, column and join table `schema`
     /// reads must be there already, since nothing can be added.
     private func checkNeedsNoMigration(_ schema: Schema) throws {
         let hasMetadata = try !connection.rows("SELECT 1 FROM sqlite_master WHERE name = 'folio_metadata'").isEmpty
-        guard hasMetadata, let stored = try storedSchema().0 else {
+        guard hasMetadata, let stored = try storedSchema() else {
             throw StoreError.migrationNeeded(path: path, reason: "it has no Folio tables yet")
         }
         if stored.version > schema.version { throw StoreError.newerSchema(stored: stored.version, current: schema.version) }

@@ -63,6 +63,11 @@ final class SQLiteBackend: StoreBackend {
     /// before anything is written.
     private static func connect(_ path: String, readOnly: Bool, health: StoreHealth,
                                 busyTimeoutMilliseconds: Int32) throws -> SQLiteConnection {
+        if readOnly && readsUntouched(path) {
+            let immutable = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, mode: .immutable, health: health)
+            _ = try immutable.rows("SELECT count(*) FROM sqlite_master")
+            return immutable
+        }
         let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
                                               mode: readOnly ? .readOnly : .readWrite, health: health)
         do {
@@ -79,6 +84,16 @@ final class SQLiteBackend: StoreBackend {
             _ = try immutable.rows("SELECT count(*) FROM sqlite_master")
             return immutable
         }
+    }
+
+    /// Whether a read-only open reads the file as immutable: when this
+    /// process may not write it and nobody has it open (no log). A
+    /// read-only connection would otherwise make the `-wal` and `-shm`
+    /// files beside it, owned by this user, which the store's owner could
+    /// then not write (nor, in a sticky folder, remove). The reader sees
+    /// the store as it was when opened.
+    static func readsUntouched(_ path: String) -> Bool {
+        access(path, W_OK) != 0 && StoreFile.size(of: path + "-wal") == nil
     }
 
     /// A connection of its own to `store`'s file with a write transaction

@@ -20,8 +20,16 @@ enum SQLiteFileHeader {
             .bindMemory(to: sqlite3_file.self, capacity: 1)
         defer { file.deallocate() }
         file.pointee.pMethods = nil
+        // The VFS opens with O_NOFOLLOW and expects the name its xFullPathname
+        // gives (links resolved), as sqlite3_open passes it: a link to a store
+        // would not open. Zeros after the name end its (empty) URI parameters.
+        let capacity = Int(vfs.pointee.mxPathname) + 1
+        var name = [CChar](repeating: 0, count: capacity + 2)
+        guard let fullPathname = vfs.pointee.xFullPathname, fullPathname(vfs, path, Int32(capacity), &name) & 0xFF == SQLITE_OK else {
+            return nil
+        }
         var flags: Int32 = 0
-        let opened = open(vfs, path, file, SQLITE_OPEN_READONLY | SQLITE_OPEN_MAIN_DB, &flags)
+        let opened = open(vfs, name, file, SQLITE_OPEN_READONLY | SQLITE_OPEN_MAIN_DB, &flags)
         defer { if let methods = file.pointee.pMethods { _ = methods.pointee.xClose?(file) } }
         guard opened == SQLITE_OK, let methods = file.pointee.pMethods, let read = methods.pointee.xRead else { return nil }
         var bytes = [UInt8](repeating: 0, count: count)

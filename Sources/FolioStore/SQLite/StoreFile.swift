@@ -29,7 +29,7 @@ package enum StoreFile {
     /// Throws ``StoreError/notADatabase(path:)``, ``StoreError/notAFolioStore(path:reason:)``,
     /// ``StoreError/otherSchema(path:stored:expected:)`` or ``StoreError/corrupt(path:message:)``.
     static func inspect(_ path: String, for schema: Schema) throws -> State {
-        guard let size = size(of: path) else { return .absent }
+        guard let size = try regularFileSize(path) else { return .absent }
         let logSize = self.size(of: path + "-wal") ?? 0
         if size == 0 && logSize == 0 { return .empty }
         if size > 0 {
@@ -50,25 +50,71 @@ package enum StoreFile {
                     throw StoreError.otherSchema(path: path, stored: stored ?? "another schema",
                                                  expected: describe(schema.name, Set(schema.entities.map(\.name))))
                 }
+                // With nobody in it (no log), a newer schema is refused before a connection makes files beside it.
+                if logSize == 0, let stored = (try? readSchema(path, mode: .immutable))?.stored { try checkVersion(stored, of: schema) }
                 return .folio(stamped: true)
             }
         }
         let contents = try readSchema(path, inUse: logSize > 0)
+        // Only Folio's own tables may sit beside a store that has not recorded its schema yet (one being made).
+        let foreign = contents.tables.filter { !$0.hasPrefix("folio_") }.sorted()
         guard let stored = contents.stored else {
-            if contents.tables.isEmpty && contents.applicationID == 0 {
+            if contents.hasMetadata && foreign.isEmpty { return .folio(stamped: contents.applicationID == applicationID) }
+            if contents.isBlank {
                 // A live log beside an empty database belongs to a program that has it open.
                 if logSize > 0 { throw StoreError.notAFolioStore(path: path, reason: "another program has it open") }
                 return .empty
             }
-            let names = contents.tables.sorted().prefix(3).joined(separator: ", ")
-            throw StoreError.notAFolioStore(path: path, reason: contents.tables.isEmpty
-                ? "it has Folio's application id but no Folio metadata" : "it holds another program's tables: \(names)")
+            throw StoreError.notAFolioStore(path: path, reason: foreignReason(contents, foreign))
         }
         try checkSchema(stored, of: path, against: schema)
+        try checkVersion(stored, of: schema)
         return .folio(stamped: contents.applicationID == applicationID)
     }
 
-    /// The size of the file at `path` in bytes, nil when there is none.
+    /// A store of a newer version of the schema is refused: this program would not understand it.
+    private static func checkVersion(_ stored: StoredSchema, of schema: Schema) throws {
+        if stored.version > schema.version { throw StoreError.newerSchema(stored: stored.version, current: schema.version) }
+    }
+
+    /// Why an SQLite database without Folio's schema record is not taken for a store.
+    private static func foreignReason(_ contents: Contents, _ foreign: [String]) -> String {
+        if !foreign.isEmpty { return "it holds another program's tables: " + foreign.prefix(3).joined(separator: ", ") }
+        if contents.objects > contents.tables.count { return "it holds another program's views, indexes or triggers" }
+        if contents.userVersion != 0 { return "another program set its user version to \(contents.userVersion)" }
+        if contents.applicationID == applicationID { return "it has Folio's application id but no Folio metadata" }
+        return "it is an SQLite database of another program"
+    }
+
+    /// The size of the regular file at `path` (following symbolic links), nil
+    /// when nothing is there. Anything else there — a folder, a FIFO, a
+    /// device, a socket, a link to nothing — is refused: a store is never put
+    /// in its place, and opening a FIFO or a device could block or read
+    /// another thing's data.
+    static func regularFileSize(_ path: String) throws -> Int? {
+        var link = stat()
+        guard lstat(path, &link) == 0 else {
+            if errno == ENOENT { return nil }
+            if errno == ENOTDIR { throw StoreError.cannotOpen(path: path, message: "a part of its path is not a folder") }
+            throw StoreError.cannotOpen(path: path, message: "it cannot be examined: " + String(cString: strerror(errno)))
+        }
+        var target = link
+        if link.st_mode & S_IFMT == S_IFLNK {
+            guard stat(path, &target) == 0 else {
+                throw StoreError.notAFolioStore(path: path, reason: "it is a symbolic link to nothing that exists")
+            }
+        }
+        switch target.st_mode & S_IFMT {
+        case S_IFREG: return Int(target.st_size)
+        case S_IFDIR: throw StoreError.notAFolioStore(path: path, reason: "it is a folder")
+        case S_IFIFO: throw StoreError.notAFolioStore(path: path, reason: "it is a FIFO (a named pipe)")
+        case S_IFCHR, S_IFBLK: throw StoreError.notAFolioStore(path: path, reason: "it is a device")
+        case S_IFSOCK: throw StoreError.notAFolioStore(path: path, reason: "it is a socket")
+        default: throw StoreError.notAFolioStore(path: path, reason: "it is not a regular file")
+        }
+    }
+
+    /// The size of the file at `path` in bytes, nil when there is none (for the logs beside a store).
     static func size(of path: String) -> Int? {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue
     }
@@ -118,23 +164,53 @@ package enum StoreFile {
     /// read-only beside the program that has the file open. An immutable
     /// read that fails may have met a checkpoint of a program that opened
     /// the file meanwhile; it is read again beside that program.
-    private static func readSchema(_ path: String, inUse: Bool) throws -> (tables: Set<String>, applicationID: Int32, stored: StoredSchema?) {
-        if !inUse, let contents = try? readSchema(path, mode: .immutable) { return contents }
+    private static func readSchema(_ path: String, inUse: Bool) throws -> Contents {
+        if !inUse {
+            do { return try readSchema(path, mode: .immutable) } catch {
+                // Only a writer that came meanwhile (its log is there now) is a reason to read again beside it;
+                // otherwise the file itself is at fault, and a read-only connection would make files beside it.
+                guard size(of: path + "-wal") != nil else { throw error }
+            }
+        }
         return try readSchema(path, mode: .readOnly)
     }
 
-    private static func readSchema(_ path: String, mode: SQLiteConnection.Mode) throws -> (tables: Set<String>, applicationID: Int32, stored: StoredSchema?) {
+    /// What an SQLite file holds, as far as telling a store from another program's file needs.
+    struct Contents {
+        var tables: Set<String>
+        /// Every table, view, index and trigger.
+        var objects: Int
+        var applicationID: Int32
+        var userVersion: Int64
+        /// Folio's schema record, if it has one.
+        var stored: StoredSchema?
+        var hasMetadata: Bool { tables.contains("folio_metadata") }
+
+        /// Nothing anyone put there: no schema objects and no header values set.
+        var isBlank: Bool { objects == 0 && applicationID == 0 && userVersion == 0 }
+    }
+
+    private static func readSchema(_ path: String, mode: SQLiteConnection.Mode) throws -> Contents {
         let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 2000, mode: mode)
-        let tables = Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
-            if case .text(let name) = row[0] { name } else { nil }
-        })
-        var id: Int32 = 0
-        if case .integer(let n)? = try connection.rows("PRAGMA application_id").first?.first { id = Int32(truncatingIfNeeded: n) }
-        guard tables.contains("folio_metadata") else { return (tables, id, nil) }
-        guard case .text(let json)? = try connection.rows("SELECT value FROM folio_metadata WHERE key = 'schema'").first?.first,
-              let stored = try? JSONDecoder().decode(StoredSchema.self, from: Data(json.utf8)) else {
-            return (tables, id, StoredSchema(version: 0, tables: [:]))
+        var tables: Set<String> = [], objects = 0
+        for row in try connection.rows("SELECT type, name FROM sqlite_master") {
+            objects += 1
+            if case .text("table") = row[0], case .text(let name) = row[1] { tables.insert(name) }
         }
-        return (tables, id, stored)
+        func integer(_ pragma: String) throws -> Int64 {
+            if case .integer(let n)? = try connection.rows("PRAGMA \(pragma)").first?.first { return n }
+            return 0
+        }
+        var contents = Contents(tables: tables, objects: objects, applicationID: Int32(truncatingIfNeeded: try integer("application_id")),
+                                userVersion: try integer("user_version"))
+        guard tables.contains("folio_metadata") else { return contents }
+        guard case .text(let json)? = try connection.rows("SELECT value FROM folio_metadata WHERE key = 'schema'").first?.first else {
+            return contents
+        }
+        guard let stored = try? JSONDecoder().decode(StoredSchema.self, from: Data(json.utf8)) else {
+            throw StoreError.notAFolioStore(path: path, reason: "its Folio schema record cannot be read")
+        }
+        contents.stored = stored
+        return contents
     }
 }

@@ -38,12 +38,16 @@ public final class EntityDescription: @unchecked Sendable {
     /// Declares an entity for `type`.
     ///
     ///     EntityDescription(Zoo.self, properties: [.attribute(\Zoo.name, "name"), .toMany(\Zoo.animals, "animals", inverse: \Animal.zoos)])
-    public init<T: ManagedObject>(_ type: T.Type, name: String? = nil, properties: [PropertyDescription],
-                                  uniqueTogether: [[String]] = []) {
-        self.name = name ?? String(describing: type)
+    public convenience init<T: ManagedObject>(_ type: T.Type, name: String? = nil, properties: [PropertyDescription],
+                                              uniqueTogether: [[String]] = []) {
+        self.init(objectType: type, name: name ?? String(describing: type), properties: properties, uniqueTogether: uniqueTogether)
+    }
+
+    private init(objectType: ManagedObject.Type, name: String, properties: [PropertyDescription], uniqueTogether: [[String]]) {
+        self.name = name
         self.properties = properties
         self.uniqueTogether = uniqueTogether
-        self.objectType = type
+        self.objectType = objectType
         for (i, p) in properties.enumerated() {
             precondition(byName[p.name] == nil, "\(self.name) declares the property '\(p.name)' twice")
             precondition(p.name != RowVersion.column, "\(self.name).\(p.name): the name is the store's row version column")
@@ -58,6 +62,14 @@ public final class EntityDescription: @unchecked Sendable {
             }
         }
         defaults = attributes.map { $0.defaultValue ?? .null }
+    }
+
+    /// A description of the same entity with new properties, for a schema
+    /// to own and resolve: a description an app keeps (in a `static let`,
+    /// say) may serve several schemas, each of which fills in its own
+    /// positions, targets and inverses.
+    func copy() -> EntityDescription {
+        EntityDescription(objectType: objectType, name: name, properties: properties.map { $0.copy() }, uniqueTogether: uniqueTogether)
     }
 
     /// The property behind a `@Managed` key path of this entity.

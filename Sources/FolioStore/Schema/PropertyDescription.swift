@@ -27,13 +27,13 @@ public final class PropertyDescription: @unchecked Sendable {
     /// What deleting the owner does to the related objects.
     public let deleteRule: DeleteRule
 
-    // Set once when the schema is built. unowned(unsafe): the schema owns every entity and property
-    // and outlives them all (descriptions are reached only through it), and owning back would be a cycle.
-    unowned(unsafe) var entity: EntityDescription!
+    // Set once when the schema is built, on the schema's own copies. Unowned: the schema owns every
+    // entity and property, and owning back would be a cycle; a use after the schema is gone traps.
+    unowned var entity: EntityDescription!
     var index = -1
     var slot = -1
-    package unowned(unsafe) var target: EntityDescription!
-    package unowned(unsafe) var inverse: PropertyDescription!
+    package unowned var target: EntityDescription!
+    package unowned var inverse: PropertyDescription!
     package var storage: RelationshipStorage = .none
 
     init(name: String, keyPath: AnyKeyPath, kind: Kind, isOptional: Bool, defaultValue: StoreValue? = nil,
@@ -52,6 +52,13 @@ public final class PropertyDescription: @unchecked Sendable {
         self.targetType = targetType
         self.inverseKeyPath = inverseKeyPath
         self.deleteRule = deleteRule
+    }
+
+    /// The same declaration, not yet part of any entity or schema.
+    func copy() -> PropertyDescription {
+        PropertyDescription(name: name, keyPath: keyPath, kind: kind, isOptional: isOptional, defaultValue: defaultValue,
+                            isIndexed: isIndexed, isUnique: isUnique, hasRules: hasRules, validate: validate,
+                            targetType: targetType, inverseKeyPath: inverseKeyPath, deleteRule: deleteRule)
     }
 
     package var isAttribute: Bool { if case .attribute = kind { true } else { false } }

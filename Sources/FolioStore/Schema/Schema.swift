@@ -26,7 +26,8 @@ public final class Schema: @unchecked Sendable {
     public init(name: String? = nil, version: Int = 1, _ types: [ManagedObject.Type]) {
         self.name = name
         self.version = version
-        entities = types.map { $0.entity }
+        // Copies of its own: the schema fills in their positions, targets and inverses.
+        entities = types.map { $0.entity.copy() }
         for (i, e) in entities.enumerated() {
             precondition(byName[e.name] == nil, "the entity \(e.name) is declared twice")
             precondition(e.objectType == types[i], "\(types[i]).entity describes \(e.objectType), not \(types[i])")

@@ -100,7 +100,12 @@ enum TerminalRestore {
         }
     }
 
-    private static func installHandlers() {
+    /// Takes every terminating signal for the process, once. Done first
+    /// thing in a program (``TerminalSession/installSignalHandlers()``), not
+    /// at the first `arm`: until then Swift's runtime holds the crash signals,
+    /// and on a terminal its backtracer waits for a key instead of ending the
+    /// process, while the app goes on to draw.
+    static func installHandlers() {
         guard !handlersInstalled else { return }
         handlersInstalled = true
         installAlternateStack()

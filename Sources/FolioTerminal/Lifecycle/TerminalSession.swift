@@ -74,17 +74,38 @@ public final class TerminalSession {
             guard tcgetattr(descriptor, &saved) == 0 else { throw TerminalError.systemCall(name: "tcgetattr", errno: errno) }
             hasSaved = true
         }
-        var raw = saved
-        cfmakeraw(&raw)
-        // Keep output post-processing off too (cfmakeraw does): "\n" is never written.
-        guard tcsetattr(descriptor, TCSAFLUSH, &raw) == 0 else {
-            throw TerminalError.systemCall(name: "tcsetattr", errno: errno)
-        }
+        // Armed before the first change: a signal at any point after this
+        // finds the way back ready (restoring what is not yet changed is harmless).
         let exitBytes = Array(Self.exitSequence(mouse: options.mouse).utf8)
         TerminalRestore.arm(descriptor: descriptor, output: outputDescriptor, saved: saved, exitSequence: exitBytes,
                             captureStandardError: isatty(STDERR_FILENO) == 1)
         active = true
+        var raw = saved
+        cfmakeraw(&raw)
+        // Keep output post-processing off too (cfmakeraw does): "\n" is never written.
+        guard tcsetattr(descriptor, TCSAFLUSH, &raw) == 0 else {
+            let code = errno
+            restore()
+            throw TerminalError.systemCall(name: "tcsetattr", errno: code)
+        }
         writeAll(Array(Self.enterSequence(mouse: options.mouse).utf8))
+    }
+
+    /// Takes, for the whole process, every signal whose default action ends
+    /// it, the crash signals too (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
+    /// SIGTRAP): from then on each one restores the terminal if a session is
+    /// in it, then ends the process by its default action. Call it first
+    /// thing in `main`, before anything is drawn: until then Swift's runtime
+    /// catches crash signals, and on a terminal its backtracer waits for a
+    /// key ("Press space to interact") rather than ending the process.
+    /// ``enter()`` installs them too, for a program that did not.
+    ///
+    /// ```swift
+    /// // main.swift
+    /// TerminalSession.installSignalHandlers()
+    /// ```
+    public static func installSignalHandlers() {
+        TerminalRestore.installHandlers()
     }
 
     /// Puts the terminal back as it was. Safe to call more than once.
