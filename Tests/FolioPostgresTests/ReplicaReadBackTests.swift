@@ -20,8 +20,8 @@ import FolioTestSupport
     }
 
     func replica(_ name: String, policy: MergePolicy = .error) throws -> PersistentContainer {
-        let container = try PersistentContainer(schema: PartitionTestSchema.make(), store: .postgreSQL(uri, replica: dir.path(name)))
-        container.syncsAutomatically = false
+        let container = try PersistentContainer(schema: PartitionTestSchema.make(),
+                store: .postgreSQL(uri, replica: dir.path(name)), syncsAutomatically: false)
         container.syncMergePolicy = policy
         return container
     }
