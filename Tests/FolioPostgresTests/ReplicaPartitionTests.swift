@@ -92,10 +92,10 @@ struct PeerError: Error, CustomStringConvertible {
         var serverUp = true
         var counter = 0, conflictsListed = 0, heals = 0
         var log: [String] = []
-        // Two kinds of failure are known and not fixed yet (see DECISIONS.md, replicas, "Not yet"): a replica
-        // that keeps a row or a many-to-many row the server lost meanwhile, and a controller report that misses
-        // a pull written to the file while its context saved. They are recorded as known issues unless
-        // FOLIO_PARTITION_STRICT is set; the server against the acknowledged saves is always checked.
+        // One kind of failure is known and not fixed yet (see DECISIONS.md, replicas, "Not yet"): a controller
+        // report that misses a pull written to the file while its context saved. It is recorded as a known
+        // issue unless FOLIO_PARTITION_STRICT is set; a replica that differs from the server, and the server
+        // against the acknowledged saves, always fail the test.
         var defects: [String] = []
         let strict = ProcessInfo.processInfo.environment["FOLIO_PARTITION_STRICT"] != nil
         func reportDefects() {
@@ -104,7 +104,7 @@ struct PeerError: Error, CustomStringConvertible {
             if strict {
                 for defect in defects { Issue.record(Comment(rawValue: defect)) }
             } else {
-                withKnownIssue("replicas diverge, or a controller misses a pull, in a race not fixed yet", isIntermittent: true) {
+                withKnownIssue("a controller misses a pull written while its context saved, in a race not fixed yet", isIntermittent: true) {
                     for defect in defects { Issue.record(Comment(rawValue: defect)) }
                 }
             }
@@ -210,7 +210,7 @@ struct PeerError: Error, CustomStringConvertible {
                 let names = Set((onlyHere + onlyThere).flatMap { $0.split(separator: " ").dropFirst() })
                 let history = log.filter { line in names.contains { line.contains(" \($0) ") || line.hasSuffix(" \($0)") } || line.hasPrefix("step") }
                 if !onlyHere.isEmpty || !onlyThere.isEmpty {
-                    defects.append("""
+                    Issue.record("""
                         replica \(peer.index) differs from the server; seed \(seed)
                         replica: \(onlyHere)
                         server: \(onlyThere)
