@@ -16,7 +16,8 @@
 //                                                follows every animal by name; prints "saved all", and once stdin
 //                                                closes and it shows TOTAL (or after 120 s), "converged NAMES"
 //                                                (its rows) and "fetched NAMES" (a fresh fetch's)
-//   (and the modes of FileModes.swift: create, disk-full; of ConflictMode.swift: conflict-peer)
+//   (and the modes of FileModes.swift: create, disk-full; of ConflictMode.swift: conflict-peer;
+//   of PartitionMode.swift: partition)
 import Foundation
 import FolioPostgres
 import FolioResults
@@ -47,6 +48,7 @@ extension TestClassification {
 let args = CommandLine.arguments
 runFileMode(args)
 runConflictMode(args)
+runPartitionMode(args)
 if args.count == 2 && args[1] == "keypaths" {
     let written: [(label: String, entity: String, keyPath: AnyKeyPath)] = [
         ("declared", "TestAnimal", \TestAnimal.commonName),

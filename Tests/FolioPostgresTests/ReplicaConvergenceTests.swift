@@ -23,8 +23,8 @@ import FolioTestSupport
 
     /// A replica that syncs only when the test says.
     func replica(_ name: String, policy: MergePolicy = .error) throws -> PersistentContainer {
-        let container = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri, replica: dir.path(name)))
-        container.syncsAutomatically = false
+        let container = try PersistentContainer(schema: StoreTestSchema.make(),
+                store: .postgreSQL(uri, replica: dir.path(name)), syncsAutomatically: false)
         container.syncMergePolicy = policy
         return container
     }

@@ -22,8 +22,8 @@ import FolioTestSupport
     func pair(_ schema: @escaping () -> Schema) async throws -> (PersistentContainer, PersistentContainer, String) {
         let uri = try await cluster.makeDatabase(prefix: "rules")
         let make = { (name: String) throws -> PersistentContainer in
-            let container = try PersistentContainer(schema: schema(), store: .postgreSQL(uri, replica: dir.path(name)))
-            container.syncsAutomatically = false
+            let container = try PersistentContainer(schema: schema(),
+                    store: .postgreSQL(uri, replica: dir.path(name)), syncsAutomatically: false)
             return container
         }
         return (try make("a.sqlite"), try make("b.sqlite"), uri)

@@ -15,11 +15,10 @@ import FolioTestSupport
         let uri = try await PostgresCluster.shared().makeDatabase(prefix: "replicaproc")
         let dir = try StoreTemporaryDirectory()
         let path = dir.path("b.sqlite")
-        let b = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri, replica: path))
-        b.syncsAutomatically = false
+        let b = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri, replica: path), syncsAutomatically: false)
         _ = try await b.syncNow()  // this container holds the replica's sync from here on
-        let a = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri, replica: dir.path("a.sqlite")))
-        a.syncsAutomatically = false
+        let a = try PersistentContainer(schema: StoreTestSchema.make(),
+                store: .postgreSQL(uri, replica: dir.path("a.sqlite")), syncsAutomatically: false)
         let child = try StoreChildProcess(executable: worker, arguments: ["watch", uri + "#replica=" + path])
         #expect(await child.waitForLine { $0 == "ready" } != nil, "\(child.lines.map(\.line))")
 

@@ -23,8 +23,8 @@ import FolioTestSupport
 
     /// A replica that syncs only when the test says, so the order in which replicas meet the server is the test's.
     func replica(_ name: String, version: Int = 1) throws -> PersistentContainer {
-        let container = try PersistentContainer(schema: StoreTestSchema.make(version: version), store: .postgreSQL(uri, replica: dir.path(name)))
-        container.syncsAutomatically = false
+        let container = try PersistentContainer(schema: StoreTestSchema.make(version: version),
+                store: .postgreSQL(uri, replica: dir.path(name)), syncsAutomatically: false)
         return container
     }
 

@@ -6,8 +6,8 @@ struct PendingRows {
     var inserted: Set<RowKey> = []
     var deleted: Set<RowKey> = []
     var keys: [RowKey: Set<String>] = [:]
-    var adds: [OutboxEntry.Link] = []
-    var removes: [OutboxEntry.Link] = []
+    /// The many-to-many rows they add (true) or remove, in the order the saves made them.
+    var links: [(link: OutboxEntry.Link, add: Bool)] = []
 
     init() {}
 
@@ -16,8 +16,7 @@ struct PendingRows {
             for i in entry.inserts { inserted.insert(RowKey(i.entity, i.id)) }
             for u in entry.updates { keys[RowKey(u.entity, u.id), default: []].formUnion(u.keys) }
             for d in entry.deletes { deleted.insert(RowKey(d.entity, d.id)) }
-            adds += entry.adds
-            removes += entry.removes
+            links += entry.removes.map { ($0, false) } + entry.adds.map { ($0, true) }
             // An ordered to-many's positions live in its members' rows or its join rows, which are kept as a whole.
             for o in entry.orders { keys[RowKey(o.entity, o.owner), default: []].insert(o.property) }
         }
@@ -28,6 +27,24 @@ struct PendingRows {
         var result: [Int64: Set<String>] = [:]
         for (row, names) in keys where row.entity == entity { result[row.id] = names }
         return result
+    }
+
+    /// Writes the waiting saves' many-to-many changes again over rows the
+    /// server's were written to (a link to a row that is gone here is left out).
+    func replayLinks(_ schema: Schema, into file: ReplicaFile) throws {
+        for (link, add) in links {
+            guard let p = schema.entity(named: link.entity)?.byName[link.property], case .joinTable(let table, let mine, _, _) = p.storage else { continue }
+            let (a, b) = mine == "a" ? (link.owner, link.member) : (link.member, link.owner)
+            if add {
+                let (aEntity, bEntity) = mine == "a" ? (link.entity, p.target.name) : (p.target.name, link.entity)
+                try file.connection.run("""
+                    INSERT OR IGNORE INTO \(quote(table)) (a, b) SELECT ?, ?
+                    WHERE EXISTS (SELECT 1 FROM \(quote(aEntity)) WHERE id = ?) AND EXISTS (SELECT 1 FROM \(quote(bEntity)) WHERE id = ?)
+                    """, [.integer(a), .integer(b), .integer(a), .integer(b)])
+            } else {
+                try file.connection.run("DELETE FROM \(quote(table)) WHERE a = ? AND b = ?", [.integer(a), .integer(b)])
+            }
+        }
     }
 
     /// Whether `owner` has a waiting change to the to-many `property`.

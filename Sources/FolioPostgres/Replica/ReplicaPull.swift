@@ -140,6 +140,8 @@ struct ReplicaPull {
                 return mine.contains(owner) && !pending.deleted.contains(RowKey(p.target.name, member))
             })
         }
+        // The server's rows replaced the waiting saves' links of those owners: they go on top again.
+        if !joins.isEmpty { try pending.replayLinks(schema, into: file) }
         // Waiting local saves that refer to rows gone here (deleted on the server, or deleted by a waiting save itself)
         // follow their delete rules, as the push will on the server.
         let gone = changes.deleted.union(pending.deleted.map { ObjectID(entityName: $0.entity, rowID: $0.id) })
@@ -156,14 +158,7 @@ struct ReplicaPull {
         try file.write {
             let pending = PendingRows(try file.outbox().map(\.entry))
             outcome.position = try ReplicaSnapshot.copy(from: c, schema: schema, into: file, keep: pending)
-            for link in pending.removes {
-                guard let (table, a, b) = link.joinRow(in: schema) else { continue }
-                try file.connection.run("DELETE FROM \(quote(table)) WHERE a = ? AND b = ?", [.integer(a), .integer(b)])
-            }
-            for link in pending.adds {
-                guard let (table, a, b) = link.joinRow(in: schema) else { continue }
-                try file.connection.run("INSERT OR IGNORE INTO \(quote(table)) (a, b) VALUES (?, ?)", [.integer(a), .integer(b)])
-            }
+            try pending.replayLinks(schema, into: file)
             try file.connection.run("INSERT INTO folio_history (author, changes) VALUES (?, '')", [.text(localAuthor)])
             guard case .integer(let mark)? = try file.connection.rows("SELECT max(position) FROM folio_history").first?.first else { return }
             try file.connection.run("DELETE FROM folio_history WHERE position <= ?", [.integer(mark)])

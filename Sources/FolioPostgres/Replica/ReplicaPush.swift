@@ -89,7 +89,7 @@ struct ReplicaPush {
         for row in entry.rows { bases[row] = try file.base(of: row) }
         try server.beginWriting(until: server.deadlineFromNow)
         var written = Written()
-        var refreshed: [String: [ServerRow]] = [:]
+        var readBack = ReadBack()
         do {
             guard case .integer(let through)? = try c.scalar("SELECT pushed_through FROM folio_replicas WHERE number = $1",
                                                              [.integer(identity.number)]) else {
@@ -97,10 +97,8 @@ struct ReplicaPush {
             }
             if through >= seq {
                 // Pushed before a crash cut off its bookkeeping here: take the versions the server has now.
-                for row in entry.rows {
-                    guard let entity = schema.entity(named: row.entity) else { continue }
-                    written.versions[row] = try ReplicaRows.read(c, entity, ids: [row.id]).first?.version
-                }
+                readBack = try read(Set(entry.rows))
+                for row in entry.rows { written.versions[row] = readBack.version(of: row) }
                 try c.execute("COMMIT")
             } else {
                 try settleDangling(&entry, &written)
@@ -110,24 +108,23 @@ struct ReplicaPush {
                     return .conflicts(written.conflicts)
                 }
                 try c.query("UPDATE folio_replicas SET pushed_through = $1 WHERE number = $2", [.integer(seq), .integer(identity.number)])
-                for (name, rows) in Dictionary(grouping: written.refresh, by: \.entity) {
-                    guard let entity = schema.entity(named: name) else { continue }
-                    refreshed[name] = try ReplicaRows.read(c, entity, ids: rows.map(\.id))
-                }
-                try server.writeHistory(history(entry, written), author: identity.author, then: "COMMIT")
+                // Every row it touched, as the server holds it now: the pull kept these rows' waiting keys and
+                // left them to this push, and the server's rules may have changed more than the entry says.
+                readBack = try read(Set(entry.rows).union(written.refresh).subtracting(written.gone))
+                try server.writeHistory(history(entry, written, readBack), author: identity.author, then: "COMMIT")
             }
         } catch {
             server.abandonWriting()
             throw error
         }
-        try finish(seq, entry, written, refreshed)
+        try finish(seq, entry, written, readBack)
         return .pushed
     }
 
     /// The entry's history as written: a deletion the policy kept is no
     /// deletion, and an update of a row deleted elsewhere was not made.
-    private func history(_ entry: OutboxEntry, _ written: Written) -> String {
-        let kept = entry.deletes.map { RowKey($0.entity, $0.id) }.filter { written.refresh.contains($0) }
+    private func history(_ entry: OutboxEntry, _ written: Written, _ readBack: ReadBack) -> String {
+        let kept = entry.deletes.map { RowKey($0.entity, $0.id) }.filter { readBack.version(of: $0) != nil }
         let dropped = entry.updates.map { RowKey($0.entity, $0.id) }.filter { written.versions[$0] == .some(nil) }
         guard !kept.isEmpty || !dropped.isEmpty || !written.gone.isEmpty || !written.cleared.isEmpty else { return entry.history }
         var changes = ChangeSet(historyText: entry.history, origin: .thisContext)
@@ -146,13 +143,19 @@ struct ReplicaPush {
     /// The entry's writes, in the order a save makes them.
     private func write(_ entry: OutboxEntry, _ bases: [RowKey: Int64], _ written: inout Written) throws {
         for d in entry.deletes {
+            guard let entity = schema.entity(named: d.entity), try isDenied(entity, d.id, entry) else { continue }
+            // A member it denies deletion for came to it on the server: the deletion is dropped and the row comes back here.
+            let row = RowKey(d.entity, d.id)
+            written.versions[row] = try ReplicaRows.read(c, entity, ids: [d.id]).first?.version
+            written.refresh.insert(row)
+            try refreshReferrers(of: row, &written)
+        }
+        for d in entry.deletes {
             guard let entity = schema.entity(named: d.entity) else { continue }
             let row = RowKey(d.entity, d.id)
-            if try isDenied(entity, d.id, entry) {
-                // A member it denies deletion for came to it on the server: the deletion is dropped and the row comes back here.
+            // Refused, or a member of a refused deletion (its rules took it here): it comes back with it.
+            if written.refresh.contains(row) {
                 written.versions[row] = try ReplicaRows.read(c, entity, ids: [d.id]).first?.version
-                written.refresh.insert(row)
-                try refreshReferrers(of: row, &written)
                 continue
             }
             let r = try c.query("DELETE FROM \(quote(d.entity)) WHERE id = $1 AND \(RowVersion.column) = $2 RETURNING id",
@@ -225,45 +228,6 @@ struct ReplicaPush {
             default:
                 return
             }
-        }
-    }
-
-    /// After the server committed: in one SQLite transaction, the entry
-    /// leaves the outbox, its rows take their server versions, and rows
-    /// the resolution changed take the server's values (with a history
-    /// row, so every context here hears it).
-    private func finish(_ seq: Int64, _ entry: OutboxEntry, _ written: Written, _ refreshed: [String: [ServerRow]]) throws {
-        try file.write {
-            try file.connection.run("DELETE FROM folio_outbox WHERE seq = ?", [.integer(seq)])
-            for (row, version) in written.versions {
-                if let version {
-                    try file.connection.run("""
-                        UPDATE folio_replica_rows SET version = ?, base = ?, pending = max(pending - 1, 0) WHERE entity = ? AND id = ?
-                        """, [.integer(version), .integer(version), .text(row.entity), .integer(row.id)])
-                } else {
-                    try file.connection.run("DELETE FROM folio_replica_rows WHERE entity = ? AND id = ?", [.text(row.entity), .integer(row.id)])
-                }
-            }
-            guard !refreshed.isEmpty || !written.gone.isEmpty else { return }
-            let pending = PendingRows(try file.outbox().map(\.entry))
-            var changes = ChangeSet(origin: .otherProcess)
-            let gone = Set(written.gone.map { ObjectID(entityName: $0.entity, rowID: $0.id) })
-            for (name, ids) in Dictionary(grouping: gone, by: \.entityName) {
-                guard let entity = schema.entity(named: name) else { continue }
-                try file.delete(entity, ids: ids.map(\.rowID))
-            }
-            changes.deleted = gone
-            changes = changes.merged(with: try file.settleDangling(schema, deleted: gone))
-            for (name, rows) in refreshed {
-                guard let entity = schema.entity(named: name) else { continue }
-                for row in rows {
-                    let here = try !file.connection.rows("SELECT 1 FROM \(quote(name)) WHERE id = ?", [.integer(row.id)]).isEmpty
-                    let id = ObjectID(entityName: name, rowID: row.id)
-                    if here { changes.updated[id] = Set(ReplicaRows.columns(of: entity)) } else { changes.inserted.insert(id) }
-                }
-                try file.upsert(entity, rows, keep: pending.keys(of: name))
-            }
-            try file.writeHistory(changes, author: localAuthor)
         }
     }
 }

@@ -35,9 +35,18 @@ extension PersistentContainer {
     /// Whether a replica syncs by itself in the background (the default);
     /// when false it syncs only at ``syncNow()``, for tests that decide the
     /// order in which replicas meet the server.
+    /// A container made with it off (``init(schema:store:syncsAutomatically:)``) never syncs by itself.
     package var syncsAutomatically: Bool {
         get { coordinator.syncEngine?.syncsAutomatically ?? false }
         set { coordinator.syncEngine?.syncsAutomatically = newValue }
+    }
+
+    /// Opens a replica that syncs only at ``syncNow()`` from the start, for
+    /// tests that decide when each replica meets the server.
+    ///
+    ///     let replica = try PersistentContainer(schema: schema, store: .postgreSQL(uri, replica: path), syncsAutomatically: false)
+    package convenience init(schema: Schema, store: StoreDescription, syncsAutomatically: Bool) throws {
+        try self.init(schema: schema, store: store, integrityCheckLimit: SQLiteBackend.integrityCheckLimit, syncsAutomatically: syncsAutomatically)
     }
 
     public var syncMergePolicy: MergePolicy {

@@ -74,8 +74,10 @@ public final class PersistentContainer {
                       pollInterval: pollInterval, integrityCheckLimit: integrityCheckLimit, seed: seed)
     }
 
+    /// `syncsAutomatically: false` makes a replica sync only at ``syncNow()`` from its first moment (see
+    /// ``syncsAutomatically``): turned off after the container started, a first round may already be under way.
     package init(schema: Schema, store: StoreDescription, readOnly: Bool = false, busyTimeout: Double = 5, pollInterval: Double = 1,
-                 integrityCheckLimit: Int, seed: ((ObjectContext) throws -> Void)? = nil) throws {
+                 integrityCheckLimit: Int, syncsAutomatically: Bool = true, seed: ((ObjectContext) throws -> Void)? = nil) throws {
         self.schema = schema
         self.store = store
         path = store.path
@@ -107,6 +109,7 @@ public final class PersistentContainer {
         syncStatus = coordinator.syncEngine.map { _ in SyncStatus() }
         coordinator.startFollowing(fallbackInterval: pollInterval)
         if let engine = coordinator.syncEngine, let status = syncStatus {
+            engine.syncsAutomatically = syncsAutomatically
             engine.start { [weak status] state in Task { @MainActor in status?.update(state) } }
         }
     }

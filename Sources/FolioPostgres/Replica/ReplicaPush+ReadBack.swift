@@ -1,0 +1,109 @@
+import FolioStore
+
+// A pushed entry's rows are read back in its server transaction and written
+// here: a pull keeps the keys of waiting saves on top and so skips the
+// server's changes to them, and the server's rules (a refused deletion, a
+// cascade over rows this replica never saw) may leave more than the entry
+// says. After the push the replica holds what the server holds for them,
+// under the keys of later waiting saves.
+extension ReplicaPush {
+    /// The server's rows of a pushed entry: those it has, and those it has not.
+    struct ReadBack {
+        var rows: [String: [ServerRow]] = [:]
+        var versions: [RowKey: Int64] = [:]
+        var absent: Set<RowKey> = []
+
+        /// The row's server version; nil when the server has no such row.
+        func version(of row: RowKey) -> Int64? { versions[row] }
+    }
+
+    func read(_ touched: Set<RowKey>) throws -> ReadBack {
+        var result = ReadBack()
+        for (name, keys) in Dictionary(grouping: touched, by: \.entity) {
+            guard let entity = schema.entity(named: name) else { continue }
+            let rows = try ReplicaRows.read(c, entity, ids: keys.map(\.id))
+            result.rows[name] = rows
+            for row in rows { result.versions[RowKey(name, row.id)] = row.version }
+            result.absent.formUnion(keys.filter { result.versions[$0] == nil })
+        }
+        return result
+    }
+
+    /// After the server committed: in one SQLite transaction, the entry
+    /// leaves the outbox, its rows take their server versions, and rows
+    /// that differ from the server's take its values (with a history row,
+    /// so every context here hears it).
+    func finish(_ seq: Int64, _ entry: OutboxEntry, _ written: Written, _ readBack: ReadBack) throws {
+        try file.write {
+            try file.connection.run("DELETE FROM folio_outbox WHERE seq = ?", [.integer(seq)])
+            for (row, version) in written.versions {
+                if let version {
+                    try file.connection.run("""
+                        UPDATE folio_replica_rows SET version = ?, base = ?, pending = max(pending - 1, 0) WHERE entity = ? AND id = ?
+                        """, [.integer(version), .integer(version), .text(row.entity), .integer(row.id)])
+                } else {
+                    try file.connection.run("DELETE FROM folio_replica_rows WHERE entity = ? AND id = ?", [.text(row.entity), .integer(row.id)])
+                }
+            }
+            let pending = PendingRows(try file.outbox().map(\.entry))
+            var changes = ChangeSet(origin: .otherProcess)
+            var gone = Set(written.gone.map { ObjectID(entityName: $0.entity, rowID: $0.id) })
+            for row in readBack.absent where try isHere(row.entity, row.id) {
+                gone.insert(ObjectID(entityName: row.entity, rowID: row.id))
+            }
+            for (name, ids) in Dictionary(grouping: gone, by: \.entityName) {
+                guard let entity = schema.entity(named: name) else { continue }
+                try file.delete(entity, ids: ids.map(\.rowID))
+            }
+            changes.deleted = gone
+            changes = changes.merged(with: try file.settleDangling(schema, deleted: gone))
+            // Rows that come back may refer to each other (the foreign keys are checked at commit).
+            let coming = Set(readBack.versions.keys).subtracting(pending.deleted)
+            for (name, rows) in readBack.rows {
+                guard let entity = schema.entity(named: name) else { continue }
+                try refresh(entity, rows, pending, coming, &changes)
+            }
+            try file.writeHistory(changes, author: localAuthor)
+        }
+    }
+
+    /// Writes the server's values of `rows` where they differ here (but for
+    /// the keys of later waiting saves, and references to rows not here yet,
+    /// which a later pull brings with them).
+    private func refresh(_ entity: EntityDescription, _ rows: [ServerRow], _ pending: PendingRows, _ coming: Set<RowKey>,
+                         _ changes: inout ChangeSet) throws {
+        let name = entity.name, columns = ReplicaRows.columns(of: entity)
+        let targets = Dictionary(uniqueKeysWithValues: entity.toOnes.map { ($0.name, $0.target.name) })
+        var keep = pending.keys(of: name)
+        var differing: [ServerRow] = []
+        let select = "SELECT \(columns.map(quote).joined(separator: ", ")) FROM \(quote(name)) WHERE id = ?"
+        for row in rows where !pending.deleted.contains(RowKey(name, row.id)) {
+            var kept = keep[row.id] ?? []
+            for (index, column) in columns.enumerated() {
+                guard let target = targets[column], case .integer(let ref) = row.values[index],
+                      !coming.contains(RowKey(target, ref)), try !isHere(target, ref) else { continue }
+                kept.insert(column)
+            }
+            let id = ObjectID(entityName: name, rowID: row.id)
+            guard let here = try file.connection.rows(select, [.integer(row.id)]).first else {
+                // Back on the server (a refused deletion): here again, once what it refers to is.
+                guard kept.isSubset(of: keep[row.id] ?? []) else { continue }
+                changes.inserted.insert(id)
+                differing.append(row)
+                continue
+            }
+            keep[row.id] = kept
+            let keys = columns.indices.filter { !kept.contains(columns[$0]) && here[$0] != row.values[$0] }.map { columns[$0] }
+            try file.connection.run("UPDATE folio_replica_rows SET version = ? WHERE entity = ? AND id = ?",
+                                    [.integer(row.version), .text(name), .integer(row.id)])
+            guard !keys.isEmpty else { continue }
+            changes.updated[id, default: []].formUnion(keys)
+            differing.append(row)
+        }
+        try file.upsert(entity, differing, keep: keep)
+    }
+
+    private func isHere(_ entity: String, _ id: Int64) throws -> Bool {
+        try !file.connection.rows("SELECT 1 FROM \(quote(entity)) WHERE id = ?", [.integer(id)]).isEmpty
+    }
+}

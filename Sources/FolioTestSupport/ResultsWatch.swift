@@ -1,0 +1,100 @@
+import FolioResults
+import FolioStore
+
+/// A results controller wired to a table (``ResultsTableHarness``) whose
+/// every report is checked as it arrives: the table accepts it by UIKit's
+/// batch rules, and the report applied to the sections before gives what a
+/// fresh fetch gives now. Problems are collected, not thrown, for a test (or
+/// a test's child process) to read at the end.
+///
+///     let watch = try ResultsWatch(request, in: context, sectionKey: \.shelf)
+///     try context.save()
+///     #expect(watch.problems.isEmpty)
+@MainActor
+public final class ResultsWatch<Entity: ManagedObject> {
+    public typealias Sections = [ResultsBatchApplier.Section<ObjectID, SectionIdentifier>]
+    public let harness: ResultsTableHarness<Entity>
+    public let sectionKey: PartialKeyPath<Entity>?
+    /// The sections after the last checked report.
+    public private(set) var previous: Sections = []
+    /// Every rule a report broke, and every report that disagreed with a fresh fetch.
+    public private(set) var problems: [String] = [] {
+        didSet { if let last = problems.last, problems.count > oldValue.count { onProblem?(last) } }
+    }
+    /// Told of each problem as it is found (a child process prints it at once, before it may be killed).
+    public var onProblem: ((String) -> Void)?
+    /// How many reports were checked.
+    public private(set) var reports = 0
+    private var tableErrorsSeen = 0
+    private var renames: ObservationToken?
+
+    /// Fetches `request` in a new controller on `context` and starts checking its reports.
+    public init(_ request: FetchRequest<Entity>, in context: ObjectContext, sectionKey: PartialKeyPath<Entity>?) throws {
+        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: sectionKey)
+        try controller.performFetch()
+        harness = ResultsTableHarness(controller: controller)
+        self.sectionKey = sectionKey
+        previous = try truth()
+        harness.afterEachBatch = { [weak self] batch in self?.check(batch) }
+        // A save renames new objects; the table keeps their rows, so the sections before are renamed too.
+        renames = context.observeChanges { [weak self] changes in
+            guard let self, changes.origin == .thisContext else { return }
+            previous = previous.map { ($0.section, $0.ids.map { changes.permanentIDs[$0] ?? $0 }) }
+        }
+    }
+
+    /// Whether the controller shows what a fresh fetch gives now (its context's unsaved changes included).
+    public func agreesWithFetch() throws -> Bool {
+        let now = try truth()
+        return shown().map(\.ids) == now.map(\.ids) && shown().map(\.section) == now.map(\.section)
+            && previous.map(\.ids) == now.map(\.ids)
+    }
+
+    private func check(_ batch: FetchedResultsChanges) {
+        reports += 1
+        for error in harness.tableErrors.dropFirst(tableErrorsSeen) { problems.append("table refused a report: \(error)") }
+        tableErrorsSeen = harness.tableErrors.count
+        harness.reset()
+        do {
+            let now = try truth()
+            let applied = try ResultsBatchApplier.apply(batch, to: previous, dataSource: now)
+            if applied.map(\.ids) != now.map(\.ids) {
+                problems.append("report \(batch.objectChanges) gives \(applied.map(\.ids)), a fetch \(now.map(\.ids))")
+            }
+            var kinds: [ObjectID: [ResultsChangeType]] = [:]
+            for change in batch.objectChanges { kinds[change.id, default: []].append(change.type) }
+            for (id, types) in kinds where !(types.count == 1 || Set(types) == [.delete, .insert]) {
+                problems.append("\(id) reported as \(types)")
+            }
+            previous = now
+        } catch {
+            problems.append("\(error)")
+            previous = (try? truth()) ?? previous
+        }
+    }
+
+    /// The sections a fresh fetch gives.
+    private func truth() throws -> Sections {
+        var request = harness.controller.fetchRequest
+        request.fetchBatchSize = 0
+        let keyed = try harness.controller.managedObjectContext.fetchKeys(request, keyPaths: sectionKey.map { [$0] } ?? [])
+        guard sectionKey != nil else { return [(SectionIdentifier(""), keyed.map(\.id))] }
+        var sections: Sections = []
+        for row in keyed {
+            let section: SectionIdentifier
+            switch row.values[0] {
+            case .null: section = .nilKey
+            case .integer(let v): section = SectionIdentifier(String(v))
+            case .text(let v): section = SectionIdentifier(v)
+            default: section = SectionIdentifier("\(row.values[0])")
+            }
+            if sections.last?.section == section { sections[sections.count - 1].ids.append(row.id) } else { sections.append((section, [row.id])) }
+        }
+        return sections
+    }
+
+    private func shown() -> Sections {
+        let snapshot = harness.controller.snapshot()
+        return Array(zip(snapshot.sectionIdentifiers, snapshot.itemIdentifiers).map { ($0.0, $0.1) })
+    }
+}
