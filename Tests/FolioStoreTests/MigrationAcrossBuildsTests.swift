@@ -14,16 +14,19 @@ import FolioTestSupport
         return json
     }
 
+    /// The newer build makes the store and saves an item on shelf B2.
+    func saveLampWithTheNewerBuild(_ path: String) throws {
+        let newer = try PersistentContainer(schema: TwoBuildsSchema.newer, path: path, pollInterval: 3600)
+        let item = NewerBuildItem(context: newer.viewContext)
+        item.name = "Lamp"
+        item.shelf = "B2"
+        try newer.viewContext.save()
+    }
+
     @Test func anOlderBuildKeepsWhatANewerOneAdded() throws {
         let dir = try StoreTemporaryDirectory()
         let path = dir.path("inventory.sqlite")
-        do {
-            let newer = try PersistentContainer(schema: TwoBuildsSchema.newer, path: path, pollInterval: 3600)
-            let item = NewerBuildItem(context: newer.viewContext)
-            item.name = "Lamp"
-            item.shelf = "B2"
-            try newer.viewContext.save()
-        }
+        try saveLampWithTheNewerBuild(path)
         let recorded = try record(path)
         #expect(recorded.contains("shelf"))
         // The older build reads, then writes, and records nothing less.
@@ -47,13 +50,7 @@ import FolioTestSupport
     @Test func aStoreWhoseTablesAreAheadOfItsRecordOpens() throws {
         let dir = try StoreTemporaryDirectory()
         let path = dir.path("inventory.sqlite")
-        do {
-            let newer = try PersistentContainer(schema: TwoBuildsSchema.newer, path: path, pollInterval: 3600)
-            let item = NewerBuildItem(context: newer.viewContext)
-            item.name = "Lamp"
-            item.shelf = "B2"
-            try newer.viewContext.save()
-        }
+        try saveLampWithTheNewerBuild(path)
         let behind = try record(path).replacingOccurrences(of: ",\"shelf\":\"TEXT\"", with: "")
         #expect(!behind.contains("shelf"))
         runSQL(path, "UPDATE folio_metadata SET value = '\(behind)' WHERE key = 'schema'")
