@@ -3,7 +3,9 @@ import FolioStore
 
 extension ListedTable {
     /// The table a fetched results controller shows: its sections (names as
-    /// headers when sectioned) and a row per object made by `row`.
+    /// headers when sectioned) and a row per object made by `row`. A table
+    /// without rows has no sections, sectioned or not, so every app's empty
+    /// `list --json` is `[]`.
     ///
     /// ```swift
     /// let table = ListedTable(results: controller) { planet in
@@ -14,8 +16,9 @@ extension ListedTable {
     @MainActor
     public init<Entity: ManagedObject>(results: FetchedResultsController<Entity>, row: (Entity) -> Row) {
         let sections = results.sections ?? []
-        self.init(sections: sections.indices.map { index in
-            Section(name: sections[index].name, rows: results.objects(inSection: index).map(row))
+        self.init(sections: sections.indices.compactMap { index in
+            // An unsectioned controller keeps one section even when it is empty.
+            sections[index].numberOfObjects == 0 ? nil : Section(name: sections[index].name, rows: results.objects(inSection: index).map(row))
         })
     }
 
