@@ -168,7 +168,9 @@ struct PeerError: Error, CustomStringConvertible {
             if command.hasPrefix("insert-group") { model.groups[target] = PartitionModel.Group() }
             if command.hasPrefix("insert-item") { model.items[target] = PartitionModel.Item() }
             for (key, value) in effects { model.write(target, key, value, by: peer.index) }
-            let deleted = answer.dropFirst("saved deleted=".count).split(separator: ",").map(String.init).filter { $0 != "-" }
+            // The answer may carry the process's new problem lines after a space: the list ends there.
+            let list = answer.dropFirst("saved deleted=".count).prefix { $0 != " " }
+            let deleted = list.split(separator: ",").map(String.init).filter { $0 != "-" }
             model.deleted(deleted, group: command.hasPrefix("delete-group") ? target : nil)
         }
 
