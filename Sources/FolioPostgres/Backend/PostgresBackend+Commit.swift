@@ -149,9 +149,15 @@ extension PostgresBackend {
     /// rows per statement as the parameter limit allows; `row` appends row i's values.
     func insertMany(_ entity: EntityDescription, columns: [PropertyDescription], count: Int,
                     _ row: (Int, inout [StoreValue]) -> Void) throws {
-        let width = 1 + columns.count
+        try insertMany(into: entity.name, columns: ["id"] + columns.map(\.name), count: count, row)
+    }
+
+    /// Inserts `count` rows into `table`'s `columns`, as many rows per
+    /// statement as the parameter limit allows; `row` appends row i's values.
+    func insertMany(into table: String, columns: [String], count: Int, _ row: (Int, inout [StoreValue]) -> Void) throws {
+        let width = max(1, columns.count)
         let limit = min(1000, 60_000 / width)
-        let names = (["id"] + columns.map { quote($0.name) }).joined(separator: ", ")
+        let names = columns.map(quote).joined(separator: ", ")
         var index = 0
         while index < count {
             let end = min(count, index + limit)
@@ -163,7 +169,7 @@ extension PostgresBackend {
                 let start = (i - index) * width
                 tuples.append("(" + (1...width).map { "$\(start + $0)" }.joined(separator: ", ") + ")")
             }
-            try connection.query("INSERT INTO \(quote(entity.name)) (\(names)) VALUES \(tuples.joined(separator: ", "))", values)
+            try connection.query("INSERT INTO \(quote(table)) (\(names)) VALUES \(tuples.joined(separator: ", "))", values)
             index = end
         }
     }

@@ -171,19 +171,7 @@ extension PostgresBackend {
     /// Writes a seed's rows as they are (their IDs, versions and the ID sequence with them).
     private func insert(_ seed: SeedRows) throws {
         for table in seed.tables {
-            let names = table.columns.map(quote).joined(separator: ", ")
-            let width = table.columns.count
-            let limit = max(1, min(500, 60_000 / max(width, 1)))
-            var start = 0
-            while start < table.rows.count {
-                let rows = table.rows[start..<min(start + limit, table.rows.count)]
-                let tuples = rows.indices.map { i in
-                    "(" + (1...width).map { "$\((i - start) * width + $0)" }.joined(separator: ", ") + ")"
-                }
-                try connection.query("INSERT INTO \(quote(table.name)) (\(names)) VALUES \(tuples.joined(separator: ", "))",
-                                     rows.flatMap { $0 })
-                start += rows.count
-            }
+            try insertMany(into: table.name, columns: table.columns, count: table.rows.count) { i, values in values += table.rows[i] }
         }
     }
 

@@ -63,26 +63,21 @@ final class SQLiteBackend: StoreBackend {
     /// before anything is written.
     private static func connect(_ path: String, readOnly: Bool, health: StoreHealth,
                                 busyTimeoutMilliseconds: Int32) throws -> SQLiteConnection {
-        if readOnly && readsUntouched(path) {
-            let immutable = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, mode: .immutable, health: health)
-            _ = try immutable.rows("SELECT count(*) FROM sqlite_master")
-            return immutable
-        }
-        let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
-                                              mode: readOnly ? .readOnly : .readWrite, health: health)
-        do {
+        func opened(_ mode: SQLiteConnection.Mode) throws -> SQLiteConnection {
+            let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, mode: mode, health: health)
             _ = try connection.rows("SELECT count(*) FROM sqlite_master")
             return connection
+        }
+        if readOnly && readsUntouched(path) { return try opened(.immutable) }
+        do {
+            return try opened(readOnly ? .readOnly : .readWrite)
         } catch let error as StoreError {
             // Only a read-only open that could not make the index, with no log to read, falls back.
             guard readOnly, !FileManager.default.fileExists(atPath: path + "-wal") else { throw error }
             switch error {
-            case .readOnly, .cannotOpen: break
+            case .readOnly, .cannotOpen: return try opened(.immutable)
             default: throw error
             }
-            let immutable = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, mode: .immutable, health: health)
-            _ = try immutable.rows("SELECT count(*) FROM sqlite_master")
-            return immutable
         }
     }
 
