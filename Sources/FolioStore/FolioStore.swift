@@ -15,8 +15,7 @@ import CSQLite
 /// - Work in an ``ObjectContext``: insert, change, ``ObjectContext/delete(_:)``,
 ///   ``ObjectContext/save()``, ``ObjectContext/rollback()``, ``ObjectContext/undo()``.
 /// - Fetch with ``FetchRequest`` (`#Predicate`, `SortDescriptor`, limit,
-///   offset, batch size; see ``PredicateSupport``), or fetch IDs and key
-///   values without objects (``ObjectContext/fetchKeys(_:keyPaths:restrictedTo:)``).
+///   offset, batch size; see ``PredicateSupport``).
 /// - Observe ``ChangeSet``s: ``ObjectContext/observeChanges(_:)``,
 ///   ``ObjectContext/changes()``, ``ObjectContext/observeWillSave(_:)``;
 ///   other contexts' and other processes' saves arrive the same way.

@@ -6,7 +6,7 @@ import Synchronization
 /// order (IDs and key values), valid only for the same request on the same
 /// store at the same history position. A relaunch with the same name then
 /// draws its first screen from the file's section table and row IDs, and
-/// loads the keys off the main actor (see ``CachedOrder``); any change seen
+/// loads the keys off the main actor; any change seen
 /// by a controller deletes the file.
 ///
 /// ```swift

@@ -49,6 +49,12 @@ extension PersistentContainer {
         try self.init(schema: schema, store: store, integrityCheckLimit: SQLiteBackend.integrityCheckLimit, syncsAutomatically: syncsAutomatically)
     }
 
+    /// How a replica settles a pushed change that meets a newer server value,
+    /// property by property, as a context's ``ObjectContext/mergePolicy`` does
+    /// between two saves. `.error` (the default) keeps the change waiting and
+    /// lists the conflict in ``syncStatus``.
+    ///
+    ///     container.syncMergePolicy = .mergeByPropertyObjectTrump
     public var syncMergePolicy: MergePolicy {
         get { coordinator.syncEngine?.mergePolicy ?? .error }
         set { coordinator.syncEngine?.mergePolicy = newValue }

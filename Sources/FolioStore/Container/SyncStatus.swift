@@ -12,9 +12,11 @@ import Observation
 public final class SyncStatus {
     /// A copy of the status, as the sync engine reports it.
     public struct State: Sendable, Equatable {
+        /// Whether the server answered the last time the sync asked.
         public var isOnline: Bool
         /// Local saves not yet on the server.
         public var waitingChanges: Int
+        /// When a push or pull last completed, if ever in this process.
         public var lastSynced: Date?
         /// Pushed changes that met newer server values the policy left for the app (`.error`).
         public var conflicts: [SaveConflict]
@@ -37,10 +39,15 @@ public final class SyncStatus {
     /// The latest state.
     public private(set) var state = State()
 
+    /// Whether the server answered the last time the sync asked.
     public var isOnline: Bool { state.isOnline }
+    /// Local saves not yet on the server.
     public var waitingChanges: Int { state.waitingChanges }
+    /// When a push or pull last completed, if ever in this process.
     public var lastSynced: Date? { state.lastSynced }
+    /// Pushed changes that met newer server values the policy left for the app.
     public var conflicts: [SaveConflict] { state.conflicts }
+    /// The last failure the sync could not settle, if any.
     public var problem: String? { state.problem }
 
     nonisolated init() {}
@@ -66,6 +73,9 @@ public struct SyncReport: Sendable, Equatable {
     /// Why the next waiting save could not be pushed, when the server refused it (not a conflict).
     public var problem: String?
 
+    /// A report; every count defaults to zero.
+    ///
+    ///     SyncReport(pushed: 2, pulled: 5)
     public init(pushed: Int = 0, pulled: Int = 0, unsettled: [SaveConflict] = [], waiting: Int = 0, problem: String? = nil) {
         self.pushed = pushed
         self.pulled = pulled

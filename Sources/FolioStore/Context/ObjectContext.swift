@@ -41,8 +41,7 @@ import Foundation
 ///   merged into this context. Unprocessed changes are processed (heard as a
 ///   `.pending` batch) before the merge is applied.
 ///
-/// Fetches (and ``fetchKeys(_:keyPaths:restrictedTo:)``,
-/// ``keyValues(of:keyPaths:)``) include unsaved changes, so after any batch
+/// Fetches include unsaved changes, so after any batch
 /// a fetch shows the state that batch ends in.
 public class ObjectContext {
     /// Where the context works and hears other contexts' saves: the main

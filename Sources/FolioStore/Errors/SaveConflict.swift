@@ -18,6 +18,7 @@ public struct SaveConflict: Sendable, Equatable, CustomStringConvertible {
 
     /// A key whose stored value and this context's value differ.
     public struct Key: Sendable, Equatable {
+        /// The attribute's or relationship's name.
         public var key: String
         /// The value in the store now (`.null` when the row is gone).
         public var stored: StoreValue
@@ -34,8 +35,11 @@ public struct SaveConflict: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The object's entity name.
     public var entity: String
+    /// The object's row ID in its entity.
     public var id: Int64
+    /// How the two saves met.
     public var kind: Kind
     /// The keys whose values differ, in the entity's order (relationships as row IDs).
     public var keys: [Key]

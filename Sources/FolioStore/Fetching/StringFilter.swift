@@ -26,8 +26,8 @@ public enum StringMatch: Sendable, Hashable {
 /// relationships), optionally case-, diacritic- and width-insensitive as
 /// Core Data's `CONTAINS[cd]`, and on several attributes at once (any of
 /// them matching). Filters are ANDed with the request's predicate; the
-/// store folds text the same way in SQL and for unsaved objects
-/// (``TextFolding``), so pending changes match as saved ones do.
+/// store folds text the same way in SQL and for unsaved objects,
+/// so pending changes match as saved ones do.
 ///
 /// A search field over two attributes:
 ///

@@ -4,6 +4,7 @@ import Foundation
 ///
 ///     Int.storeType == .integer   // true
 public enum StoreType: String, Sendable, Codable {
+    /// One of SQLite's storage classes (PostgreSQL uses the matching type).
     case integer, real, text, blob
 
     /// Zero, empty text or no bytes: what a vanished row reads as.

@@ -30,9 +30,13 @@ public struct Key: Hashable, Sendable {
     public enum Code: Hashable, Sendable {
         /// A printable grapheme (a letter, digit, CJK character, emoji...).
         case character(Character)
+        /// An arrow key.
         case up, down, left, right
+        /// A key that moves by a page or to an end.
         case home, end, pageUp, pageDown
+        /// An editing key (`delete` is forward delete; `backspace` deletes backwards).
         case insert, delete, backspace
+        /// Return, Tab, Shift-Tab or Escape.
         case enter, tab, backTab, escape
         /// F1...F12.
         case function(Int)

@@ -32,6 +32,7 @@ public struct MouseEvent: Hashable, Sendable {
     /// MouseEvent.Button.left
     /// ```
     public enum Button: Hashable, Sendable {
+        /// A mouse button.
         case left, middle, right
     }
 
@@ -41,10 +42,15 @@ public struct MouseEvent: Hashable, Sendable {
     /// if case .drag(.left) = event.kind { ... }
     /// ```
     public enum Kind: Hashable, Sendable {
+        /// A button went down.
         case press(Button)
+        /// A button went up (terminals do not say which).
         case release
+        /// The pointer moved with a button held.
         case drag(Button)
+        /// The pointer moved with no button held.
         case move
+        /// One step of the wheel (or a trackpad's scroll).
         case wheelUp, wheelDown, wheelLeft, wheelRight
     }
 }

@@ -5,6 +5,7 @@ extension Screen {
     /// screen.draw("Title", in: bar, alignment: .center)
     /// ```
     public enum Alignment: Sendable {
+        /// Where the text sits in its space.
         case left, center, right
     }
 

@@ -75,6 +75,8 @@ public struct Style: Hashable, Sendable {
 /// let style = Style(foreground: .red)
 /// ```
 public enum Color: UInt8, Hashable, Sendable {
+    /// One of the eight normal colours (SGR 30–37 and 40–47).
     case black = 0, red, green, yellow, blue, magenta, cyan, white
+    /// One of the eight bright colours (SGR 90–97 and 100–107).
     case brightBlack, brightRed, brightGreen, brightYellow, brightBlue, brightMagenta, brightCyan, brightWhite
 }
