@@ -55,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "folio-bench",
             dependencies: ["CSQLite", "CLibPQ", "FolioStore", "FolioPostgres", "FolioResults", "FolioTable", "FolioTerminal", "FolioAppSupport",
-                           "FolioTestSupport"]
+                           "FolioProcessSupport"]
         ),
 
         // A tiny program the terminal tests run on a real pty (and a demo of the kit).
@@ -64,19 +64,29 @@ let package = Package(
         // A child process for the store's crash and two-process tests.
         .executableTarget(name: "folio-store-worker", dependencies: ["FolioStore", "FolioPostgres", "FolioResults", "FolioTestSupport"]),
 
-        // Test support shared by every test target.
-        .target(name: "FolioTestSupport", dependencies: ["CSQLite", "FolioStore", "FolioPostgres", "FolioResults", "FolioTable", "FolioTerminal"]),
+        // Test support, per layer: the table and terminal tests link no SQLite or libpq.
+        .target(name: "FolioTableTestSupport", dependencies: ["FolioTable", "FolioTerminal", "FolioProcessSupport"]),
+        // Other processes, waited on off the main actor: a throwaway PostgreSQL
+        // cluster (run as programs, no libpq) for the tests and the benchmarks.
+        .target(name: "FolioProcessSupport"),
+        .target(
+            name: "FolioTestSupport",
+            dependencies: ["CSQLite", "FolioStore", "FolioPostgres", "FolioResults", "FolioTable", "FolioTerminal",
+                           "FolioTableTestSupport", "FolioProcessSupport"]
+        ),
 
         .testTarget(name: "FolioStoreTests", dependencies: ["FolioStore", "FolioTestSupport", "CSQLite", "folio-store-worker"]),
         .testTarget(
             name: "FolioPostgresTests",
             dependencies: ["FolioPostgres", "FolioStore", "FolioResults", "FolioTestSupport", "CLibPQ", "folio-store-worker"]
         ),
-        .testTarget(name: "FolioChangesTests", dependencies: ["FolioChanges", "FolioTestSupport"]),
+        .testTarget(name: "FolioChangesTests", dependencies: ["FolioChanges", "FolioTableTestSupport"]),
         .testTarget(name: "FolioResultsTests", dependencies: ["FolioResults", "FolioTestSupport"]),
-        .testTarget(name: "FolioTableTests", dependencies: ["FolioTable", "FolioTestSupport"]),
+        .testTarget(name: "FolioTableTests", dependencies: ["FolioTable", "FolioTableTestSupport"]),
         .testTarget(name: "FolioAdaptersTests", dependencies: ["FolioAdapters", "FolioTestSupport"]),
-        .testTarget(name: "FolioTerminalTests", dependencies: ["FolioTerminal", "FolioTestSupport"], exclude: ["Snapshots"]),
+        .testTarget(
+            name: "FolioTerminalTests", dependencies: ["FolioTerminal", "FolioTableTestSupport", "folio-terminal-probe"],
+            exclude: ["Snapshots"]),
         // The tutorials' screens ported as a Core Data and UIKit developer would write them.
         .testTarget(
             name: "FolioPortsTests", dependencies: ["FolioStore", "FolioResults", "FolioTable", "FolioTerminal", "FolioTestSupport"],

@@ -3,7 +3,7 @@ import Foundation
 import FolioPostgres
 import FolioResults
 import FolioStore
-import FolioTestSupport
+import FolioProcessSupport
 
 /// `folio-bench postgres --rows N [--store URI] [--json]`: the store on a
 /// PostgreSQL server against raw libpq doing the same work, in one run,

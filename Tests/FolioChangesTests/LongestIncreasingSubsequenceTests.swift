@@ -1,5 +1,5 @@
 import FolioChanges
-import FolioTestSupport
+import FolioTableTestSupport
 import Testing
 
 /// The longest increasing subsequence against brute force.

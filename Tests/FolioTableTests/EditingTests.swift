@@ -1,5 +1,5 @@
 import FolioTable
-import FolioTestSupport
+import FolioTableTestSupport
 import Testing
 
 /// docs/table-view-rules.md §3: edit mode, editing styles, commit.

@@ -1,5 +1,5 @@
 import FolioTable
-import FolioTestSupport
+import FolioTableTestSupport
 import Testing
 
 /// Random valid batches are applied and checked against the model; random

@@ -1,5 +1,5 @@
 import FolioTable
-import FolioTestSupport
+import FolioTableTestSupport
 import Testing
 
 /// docs/table-view-rules.md, rules 3.7–3.11: swipe actions.

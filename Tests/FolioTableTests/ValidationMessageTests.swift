@@ -1,5 +1,5 @@
 import FolioTable
-import FolioTestSupport
+import FolioTableTestSupport
 import Testing
 
 /// docs/table-view-rules.md §2: each refusal, its exact text, and the order of the checks.

@@ -1,5 +1,5 @@
 import FolioTable
-import FolioTestSupport
+import FolioTableTestSupport
 import Testing
 
 /// Random scrolling, highlight moves, height changes and batches on small

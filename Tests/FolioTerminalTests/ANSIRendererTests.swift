@@ -1,5 +1,5 @@
 import Testing
-import FolioTestSupport
+import FolioTableTestSupport
 @testable import FolioTerminal
 
 @Suite("ANSI renderer: only the difference is written")

@@ -1,6 +1,6 @@
 import Testing
 import FolioTable
-import FolioTestSupport
+import FolioTableTestSupport
 @testable import FolioTerminal
 
 @Suite("Tab bars, text fields, alerts, HUD and colour-free drawing")

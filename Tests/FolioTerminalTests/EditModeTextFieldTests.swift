@@ -1,6 +1,6 @@
 import Testing
 import FolioTable
-import FolioTestSupport
+import FolioTableTestSupport
 @testable import FolioTerminal
 
 @Suite("Text fields in a table that stays in edit mode")

@@ -1,5 +1,5 @@
 import Testing
-import FolioTestSupport
+import FolioTableTestSupport
 @testable import FolioTerminal
 
 @Suite("Input parser: bytes to events")

@@ -1,6 +1,6 @@
 import Dispatch
 import FolioTable
-import FolioTestSupport
+import FolioTableTestSupport
 import Testing
 @testable import FolioTerminal
 

@@ -1,5 +1,5 @@
 import Testing
-import FolioTestSupport
+import FolioTableTestSupport
 @testable import FolioTerminal
 
 @Suite("Screen: a grid of graphemes with style and width")

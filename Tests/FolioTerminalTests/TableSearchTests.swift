@@ -1,6 +1,6 @@
 import Testing
 import FolioTable
-import FolioTestSupport
+import FolioTableTestSupport
 @testable import FolioTerminal
 
 /// A searchable list of names: `searchTextDidChange` narrows it.

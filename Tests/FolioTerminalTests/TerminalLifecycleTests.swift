@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import FolioTerminal
-import FolioTestSupport
+import FolioTableTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,4 @@
-import FolioTestSupport
+import FolioTableTestSupport
 import Foundation
 
 extension PseudoTerminal {

@@ -1,4 +1,4 @@
-import FolioTestSupport
+import FolioTableTestSupport
 
 extension ResultsRandom {
     /// The shared seeded generator, with its seed printed for replay (`FOLIO_SEED`).

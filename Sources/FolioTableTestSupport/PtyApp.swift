@@ -1,4 +1,5 @@
 import FolioTerminal
+import FolioProcessSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
