@@ -7,14 +7,17 @@ import Synchronization
 ///     let child = try StoreChildProcess(executable: StoreChildProcess.sibling("folio-store-worker"), arguments: ["watch", path])
 ///     _ = await child.waitForLine { $0 == "ready" }
 ///     await child.kill()
-public final class StoreChildProcess: @unchecked Sendable {  // the collected lines are used only under `lock`
+public final class StoreChildProcess: @unchecked Sendable {  // output is owned by `lock`; Process and Pipe are used from any thread as Foundation allows
     private let process = Process()
     private let output = Pipe()
     private let input = Pipe()
-    private let lock = Mutex(())
-    private var collected: [(line: String, at: Date)] = []
-    private var buffer = Data()
-    private var ended = false
+    /// What the reading thread has gathered, owned by its lock.
+    private struct Output {
+        var collected: [(line: String, at: Date)] = []
+        var buffer = Data()
+        var ended = false
+    }
+    private let lock = Mutex(Output())
 
     /// Starts `executable` with `arguments`.
     ///
@@ -56,20 +59,20 @@ public final class StoreChildProcess: @unchecked Sendable {  // the collected li
 
     private func receive(_ data: Data) {
         let now = Date()
-        lock.withLock { _ in
-            if data.isEmpty { ended = true; return }
-            buffer.append(data)
-            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                buffer = Data(buffer[buffer.index(after: newline)...])
-                collected.append((line, now))
+        lock.withLock { output in
+            if data.isEmpty { output.ended = true; return }
+            output.buffer.append(data)
+            while let newline = output.buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: output.buffer[output.buffer.startIndex..<newline], as: UTF8.self)
+                output.buffer = Data(output.buffer[output.buffer.index(after: newline)...])
+                output.collected.append((line, now))
             }
         }
     }
 
     /// Every complete line so far with the time it arrived.
     public var lines: [(line: String, at: Date)] {
-        lock.withLock { _ in collected }
+        lock.withLock { $0.collected }
     }
 
     /// Waits up to `timeout` seconds for a line matching `predicate`; returns it and its arrival time.
@@ -85,9 +88,9 @@ public final class StoreChildProcess: @unchecked Sendable {  // the collected li
         // A process that ended (its output read to the end) prints nothing more:
         // a crashed worker fails its wait at once, not at the deadline.
         let found = await Self.poll(timeout: timeout) { () -> (line: String, at: Date)?? in
-            self.lock.withLock { _ in
-                if let hit = self.collected.first(where: { predicate($0.line) }) { return .some(hit) }
-                return self.ended ? .some(nil) : nil
+            self.lock.withLock { output in
+                if let hit = output.collected.first(where: { predicate($0.line) }) { return .some(hit) }
+                return output.ended ? .some(nil) : nil
             }
         }
         return found ?? nil
@@ -97,7 +100,7 @@ public final class StoreChildProcess: @unchecked Sendable {  // the collected li
     public func kill() async {
         Foundation.kill(process.processIdentifier, SIGKILL)
         await waitForExit()
-        _ = await Self.poll(timeout: 10) { self.lock.withLock { _ in self.ended } ? true : nil }
+        _ = await Self.poll(timeout: 10) { self.lock.withLock { $0.ended } ? true : nil }
     }
 
     /// Closes the child's stdin (the worker's signal to exit) and waits for it.

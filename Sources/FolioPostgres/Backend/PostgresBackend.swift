@@ -3,7 +3,7 @@ import FolioStore
 import Foundation
 
 /// The PostgreSQL implementation of ``StoreBackend``: one libpq connection,
-/// its names resolved in the schema's namespace, used under a lane's lock.
+/// its names resolved in the schema's namespace, used under its locked connection's lock.
 /// Writers serialise on the namespace's advisory lock (``PostgresLock``),
 /// so Folio's write transactions mean on a server what they mean on SQLite.
 final class PostgresBackend: StoreBackend {

@@ -3,7 +3,7 @@ import Dispatch
 import FolioStore
 import Foundation
 
-/// One libpq connection, used by one thread at a time (a lane's lock or a
+/// One libpq connection, used by one thread at a time (the store's connection lock or a
 /// feed's queue). Statements take their values as `$1…` parameters;
 /// failures become ``StoreError``s that name the server, never a raw libpq
 /// code. A connection found broken between statements is reset once before

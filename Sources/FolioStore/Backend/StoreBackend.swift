@@ -2,7 +2,7 @@
 /// PostgreSQL in FolioPostgres; nothing above this protocol speaks either.
 /// The fetch translation writes SQL through the backend's ``dialect``.
 /// An instance is one connection, used by one thread at a time (the
-/// coordinator's lanes see to that); a container opens several.
+/// coordinator's locked connections see to that); a container opens several.
 package protocol StoreBackend: AnyObject {
     /// Where the data lives, for messages.
     var path: String { get }

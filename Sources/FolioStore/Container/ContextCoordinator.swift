@@ -1,14 +1,14 @@
 import Dispatch
 
 /// One context's way to the store: the container's shared coordinator and
-/// the lanes this context reads and writes through (the view context's
-/// own pair, or the lane background contexts share).
+/// the connections this context reads and writes through (the view context's
+/// own pair, or the one background contexts share).
 ///
 ///     let rows = try context.coordinator.withBackend { try $0.rows(of: entity, ids: ids) }
 final class ContextCoordinator: Sendable {
     let shared: StoreCoordinator
-    private let reads: StoreLane
-    private let writes: StoreLane
+    private let reads: LockedConnection
+    private let writes: LockedConnection
     /// Whether a save can wait for the write lock off the calling thread
     /// (the view context's own writer, on a file another connection can lock).
     let canWaitOffThread: Bool
@@ -20,7 +20,7 @@ final class ContextCoordinator: Sendable {
             writes = shared.viewWriter
             canWaitOffThread = !shared.isInMemory
         } else {
-            reads = shared.backgroundLane
+            reads = shared.backgroundConnection
             writes = reads
             canWaitOffThread = false
         }

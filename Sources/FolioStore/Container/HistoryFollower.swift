@@ -14,24 +14,24 @@ import Synchronization
 ///
 ///     let follower = HistoryFollower(feed: feed, position: start) { changes in broadcast(changes) }
 ///     follower.start(fallbackInterval: 1)
-final class HistoryFollower: @unchecked Sendable {  // mutable state is used only on `queue`
-    private let queue = DispatchQueue(label: "folio.store.history")
+final class HistoryFollower: @unchecked Sendable {  // mutable state is @QueueConfined to `queue`
+    private let queue: DispatchQueue
     private let feed: StoreChangeFeed
     private let deliver: @Sendable (ChangeSet) -> Void
-    private var position: Int64
+    @QueueConfined private var position: Int64
     /// The position last recorded in the store.
-    private var acknowledged: Int64
-    private var lastAttempt: UInt64 = 0
-    private var lastSuccess: UInt64 = 0
-    private var acknowledgementScheduled = false
-    private var followUpScheduled = false
-    private var windowOpen = false
-    private var wokeInWindow = false
-    private var timer: DispatchSourceTimer?
-    private var fallbackInterval: Double = 1
-    private var silenceLimit = HistorySettings.defaultSilenceLimit
+    @QueueConfined private var acknowledged: Int64
+    @QueueConfined private var lastAttempt: UInt64
+    @QueueConfined private var lastSuccess: UInt64
+    @QueueConfined private var acknowledgementScheduled: Bool
+    @QueueConfined private var followUpScheduled: Bool
+    @QueueConfined private var windowOpen: Bool
+    @QueueConfined private var wokeInWindow: Bool
+    @QueueConfined private var timer: DispatchSourceTimer?
+    @QueueConfined private var fallbackInterval: Double
+    @QueueConfined private var silenceLimit: Double
     private var heartbeat: Double { HistorySettings.heartbeat(forSilenceLimit: silenceLimit) }
-    private var stopped = false
+    @QueueConfined private var stopped: Bool
     /// Whether the last read reached the store (false while a server is away); read from any thread.
     let isReachable = Atomic<Bool>(true)
 
@@ -42,15 +42,28 @@ final class HistoryFollower: @unchecked Sendable {  // mutable state is used onl
 
     /// A follower for a reader the feed registered at `position`.
     init(feed: StoreChangeFeed, registeredAt position: Int64, deliver: @escaping @Sendable (ChangeSet) -> Void) {
+        let queue = DispatchQueue(label: "folio.store.history")
+        self.queue = queue
         self.feed = feed
-        self.position = position
         self.deliver = deliver
-        acknowledged = position
-        lastSuccess = DispatchTime.now().uptimeNanoseconds
+        func confined<T>(_ value: T) -> QueueConfined<T> { QueueConfined(wrappedValue: value, on: queue) }
+        _position = confined(position)
+        _acknowledged = confined(position)
+        _lastAttempt = confined(0)
+        _lastSuccess = confined(DispatchTime.now().uptimeNanoseconds)
+        _acknowledgementScheduled = confined(false)
+        _followUpScheduled = confined(false)
+        _windowOpen = confined(false)
+        _wokeInWindow = confined(false)
+        _timer = confined(nil)
+        _fallbackInterval = confined(1)
+        _silenceLimit = confined(HistorySettings.defaultSilenceLimit)
+        _stopped = confined(false)
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
-    deinit { timer?.cancel() }
+    // The last reference can go on any thread; nothing else uses the timer then.
+    deinit { _timer.valueInDeinit?.cancel() }
 
     /// Starts the feed's waking and a fallback poll every `fallbackInterval`
     /// seconds (sooner if the heartbeat needs it), and reads once.

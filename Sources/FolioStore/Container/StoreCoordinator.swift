@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Shared by all contexts of one container: the connections (as lanes),
+/// Shared by all contexts of one container: the connections (each behind its lock),
 /// the contexts' inboxes for merging, and the follower that turns other
 /// processes' commits into change sets.
 ///
@@ -10,7 +10,7 @@ import Synchronization
 /// another, so its reads never wait behind a save waiting for the write
 /// lock; background contexts share a third connection, opened when the
 /// first is made; history is read on a fourth. An in-memory store is one
-/// connection, so every lane is the same one there.
+/// connection, so every one of them is the same there.
 final class StoreCoordinator: Sendable {
     let schema: Schema
     let author = UUID().uuidString
@@ -21,11 +21,11 @@ final class StoreCoordinator: Sendable {
     /// How the store's SQL spells what differs between databases.
     let dialect: SQLDialect
     /// The view context's writes (and the container's own statements).
-    let viewWriter: StoreLane
+    let viewWriter: LockedConnection
     /// The view context's reads.
-    let viewReader: StoreLane
+    let viewReader: LockedConnection
     /// Background contexts' reads and writes, connected on first use.
-    let backgroundLane: StoreLane
+    let backgroundConnection: LockedConnection
     private let inboxes = ContextInboxes()
     /// Reads other connections' saves.
     let follower: HistoryFollower?
@@ -89,9 +89,9 @@ final class StoreCoordinator: Sendable {
         dialect = writer.dialect
         isInMemory = writer.isInMemory
         if isInMemory {
-            viewWriter = StoreLane(writer)
+            viewWriter = LockedConnection(writer)
             viewReader = viewWriter
-            backgroundLane = viewWriter
+            backgroundConnection = viewWriter
             follower = nil
             syncEngine = nil
             return
@@ -99,9 +99,9 @@ final class StoreCoordinator: Sendable {
         let reader = try open()
         let feed = readOnly ? nil : try writer.makeChangeFeed(reader: author)
         let start = try feed?.register() ?? reader.latestHistoryPosition()
-        viewWriter = StoreLane(writer)
-        viewReader = StoreLane(reader)
-        backgroundLane = StoreLane(opening: open)
+        viewWriter = LockedConnection(writer)
+        viewReader = LockedConnection(reader)
+        backgroundConnection = LockedConnection(opening: open)
         syncEngine = engine
         let inboxes = self.inboxes
         follower = feed.map { HistoryFollower(feed: $0, registeredAt: start) { changes in inboxes.broadcast(changes, except: nil) } }

@@ -106,7 +106,7 @@ struct ObjectRegistry {
 ///     context.registeredRows(ofEntity: "Planet")?.object(anyRowID: -1)   // a new planet
 // @unchecked: the tables are immutable copies and the objects are handed
 // out unretained, only to be read while the context's thread waits and
-// they stay registered (the results controller's lanes).
+// they stay registered (the results controller's reading threads).
 package struct RegisteredRows: @unchecked Sendable {
     let entity: EntityDescription
     let table: [Int64: Unmanaged<ManagedObject>]

@@ -18,7 +18,7 @@ import Synchronization
 ///
 ///     let checkpointer = WALCheckpointer(path: path, health: connection.health, busyTimeoutMilliseconds: 5000)
 ///     checkpointer.attach(to: connection)   // after `PRAGMA journal_mode=WAL`
-final class WALCheckpointer: @unchecked Sendable {  // `connection` and `completed` are used only on `queue`
+final class WALCheckpointer: @unchecked Sendable {  // mutable state is @QueueConfined to `queue`
     /// The log length (pages, 16 MB at 4 KB) that schedules a PASSIVE checkpoint.
     /// SQLite's default is 1,000; a background checkpoint still shares the disk
     /// with the saves it overlaps, so fewer, larger ones disturb fewer saves.
@@ -30,17 +30,20 @@ final class WALCheckpointer: @unchecked Sendable {  // `connection` and `complet
     /// The store's health: a damaged file is never checkpointed.
     private let health: StoreHealth
     private let busyTimeoutMilliseconds: Int32
-    private let queue = DispatchQueue(label: "folio.store.checkpoint", qos: .utility)
+    private let queue: DispatchQueue
     private let scheduled = Atomic(false)
-    /// Used only on `queue`.
-    private var connection: SQLiteConnection?
+    @QueueConfined private var connection: SQLiteConnection?
     /// How many checkpoints ran, for tests.
-    private(set) var completed = 0
+    @QueueConfined private var completed: Int
 
     init(path: String, health: StoreHealth, busyTimeoutMilliseconds: Int32) {
         self.path = path
         self.health = health
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        let queue = DispatchQueue(label: "folio.store.checkpoint", qos: .utility)
+        self.queue = queue
+        _connection = QueueConfined(wrappedValue: nil, on: queue)
+        _completed = QueueConfined(wrappedValue: 0, on: queue)
     }
 
     /// Turns off `store`'s automatic checkpoints and watches its commits.
