@@ -33,7 +33,7 @@ extension FetchedResultsController {
             related[temporary.rowID] = permanent.rowID
             if temporary.entityName == entityName { rows[engineID(temporary)] = engineID(permanent) }
         }
-        engine.renameIDs(rows)
+        let renamed = engine.renameIDs(rows)
         func row(_ id: Int64) -> Int64 { rows[id] ?? id }
         for (old, new) in rows {
             if let object = resident.removeValue(forKey: old) { resident[new] = object }
@@ -51,7 +51,8 @@ extension FetchedResultsController {
             residentBatches = Dictionary(uniqueKeysWithValues: residentBatches.map { (row($0.key), $0.value.map(row)) })
             batchOrder = batchOrder.map(row)
         }
-        // A snapshot names objects by ID: a diffable data source needs the new ones (Core Data sends them too).
-        if !rows.isEmpty, suppression == 0, let snapshotHandler { snapshotHandler(snapshot()) }
+        // A snapshot names objects by ID: a diffable data source needs the new ones (Core Data sends them too),
+        // but only when some are in the results; new objects the request leaves out change nothing it shows.
+        if renamed > 0, suppression == 0, let snapshotHandler { snapshotHandler(snapshot()) }
     }
 }
