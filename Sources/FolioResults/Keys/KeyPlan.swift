@@ -65,24 +65,18 @@ struct KeyPlan<Entity: ManagedObject> {
         sortCount = sortPaths.count
         var extra: [PartialKeyPath<Entity>] = []
         var related: [Related] = []
-        func link(_ hop: PartialKeyPath<Entity>, to target: String, _ keyName: String?) {
+        // Every key path read from the entity that goes through a to-one: the sort keys' and the
+        // filters' (as the store resolved them when translating the request), each a first hop and the key read there.
+        let filterChains = request.predicate == nil && request.stringFilters.isEmpty ? [] : try context.propertiesRead(byFiltersOf: request)
+        let chains = try sortPaths.map { try entity.properties(along: $0) }
+        for chain in chains + filterChains {
+            guard chain.count > 1, chain[0].isToOne, let hop = chain[0].declaredKeyPath as? PartialKeyPath<Entity> else { continue }
+            let keyName: String? = chain[1].isToMany ? nil : chain[1].name
             if let existing = related.firstIndex(where: { extra[$0.column] == hop }) {
                 if let keyName { related[existing].keyNames?.insert(keyName) } else { related[existing].keyNames = nil }
             } else {
-                related.append(Related(column: extra.count, entity: target, keyNames: keyName.map { [$0] }))
+                related.append(Related(column: extra.count, entity: chain[0].target.name, keyNames: keyName.map { [$0] }))
                 extra.append(hop)
-            }
-        }
-        let chains = try sortPaths.map { try entity.properties(along: $0) }
-        for chain in chains {
-            guard chain.count > 1, chain[0].isToOne, let hop = chain[0].declaredKeyPath as? PartialKeyPath<Entity> else { continue }
-            link(hop, to: chain[0].target.name, chain[1].isToMany ? nil : chain[1].name)
-        }
-        if request.predicate != nil || !request.stringFilters.isEmpty {
-            for name in try context.relationshipsRead(byPredicateOf: request).sorted() {
-                guard let property = entity.properties.first(where: { $0.name == name }),
-                      let hop = property.declaredKeyPath as? PartialKeyPath<Entity> else { continue }
-                link(hop, to: property.target.name, nil)
             }
         }
         keyPaths = sortPaths
