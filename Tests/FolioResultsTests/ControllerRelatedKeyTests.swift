@@ -37,8 +37,7 @@ import FolioTestSupport
         func expectAgreement(_ label: String) throws {
             #expect(try watch.agreesWithFetch(), "\(label): \(shown)")
             #expect(watch.problems.isEmpty, "\(label): \(watch.problems)")
-            let fresh = ResultsWatch<LinkedItem>.self
-            let now = try fresh.init(watch.harness.controller.fetchRequest, in: context, sectionKey: \LinkedItem.kind?.order)
+            let now = try ResultsWatch<LinkedItem>(watch.harness.controller.fetchRequest, in: context, sectionKey: \LinkedItem.kind?.order)
             #expect(now.harness.controller.sections?.map(\.name) == shown, "\(label): a fresh controller")
         }
     }
