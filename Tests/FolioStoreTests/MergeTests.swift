@@ -58,6 +58,38 @@ import FolioTestSupport
         token.cancel()
     }
 
+    /// An object changed here only in its to-many list has no committed
+    /// copy of its attributes; a merge still adopts the other save's values
+    /// (the change set names them), and a rollback keeps them.
+    @Test func mergeIntoAnObjectChangedOnlyInItsListAdoptsTheStoredValues() async throws {
+        let container = try PersistentContainer(schema: StoreTestSchema.make(), path: nil)
+        let c = container.viewContext
+        let cats = TestClassification(context: c)
+        cats.order = "Carnivora"; cats.family = "Felidae"
+        let dogs = TestClassification(context: c)
+        dogs.order = "Carnivora"; dogs.family = "Canidae"
+        let a = TestAnimal(context: c)
+        a.commonName = "Ocelot"
+        a.classification = cats
+        try c.save()
+        a.classification = dogs
+        c.processPendingChanges()
+        #expect(cats.hasChanges && cats.changedKeys == ["animals"])
+        var merges = 0
+        let token = c.observeChanges { if $0.origin == .otherContext { merges += 1 } }
+        let id = cats.objectID
+        try await container.newBackgroundContext().perform { ctx in
+            ctx.object(with: id, as: TestClassification.self).family = "Felinae"
+            try ctx.save()
+        }
+        #expect(await waitUntil { merges == 1 })
+        #expect(cats.family == "Felinae")
+        c.rollback()
+        #expect(cats.family == "Felinae")
+        #expect(a.classification === cats)
+        token.cancel()
+    }
+
     @Test func deletionsElsewhereLeaveTheContext() async throws {
         let (container, a) = try savedOcelot()
         let c = container.viewContext

@@ -26,12 +26,8 @@ extension FetchedResultsController {
         var deleted: [Int64] = []
         for id in changes.deleted where id.entityName == plan.entityName { deleted.append(engineID(id)) }
         touched += deleted.lazy.map { ($0, true) }
-        if !plan.related.isEmpty {
-            for (id, keys) in changes.updated where id.entityName != plan.entityName
-                && plan.relatedKeyNames.map({ !keys.isDisjoint(with: $0) }) ?? true {
-                for row in dependents[id.rowID] ?? [] { touched.append((row, false)) }
-            }
-        }
+        // Objects whose keys read a related object that changed, went or came back.
+        relatedKeys.forEachDependent(of: changes) { touched.append(($0, false)) }
         // Objects an earlier batch could not read are read with this one.
         let retryOnly = touched.isEmpty
         touched += unread
@@ -81,7 +77,7 @@ extension FetchedResultsController {
             (changeList, objects, objectIDs, present) = ([], [], [], [])
             guard !candidates.isEmpty else { return }
         }
-        updateRelated(plan, links, removed: deleted)
+        relatedKeys.link(links, removed: deleted)
         if present.count != candidates.count {
             changeList.reserveCapacity(candidates.count)
             present = [Bool](repeating: false, count: candidates.count)

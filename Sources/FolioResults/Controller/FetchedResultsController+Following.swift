@@ -28,30 +28,21 @@ extension FetchedResultsController {
     func adoptPermanentIDs(_ mapping: [ObjectID: ObjectID]) {
         guard !mapping.isEmpty else { return }
         var rows: [Int64: Int64] = [:]      // engine IDs of this entity
-        var related: [Int64: Int64] = [:]   // row IDs of any entity, as relationships hold them
-        for (temporary, permanent) in mapping {
-            related[temporary.rowID] = permanent.rowID
-            if temporary.entityName == entityName { rows[engineID(temporary)] = engineID(permanent) }
+        for (temporary, permanent) in mapping where temporary.entityName == entityName {
+            rows[engineID(temporary)] = engineID(permanent)
         }
-        engine.renameIDs(rows)
+        let renamed = engine.renameIDs(rows)
         func row(_ id: Int64) -> Int64 { rows[id] ?? id }
         for (old, new) in rows {
             if let object = resident.removeValue(forKey: old) { resident[new] = object }
-            if let links = relatedOf.removeValue(forKey: old) {
-                relatedOf[new] = links
-                for target in links where dependents[target]?.remove(old) != nil { dependents[target]!.insert(new) }
-            }
         }
-        for (old, new) in related {
-            guard let members = dependents.removeValue(forKey: old) else { continue }
-            dependents[new] = members
-            for member in members { relatedOf[member] = relatedOf[member]?.map { $0 == old ? new : $0 } }
-        }
+        relatedKeys.rename(rows: rows, related: mapping)
         if !residentBatches.isEmpty, !rows.isEmpty {
             residentBatches = Dictionary(uniqueKeysWithValues: residentBatches.map { (row($0.key), $0.value.map(row)) })
             batchOrder = batchOrder.map(row)
         }
-        // A snapshot names objects by ID: a diffable data source needs the new ones (Core Data sends them too).
-        if !rows.isEmpty, suppression == 0, let snapshotHandler { snapshotHandler(snapshot()) }
+        // A snapshot names objects by ID: a diffable data source needs the new ones (Core Data sends them too),
+        // but only when some are in the results; new objects the request leaves out change nothing it shows.
+        if renamed > 0, suppression == 0, let snapshotHandler { snapshotHandler(snapshot()) }
     }
 }

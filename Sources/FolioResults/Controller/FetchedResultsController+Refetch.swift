@@ -111,9 +111,8 @@ extension FetchedResultsController {
     func changeMembers(_ next: KeyPlan<Entity>, entering rows: @autoclosure () -> [Int64], links: [(Int64, [StoreValue])],
                        change: () -> ResultsChangeSet<Int64, SectionKey>) {
         plan = next
-        dependents = [:]
-        relatedOf = [:]
-        updateRelated(next, links, removed: [])
+        relatedKeys = RelatedKeyIndex(next.related)
+        relatedKeys.link(links, removed: [])
         if let cacheName { ResultsCache.delete(name: cacheName) }
         let report = change()
         sectionCache = nil

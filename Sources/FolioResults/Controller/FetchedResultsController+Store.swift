@@ -97,24 +97,4 @@ extension FetchedResultsController {
         return try managedObjectContext.fetchKeys(fetch, restrictedToRows: ids.map { $0.map(storeRowID) })
             .map { (engineID($0.id), $0.values) }
     }
-
-    /// Points each object (engine ID) at its related objects (their row IDs);
-    /// `removed` objects are gone.
-    func updateRelated(_ plan: KeyPlan<Entity>, _ rows: [(Int64, [StoreValue])], removed: [Int64]) {
-        guard !plan.related.isEmpty else { return }
-        func unlink(_ row: Int64) {
-            for related in relatedOf.removeValue(forKey: row) ?? [] { dependents[related]?.remove(row) }
-        }
-        for row in removed { unlink(row) }
-        for (row, values) in rows {
-            unlink(row)
-            var links: [Int64] = []
-            for related in plan.related {
-                guard case .integer(let target) = values[related.column] else { continue }
-                dependents[target, default: []].insert(row)
-                links.append(target)
-            }
-            if !links.isEmpty { relatedOf[row] = links }
-        }
-    }
 }

@@ -43,9 +43,8 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
     package internal(set) var lastFetchUsedCache = false
     var plan: KeyPlan<Entity>?
     var observation: ObservationToken?
-    /// For key paths through a to-one relationship: related row → dependent rows, and back.
-    var dependents: [Int64: Set<Int64>] = [:]
-    var relatedOf: [Int64: [Int64]] = [:]
+    /// For keys and filters read through a to-one relationship: related object → dependent rows, and back.
+    var relatedKeys = RelatedKeyIndex()
     /// Objects of batches whose keys the store could not read, read again later (see ``placeUnread``).
     var unread: [Candidate] = []
     var unreadRetryScheduled = false
@@ -109,10 +108,9 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
         resident = objects
         residentBatches = [:]
         batchOrder = []
-        dependents = [:]
-        relatedOf = [:]
+        relatedKeys = RelatedKeyIndex(plan.related)
+        relatedKeys.link(links, removed: [])
         unread = []
-        updateRelated(plan, links, removed: [])
         if let cacheName, order == nil, !pending { ResultsCache.store(name: cacheName, plan: plan, engine: loadedEngine, context: managedObjectContext) }
         followContext()
         if let order { loadInBackground(order) }

@@ -110,21 +110,26 @@ package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Com
 
     /// Gives rows new identifiers, each ordering among equal keys exactly as
     /// its old one did (as a save's permanent IDs do for temporary ones), so
-    /// no row moves and nothing is reported.
+    /// no row moves and nothing is reported. Returns how many of the old
+    /// identifiers were in the results.
     ///
     /// ```swift
     /// engine.renameIDs([temporary: permanent])
     /// ```
     /// - Complexity: O(k) for k renamed rows.
-    package func renameIDs(_ mapping: [ID: ID]) {
+    @discardableResult
+    package func renameIDs(_ mapping: [ID: ID]) -> Int {
         generation &+= 1
+        var renamed = 0
         for (old, new) in mapping {
             guard let location = locations.removeValue(forKey: old) else { continue }
             let store = storeOf(location)
             let key = store.rows[location.handle].key
             store.rows.replace(location.handle, with: Entry(key: key, id: new), lead: Self.lead(of: key))
             locations[new] = location
+            renamed += 1
         }
+        return renamed
     }
 
     /// Replaces the contents with another engine's, leaving that one empty:

@@ -1,17 +1,19 @@
 import FolioStore
 
 /// What the controller reads for each row: the sort key paths (the first is
-/// the section key when sectioned); and, for sort keys or a predicate that go
-/// through a to-one relationship, that relationship (its row ID) for every
-/// object of the entity, so that a change to the related object finds the
-/// objects that depend on it, members or not.
+/// the section key when sectioned); and, for sort keys, a predicate or
+/// string filters that go through a to-one relationship, that relationship
+/// (its row ID) for every object of the entity, so that a change to the
+/// related object finds the objects that depend on it, members or not.
 struct KeyPlan<Entity: ManagedObject> {
-    /// One sort key read through a to-one relationship.
+    /// One to-one relationship that keys or filters read through.
     struct Related {
         /// The relationship's index in `relatedKeyPaths`.
         var column: Int
+        /// The related entity's name.
+        var entity: String
         /// The related entity's keys whose change can move dependents; nil
-        /// when any change can (a predicate reads through the relationship).
+        /// when any change can (a key path goes on through a to-many).
         var keyNames: Set<String>?
     }
 
@@ -25,8 +27,6 @@ struct KeyPlan<Entity: ManagedObject> {
     /// A limit or offset makes membership depend on rank.
     let isWindowed: Bool
     let related: [Related]
-    /// The related keys that matter; nil when any key does.
-    let relatedKeyNames: Set<String>?
     /// Identifies the request for the cache.
     let fingerprint: String
     /// The sort keys' attribute names when every key is an attribute of the
@@ -65,33 +65,26 @@ struct KeyPlan<Entity: ManagedObject> {
         sortCount = sortPaths.count
         var extra: [PartialKeyPath<Entity>] = []
         var related: [Related] = []
-        func link(_ hop: PartialKeyPath<Entity>, _ keyName: String?) {
+        // Every key path read from the entity that goes through a to-one: the sort keys' and the
+        // filters' (as the store resolved them when translating the request), each a first hop and the key read there.
+        let filterChains = request.predicate == nil && request.stringFilters.isEmpty ? [] : try context.propertiesRead(byFiltersOf: request)
+        let chains = try sortPaths.map { try entity.properties(along: $0) }
+        for chain in chains + filterChains {
+            guard chain.count > 1, chain[0].isToOne, let hop = chain[0].declaredKeyPath as? PartialKeyPath<Entity> else { continue }
+            let keyName: String? = chain[1].isToMany ? nil : chain[1].name
             if let existing = related.firstIndex(where: { extra[$0.column] == hop }) {
                 if let keyName { related[existing].keyNames?.insert(keyName) } else { related[existing].keyNames = nil }
             } else {
-                related.append(Related(column: extra.count, keyNames: keyName.map { [$0] }))
+                related.append(Related(column: extra.count, entity: chain[0].target.name, keyNames: keyName.map { [$0] }))
                 extra.append(hop)
             }
         }
-        for path in sortPaths {
-            let chain = try entity.properties(along: path)
-            guard chain.count > 1, let hop = chain[0].declaredKeyPath as? PartialKeyPath<Entity> else { continue }
-            link(hop, chain[1].name)
-        }
-        if request.predicate != nil {
-            for name in try context.relationshipsRead(byPredicateOf: request).sorted() {
-                guard let hop = entity.properties.first(where: { $0.name == name })?.declaredKeyPath as? PartialKeyPath<Entity> else { continue }
-                link(hop, nil)
-            }
-        }
         keyPaths = sortPaths
-        let chains = try sortPaths.map { try entity.properties(along: $0) }
         plainAttributes = request.predicate == nil && request.stringFilters.isEmpty && !isWindowed
             && chains.allSatisfy({ $0.count == 1 && $0[0].isAttribute }) ? chains.map { $0[0].name } : nil
         plainSlots = plainAttributes == nil ? nil : chains.map { $0[0].attributeSlot! }
         relatedKeyPaths = extra
         self.related = related
-        relatedKeyNames = related.contains { $0.keyNames == nil } ? nil : related.reduce(into: []) { $0.formUnion($1.keyNames ?? []) }
         fingerprint = ([entityName, String(describing: request.predicate.map { "\($0)" } ?? "-"),
                         request.stringFilters.isEmpty ? "" : "filters:\(request.stringFilters)",
                         "limit:\(request.fetchLimit)", "offset:\(request.fetchOffset)",

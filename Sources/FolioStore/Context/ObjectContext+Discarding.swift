@@ -78,8 +78,16 @@ extension ObjectContext {
     /// as it is, at the version its changes were made on: its save meets the
     /// conflict and resolves it by the merge policy.
     func reloadKeepingChanges(_ o: ManagedObject) {
-        guard let row = (try? withStore({ try $0.rows(of: o.meta, ids: [o.objectID.rowID]) }))?[o.objectID.rowID],
-              let c = o.committed else { return }
+        guard let row = (try? withStore({ try $0.rows(of: o.meta, ids: [o.objectID.rowID]) }))?[o.objectID.rowID] else { return }
+        guard let c = o.committed else {
+            // Changed only in its to-many lists: every attribute and to-one is the stored one, as the change set says.
+            if !o.isFault {
+                o.attrs = row.attributes
+                o.ones = row.toOnes
+            }
+            o.version = row.version
+            return
+        }
         func clash<V: Equatable>(_ mine: V, _ was: V, _ theirs: V) -> Bool { mine != was && theirs != was && theirs != mine }
         if o.meta.attributes.contains(where: { clash(o.attrs[$0.slot], c.attrs[$0.slot], row.attributes[$0.slot]) })
             || o.meta.toOnes.contains(where: { clash(o.ones[$0.slot], c.ones[$0.slot], row.toOnes[$0.slot]) }) {

@@ -1,6 +1,8 @@
 // What FolioResults needs from the store beyond fetching: where the store
 // lives and how far its history has come (to validate a results cache), and
 // the key path a property was declared with (to follow to-one relationships).
+// Which properties a request's filters read is the fetch's own answer (see
+// ``ObjectContext/propertiesRead(byFiltersOf:)``).
 
 extension ObjectContext {
     /// The store file's path, or nil for an in-memory store.
@@ -9,23 +11,6 @@ extension ObjectContext {
     public var storePath: String? {
         let path = coordinator.path
         return path == ":memory:" ? nil : path
-    }
-
-    /// The names of the to-one relationships a request's predicate reads
-    /// through from the fetched entity (`$0.classification?.order == "X"` reads
-    /// `classification`), so that a change to a related object can re-check
-    /// the objects that point at it.
-    ///
-    ///     try context.relationshipsRead(byPredicateOf: request)   // ["classification"]
-    package func relationshipsRead<T: ManagedObject>(byPredicateOf request: FetchRequest<T>) throws -> Set<String> {
-        var filterOnly = request
-        filterOnly.sortDescriptors = []
-        let plan = try makePlan(filterOnly, keyPaths: [])
-        // Each first-hop join reads `... ON tN.id = t0."name"`.
-        return Set(plan.joins.compactMap { join -> String? in
-            guard let range = join.range(of: " = t0.") else { return nil }
-            return String(join[range.upperBound...].filter { $0 != "\"" })
-        })
     }
 
     /// A number that grows with every save to the store, by any context or

@@ -26,6 +26,9 @@ final class SQLQueryBuilder {
     private(set) var joins: [String] = []
     /// Each joined alias and the entity it reads.
     private(set) var joined: [(alias: String, entity: EntityDescription)] = []
+    /// The properties each key path read from the root goes through, in the
+    /// order translated (see ``ObjectContext/propertiesRead(byFiltersOf:)``).
+    private(set) var chainsRead: [[PropertyDescription]] = []
     private var aliases: [String: String] = [:]
     var bindings: [StoreValue] = []
     var variables: [PredicateExpressions.VariableID: SQLTerm] = [:]
@@ -79,6 +82,8 @@ final class SQLQueryBuilder {
                 throw StoreError.unsupportedPredicate("relationships inside contains(where:) (only the members' attributes)")
             }
             let full = chain + props
+            // A subquery's members are another root: only the outer query's paths start at the root.
+            if !insideSubquery { chainsRead.append(full) }
             let last = full.last!
             if props.count == 1 && last.isAttribute { return .column("\(base).\(quote(last.name))") }
             if last.isAttribute { return .column(column(for: full)) }
