@@ -55,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "folio-bench",
             dependencies: ["CSQLite", "CLibPQ", "FolioStore", "FolioPostgres", "FolioResults", "FolioTable", "FolioTerminal", "FolioAppSupport",
-                           "FolioTestSupport"]
+                           "PlanetsApp", "FolioTestSupport"]
         ),
 
         // A tiny program the terminal tests run on a real pty (and a demo of the kit).

@@ -1,0 +1,47 @@
+import FolioAppSupport
+import FolioStore
+import Foundation
+
+/// `folio planets import|export`: rows of `name` and `position` (left out:
+/// after the last), names unique in the file and the store. A store the
+/// import makes holds only the imported planets.
+@MainActor
+package enum PlanetsTransfer {
+    package static let transfer = AppTransfer(noun: "planets", fields: ["name", "position"], table: { url in
+        try PlanetsCommands.listedTable(try PlanetsStore.open(at: url, readOnly: true).viewContext)
+    }, write: importPlanets)
+
+    struct Row {
+        var name: String
+        var position: Int?
+    }
+
+    static func importPlanets(_ records: [ImportRecord], at url: URL, progress: ImportProgress) throws -> Int {
+        let rows = try AppTransfer.checked(records, progress: progress) { record in
+            let name = try TextInput.visible(try record.text("name"), field: "name")
+            let position = try record.integer("position").map { value in
+                guard let position = Int(exactly: value), position >= 0 else { throw record.problem("position", "must not be negative") }
+                return position
+            }
+            return Row(name: name, position: position)
+        }
+        let container = try AppStore.open(schema: Planet.schema, at: url) { _ in }
+        let context = container.viewContext
+        let existing = Set(try context.fetch(FetchRequest<Planet>()).map(\.name))
+        try AppTransfer.refuseRepeats(records, field: "name", kind: "planet", existing: existing, key: { rows[$0].name }, shown: { $0 })
+        // Rows without a position follow the last planet, in file order.
+        var request = Planet.listRequest
+        request.sortDescriptors = [SortDescriptor(\Planet.position, order: .reverse)]
+        request.fetchLimit = 1
+        var next = (try context.fetch(request).first?.position ?? -1) + 1
+        let placed = rows.map { row -> Row in
+            guard row.position == nil else { return row }
+            defer { next += 1 }
+            return Row(name: row.name, position: next)
+        }
+        return try AppTransfer.batchInsert(placed, into: context, at: url, progress: progress) { (row, values: inout BatchInsertValues<Planet>) in
+            values[\.name] = row.name
+            values[\.position] = row.position ?? 0
+        }
+    }
+}
