@@ -81,6 +81,10 @@ let package = Package(
         .testTarget(
             name: "FolioPortsTests", dependencies: ["FolioStore", "FolioResults", "FolioTable", "FolioTerminal", "FolioTestSupport"],
             exclude: ["PORTS.md"]),
+        // The README's tour as a newcomer writes it: public products only, and no
+        // package access, so it compiles against the public API alone.
+        .testTarget(name: "FolioReadmeTests", dependencies: ["FolioStore", "FolioResults", "FolioTable", "FolioTerminal"],
+                    packageAccess: false),
         .testTarget(
             name: "FolioAppsTests",
             dependencies: ["FolioAppSupport", "PlanetsApp", "ZootasticApp", "MyLocationsApp", "BuildGuideApp", "FolioTestSupport", "CSQLite"]
