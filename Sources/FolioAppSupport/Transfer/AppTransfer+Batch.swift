@@ -59,6 +59,7 @@ extension AppTransfer {
     package static func refuseRepeats<Key: Hashable>(_ records: [ImportRecord], field: String, kind: String,
                                                      existing: Set<Key>, key: (Int) -> Key, shown: (Key) -> String) throws {
         var seen: [Key: Int] = [:]
+        seen.reserveCapacity(records.count)
         for index in records.indices {
             let value = key(index)
             if existing.contains(value) {

@@ -5,7 +5,7 @@ extension AppTransfer {
     /// error can name the line of a row.
     ///
     /// - Complexity: O(rows).
-    package static func json(_ table: ListedTable) -> String {
+    nonisolated package static func json(_ table: ListedTable) -> String {
         guard case .array(let sections) = table.json, !sections.isEmpty else { return "[]\n" }
         var out = "["
         for (s, section) in table.sections.enumerated() {
@@ -23,7 +23,7 @@ extension AppTransfer {
     /// is a cell holding its JSON array, null an empty cell. Lines end in LF.
     ///
     /// - Complexity: O(rows).
-    package static func csv(_ table: ListedTable, fields: [String]) -> String {
+    nonisolated package static func csv(_ table: ListedTable, fields: [String]) -> String {
         var out = CSVText.line(["id"] + fields) + "\n"
         for section in table.sections {
             for row in section.rows {
@@ -34,7 +34,7 @@ extension AppTransfer {
         return out
     }
 
-    private static func cell(_ value: JSONValue) -> String {
+    nonisolated private static func cell(_ value: JSONValue) -> String {
         switch value {
         case .string(let text): text
         case .null: ""

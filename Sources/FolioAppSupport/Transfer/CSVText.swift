@@ -10,7 +10,8 @@
 package enum CSVText {
     /// One record's fields, quoted where needed, without the line break.
     package static func line(_ fields: [String]) -> String {
-        fields.map(quoted).joined(separator: ",")
+        // A lone empty field is quoted: an empty line is no record.
+        fields == [""] ? "\"\"" : fields.map(quoted).joined(separator: ",")
     }
 
     /// `field` as it goes in a record: as it is, or quoted with inner quotes doubled.
@@ -42,10 +43,12 @@ package enum CSVText {
             let start = line
             var fields: [String] = []
             var atEnd = false
+            var quotedAny = false
             while !atEnd {
                 if index < bytes.count, bytes[index] == quote {
                     // A quoted field: up to the quote not doubled, which must end the field.
                     index += 1
+                    quotedAny = true
                     var field: [UInt8] = []
                     while true {
                         guard index < bytes.count else { throw Problem(line: start, reason: "a quoted field is not closed") }
@@ -81,7 +84,7 @@ package enum CSVText {
                 }
             }
             // An empty line is no record (a file's final line break makes none).
-            if fields.count == 1, fields[0].isEmpty { continue }
+            if fields.count == 1, fields[0].isEmpty, !quotedAny { continue }
             result.append((start, fields))
         }
         return result

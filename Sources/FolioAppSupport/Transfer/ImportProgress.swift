@@ -15,6 +15,7 @@ package final class ImportProgress {
     private let enabled: Bool
     private var shownPercent = -1
     private var saving = false
+    private var finished = false
 
     /// A bar over `total` rows, drawn only when `enabled`.
     package init(total: Int, enabled: Bool) {
@@ -30,7 +31,7 @@ package final class ImportProgress {
 
     /// `done` of the rows are checked.
     package func advance(to done: Int) {
-        guard enabled else { return }
+        guard enabled, !finished else { return }
         let percent = min(100, done * 100 / total)
         guard percent != shownPercent else { return }
         shownPercent = percent
@@ -39,14 +40,15 @@ package final class ImportProgress {
 
     /// The rows are checked; the one transaction is being written.
     package func writing() {
-        guard enabled, !saving else { return }
+        guard enabled, !saving, !finished else { return }
         saving = true
         draw("[\(String(repeating: "#", count: 20))] saving \(total) rows in one transaction…")
     }
 
-    /// Erases the bar.
+    /// Erases the bar (once; nothing more is drawn after).
     package func finish() {
-        guard enabled, shownPercent >= 0 || saving else { return }
+        guard enabled, shownPercent >= 0 || saving, !finished else { return }
+        finished = true
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }
 

@@ -9,17 +9,33 @@ import Foundation
 /// let position = try record.integer("position")   // nil when left out
 /// ```
 package struct ImportRecord {
+    /// Where each field's value is in a row, shared by every row of a file.
+    package final class Columns: Sendable {
+        let index: [String: Int]
+
+        package init(_ names: [String]) {
+            index = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     /// The line the row starts on (1 first).
     package let line: Int
-    /// The fields, by name.
-    package let fields: [String: JSONValue]
+    let columns: Columns
+    /// The values in the columns' order; nil where the row leaves a field out.
+    let values: [JSONValue?]
     /// Whether the row came from CSV (its cells are text).
     package let fromCSV: Bool
 
-    package init(line: Int, fields: [String: JSONValue], fromCSV: Bool) {
+    package init(line: Int, columns: Columns, values: [JSONValue?], fromCSV: Bool) {
         self.line = line
-        self.fields = fields
+        self.columns = columns
+        self.values = values
         self.fromCSV = fromCSV
+    }
+
+    /// A field's value, nil when the row leaves it out.
+    package subscript(_ field: String) -> JSONValue? {
+        columns.index[field].flatMap { values[$0] }
     }
 
     /// An error about `field` of this row.
@@ -29,7 +45,7 @@ package struct ImportRecord {
 
     /// A text field; `defaultValue` when the row leaves it out (required when nil).
     package func text(_ field: String, default defaultValue: String? = nil) throws(ImportError) -> String {
-        switch fields[field] {
+        switch self[field] {
         case .string(let text)?: return text
         case nil, .null?:
             guard let defaultValue else { throw problem(field, "is missing") }
@@ -40,7 +56,7 @@ package struct ImportRecord {
 
     /// A text field that may be null (an empty cell in CSV): nil then.
     package func optionalText(_ field: String) throws(ImportError) -> String? {
-        switch fields[field] {
+        switch self[field] {
         case nil, .null?: return nil
         case .string(let text)?: return fromCSV && text.isEmpty ? nil : text
         default: throw problem(field, "must be text or null")
@@ -49,7 +65,7 @@ package struct ImportRecord {
 
     /// A whole number, or nil when the row leaves it out.
     package func integer(_ field: String) throws(ImportError) -> Int64? {
-        switch fields[field] {
+        switch self[field] {
         case nil, .null?: return nil
         case .integer(let value)?: return value
         case .string(let text)? where fromCSV:
@@ -63,7 +79,7 @@ package struct ImportRecord {
     /// A number within `range` (required).
     package func decimal(_ field: String, in range: ClosedRange<Double>) throws(ImportError) -> Double {
         let value: Double
-        switch fields[field] {
+        switch self[field] {
         case .integer(let integer)?: value = Double(integer)
         case .number(let number)?: value = number
         case .string(let text)? where fromCSV:
@@ -77,7 +93,7 @@ package struct ImportRecord {
 
     /// A list of texts: a JSON array, or in CSV a cell holding one (`["a","b"]`; empty for none).
     package func list(_ field: String) throws(ImportError) -> [String] {
-        var value = fields[field] ?? .array([])
+        var value = self[field] ?? .array([])
         if case .string(let text) = value, fromCSV {
             if text.isEmpty { return [] }
             var reader = JSONReader(Array(text.utf8))

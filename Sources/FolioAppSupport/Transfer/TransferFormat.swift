@@ -43,13 +43,12 @@ package enum TransferFormat: String, Sendable {
                 guard allowed.contains(name) else { throw unknownField(name, line: header.line, known: known) }
                 guard seen.insert(name).inserted else { throw ImportError(line: header.line, field: name, reason: "the column is given twice") }
             }
+            let columns = ImportRecord.Columns(header.fields)
             return try rows.dropFirst().map { row in
                 guard row.fields.count == header.fields.count else {
                     throw ImportError(line: row.line, field: nil, reason: "\(row.fields.count) fields where the header has \(header.fields.count)")
                 }
-                var fields: [String: JSONValue] = [:]
-                for (name, cell) in zip(header.fields, row.fields) { fields[name] = .string(cell) }
-                return ImportRecord(line: row.line, fields: fields, fromCSV: true)
+                return ImportRecord(line: row.line, columns: columns, values: row.fields.map { .string($0) }, fromCSV: true)
             }
         case .json:
             var reader = JSONReader(bytes)
@@ -58,6 +57,7 @@ package enum TransferFormat: String, Sendable {
             let shape = "the JSON must be as `list --json` prints it: [{\"name\": …, \"rows\": [{…}, …]}, …]"
             guard case .array(let sections) = document else { throw ImportError(line: 1, field: nil, reason: shape) }
             var records: [ImportRecord] = []
+            let names = ["id"] + known, columns = ImportRecord.Columns(names)
             var lines = reader.objectLines.makeIterator()
             for section in sections {
                 guard case .object(let pairs) = section, pairs.allSatisfy({ $0.0 == "name" || $0.0 == "rows" }) else {
@@ -67,12 +67,12 @@ package enum TransferFormat: String, Sendable {
                 for row in rows {
                     guard case .object(let pairs) = row else { throw ImportError(line: 0, field: nil, reason: shape) }
                     let line = lines.next() ?? 0
-                    var fields: [String: JSONValue] = [:]
+                    var values = [JSONValue?](repeating: nil, count: names.count)
                     for (name, value) in pairs {
-                        guard allowed.contains(name) else { throw unknownField(name, line: line, known: known) }
-                        fields[name] = value
+                        guard let index = columns.index[name] else { throw unknownField(name, line: line, known: known) }
+                        values[index] = value
                     }
-                    records.append(ImportRecord(line: line, fields: fields, fromCSV: false))
+                    records.append(ImportRecord(line: line, columns: columns, values: values, fromCSV: false))
                 }
             }
             return records

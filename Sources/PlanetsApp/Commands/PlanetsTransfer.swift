@@ -27,8 +27,6 @@ package enum PlanetsTransfer {
         }
         let container = try AppStore.open(schema: Planet.schema, at: url) { _ in }
         let context = container.viewContext
-        let existing = Set(try context.fetch(FetchRequest<Planet>()).map(\.name))
-        try AppTransfer.refuseRepeats(records, field: "name", kind: "planet", existing: existing, key: { rows[$0].name }, shown: { $0 })
         // Rows without a position follow the last planet, in file order.
         var request = Planet.listRequest
         request.sortDescriptors = [SortDescriptor(\Planet.position, order: .reverse)]
@@ -39,9 +37,16 @@ package enum PlanetsTransfer {
             defer { next += 1 }
             return Row(name: row.name, position: next)
         }
-        return try AppTransfer.batchInsert(placed, into: context, at: url, progress: progress) { (row, values: inout BatchInsertValues<Planet>) in
-            values[\.name] = row.name
-            values[\.position] = row.position ?? 0
+        do {
+            return try AppTransfer.batchInsert(placed, into: context, at: url, progress: progress) { (row, values: inout BatchInsertValues<Planet>) in
+                values[\.name] = row.name
+                values[\.position] = row.position ?? 0
+            }
+        } catch {
+            // The batch refused a name given twice or already stored (nothing was written): say on which line.
+            let existing = Set(try context.fetch(FetchRequest<Planet>()).map(\.name))
+            try AppTransfer.refuseRepeats(records, field: "name", kind: "planet", existing: existing, key: { rows[$0].name }, shown: { $0 })
+            throw error
         }
     }
 }

@@ -79,8 +79,7 @@ extension EndToEnd {
             let names = try planets.sections().flatMap(\.rows).compactMap { $0["name"] as? String }
             #expect(names.contains("Comma, \"Quoted\"") && names.contains("Two\nLines") && names.contains("Plain"), "\(names)")
             let exported = try planets.run("export", "--format", "csv").stdout
-            #expect(exported.contains("\n\"Comma, \"\"Quoted\"\"\",1\n") && exported.contains("\n\"Two\nLines\",2\n")
-                    && exported.contains("\nPlain,3\n"), "\(exported)")
+            #expect(exported == "id,name,position\n1,\"Comma, \"\"Quoted\"\"\",1\n2,\"Two\nLines\",2\n3,Plain,3\n", "\(exported)")
             let unclosed = try planets.run("import", try file(planets.folder, "u.csv", "name\nfine\n\"open\n"), expecting: 1)
             #expect(unclosed.stderr.contains("line 3") && unclosed.stderr.contains("not closed"), "\(unclosed)")
         }
