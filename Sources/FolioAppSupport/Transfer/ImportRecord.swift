@@ -18,24 +18,45 @@ package struct ImportRecord {
         }
     }
 
+    /// A row's values in the columns' order: a CSV row's cells as they were
+    /// read, or a JSON row's values (nil where it leaves a field out).
+    enum Values {
+        case cells([String])
+        case json([JSONValue?])
+    }
+
     /// The line the row starts on (1 first).
     package let line: Int
     let columns: Columns
-    /// The values in the columns' order; nil where the row leaves a field out.
-    let values: [JSONValue?]
-    /// Whether the row came from CSV (its cells are text).
-    package let fromCSV: Bool
+    let values: Values
 
-    package init(line: Int, columns: Columns, values: [JSONValue?], fromCSV: Bool) {
+    /// A CSV row: every field is text until asked for as a number.
+    package init(line: Int, columns: Columns, cells: [String]) {
         self.line = line
         self.columns = columns
-        self.values = values
-        self.fromCSV = fromCSV
+        values = .cells(cells)
+    }
+
+    /// A JSON row.
+    package init(line: Int, columns: Columns, values: [JSONValue?]) {
+        self.line = line
+        self.columns = columns
+        self.values = .json(values)
+    }
+
+    /// Whether the row came from CSV (its cells are text).
+    package var fromCSV: Bool {
+        if case .cells = values { return true }
+        return false
     }
 
     /// A field's value, nil when the row leaves it out.
     package subscript(_ field: String) -> JSONValue? {
-        columns.index[field].flatMap { values[$0] }
+        guard let index = columns.index[field] else { return nil }
+        switch values {
+        case .cells(let cells): return .string(cells[index])
+        case .json(let values): return values[index]
+        }
     }
 
     /// An error about `field` of this row.

@@ -48,7 +48,7 @@ package enum TransferFormat: String, Sendable {
                 guard row.fields.count == header.fields.count else {
                     throw ImportError(line: row.line, field: nil, reason: "\(row.fields.count) fields where the header has \(header.fields.count)")
                 }
-                return ImportRecord(line: row.line, columns: columns, values: row.fields.map { .string($0) }, fromCSV: true)
+                return ImportRecord(line: row.line, columns: columns, cells: row.fields)
             }
         case .json:
             var reader = JSONReader(bytes)
@@ -72,7 +72,7 @@ package enum TransferFormat: String, Sendable {
                         guard let index = columns.index[name] else { throw unknownField(name, line: line, known: known) }
                         values[index] = value
                     }
-                    records.append(ImportRecord(line: line, columns: columns, values: values, fromCSV: false))
+                    records.append(ImportRecord(line: line, columns: columns, values: values))
                 }
             }
             return records

@@ -17,7 +17,7 @@ package enum PlanetsTransfer {
     }
 
     static func importPlanets(_ records: [ImportRecord], at url: URL, progress: ImportProgress) throws -> Int {
-        let rows = try AppTransfer.checked(records, progress: progress) { record in
+        var rows = try AppTransfer.checked(records, progress: progress) { record in
             let name = try TextInput.visible(try record.text("name"), field: "name")
             let position = try record.integer("position").map { value in
                 guard let position = Int(exactly: value), position >= 0 else { throw record.problem("position", "must not be negative") }
@@ -32,13 +32,12 @@ package enum PlanetsTransfer {
         request.sortDescriptors = [SortDescriptor(\Planet.position, order: .reverse)]
         request.fetchLimit = 1
         var next = (try context.fetch(request).first?.position ?? -1) + 1
-        let placed = rows.map { row -> Row in
-            guard row.position == nil else { return row }
-            defer { next += 1 }
-            return Row(name: row.name, position: next)
+        for index in rows.indices where rows[index].position == nil {
+            rows[index].position = next
+            next += 1
         }
         do {
-            return try AppTransfer.batchInsert(placed, into: context, at: url, progress: progress) { (row, values: inout BatchInsertValues<Planet>) in
+            return try AppTransfer.batchInsert(rows, into: context, at: url, progress: progress) { (row, values: inout BatchInsertValues<Planet>) in
                 values[\.name] = row.name
                 values[\.position] = row.position ?? 0
             }
