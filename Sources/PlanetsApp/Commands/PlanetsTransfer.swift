@@ -25,6 +25,10 @@ package enum PlanetsTransfer {
             }
             return Row(name: name, position: position)
         }
+        if !StoreLocation.isServer(url), !FileManager.default.fileExists(atPath: url.path) {
+            // A store the import would make is not made at all for a name given twice.
+            try AppTransfer.refuseRepeats(records, field: "name", kind: "planet", existing: [], key: { rows[$0].name }, shown: { $0 })
+        }
         let container = try AppStore.open(schema: Planet.schema, at: url) { _ in }
         let context = container.viewContext
         // Rows without a position follow the last planet, in file order.

@@ -72,6 +72,18 @@ extension EndToEnd {
             #expect(try zoo.run("list", "--json").stdout == zooBefore)
         }
 
+        @Test func aFailedImportMakesNoStore() throws {
+            let folder = try AppTemporaryDirectory()
+            let binary = try AppProcess.folioBinary()
+            for (app, text) in [("planets", "name\nVulcan\nVulcan\n"), ("planets", "name,position\nVulcan,x\n"),
+                                ("zoo", "commonName,order\nOkapi,\n"), ("locations", "category\nNowhere\n")] {
+                let file = try self.file(folder, "\(app).csv", text), store = folder.path("new-\(app).sqlite")
+                let run = try AppProcess.run(binary, [app, "import", file, "--store", store])
+                #expect(run.status == 1 && run.stderr.contains("line "), "\(app) \(text.debugDescription): \(run)")
+                #expect(!FileManager.default.fileExists(atPath: store), "\(app) \(text.debugDescription): a store was made")
+            }
+        }
+
         @Test func csvIsQuotedAsRFC4180AndReadBackExactly() throws {
             let planets = try FolioBinary("planets")
             let csv = "name,position\r\n\"Comma, \"\"Quoted\"\"\",1\r\n\"Two\nLines\",2\r\nPlain,3\r\n"
