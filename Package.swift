@@ -55,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "folio-bench",
             dependencies: ["CSQLite", "CLibPQ", "FolioStore", "FolioPostgres", "FolioResults", "FolioTable", "FolioTerminal", "FolioAppSupport",
-                           "FolioProcessSupport"]
+                           "PlanetsApp", "FolioProcessSupport"]
         ),
 
         // A tiny program the terminal tests run on a real pty (and a demo of the kit).
@@ -91,6 +91,10 @@ let package = Package(
         .testTarget(
             name: "FolioPortsTests", dependencies: ["FolioStore", "FolioResults", "FolioTable", "FolioTerminal", "FolioTestSupport"],
             exclude: ["PORTS.md"]),
+        // The README's tour as a newcomer writes it: public products only, and no
+        // package access, so it compiles against the public API alone.
+        .testTarget(name: "FolioReadmeTests", dependencies: ["FolioStore", "FolioResults", "FolioTable", "FolioTerminal"],
+                    packageAccess: false),
         .testTarget(
             name: "FolioAppsTests",
             dependencies: ["FolioAppSupport", "PlanetsApp", "ZootasticApp", "MyLocationsApp", "BuildGuideApp", "FolioTestSupport", "CSQLite"]

@@ -21,7 +21,7 @@ public enum BuildGuideApp: FolioApp {
         HelpEntry("add NAME [--race RACE]", "add a guide (race Protoss, Terran or Zerg)"),
         HelpEntry("add-unit NAME|--id ID UNIT", "append a unit of the guide's race to its build order"),
         HelpEntry("delete NAME | --id ID", "delete a guide and its build order (by id if names repeat)"),
-    ]
+    ] + AppTransfer.help
     /// The app's own keys, for `--help`.
     public static let keys = [
         HelpEntry("+ or a", "a new guide (no race yet) in the editor"),
@@ -31,7 +31,7 @@ public enum BuildGuideApp: FolioApp {
         HelpEntry("e / Esc in the editor", "save the guide (Done) / discard its changes"),
     ]
     /// The options that take a value.
-    public static let valueOptions: Set<String> = ["--race", "--id"]
+    public static let valueOptions: Set<String> = AppTransfer.valueOptions.union(["--race", "--id"])
 
     /// Runs a subcommand against the store (see ``subcommands``).
     public static func runSubcommand(_ name: String, arguments: inout Arguments, context: AppContext) throws {

@@ -164,12 +164,24 @@ public final class TableView {
     public var viewportHeight: Int = 24 {
         didSet { precondition(viewportHeight >= 0, "viewportHeight \(viewportHeight) is negative"); needsLayout = true }
     }
-    /// The height of a row in lines when the delegate gives none; 1 by default.
+    /// The height of a row in lines when the delegate gives none. By default
+    /// ``automaticDimension``, as in UIKit: each row is as tall as its cell
+    /// needs (``TableViewCell/fittingHeight``), so a subtitle cell takes two
+    /// lines by itself. A number makes every row that tall.
     ///
     /// ```swift
-    /// table.rowHeight = 2   // subtitle cells on two lines
+    /// table.rowHeight = 1   // compact: a subtitle cell's detail follows its text on one line
     /// ```
-    public var rowHeight: Int = 1 { didSet { needsLayout = true } }
+    public var rowHeight: Int = TableView.automaticDimension { didSet { needsLayout = true } }
+    /// The ``rowHeight`` (or delegate height) that asks each cell for its own height.
+    ///
+    /// ```swift
+    /// table.rowHeight = TableView.automaticDimension
+    /// ```
+    public static let automaticDimension = -1
+    /// What an automatic row off the screen is taken to need until its cell
+    /// is made: the height of the last cell measured (UIKit's estimated height).
+    var estimatedRowHeight = 1
     /// The height of a titled header when the delegate gives none; 1 by default.
     ///
     /// ```swift

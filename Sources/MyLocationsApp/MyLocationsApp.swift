@@ -21,7 +21,7 @@ public enum MyLocationsApp: FolioApp {
         HelpEntry("add --description TEXT --category NAME --latitude X --longitude Y [--address TEXT] [--date ISO8601]",
                   "tag a location; prints its id"),
         HelpEntry("delete ID", "delete the location with id ID (ids from list --json)"),
-    ]
+    ] + AppTransfer.help
     /// The app's own keys, for `--help`.
     public static let keys = [
         HelpEntry("Tab, 1-2", "switch between Tag and Locations"),
@@ -29,7 +29,7 @@ public enum MyLocationsApp: FolioApp {
         HelpEntry("e on a form", "Done: save (\"Tagged\", \"Updated\")"),
     ]
     /// The options that take a value.
-    public static let valueOptions: Set<String> = ["--description", "--category", "--latitude", "--longitude", "--address", "--date"]
+    public static let valueOptions: Set<String> = AppTransfer.valueOptions.union(["--description", "--category", "--latitude", "--longitude", "--address", "--date"])
 
     /// Runs a subcommand against the store (see ``subcommands``).
     public static func runSubcommand(_ name: String, arguments: inout Arguments, context: AppContext) throws {

@@ -21,14 +21,14 @@ public enum PlanetsApp: FolioApp {
         HelpEntry("list [--json]", "print the list as the app shows it"),
         HelpEntry("add NAME", "add a planet at the end of the list"),
         HelpEntry("delete NAME", "delete the planet named NAME"),
-    ]
+    ] + AppTransfer.help
     /// The app's own keys, for `--help`.
     public static let keys = [
         HelpEntry("d, or Left then Enter", "Delete: asks \"Are you sure you want to permanently delete …?\""),
         HelpEntry("e, then K/J", "edit mode: reorder (the order is saved)"),
     ]
     /// The options that take a value.
-    public static let valueOptions: Set<String> = []
+    public static let valueOptions: Set<String> = AppTransfer.valueOptions
 
     /// Runs a subcommand against the store (see ``subcommands``).
     public static func runSubcommand(_ name: String, arguments: inout Arguments, context: AppContext) throws {

@@ -21,14 +21,14 @@ public enum ZootasticApp: FolioApp {
         HelpEntry("add --name NAME --habitat TEXT --order ORDER", "add an animal (a new order makes a classification)"),
         HelpEntry("delete --name NAME | --id ID", "delete the animal named NAME (refused if several are) or with id ID"),
         HelpEntry("rename-order OLD NEW [--merge]", "rename a classification's order: its animals change section (--merge: onto an existing order)"),
-    ]
+    ] + AppTransfer.help
     /// The app's own keys, for `--help`.
     public static let keys = [
         HelpEntry("+ or a", "add an animal through a form (Enter edits a field, e saves)"),
         HelpEntry("d, or Left then Enter", "delete the animal (asks first)"),
     ]
     /// The options that take a value.
-    public static let valueOptions: Set<String> = ["--name", "--habitat", "--order", "--id"]
+    public static let valueOptions: Set<String> = AppTransfer.valueOptions.union(["--name", "--habitat", "--order", "--id"])
 
     /// Runs a subcommand against the store (see ``subcommands``).
     public static func runSubcommand(_ name: String, arguments: inout Arguments, context: AppContext) throws {

@@ -1,9 +1,9 @@
-// folio-bench: `folio-bench <store|results|table|render|search|reorder|batch|relaunch|postgres|merge> --rows N [--json]`
+// folio-bench: `folio-bench <store|results|table|render|search|reorder|batch|import|relaunch|postgres|merge> --rows N [--json]`
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let suite = arguments.first else {
-    FileHandle.standardError.write(Data("usage: folio-bench <store|results|table|render|search|reorder|batch|relaunch|postgres|merge> --rows N [--json]\n".utf8))
+    FileHandle.standardError.write(Data("usage: folio-bench <store|results|table|render|search|reorder|batch|import|relaunch|postgres|merge> --rows N [--json]\n".utf8))
     exit(2)
 }
 let options = Array(arguments.dropFirst())
@@ -15,6 +15,7 @@ case "render": runRenderBench(options)
 case "search": runSearchBench(options)
 case "reorder": runReorderBench(options)
 case "batch": runBatchBench(options)
+case "import": runImportBench(options)
 case "relaunch": await runRelaunchBench(options)
 case "postgres": await runPostgresBench(options)
 case "merge": await runMergeBench(options)

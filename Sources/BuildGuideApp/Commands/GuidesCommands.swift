@@ -34,6 +34,8 @@ enum GuidesCommands {
             let view = container.viewContext
             let guide = try guide(named: name, id: id, in: view)
             try AppStore.save(view, at: context.storeURL) { view.delete(guide) }
+        case "import", "export":
+            try GuidesTransfer.transfer.run(name, arguments: &arguments, context: context)
         default:
             throw AppError.usage(message: "unknown subcommand '\(name)' for guides")
         }

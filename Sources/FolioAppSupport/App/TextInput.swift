@@ -21,8 +21,11 @@ public enum TextInput {
     /// `text` trimmed; throws ``AppError/invalidValue(option:value:reason:)``
     /// naming `field` when nothing visible is left or it is too long.
     public static func visible(_ text: String, field: String) throws -> String {
-        let trimmed = try limited(text.trimmingCharacters(in: .whitespacesAndNewlines), field: field)
-        guard trimmed.contains(where: isVisible) else {
+        // Most text has nothing to trim: Foundation's trimming is skipped then.
+        let untrimmed = text.unicodeScalars.first.map(isPlainVisible) == true && text.unicodeScalars.last.map(isPlainVisible) == true
+        let trimmed = try limited(untrimmed ? text : text.trimmingCharacters(in: .whitespacesAndNewlines), field: field)
+        // Text that starts with a printable ASCII character shows it.
+        guard untrimmed || trimmed.contains(where: isVisible) else {
             throw AppError.invalidValue(option: field, value: text, reason: "must have a visible character")
         }
         return trimmed
@@ -31,6 +34,8 @@ public enum TextInput {
     /// `text` as it is; throws ``AppError/invalidValue(option:value:reason:)``
     /// naming `field` when it has more than ``maximumLength`` characters.
     public static func limited(_ text: String, field: String) throws -> String {
+        // No more bytes than the limit: no more characters either, without counting them.
+        guard text.utf8.count > maximumLength else { return text }
         let count = text.count
         guard count <= maximumLength else {
             throw AppError.invalidValue(option: field, value: text,
@@ -47,6 +52,11 @@ public enum TextInput {
     public static func shortened(_ text: String, to length: Int = quotedLength) -> String {
         guard let end = text.index(text.startIndex, offsetBy: length, limitedBy: text.endIndex), end < text.endIndex else { return text }
         return String(text[..<end]) + "…"
+    }
+
+    /// A printable ASCII character other than the space: neither trimmed nor invisible.
+    private static func isPlainVisible(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value > 0x20 && scalar.value < 0x7F
     }
 
     /// Whether a character draws something: not white space, not a control

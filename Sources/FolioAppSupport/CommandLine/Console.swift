@@ -16,6 +16,8 @@ public final class Console {
     /// What was written to standard error (only for a capturing console).
     public private(set) var errorOutput = ""
     private let captures: Bool
+    /// Whether this console keeps its text (a test's) rather than writing it.
+    package var isCapturing: Bool { captures }
 
     /// A console over the process's standard output and error.
     public static func standard() -> Console {
@@ -47,6 +49,19 @@ public final class Console {
     /// (names echoed in errors are user data too).
     public func error(_ text: String) {
         write(Self.safe(text) + "\n", toError: true)
+    }
+
+    /// Writes `text` (ending in its own line break) to standard output: exactly
+    /// when that is a file or a pipe, so exported data arrives as it is; on a
+    /// terminal, sanitised as ``out(_:)`` does. A capturing console keeps it exactly.
+    package func data(_ text: String) {
+        if captures {
+            output += text
+        } else if isatty(STDOUT_FILENO) == 1 {
+            writeOut(Self.safe(text))
+        } else {
+            writeOut(text)
+        }
     }
 
     /// Every line sanitised; the line breaks between them kept.

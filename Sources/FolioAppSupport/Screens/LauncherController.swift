@@ -126,6 +126,8 @@ final class AppMenuController: TableViewController, TableViewDataSource, TableVi
         self.apps = apps
         super.init(title: "Folio")
         tableView.register(forCellReuseIdentifier: "App") { TableViewCell(style: .subtitle, reuseIdentifier: $0) }
+        // Compact: each app's summary follows its name on the one line.
+        tableView.rowHeight = 1
         tableView.dataSource = self
         tableView.delegate = self
     }

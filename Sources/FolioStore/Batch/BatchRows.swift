@@ -28,21 +28,32 @@ package struct BatchRows {
 /// Unique attributes and unique-together groups among the rows of one batch.
 struct BatchUniqueCheck {
     let entity: EntityDescription
+    /// Unique attributes, checked by their value alone: no array made per row.
+    private let singles: [PropertyDescription]
+    private var seenSingles: [Set<StoreValue>]
     private let groups: [[PropertyDescription]]
     private var seen: [Set<[StoreValue]>]
 
     init(entity: EntityDescription) {
         self.entity = entity
-        groups = entity.attributes.filter(\.isUnique).map { [$0] }
-            + entity.uniqueTogether.map { names in names.compactMap { entity.byName[$0] } }
+        singles = entity.attributes.filter(\.isUnique)
+        seenSingles = Array(repeating: [], count: singles.count)
+        groups = entity.uniqueTogether.map { names in names.compactMap { entity.byName[$0] } }
         seen = Array(repeating: [], count: groups.count)
     }
 
     /// Records a row's values; throws when one repeats a value of an earlier row.
     mutating func add(_ values: [StoreValue]) throws {
+        for (i, p) in singles.enumerated() {
+            let value = values[p.slot]
+            // NULLs never collide, as in SQL.
+            if value.isNull { continue }
+            if !seenSingles[i].insert(value).inserted {
+                throw StoreError.constraintViolation(entity: entity.name, key: p.name, value: value.description)
+            }
+        }
         for (i, group) in groups.enumerated() {
             let key = group.map { values[$0.slot] }
-            // NULLs never collide, as in SQL.
             if key.contains(where: \.isNull) { continue }
             if !seen[i].insert(key).inserted {
                 throw StoreError.constraintViolation(entity: entity.name, key: group.map(\.name).joined(separator: ", "),

@@ -130,6 +130,21 @@ open class TableViewCell {
     /// ```
     open func customLines() -> [String]? { nil }
 
+    /// The lines the cell needs, for a table whose ``TableView/rowHeight`` is
+    /// ``TableView/automaticDimension`` (the default): two for a subtitle
+    /// cell with detail text (as UIKit sizes one), otherwise one. A custom
+    /// cell whose ``customLines()`` should each have a line overrides it;
+    /// on one line they are drawn one after another.
+    ///
+    /// ```swift
+    /// cell.detailTextLabel?.text = "Forest"
+    /// cell.fittingHeight   // 2 for a .subtitle cell
+    /// override var fittingHeight: Int { 2 }   // a custom cell of two lines
+    /// ```
+    open var fittingHeight: Int {
+        style == .subtitle && customLines() == nil && detailTextLabel?.text?.isEmpty == false ? 2 : 1
+    }
+
     /// The accessory to draw now: `editingAccessoryType` while editing.
     ///
     /// ```swift

@@ -45,11 +45,29 @@ extension TableView {
             visibleCells[path] = nil
             recycle(cell, at: path)
         }
+        var remeasure = false
         for item in items {
             if case .row(let path) = item.kind, visibleCells[path] == nil {
-                visibleCells[path] = makeCell(at: path)
+                let cell = makeCell(at: path)
+                visibleCells[path] = cell
+                // An automatic row was laid out at the estimate; its cell needs another height.
+                if cell.fittingHeight != item.height, hasAutomaticHeight(path) {
+                    estimatedRowHeight = cell.fittingHeight
+                    remeasure = true
+                }
             }
         }
+        // Again with the new cells' own heights: rows already with cells keep
+        // theirs, so each pass only settles rows at the bottom, and it ends.
+        if remeasure {
+            needsLayout = true
+            layoutIfNeeded()
+        }
+    }
+
+    /// Whether a row's height is its cell's (``TableView/automaticDimension``).
+    func hasAutomaticHeight(_ path: IndexPath) -> Bool {
+        (delegate?.tableView(self, heightForRowAt: path) ?? rowHeight) == Self.automaticDimension
     }
 
     /// The items in the viewport, top to bottom.

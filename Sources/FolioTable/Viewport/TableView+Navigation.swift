@@ -33,7 +33,10 @@ extension TableView {
             if let height = delegate?.tableView(self, heightForHeaderInSection: section) { return max(0, height) }
             return headerTitle(forSection: section) == nil ? 0 : sectionHeaderHeight
         case .row(let path):
-            return max(1, delegate?.tableView(self, heightForRowAt: path) ?? rowHeight)
+            let height = delegate?.tableView(self, heightForRowAt: path) ?? rowHeight
+            guard height == Self.automaticDimension else { return max(1, height) }
+            // A row on screen is as tall as its cell; one off it, as the last cell measured.
+            return visibleCells[path].map(\.fittingHeight) ?? estimatedRowHeight
         case .footer(let section):
             if let height = delegate?.tableView(self, heightForFooterInSection: section) { return max(0, height) }
             return footerTitle(forSection: section) == nil ? 0 : sectionFooterHeight

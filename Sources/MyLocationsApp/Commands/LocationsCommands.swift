@@ -37,6 +37,8 @@ enum LocationsCommands {
                 throw AppError.notFoundID(kind: "location", id: id)
             }
             try LocationsStore.delete(id: id, from: container.viewContext, at: context.storeURL)
+        case "import", "export":
+            try LocationsTransfer.transfer.run(name, arguments: &arguments, context: context)
         default:
             throw AppError.usage(message: "unknown subcommand '\(name)' for locations")
         }

@@ -8,6 +8,9 @@ final class LocationCell: TableViewCell {
 
     override func customLines() -> [String]? { [title, detail] }
 
+    /// Two lines: the row is as tall as the cell says.
+    override var fittingHeight: Int { 2 }
+
     override func prepareForReuse() {
         super.prepareForReuse()
         title = ""

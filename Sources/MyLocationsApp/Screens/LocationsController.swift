@@ -22,7 +22,6 @@ final class LocationsController: ResultsTableController<Location>, TableViewEdit
         emptyStateText = "No locations"
         selectionHint = "edit"
         searches([\Location.locationDescription, \Location.address])
-        tableView.rowHeight = 2
         navigationItem.rightBarButtonItems = [editButtonItem]
     }
 

@@ -27,6 +27,8 @@ enum PlanetsCommands {
             try arguments.finish()
             let container = try PlanetsStore.open(at: context.storeURL)
             try PlanetsStore.delete(named: planet, from: container.viewContext, at: context.storeURL)
+        case "import", "export":
+            try PlanetsTransfer.transfer.run(name, arguments: &arguments, context: context)
         default:
             throw AppError.usage(message: "unknown subcommand '\(name)' for planets")
         }

@@ -36,6 +36,8 @@ enum ZooCommands {
             try arguments.finish()
             let container = try ZooStore.open(at: context.storeURL)
             try ZooStore.renameOrder(old, to: new, merging: merge, in: container.viewContext, at: context.storeURL)
+        case "import", "export":
+            try ZooTransfer.transfer.run(name, arguments: &arguments, context: context)
         default:
             throw AppError.usage(message: "unknown subcommand '\(name)' for zoo")
         }

@@ -24,7 +24,6 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
         emptyStateText = "No animals"
         selectionHint = "edit"
         searches([\Animal.commonName, \Animal.habitat])
-        tableView.rowHeight = 2
         navigationItem.rightBarButtonItems = [BarButtonItem(system: .add) { [weak self] in self?.showAddForm() }]
     }
 

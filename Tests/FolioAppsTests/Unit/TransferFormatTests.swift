@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import FolioAppSupport
+
+/// The readers behind `import`: CSV as RFC 4180 writes it and JSON as
+/// `list --json` prints it give every text back exactly, and a malformed
+/// file is named by its line.
+@Suite struct TransferFormatTests {
+    /// Texts built from the characters that need quoting or escaping, and others.
+    static func randomText(_ generator: inout SplitMix) -> String {
+        let pieces = [",", "\"", "\n", "\r", "\r\n", " ", "a", "Zoo", "é", "👩‍🚀", "\u{1B}[2J", "\u{2028}", "\t", "\\", "[", "]", ""]
+        return (0..<Int(generator.next() % 6)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+    }
+
+    @Test func randomRowsRoundTripThroughCSVAndJSON() throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["FOLIO_SEED"] ?? "") ?? UInt64.random(in: 1...UInt64.max)
+        print("TransferFormatTests seed \(seed) (replay with FOLIO_SEED=\(seed))")
+        var generator = SplitMix(seed: seed)
+        for _ in 0..<200 {
+            let width = 1 + Int(generator.next() % 4)
+            let rows = (0..<Int(generator.next() % 8)).map { _ in (0..<width).map { _ in Self.randomText(&generator) } }
+            let header = (0..<width).map { "f\($0)" }
+            let csv = ([header] + rows).map(CSVText.line).joined(separator: "\n") + "\n"
+            let read = try CSVText.records(Array(csv.utf8))
+            #expect(read.map(\.fields) == [header] + rows, "seed \(seed): \(csv.debugDescription)")
+
+            let table = ListedTable(sections: [.init(name: "", rows: rows.enumerated().map { index, row in
+                .init(id: "\(index)", text: "", fields: zip(header, row).map { ($0, .string($1)) })
+            })])
+            let json = AppTransfer.json(table)
+            let records = try TransferFormat.json.records(Array(json.utf8), known: header)
+            #expect(records.map { record in header.map { try? record.text($0) } } == rows.map { $0.map(Optional.some) }, "seed \(seed)")
+            #expect(records.map(\.line) == rows.indices.map { $0 + 2 }, "seed \(seed): a row per line")
+        }
+    }
+
+    @Test func malformedFilesAreNamedByLine() {
+        func csvProblem(_ text: String) -> String {
+            do { _ = try TransferFormat.csv.records(Array(text.utf8), known: ["name"]); return "" } catch { return "\(error)" }
+        }
+        #expect(csvProblem("name\nok\n\"open\n") .hasPrefix("line 3: a quoted field is not closed"))
+        #expect(csvProblem("name\nsay \"hi\"\n").hasPrefix("line 2: a quote inside an unquoted field"))
+        #expect(csvProblem("name\n\"a\"b\n").hasPrefix("line 2: text after a quoted field"))
+        #expect(csvProblem("name,extra\n").hasPrefix("line 1, field 'extra': not a field here"))
+        #expect(csvProblem("name\na,b\n").hasPrefix("line 2: 2 fields where the header has 1"))
+        let notUTF8: [UInt8] = Array("name\nok\n".utf8) + [0xFF, 0x0A]
+        #expect(throws: ImportError.self) { try TransferFormat.csv.records(notUTF8, known: ["name"]) }
+        do { _ = try TransferFormat.csv.records(notUTF8, known: ["name"]) } catch {
+            #expect("\(error)".hasPrefix("line 3: the text is not UTF-8"), "\(error)")
+        }
+        func jsonProblem(_ text: String) -> String {
+            do { _ = try TransferFormat.json.records(Array(text.utf8), known: ["name"]); return "" } catch { return "\(error)" }
+        }
+        #expect(jsonProblem("[{\"name\":\"\",\"rows\":[\n{\"name\":\"a\"},\n{\"name\":\"b\",}\n]}]").hasPrefix("line 3: not JSON"))
+        #expect(jsonProblem("[{\"name\":\"\",\"rows\":[\n{\"nmae\":\"a\"}]}]").hasPrefix("line 2, field 'nmae': not a field here"))
+        #expect(jsonProblem("{\"rows\":[]}").contains("as `list --json` prints it"))
+        #expect(jsonProblem(String(repeating: "[", count: 100_000)).contains("nested more than"))
+    }
+}
+
+/// A small seeded generator, so a failing run replays from its seed.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,63 @@
+import FolioTable
+import FolioTestSupport
+import Foundation
+import Testing
+
+/// A subtitle cell gets the two lines it needs by itself, as UIKit sizes
+/// one: no `rowHeight = 2` in the app. Rows without detail text, other
+/// styles, and a number set as `rowHeight` keep one line (or that number).
+@MainActor
+@Suite struct SubtitleHeightTests {
+    final class Animals: TableViewDataSource {
+        /// The detail of each row; empty draws no second line.
+        var habitats: [String]
+        var style: TableViewCell.Style = .subtitle
+
+        init(_ habitats: [String]) { self.habitats = habitats }
+
+        func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { habitats.count }
+        func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
+            let cell = tableView.dequeueReusableCell(withIdentifier: "Animal") ?? TableViewCell(style: style, reuseIdentifier: "Animal")
+            cell.textLabel?.text = "Animal \(indexPath.row)"
+            cell.detailTextLabel?.text = habitats[indexPath.row]
+            return cell
+        }
+    }
+
+    func heights(_ table: TableView) -> [Int] { table.layoutItems().map(\.height) }
+
+    @Test func aSubtitleCellTakesTwoLinesWithoutARowHeight() {
+        let source = Animals(Array(repeating: "Forest", count: 100))
+        let table = TableView(viewportHeight: 10)
+        table.dataSource = source
+        #expect(heights(table) == [2, 2, 2, 2, 2])
+        #expect(table.indexPathsForVisibleRows.count == 5)
+        table.scroll(byLines: 4)
+        #expect(table.indexPathsForVisibleRows.first == IndexPath(row: 2, section: 0))
+        try? table.scrollToRow(at: IndexPath(row: 99, section: 0), at: .bottom)
+        #expect(table.indexPathsForVisibleRows.last == IndexPath(row: 99, section: 0))
+        #expect(heights(table).reduce(0, +) == 10)
+        table.checkInvariants()
+    }
+
+    @Test func eachRowIsAsTallAsItsOwnCell() {
+        let source = Animals(["Forest", "", "Savanna", "", ""])
+        let table = TableView(viewportHeight: 10)
+        table.dataSource = source
+        #expect(heights(table) == [2, 1, 2, 1, 1])
+        table.checkInvariants()
+    }
+
+    @Test func otherStylesAndAnExplicitHeightKeepTheirLines() {
+        let source = Animals(Array(repeating: "Forest", count: 20))
+        source.style = .value1
+        let table = TableView(viewportHeight: 6)
+        table.dataSource = source
+        #expect(heights(table) == [1, 1, 1, 1, 1, 1])
+        let compact = TableView(viewportHeight: 6)
+        let subtitles = Animals(Array(repeating: "Forest", count: 20))
+        compact.dataSource = subtitles
+        compact.rowHeight = 1
+        #expect(heights(compact) == [1, 1, 1, 1, 1, 1])
+    }
+}
