@@ -1,5 +1,5 @@
 import FolioTable
-import FolioTestSupport
+import FolioTableTestSupport
 import Foundation
 import Testing
 
