@@ -49,6 +49,15 @@ extension PersistentContainer {
         try self.init(schema: schema, store: store, integrityCheckLimit: SQLiteBackend.integrityCheckLimit, syncsAutomatically: syncsAutomatically)
     }
 
+    /// As the public initialiser, with automatic sync chosen: a command that
+    /// syncs at its own moments opens its replica with it off, so that its
+    /// ``syncNow()`` reports every push and pull the process makes.
+    package convenience init(schema: Schema, store: StoreDescription, readOnly: Bool, syncsAutomatically: Bool,
+                             seed: ((ObjectContext) throws -> Void)?) throws {
+        try self.init(schema: schema, store: store, readOnly: readOnly, integrityCheckLimit: SQLiteBackend.integrityCheckLimit,
+                      syncsAutomatically: syncsAutomatically, seed: seed)
+    }
+
     public var syncMergePolicy: MergePolicy {
         get { coordinator.syncEngine?.mergePolicy ?? .error }
         set { coordinator.syncEngine?.mergePolicy = newValue }
