@@ -64,6 +64,6 @@ public enum MyLocationsApp: FolioApp {
         }
         let locations = try LocationsController(container: container, storeURL: storeURL)
         locations.tabTitle = "Locations"
-        return TabBarController(tabs: [NavigationController(root: tag), NavigationController(root: locations)])
+        return TabBarController(tabs: [NavigationController(root: tag), NavigationController(root: locations)]).showingSync(of: container)
     }
 }

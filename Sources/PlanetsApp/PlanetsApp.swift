@@ -45,6 +45,6 @@ public enum PlanetsApp: FolioApp {
     public static func makeScreen(storeURL: URL, replica: URL?) throws -> ViewController {
         // A write-protected store is shown read-only; its screens say so and refuse changes with the reason.
         let container = try PlanetsStore.open(at: storeURL, replica: replica, readOnly: AppStore.isWriteProtected(replica ?? storeURL))
-        return NavigationController(root: try PlanetsListController(container: container))
+        return NavigationController(root: try PlanetsListController(container: container)).showingSync(of: container)
     }
 }

@@ -105,6 +105,12 @@ public final class LauncherController: ViewController {
         openApp == nil ? current.keyHints : current.keyHints + (current.canQuit ? [KeyHint("Esc", "apps")] : [])
     }
 
+    /// The open app's sync status (set by the app; none over the list of apps).
+    override public var syncIndicator: SyncIndicator? {
+        get { openApp?.syncIndicator }
+        set { openApp?.syncIndicator = newValue }
+    }
+
     /// Whether the screen shown may quit.
     override public var canQuit: Bool { current.canQuit }
     /// Whether the screen shown is editing text.
