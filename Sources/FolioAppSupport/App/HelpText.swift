@@ -20,6 +20,7 @@ public enum HelpText {
         HelpEntry("Tab, 1-9", "switch tab, where there is a tab bar"),
         HelpEntry("Esc", "back; hide revealed actions; cancel an alert, action sheet or text edit"),
         HelpEntry("q", "quit from a root screen (saved data stays)"),
+        HelpEntry("S", "on a replica: the sync's details (what waits, each conflict)"),
         HelpEntry("?", "the keys that work on this screen"),
     ]
 
