@@ -5,6 +5,7 @@ import Foundation
 import Observation
 import PlanetsApp
 import Testing
+import ZootasticApp
 @testable import FolioAppSupport
 
 /// The sync indicator of the terminal kit: its words for each state, the
@@ -46,6 +47,26 @@ import Testing
         app.status = "read-only"
         app.render()
         #expect(driver.screen.line(9).contains("✓ synced ● read-only"), "\(driver.screen.line(9))")
+    }
+
+    /// The launcher shows the open app's indicator (`$FOLIO_REPLICA` beside
+    /// `$FOLIO_STORE`), and none once Esc is back on the list of apps.
+    @Test func theLauncherShowsTheOpenAppsIndicatorOnly() async throws {
+        let cluster = try await PostgresCluster.shared()
+        let folder = try AppTemporaryDirectory()
+        let environment = ["FOLIO_STORE": try await cluster.makeDatabase(), "FOLIO_REPLICA": folder.path("zoo.sqlite"), "HOME": folder.url.path]
+        let launcher = LauncherController(apps: [PlanetsApp.self, ZootasticApp.self], environment: environment)
+        let driver = TerminalRecordingDriver(columns: 100, rows: 12)
+        let app = Application(root: launcher, driver: driver)
+        app.render()
+        #expect(!driver.screen.line(11).contains("synced"))
+        launcher.open(1)
+        #expect(await waitUntil(30) { launcher.openApp != nil }, "\(driver.screen.text)")
+        #expect(await waitUntil(30) { app.render(); return driver.screen.line(11).contains("✓ synced") }, "\(driver.screen.text)")
+        app.send("Esc")
+        app.render()
+        #expect(launcher.openApp == nil)
+        #expect(!driver.screen.line(11).contains("synced"), "\(driver.screen.line(11))")
     }
 
     /// Two replicas rename one planet apart; the one that syncs second
