@@ -76,6 +76,10 @@ extension FolioCommand {
         return container.syncStatus?.waitingChanges ?? 0
     }
 
+    /// What the sync reports when another container on the file holds its
+    /// sync (an app open on the replica): this one pushed and pulled nothing.
+    static let syncedElsewhere = "another container syncs this replica"
+
     static func isOffline(_ error: any Error) -> Bool {
         switch error {
         case StoreError.offline, StoreError.timedOut: true
@@ -93,6 +97,7 @@ extension FolioCommand {
                 let count = report.unsettled.count
                 return "\(count == 1 ? "1 conflict" : "\(count) conflicts"): `folio \(command) sync` lists \(count == 1 ? "it" : "them")"
             }
+            if report.problem == Self.syncedElsewhere { return "another program open on this replica syncs it" }
             if let problem = report.problem { return AppError.oneLine(problem) }
             return "not pushed yet"
         }
@@ -110,6 +115,11 @@ extension FolioCommand {
             }
             console.error("folio: not synced: \(AppError.oneLine("\(error)")); \(ReplicaRun.changesWait(waiting)) on the replica")
             return .failure
+        case .success(let report) where report.problem == Self.syncedElsewhere:
+            // Nothing was synced here: say so, and what waits.
+            console.out("not synced here: another program open on this replica syncs it; "
+                        + (report.waiting == 0 ? "nothing waits" : "\(ReplicaRun.changesWait(report.waiting)) for the server"))
+            return report.waiting == 0 ? .success : .failure
         case .success(let report):
             console.out("pushed \(ReplicaRun.changes(report.pushed)), pulled \(ReplicaRun.changes(report.pulled))")
             for conflict in report.unsettled {

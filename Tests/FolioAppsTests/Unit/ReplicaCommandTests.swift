@@ -140,4 +140,26 @@ import ZootasticApp
         let list = await run(["zoo", "list", "--store", store, "--replica", folder.path("b.sqlite")])
         #expect(list.out.contains("Okapi"), "\(list.out)")
     }
+
+    /// Beside a program that syncs the same replica (an app open on it), a
+    /// command syncs nothing itself, and says so rather than "pushed 0".
+    @Test func besideAnOpenAppACommandSaysTheAppSyncs() async throws {
+        let cluster = try await PostgresCluster.shared()
+        let folder = try AppTemporaryDirectory()
+        let store = try await cluster.makeDatabase()
+        let replica = folder.path("planets.sqlite")
+        let open = try PlanetsStore.open(at: URL(string: store)!, replica: URL(fileURLWithPath: replica))
+        #expect(await waitUntil(30) { open.syncStatus?.lastSynced != nil })
+        let added = await run(["planets", "add", "Vulcan", "--store", store, "--replica", replica])
+        #expect(added.outcome == .exit(.success), "\(added)")
+        // The open container may push it before the command looks.
+        #expect(added.out.isEmpty || added.out == "saved; 1 change waits for the server (another program open on this replica syncs it)\n",
+                "\(added.out)")
+        let synced = await run(["planets", "sync", "--store", store, "--replica", replica])
+        #expect(synced.out.hasPrefix("not synced here: another program open on this replica syncs it; "), "\(synced.out)")
+        #expect(!synced.out.contains("pushed"), "\(synced.out)")
+        #expect(await waitUntil(30) { open.syncStatus?.waitingChanges == 0 })
+        let server = await run(["planets", "list", "--store", store])
+        #expect(server.out.contains("Vulcan"), "\(server.out)")
+    }
 }
