@@ -42,6 +42,8 @@ public final class SyncIndicator {
     }
 
     /// What is shown now; setting it redraws the hint bar.
+    ///
+    /// `indicator.state.waiting += 1`
     public var state: State {
         didSet { if state != oldValue { application?.setNeedsDisplay() } }
     }
@@ -97,5 +99,7 @@ public final class SyncIndicator {
     }
 
     /// Whether something waits for a person (a conflict, a refused change), not only for the server.
+    ///
+    /// `SyncIndicator(state: .init(conflicts: 1)).needsAttention   // true`
     public var needsAttention: Bool { state.conflicts > 0 || state.problem != nil }
 }
