@@ -1,4 +1,5 @@
 import FolioAppSupport
+import FolioStore
 import FolioTerminal
 import Foundation
 
@@ -36,10 +37,15 @@ public enum MyLocationsApp: FolioApp {
         try LocationsCommands.run(name, arguments: &arguments, context: context)
     }
 
-    /// The app's root screen on the store at `storeURL`.
-    public static func makeScreen(storeURL: URL) throws -> ViewController {
+    /// Opens the app's store (made and seeded when new), through `replica` when given.
+    public static func openStore(at storeURL: URL, replica: URL?) throws -> PersistentContainer {
+        try LocationsStore.open(at: storeURL, replica: replica)
+    }
+
+    /// The app's root screen on the store at `storeURL` (through `replica` when given).
+    public static func makeScreen(storeURL: URL, replica: URL?) throws -> ViewController {
         // A write-protected store is shown read-only; its screens say so and refuse changes with the reason.
-        let container = try LocationsStore.open(at: storeURL, readOnly: AppStore.isWriteProtected(storeURL))
+        let container = try LocationsStore.open(at: storeURL, replica: replica, readOnly: AppStore.isWriteProtected(replica ?? storeURL))
         let tag = LocationForm.make(title: "Tag Location", values: LocationForm.blankValues())
         tag.tabTitle = "Tag"
         if ReadOnlyStores.contains(container.viewContext) { tag.title = "Tag Location (read-only)" }
@@ -58,6 +64,6 @@ public enum MyLocationsApp: FolioApp {
         }
         let locations = try LocationsController(container: container, storeURL: storeURL)
         locations.tabTitle = "Locations"
-        return TabBarController(tabs: [NavigationController(root: tag), NavigationController(root: locations)])
+        return TabBarController(tabs: [NavigationController(root: tag), NavigationController(root: locations)]).showingSync(of: container)
     }
 }

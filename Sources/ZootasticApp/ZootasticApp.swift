@@ -1,4 +1,5 @@
 import FolioAppSupport
+import FolioStore
 import FolioTerminal
 import Foundation
 
@@ -35,10 +36,15 @@ public enum ZootasticApp: FolioApp {
         try ZooCommands.run(name, arguments: &arguments, context: context)
     }
 
-    /// The app's root screen on the store at `storeURL`.
-    public static func makeScreen(storeURL: URL) throws -> ViewController {
+    /// Opens the app's store (made and seeded when new), through `replica` when given.
+    public static func openStore(at storeURL: URL, replica: URL?) throws -> PersistentContainer {
+        try ZooStore.open(at: storeURL, replica: replica)
+    }
+
+    /// The app's root screen on the store at `storeURL` (through `replica` when given).
+    public static func makeScreen(storeURL: URL, replica: URL?) throws -> ViewController {
         // A write-protected store is shown read-only; its screens say so and refuse changes with the reason.
-        let container = try ZooStore.open(at: storeURL, readOnly: AppStore.isWriteProtected(storeURL))
-        return NavigationController(root: try AnimalsController(container: container, storeURL: storeURL))
+        let container = try ZooStore.open(at: storeURL, replica: replica, readOnly: AppStore.isWriteProtected(replica ?? storeURL))
+        return NavigationController(root: try AnimalsController(container: container, storeURL: storeURL)).showingSync(of: container)
     }
 }

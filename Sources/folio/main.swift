@@ -31,10 +31,14 @@ case .exit(let status):
     exit(status.rawValue)
 case .launcher:
     screen = LauncherController(apps: apps, environment: environment)
-case .open(let name, let storeURL):
+case .onReplica(let work):
+    // A subcommand on a replica syncs with the server before and after it runs.
+    guard case .exit(let status) = await command.run(work) else { exit(ExitStatus.failure.rawValue) }
+    exit(status.rawValue)
+case .open(let name, let storeURL, let replica):
     do {
         let app = apps.first { $0.command == name }!
-        screen = try app.makeScreen(storeURL: storeURL)
+        screen = try app.makeScreen(storeURL: storeURL, replica: replica)
     } catch {
         console.error("folio: \(error)")
         exit(ExitStatus.failure.rawValue)

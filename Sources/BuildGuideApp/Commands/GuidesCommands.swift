@@ -9,28 +9,28 @@ enum GuidesCommands {
         switch name {
         case "list":
             try ListedTable.runList(&arguments, context: context) { url in
-                let container = try BuildGuideStore.open(at: url, readOnly: true)
+                let container = try context.store { try BuildGuideStore.open(at: $0, readOnly: true) }
                 return try listedTable(container.viewContext)
             }
         case "add":
             let race = try arguments.option("--race")
             let guide = try TextInput.visible(try arguments.positional("NAME"), field: "NAME")
             try arguments.finish()
-            let container = try BuildGuideStore.open(at: context.storeURL)
+            let container = try context.store { try BuildGuideStore.open(at: $0) }
             try BuildGuideStore.addGuide(named: guide, race: race, to: container.viewContext, at: context.storeURL)
         case "add-unit":
             let id = try arguments.option("--id")
             let guideName = id == nil ? try arguments.positional("NAME") : nil
             let unit = try arguments.positional("UNIT")
             try arguments.finish()
-            let container = try BuildGuideStore.open(at: context.storeURL)
+            let container = try context.store { try BuildGuideStore.open(at: $0) }
             let guide = try guide(named: guideName, id: id, in: container.viewContext)
             try BuildGuideStore.addUnit(unit, to: guide, in: container.viewContext, at: context.storeURL)
         case "delete":
             let id = try arguments.option("--id")
             let name = id == nil ? try arguments.positional("NAME") : nil
             try arguments.finish()
-            let container = try BuildGuideStore.open(at: context.storeURL)
+            let container = try context.store { try BuildGuideStore.open(at: $0) }
             let view = container.viewContext
             let guide = try guide(named: name, id: id, in: view)
             try AppStore.save(view, at: context.storeURL) { view.delete(guide) }

@@ -12,8 +12,9 @@ import Foundation
 public enum BuildGuideStore {
     /// Opens the store, seeding a new one with the races and the sample guides.
     /// `readOnly` is for commands that only print: nothing is written to an existing store.
-    public static func open(at url: URL, readOnly: Bool = false) throws -> PersistentContainer {
-        try AppStore.open(schema: Guide.schema, at: url, readOnly: readOnly) { context in
+    /// With a `replica` file beside a `postgresql://` store, it works on that local copy and syncs.
+    public static func open(at url: URL, replica: URL? = nil, readOnly: Bool = false) throws -> PersistentContainer {
+        try AppStore.open(schema: Guide.schema, at: url, replica: replica, readOnly: readOnly) { context in
             var races: [String: Race] = [:]
             for record in SampleData.races {
                 let race = Race(context: context)

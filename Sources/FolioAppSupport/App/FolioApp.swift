@@ -1,3 +1,4 @@
+import FolioStore
 import FolioTerminal
 import Foundation
 
@@ -31,8 +32,23 @@ public protocol FolioApp {
     /// Runs subcommand `name`, reading and then finishing `arguments`.
     /// Writes nothing to the store when it throws.
     static func runSubcommand(_ name: String, arguments: inout Arguments, context: AppContext) throws
-    /// The app's root screen on the store at `storeURL` (opened, and seeded when new).
-    static func makeScreen(storeURL: URL) throws -> ViewController
+    /// The app's root screen on the store at `storeURL` (opened, and seeded
+    /// when new), through the local `replica` file when one is given (its
+    /// hint bar then shows how the sync goes).
+    static func makeScreen(storeURL: URL, replica: URL?) throws -> ViewController
+    /// Opens the app's store at `storeURL` (made and seeded when new), through
+    /// the local `replica` file when one is given: what `sync` and the
+    /// subcommands on a replica work with.
+    static func openStore(at storeURL: URL, replica: URL?) throws -> PersistentContainer
+}
+
+extension FolioApp {
+    /// The app's root screen on the store at `storeURL`, without a replica.
+    ///
+    /// `let screen = try PlanetsApp.makeScreen(storeURL: url)`
+    public static func makeScreen(storeURL: URL) throws -> ViewController {
+        try makeScreen(storeURL: storeURL, replica: nil)
+    }
 }
 
 /// A line of help: what to type, and what it does.
@@ -51,19 +67,39 @@ public struct HelpEntry: Sendable {
     }
 }
 
-/// What a subcommand runs with: the store file, the console, the environment.
+/// What a subcommand runs with: the store file, its replica, the console.
 ///
 /// `AppContext(storeURL: url, console: .capturing())`
 @MainActor
 public struct AppContext {
     /// The store file (it may not exist yet: opening creates and seeds it).
     public let storeURL: URL
+    /// The local replica file beside a `postgresql://` store, if any.
+    public let replica: URL?
     /// Where output goes.
     public let console: Console
+    /// On a replica, the container the command opened and syncs around the
+    /// subcommand (one container, so that its sync is the one that runs).
+    package let replicaContainer: PersistentContainer?
 
-    /// A context for `storeURL`, writing to `console`.
-    public init(storeURL: URL, console: Console) {
+    /// A context for `storeURL` (through `replica` when given), writing to `console`.
+    public init(storeURL: URL, replica: URL? = nil, console: Console) {
+        self.init(storeURL: storeURL, replica: replica, console: console, replicaContainer: nil)
+    }
+
+    package init(storeURL: URL, replica: URL?, console: Console, replicaContainer: PersistentContainer?) {
         self.storeURL = storeURL
+        self.replica = replica
         self.console = console
+        self.replicaContainer = replicaContainer
+    }
+
+    /// The store a subcommand works on: the replica's container the command
+    /// opened, else what `open` opens at ``storeURL``.
+    ///
+    /// `let container = try context.store { try ZooStore.open(at: $0) }`
+    public func store(_ open: (URL) throws -> PersistentContainer) throws -> PersistentContainer {
+        if let replicaContainer { return replicaContainer }
+        return try open(storeURL)
     }
 }

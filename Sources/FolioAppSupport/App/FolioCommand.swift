@@ -18,8 +18,11 @@ public struct FolioCommand {
         case exit(ExitStatus)
         /// Open the launcher over the four apps.
         case launcher
-        /// Open `app` on the store at `storeURL`.
-        case open(app: String, storeURL: URL)
+        /// Open `app` on the store at `storeURL`, through the local `replica` file when one is given.
+        case open(app: String, storeURL: URL, replica: URL?)
+        /// Run a subcommand on a replica: it syncs before and after, so
+        /// finish it with ``run(_:)-(ReplicaRun)`` (which awaits the server).
+        case onReplica(ReplicaRun)
     }
 
     /// The apps, in launcher order.
@@ -46,21 +49,27 @@ public struct FolioCommand {
         var appName: String?
         do {
             return try dispatch(tokens, appName: &appName)
-        } catch let error as AppError {
-            console.error("folio: \(error)")
-            if case .usage = error {
-                console.error("Run 'folio\(appName.map { " " + $0 } ?? "") --help' for usage.")
-            }
-            return .exit(error.exitStatus)
         } catch {
-            console.error("folio: \(error)")
-            return .exit(.failure)
+            return .exit(failed(error, appName: appName))
         }
     }
 
+    /// Prints why the command failed and returns its exit status.
+    func failed(_ error: any Error, appName: String?) -> ExitStatus {
+        console.error("folio: \(error)")
+        guard let error = error as? AppError else { return .failure }
+        if case .usage = error {
+            console.error("Run 'folio\(appName.map { " " + $0 } ?? "") --help' for usage.")
+        }
+        return error.exitStatus
+    }
+
+    /// The options every app's command line takes with a value.
+    var valueOptions: Set<String> {
+        apps.reduce(into: ["--store", "--replica"]) { $0.formUnion($1.valueOptions) }
+    }
+
     private func dispatch(_ tokens: [String], appName: inout String?) throws -> Outcome {
-        var valueOptions: Set<String> = ["--store"]
-        for app in apps { valueOptions.formUnion(app.valueOptions) }
         var arguments = Arguments(tokens, valueOptions: valueOptions)
         _ = arguments.flag("--no-mouse")  // read by the terminal layer
         if arguments.flag("--version") {
@@ -88,12 +97,25 @@ public struct FolioCommand {
             throw RawCommandLine.undecodableVariable(name)
         }
         let storeURL = try StoreLocation.resolve(app: app.command, explicitPath: explicitPath, environment: environment)
+        let explicitReplica = try arguments.pathOption("--replica")
+        if explicitReplica == nil, undecodableVariables.contains("FOLIO_REPLICA") {
+            throw RawCommandLine.undecodableVariable("FOLIO_REPLICA")
+        }
+        let replica = try StoreLocation.resolveReplica(explicitPath: explicitReplica, store: storeURL, environment: environment)
         guard let subcommand = arguments.nextPositional() else {
             try arguments.finish()
-            return .open(app: app.command, storeURL: storeURL)
+            return .open(app: app.command, storeURL: storeURL, replica: replica)
         }
-        guard app.subcommands.contains(where: { $0.usage.split(separator: " ").first.map(String.init) == subcommand }) else {
+        if subcommand == ReplicaRun.syncSubcommand.usage.split(separator: " ").first.map(String.init) {
+            guard replica != nil else {
+                throw AppError.usage(message: "sync needs --replica PATH (or $FOLIO_REPLICA) beside a postgresql:// --store")
+            }
+        } else if !app.subcommands.contains(where: { $0.usage.split(separator: " ").first.map(String.init) == subcommand }) {
             throw AppError.usage(message: "unknown subcommand '\(AppError.shown(subcommand))' for \(app.command)")
+        }
+        if let replica {
+            return .onReplica(ReplicaRun(app: app.command, subcommand: subcommand, arguments: arguments.remaining,
+                                         storeURL: storeURL, replica: replica))
         }
         try app.runSubcommand(subcommand, arguments: &arguments, context: AppContext(storeURL: storeURL, console: console))
         return .exit(.success)

@@ -20,6 +20,7 @@ public enum HelpText {
         HelpEntry("Tab, 1-9", "switch tab, where there is a tab bar"),
         HelpEntry("Esc", "back; hide revealed actions; cancel an alert, action sheet or text edit"),
         HelpEntry("q", "quit from a root screen (saved data stays)"),
+        HelpEntry("S", "on a replica: the sync's details (what waits, each conflict)"),
         HelpEntry("?", "the keys that work on this screen"),
     ]
 
@@ -31,6 +32,7 @@ public enum HelpText {
         let usage = [
             HelpEntry("folio", "open the launcher: Enter opens an app, Esc returns, q quits"),
             HelpEntry("folio <app> [--store PATH]", "open one app"),
+            HelpEntry("folio <app> --store URI --replica PATH", "open one app on a local replica of a PostgreSQL store"),
             HelpEntry("folio <app> <subcommand> [options]", "change or print the app's data and exit"),
             HelpEntry("folio <app> --help", "the app's subcommands and keys"),
             HelpEntry("folio --version", "print the version"),
@@ -41,7 +43,7 @@ public enum HelpText {
         lines += ["", "Usage:"] + table(usage, column: column)
         lines += ["", "Apps:"] + table(apps, column: column)
         lines += ["", "Keys:"] + table(commonKeys, column: column)
-        lines += [""] + wrap(storeNote.replacingOccurrences(of: "<app>", with: "APP")) + [""] + wrap(exitNote)
+        lines += [""] + wrap(storeNote.replacingOccurrences(of: "<app>", with: "APP")) + [""] + wrap(replicaNote) + [""] + wrap(exitNote)
         return lines.joined(separator: "\n")
     }
 
@@ -50,21 +52,28 @@ public enum HelpText {
         let usage = [
             HelpEntry("folio \(app.command) [--store PATH]", "open \(app.title)"),
             HelpEntry("folio \(app.command) <subcommand> [--store PATH] [options]", "run a subcommand and exit"),
+            HelpEntry("folio \(app.command) [<subcommand>] --store URI --replica PATH",
+                      "the same on a local replica of a PostgreSQL store: it works offline and syncs"),
         ]
         let keys = app.keys + commonKeys
-        let column = descriptionColumn(usage + app.subcommands + keys)
+        let subcommands = app.subcommands + [ReplicaRun.syncSubcommand]
+        let column = descriptionColumn(usage + subcommands + keys)
         var lines = wrap("folio \(app.command): \(app.summary)")
         lines += ["", "Usage:"] + table(usage, column: column)
-        lines += ["", "Subcommands:"] + table(app.subcommands, column: column)
+        lines += ["", "Subcommands:"] + table(subcommands, column: column)
         lines += ["", "Keys in \(app.title):"] + table(keys, column: column)
-        lines += [""] + wrap(storeNote.replacingOccurrences(of: "<app>", with: app.command)) + [""] + wrap(exitNote)
+        lines += [""] + wrap(storeNote.replacingOccurrences(of: "<app>", with: app.command)) + [""] + wrap(replicaNote) + [""] + wrap(exitNote)
         return lines.joined(separator: "\n")
     }
 
     private static let storeNote = "Store: --store PATH, else $XDG_DATA_HOME/folio/<app>.sqlite, else "
         + "~/.local/share/folio/<app>.sqlite; created and seeded on first use."
 
-    private static let exitNote = "Exit status: 0 success, 1 failure (not found, invalid value, unusable store), 2 usage error."
+    private static let replicaNote = "Replica: --replica PATH (else $FOLIO_REPLICA) beside a postgresql:// --store keeps a local "
+        + "SQLite copy at PATH: the app and subcommands work on it offline, and it syncs with the server in the background."
+
+    private static let exitNote = "Exit status: 0 success, 1 failure (not found, invalid value, unusable store, changes left "
+        + "unsynced), 2 usage error, 3 sync could not reach the server."
 
     /// Where descriptions start: after the usages that fit a third of the
     /// page, and two spaces.

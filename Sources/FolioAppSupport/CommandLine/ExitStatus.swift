@@ -10,4 +10,6 @@ public enum ExitStatus: Int32, Sendable {
     case failure = 1
     /// The command line itself is wrong.
     case usage = 2
+    /// `sync` could not reach the server: the replica's changes still wait.
+    case offline = 3
 }

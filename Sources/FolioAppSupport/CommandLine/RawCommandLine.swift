@@ -14,8 +14,8 @@ import Glibc
 /// // throws: argument 2 ('a\xFF') is not UTF-8 text: …
 /// ```
 package enum RawCommandLine {
-    /// The variables that may name a store or its folder.
-    package static let storeVariables = ["FOLIO_STORE", "XDG_DATA_HOME", "HOME"]
+    /// The variables that may name a store, its folder or its replica.
+    package static let storeVariables = ["FOLIO_STORE", "XDG_DATA_HOME", "HOME", "FOLIO_REPLICA"]
 
     /// This process's arguments after the program's name, as bytes.
     package static var currentArguments: [[UInt8]] {

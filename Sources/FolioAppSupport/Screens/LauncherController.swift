@@ -42,9 +42,10 @@ public final class LauncherController: ViewController {
     public func open(_ index: Int) {
         guard !isOpening else { return application?.showNotice("Still opening an app: wait for it") ?? () }
         let app = apps[index]
-        let url: URL
+        let url: URL, replica: URL?
         do {
             url = try StoreLocation.resolve(app: app.command, explicitPath: nil, environment: environment)
+            replica = try StoreLocation.resolveReplica(explicitPath: nil, store: url, environment: environment)
         } catch {
             return presentError(title: "Cannot Open \(app.title)", message: ErrorText.sentence(for: error, namingTheStore: true))
         }
@@ -52,20 +53,20 @@ public final class LauncherController: ViewController {
         let application = self.application
         application?.status = Self.openingStatus
         Task { @MainActor [weak self] in
-            await PersistentContainer.waitUntilWritable(AppStore.description(url))
+            await PersistentContainer.waitUntilWritable(AppStore.description(url, replica: replica))
             if application?.status == Self.openingStatus { application?.status = nil }
             guard let self else { return }
             self.isOpening = false
-            self.finishOpening(app, at: url)
+            self.finishOpening(app, at: url, replica: replica)
         }
     }
 
     /// What the hint bar shows while an app's store waits to be opened.
     static var openingStatus: String { "opening…" }
 
-    private func finishOpening(_ app: any FolioApp.Type, at url: URL) {
+    private func finishOpening(_ app: any FolioApp.Type, at url: URL, replica: URL?) {
         do {
-            let screen = try app.makeScreen(storeURL: url)
+            let screen = try app.makeScreen(storeURL: url, replica: replica)
             openApp = screen
             addChild(screen)
         } catch {
@@ -102,6 +103,12 @@ public final class LauncherController: ViewController {
     /// The open app's keys, plus Esc to return to the apps.
     override public var keyHints: [KeyHint] {
         openApp == nil ? current.keyHints : current.keyHints + (current.canQuit ? [KeyHint("Esc", "apps")] : [])
+    }
+
+    /// The open app's sync status (set by the app; none over the list of apps).
+    override public var syncIndicator: SyncIndicator? {
+        get { openApp?.syncIndicator }
+        set { openApp?.syncIndicator = newValue }
     }
 
     /// Whether the screen shown may quit.

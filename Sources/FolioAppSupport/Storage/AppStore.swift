@@ -18,25 +18,43 @@ public enum AppStore {
     /// file that is not this app's Folio store is left untouched and
     /// reported. `readOnly` (for commands that only print) writes nothing
     /// to an existing store and works on read-only files.
-    public static func open(schema: Schema, at url: URL, readOnly: Bool = false,
+    ///
+    /// With a `replica` file beside a `postgresql://` store, the container
+    /// works on that local copy and syncs it in the background (its
+    /// `syncStatus` says how); a new replica copies the server's store
+    /// first, so the server must answer then. Failures name the replica file.
+    public static func open(schema: Schema, at url: URL, replica: URL? = nil, readOnly: Bool = false,
                             seed: (ObjectContext) throws -> Void) throws -> PersistentContainer {
-        if !readOnly && isWriteProtected(url) {
+        let file = replica ?? url
+        if !readOnly && isWriteProtected(file) {
             // A read-only mount is named as such; otherwise the file or its folder is.
-            let reason = AppError.isOnReadOnlyMount(url.path) ? AppError.reason(.readOnly(path: url.path), at: url) : writeProtected
-            throw AppError.store(path: StoreLocation.displayName(url), message: reason)
+            let reason = AppError.isOnReadOnlyMount(file.path) ? AppError.reason(.readOnly(path: file.path), at: file) : writeProtected
+            throw AppError.store(path: StoreLocation.displayName(file), message: reason)
         }
+        let isNewReplica = replica.map { !FileManager.default.fileExists(atPath: $0.path) } ?? false
         do {
             let container = try withoutActuallyEscaping(seed) { seed in
-                try PersistentContainer(schema: schema, store: description(url), readOnly: readOnly, seed: seed)
+                try PersistentContainer(schema: schema, store: description(url, replica: replica), readOnly: readOnly,
+                                        syncsAutomatically: replicasSyncByThemselves, seed: seed)
             }
             if readOnly { ReadOnlyStores.mark(container.viewContext) }
+            // The later push wins key by key; what only the server changed stays (see DECISIONS.md).
+            if container.syncStatus != nil { container.syncMergePolicy = .mergeByPropertyObjectTrump }
             return container
         } catch let error as StoreError {
-            throw AppError.store(error, at: url)
+            if isNewReplica, case .offline = error, let replica {
+                throw AppError.store(path: replica.path, message: AppError.reason(error, at: replica)
+                                     + "; a new replica first copies the server's store, so the server must answer then")
+            }
+            throw AppError.store(error, at: file)
         } catch {
-            throw AppError.store(path: StoreLocation.displayName(url), message: "\(error)")
+            throw AppError.store(path: StoreLocation.displayName(file), message: "\(error)")
         }
     }
+
+    /// Whether a replica opened now syncs in the background (an app's), or
+    /// only when asked (a subcommand's, which reports each sync it makes).
+    package static var replicasSyncByThemselves = true
 
     /// Runs `changes` inside one write transaction of the store and saves
     /// them (``ObjectContext/performWrite(_:)``): what `changes` reads is the
@@ -114,8 +132,10 @@ public enum AppStore {
         return !["-wal", "-shm"].allSatisfy { files.isWritableFile(atPath: path + $0) }
     }
 
-    /// The store a location names: a PostgreSQL database for a `postgresql://` URI, else the file.
-    static func description(_ url: URL) -> StoreDescription {
-        StoreLocation.isServer(url) ? .postgreSQL(url.absoluteString) : .file(url.path)
+    /// The store a location names: a PostgreSQL database for a `postgresql://` URI
+    /// (through a local `replica` file when one is given), else the file.
+    static func description(_ url: URL, replica: URL? = nil) -> StoreDescription {
+        guard StoreLocation.isServer(url) else { return .file(url.path) }
+        return replica.map { .postgreSQL(url.absoluteString, replica: $0.path) } ?? .postgreSQL(url.absoluteString)
     }
 }

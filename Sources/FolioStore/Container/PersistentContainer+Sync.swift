@@ -49,6 +49,15 @@ extension PersistentContainer {
         try self.init(schema: schema, store: store, integrityCheckLimit: SQLiteBackend.integrityCheckLimit, syncsAutomatically: syncsAutomatically)
     }
 
+    /// As the public initialiser, with automatic sync chosen: a command that
+    /// syncs at its own moments opens its replica with it off, so that its
+    /// ``syncNow()`` reports every push and pull the process makes.
+    package convenience init(schema: Schema, store: StoreDescription, readOnly: Bool, syncsAutomatically: Bool,
+                             seed: ((ObjectContext) throws -> Void)?) throws {
+        try self.init(schema: schema, store: store, readOnly: readOnly, integrityCheckLimit: SQLiteBackend.integrityCheckLimit,
+                      syncsAutomatically: syncsAutomatically, seed: seed)
+    }
+
     /// How a replica settles a pushed change that meets a newer server value,
     /// property by property, as a context's ``ObjectContext/mergePolicy`` does
     /// between two saves. `.error` (the default) keeps the change waiting and

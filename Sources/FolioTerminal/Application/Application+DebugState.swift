@@ -42,6 +42,7 @@ extension Application {
             "editingText": root.isEditingText ? "1" : "0",
         ]
         if let status { facts["status"] = status }
+        if let indicator = root.syncIndicator { facts["sync"] = indicator.text }
         if let alert = presentedAlert {
             facts["alert"] = alert.title ?? ""
             facts["alertMessage"] = alert.message ?? ""

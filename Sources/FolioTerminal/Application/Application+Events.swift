@@ -87,6 +87,8 @@ extension Application {
             isShowingHelp = true
         case .character("q") where root.canQuit:
             quit()
+        case .character("S"):
+            showSyncDetails()
         default:
             break
         }
@@ -106,8 +108,17 @@ extension Application {
         if !root.isEditingText {
             hints.append(KeyHint("?", "help"))
             if root.canQuit { hints.append(KeyHint("q", "quit")) }
+            if root.syncIndicator?.details != nil { hints.append(KeyHint("S", "sync details", inBar: false)) }
         }
         return KeyHint.innermostFirst(hints)
+    }
+
+    /// The root screen's sync details in an alert, when it has them.
+    private func showSyncDetails() {
+        guard let details = root.syncIndicator?.details?() else { return }
+        let alert = AlertController(title: details.title, message: details.lines.joined(separator: "\n"), preferredStyle: .alert)
+        alert.addAction(AlertAction(title: "OK", style: .cancel))
+        present(alert)
     }
 
     /// While help shows: when it does not fit, ↑↓ (and j/k, PgUp/PgDn)

@@ -7,11 +7,16 @@ extension Application {
         let offersHelp = presentedAlert == nil && !root.isEditingText
         // Where the hints and a notice must stop: before the status when there is one.
         var end: Int?
-        if let status {
-            let text = "● " + status
-            let start = max(1, bar.maxX - (offersHelp ? 8 : 1) - DisplayWidth.of(text))
-            screen.draw(text, at: start, row: row, style: Style(attributes: [.bold, .reverse]), maxWidth: bar.maxX - start)
+        // The status, then the sync indicator to its left: each a lasting state, shown before the hints.
+        let indicator = root.syncIndicator
+        indicator?.application = self
+        let states = [status.map { "● " + $0 }, indicator?.text].compactMap { $0 }
+        var right = bar.maxX - (offersHelp ? 8 : 1)
+        for text in states {
+            let start = max(1, right - DisplayWidth.of(text))
+            screen.draw(text, at: start, row: row, style: Style(attributes: [.bold, .reverse]), maxWidth: max(0, right - start))
             end = start - 1
+            right = start - 1
         }
         if let notice, presentedAlert == nil {
             screen.draw(notice, at: 1, row: row, style: Style(attributes: .bold), maxWidth: end.map { max(0, $0 - 2) } ?? bar.width - 2)

@@ -30,6 +30,11 @@ open class ViewController {
     /// it on a child before drawing the child.
     public var frame = Rect(x: 0, y: 0, width: 0, height: 0)
     weak var attachedApplication: Application?
+    /// The sync status the hint bar shows while this is the application's
+    /// root screen (a container passes on its shown child's).
+    ///
+    /// `navigation.syncIndicator = SyncIndicator(state: .init(isOnline: false, waiting: 1))`
+    open var syncIndicator: SyncIndicator?
 
     /// Creates a screen with a title.
     ///

@@ -10,7 +10,7 @@ enum LocationsCommands {
         switch name {
         case "list":
             try ListedTable.runList(&arguments, context: context) { url in
-                let container = try LocationsStore.open(at: url, readOnly: true)
+                let container = try context.store { try LocationsStore.open(at: $0, readOnly: true) }
                 return try listedTable(container.viewContext)
             }
         case "add":
@@ -23,7 +23,7 @@ enum LocationsCommands {
             try arguments.finish()
             let input = try LocationInput(description: description, category: category, latitude: latitude,
                                           longitude: longitude, address: address, date: date)
-            let container = try LocationsStore.open(at: context.storeURL)
+            let container = try context.store { try LocationsStore.open(at: $0) }
             let location = try LocationsStore.add(input, to: container.viewContext, at: context.storeURL)
             context.console.out("\(location.objectID.rowID)")
         case "delete":
@@ -32,7 +32,7 @@ enum LocationsCommands {
             guard let row = Int64(id), row > 0 else {
                 throw AppError.invalidValue(option: "ID", value: id, reason: "not a location id (a positive number from `list --json`)")
             }
-            let container = try LocationsStore.open(at: context.storeURL)
+            let container = try context.store { try LocationsStore.open(at: $0) }
             guard (try? container.viewContext.existingObject(with: ObjectID(entityName: "Location", rowID: row))) != nil else {
                 throw AppError.notFoundID(kind: "location", id: id)
             }

@@ -12,8 +12,9 @@ import Foundation
 public enum LocationsStore {
     /// Opens the store, seeding a new one with the sample locations.
     /// `readOnly` is for commands that only print: nothing is written to an existing store.
-    public static func open(at url: URL, readOnly: Bool = false) throws -> PersistentContainer {
-        try AppStore.open(schema: Location.schema, at: url, readOnly: readOnly) { context in
+    /// With a `replica` file beside a `postgresql://` store, it works on that local copy and syncs.
+    public static func open(at url: URL, replica: URL? = nil, readOnly: Bool = false) throws -> PersistentContainer {
+        try AppStore.open(schema: Location.schema, at: url, replica: replica, readOnly: readOnly) { context in
             for record in SampleData.locations {
                 let location = Location(context: context)
                 location.locationDescription = record.description

@@ -14,18 +14,18 @@ enum PlanetsCommands {
         switch name {
         case "list":
             try ListedTable.runList(&arguments, context: context) { url in
-                let container = try PlanetsStore.open(at: url, readOnly: true)
+                let container = try context.store { try PlanetsStore.open(at: $0, readOnly: true) }
                 return try listedTable(container.viewContext)
             }
         case "add":
             let planet = try TextInput.visible(try arguments.positional("NAME"), field: "NAME")
             try arguments.finish()
-            let container = try PlanetsStore.open(at: context.storeURL)
+            let container = try context.store { try PlanetsStore.open(at: $0) }
             try PlanetsStore.add(planet, to: container.viewContext, at: context.storeURL)
         case "delete":
             let planet = try arguments.positional("NAME")
             try arguments.finish()
-            let container = try PlanetsStore.open(at: context.storeURL)
+            let container = try context.store { try PlanetsStore.open(at: $0) }
             try PlanetsStore.delete(named: planet, from: container.viewContext, at: context.storeURL)
         case "import", "export":
             try PlanetsTransfer.transfer.run(name, arguments: &arguments, context: context)

@@ -9,7 +9,7 @@ enum ZooCommands {
         switch name {
         case "list":
             try ListedTable.runList(&arguments, context: context) { url in
-                let container = try ZooStore.open(at: url, readOnly: true)
+                let container = try context.store { try ZooStore.open(at: $0, readOnly: true) }
                 return try listedTable(container.viewContext)
             }
         case "add":
@@ -17,13 +17,13 @@ enum ZooCommands {
             let habitat = try TextInput.limited(try arguments.requiredOption("--habitat"), field: "--habitat")
             let order = try TextInput.visible(try arguments.requiredOption("--order"), field: "--order")
             try arguments.finish()
-            let container = try ZooStore.open(at: context.storeURL)
+            let container = try context.store { try ZooStore.open(at: $0) }
             try ZooStore.addAnimal(name: animal, habitat: habitat, order: order, to: container.viewContext, at: context.storeURL)
         case "delete":
             let name = try arguments.option("--name")
             let id = try arguments.option("--id")
             try arguments.finish()
-            let container = try ZooStore.open(at: context.storeURL)
+            let container = try context.store { try ZooStore.open(at: $0) }
             let view = container.viewContext
             let animal = try NamedObject.resolve(Animal.self, kind: "animal", name: name, id: id, in: view) { name in
                 FetchRequest<Animal>(predicate: #Predicate { $0.commonName == name })
@@ -34,7 +34,7 @@ enum ZooCommands {
             let old = try arguments.positional("OLD")
             let new = try arguments.positional("NEW")
             try arguments.finish()
-            let container = try ZooStore.open(at: context.storeURL)
+            let container = try context.store { try ZooStore.open(at: $0) }
             try ZooStore.renameOrder(old, to: new, merging: merge, in: container.viewContext, at: context.storeURL)
         case "import", "export":
             try ZooTransfer.transfer.run(name, arguments: &arguments, context: context)
