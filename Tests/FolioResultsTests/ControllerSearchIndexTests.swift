@@ -87,6 +87,43 @@ import FolioTestSupport
         #expect(unused == nil)
     }
 
+    /// Finding 7: a search hid a row's object by letting it go and showed
+    /// the row again with a new copy loaded from the store, so every search
+    /// and clear made and freed a copy of each object (with every object
+    /// loaded, as Zootastic's list has them), and memory grew with it.
+    @Test func rowsShownAgainAfterASearchKeepTheirObjects() throws {
+        let directory = try StoreTemporaryDirectory()
+        let container = try PersistentContainer(schema: ResultsTestSchema.make(), path: directory.path("search.sqlite"))
+        let context = container.viewContext
+        for name in ["Ant", "Bee", "Cat"] { ResultsItem(context: context).name = name }
+        try context.save()
+        var request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.name)])
+        request.fetchBatchSize = 0
+        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context)
+        try controller.performFetch()
+        controller.itemizedSearchLimit = 1  // the rebuilding path
+        controller.prepareSearch(Self.searched, options: Self.options)
+
+        weak let bee = controller.object(at: IndexPath(row: 1, section: 0))
+        weak let ant = controller.object(at: IndexPath(row: 0, section: 0))
+        try controller.updateFetchRequest { $0.stringFilters = Self.search("c") }
+        #expect(controller.fetchedObjects?.map(\.name) == ["Cat"])
+        #expect(bee != nil && ant != nil, "a hidden row's object was let go, to be loaded again")
+        try controller.updateFetchRequest { $0.stringFilters = Self.search("") }
+        #expect(controller.object(at: IndexPath(row: 1, section: 0)) === bee)
+        #expect(controller.object(at: IndexPath(row: 0, section: 0)) === ant)
+
+        // Row by row too.
+        controller.itemizedSearchLimit = 100
+        try controller.updateFetchRequest { $0.stringFilters = Self.search("b") }
+        #expect(ant != nil)
+        try controller.updateFetchRequest { $0.stringFilters = Self.search("") }
+        #expect(controller.object(at: IndexPath(row: 0, section: 0)) === ant)
+        // Once the search ends, what it hid is the results' again, and nothing else is held.
+        controller.endSearch()
+        #expect(controller.keptSearchIndexes.isEmpty)
+    }
+
     /// Random typing, erasing and saves (names, shelves, related ranks,
     /// inserts, deletes): after each, the controller shows the store's
     /// matches in order, and its report applied to the old sections gives them.

@@ -21,6 +21,10 @@ extension FetchedResultsController {
         /// The engine of every row, set aside while a filter narrows them,
         /// so that erasing the filter takes it back instead of rebuilding it.
         var everyRow: Engine?
+        /// The objects of rows the filters hide, kept as they were loaded, so
+        /// that rows shown again need no load and the search does not make
+        /// and free a copy of every object it hides and shows again.
+        var hidden: [Int64: ManagedObject] = [:]
         /// Kept while the request has no filters, until ``endSearch()``
         /// (``prepareSearch(_:options:)`` began a search that may type on).
         var prepared = false
@@ -55,7 +59,9 @@ extension FetchedResultsController {
         searchBase!.members = verdicts
         searchBase!.memberCount = scan.count
         let entering = scan.enteringIDs(base.sections)
+        defer { if searchBase != nil { for id in entering { searchBase!.hidden[id] = nil } } }
         if scan.leaving.count + scan.entering.count <= itemizedSearchLimit {
+            for id in scan.leaving { if let object = resident[id] { searchBase!.hidden[id] = object } }
             let changes = scan.leaving.map { ResultsRowChange<Int64, RowKey, SectionKey>(id: $0, row: nil, objectChanged: false) }
                 + scan.enteringChanges(base.sections)
             applyMembership(next, changes: changes, entering: entering, links: nil)
@@ -81,6 +87,7 @@ extension FetchedResultsController {
             let inserted = (0..<engine.numberOfSections).map { SectionChange(type: .insert, index: $0, section: engine.section(at: $0)) }
             return ResultsChangeSet(sectionChanges: replaced + inserted, objectChanges: [])
         }
+        if searchBase != nil { for (id, object) in resident where !engine.contains(id) { searchBase!.hidden[id] = object } }
         resident = resident.filter { engine.contains($0.key) }
         return true
     }
