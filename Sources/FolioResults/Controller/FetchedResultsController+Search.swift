@@ -58,17 +58,21 @@ extension FetchedResultsController {
         let scan = SearchScan.Outcome(verdicts: verdicts, members: base.members, sections: base.sections)
         searchBase!.members = verdicts
         searchBase!.memberCount = scan.count
-        let entering = scan.enteringIDs(base.sections)
-        defer { if searchBase != nil { for id in entering { searchBase!.hidden[id] = nil } } }
+        defer {
+            // Rows shown again are the results' now (their objects, when loaded, are resident).
+            if searchBase != nil && !searchBase!.hidden.isEmpty {
+                for (s, i) in scan.entering { searchBase!.hidden[base.sections[Int(s)].entries[Int(i)].id] = nil }
+            }
+        }
         if scan.leaving.count + scan.entering.count <= itemizedSearchLimit {
             for id in scan.leaving { if let object = resident[id] { searchBase!.hidden[id] = object } }
             let changes = scan.leaving.map { ResultsRowChange<Int64, RowKey, SectionKey>(id: $0, row: nil, objectChanged: false) }
                 + scan.enteringChanges(base.sections)
-            applyMembership(next, changes: changes, entering: entering, links: nil)
+            applyMembership(next, changes: changes, entering: scan.enteringIDs(base.sections), links: nil)
             return true
         }
         // Many rows change: rebuild in order (or take back every row) and report the sections replaced.
-        changeMembers(next, entering: entering, links: nil) {
+        changeMembers(next, entering: scan.enteringIDs(base.sections), links: nil) {
             let replaced = (0..<engine.numberOfSections).map { SectionChange(type: .delete, index: $0, section: engine.section(at: $0)) }
             let rebuilt: Engine
             if scan.count == base.count, let every = searchBase!.everyRow {
@@ -122,7 +126,10 @@ extension FetchedResultsController {
     /// results.endSearch()
     /// ```
     package func endSearch() {
-        if fetchRequest.stringFilters.isEmpty { searchBase = nil }
+        guard fetchRequest.stringFilters.isEmpty, searchBase != nil else { return }
+        searchBase = nil
+        // The search's rows, texts and rebuilt results were large and short-lived: give their pages back.
+        FreedMemory.giveBack()
     }
 
     /// Whether the next search keystroke is answered from rows in memory.

@@ -32,7 +32,12 @@ extension FetchedResultsController {
                     stored.append(keyPath)
                 }
             }
-            let index = try buildIndex(filter, sources: sources, stored: stored, sectioned: plan.sectioned)
+            let index: SearchIndex
+            do {
+                index = try buildIndex(filter, sources: sources, stored: stored, sectioned: plan.sectioned)
+            } catch is SearchIndex.SearchIndexTooLarge {
+                return nil
+            }
             searchBase!.indexes.append(index)
             found.append(index)
         }
@@ -46,7 +51,7 @@ extension FetchedResultsController {
         let texts = try storedTexts(stored)
         let first = sectioned ? 1 : 0
         var section = 0, row = 0
-        return SearchIndex(keyPaths: filter.textKeyPaths.map { $0 as AnyKeyPath }, options: filter.foldingOptions,
+        return try SearchIndex(keyPaths: filter.textKeyPaths.map { $0 as AnyKeyPath }, options: filter.foldingOptions,
                            rows: base.count) { position, add in
             while row == base.sections[section].entries.count { section += 1; row = 0 }
             let (key, entry) = (base.sections[section].section, base.sections[section].entries[row])

@@ -22,14 +22,14 @@ final class SearchIndex {
     let options: String.CompareOptions
     private(set) var bytes: ContiguousArray<UInt8> = []
     /// Where each row's bytes end; row r's start where row r - 1's end.
-    private(set) var ends: ContiguousArray<Int> = []
+    private(set) var ends: ContiguousArray<UInt32> = []
 
     static let textMarker: UInt8 = 0xFF
     static let nilMarker: UInt8 = 0xFE
 
     /// Reads `rows` rows: `read(row, add)` calls `add` once per attribute, in order, with its text or nil.
     init(keyPaths: [AnyKeyPath], options: String.CompareOptions, rows: Int,
-         read: (Int, (String?) -> Void) throws -> Void) rethrows {
+         read: (Int, (String?) -> Void) throws -> Void) throws {
         self.keyPaths = keyPaths
         self.options = options
         ends.reserveCapacity(rows)
@@ -49,11 +49,15 @@ final class SearchIndex {
                 }
                 if ascii != true { bytes.append(contentsOf: StringTextTest.fold(text, options).utf8) }
             }
-            ends.append(bytes.count)
+            guard let end = UInt32(exactly: bytes.count) else { throw SearchIndexTooLarge() }
+            ends.append(end)
         }
     }
 
     var count: Int { ends.count }
+
+    /// More than 4 GiB of text: the store answers such a search.
+    struct SearchIndexTooLarge: Error {}
 
     /// Whether this index answers `filter`.
     func answers<Entity>(_ filter: StringFilter<Entity>) -> Bool {
@@ -98,13 +102,13 @@ final class SearchIndex {
     /// One keystroke's test over the index's memory.
     private struct Scan: @unchecked Sendable {  // read-only views of buffers that outlive every thread reading them
         let bytes: UnsafeBufferPointer<UInt8>
-        let ends: UnsafeBufferPointer<Int>
+        let ends: UnsafeBufferPointer<UInt32>
         let needle: UnsafeBufferPointer<UInt8>
         let match: StringMatch
 
         @inline(__always) func matches(_ row: Int) -> Bool {
-            var p = row == 0 ? 0 : ends[row - 1]
-            let end = ends[row]
+            var p = row == 0 ? 0 : Int(ends[row - 1])
+            let end = Int(ends[row])
             while p < end {
                 let marker = bytes[p]
                 p += 1
