@@ -1,8 +1,10 @@
 import FolioAppSupport
+import FolioPostgres
 import FolioResults
 import FolioStore
 import FolioTable
 import FolioTerminal
+import FolioProcessSupport
 import Foundation
 
 /// A row of the search benchmark: a name of digits, in about 100 sections.
@@ -26,27 +28,57 @@ final class SearchBenchController: ResultsTableController<SearchBenchRow> {
     }
 }
 
-/// `folio-bench search --rows N [--rounds R] [--json]`: a keystroke in the
-/// search field until the table is updated and its frame drawn (the
-/// controller's request change and its change report, as the apps do),
-/// beside a plain re-fetch of the same filter (`performFetch`, `reloadData`,
-/// the frame) in the same run, on the same store, and the store's share of
-/// a keystroke (the filter's scan for IDs alone, `scan_*`). The keystroke's
-/// figures are printed under both `keystroke_*` and `filter_keystroke_*`. Each round types four
-/// random digits and erases them: filters matching about 52%, 6%, 0.6% and
-/// 0.05% of the rows, narrowing and widening.
+/// `folio-bench search --rows N [--rounds R] [--backend sqlite|postgres|both] [--cycles C] [--json]`:
+/// a keystroke in the search field until the table is updated and its frame
+/// drawn (the controller's request change and its change report, as the apps
+/// do; `/` readies the search first, as in the apps), beside the same-run
+/// baseline: a plain re-fetch of the same filter by the store (`performFetch`,
+/// `reloadData`, the frame), on the same store, and the store's share of it
+/// (the filter's scan for IDs alone, `scan_*`). The keystroke's figures are
+/// printed under both `keystroke_*` and `filter_keystroke_*`. Each round
+/// types four random digits and erases them: filters matching about 52%,
+/// 6%, 0.6% and 0.05% of the rows, narrowing and widening. Then memory:
+/// resident memory idle, its peak over `--cycles` search/clear cycles
+/// (`/`, four digits, Esc), and after the first and the last clear. Both
+/// backends by default; PostgreSQL on a throwaway server of its own.
 @MainActor
-func runSearchBench(_ arguments: [String]) {
-    let options = BenchOptions(arguments, suite: "search", defaultRows: 1_000_000, minimumRows: 1_000, valueOptions: ["--rounds"])
-    let rounds = Int(options.values["--rounds"] ?? "") ?? 6
+func runSearchBench(_ arguments: [String]) async {
+    let options = BenchOptions(arguments, suite: "search", defaultRows: 1_000_000, minimumRows: 1_000,
+                               valueOptions: ["--rounds", "--backend", "--cycles", "--memory-of"])
+    let rounds = max(1, Int(options.values["--rounds"] ?? "") ?? 6)
+    let cycles = max(1, Int(options.values["--cycles"] ?? "") ?? 20)
+    if let location = options.values["--memory-of"] {
+        SearchBench.memoryChild(location, cycles: cycles)
+        return
+    }
+    let backends: [String]
+    switch options.values["--backend"] ?? "both" {
+    case "sqlite": backends = ["sqlite"]
+    case "postgres": backends = ["postgres"]
+    case "both": backends = ["sqlite", "postgres"]
+    default: benchUsageError("search", "--backend takes sqlite, postgres or both")
+    }
     do {
-        let result = try SearchBench.run(rows: options.rows, rounds: max(1, rounds))
+        var all: [String: Double] = [:]
+        for backend in backends {
+            let result: [String: Double]
+            if backend == "postgres" {
+                let cluster = try await PostgresCluster.started()
+                defer { cluster.destroy() }
+                let uri = try await cluster.makeDatabase(prefix: "search")
+                result = try SearchBench.run(rows: options.rows, rounds: rounds, cycles: cycles, store: uri)
+            } else {
+                result = try SearchBench.run(rows: options.rows, rounds: rounds, cycles: cycles, store: nil)
+            }
+            if !options.json {
+                print("search, \(backend), \(options.rows) rows, \(rounds) rounds of 8 keystrokes (ms; memory in MB):")
+                for key in result.keys.sorted() { print("  \(key): \(String(format: "%.3f", result[key]!))") }
+            }
+            for (key, value) in result { all[backends.count == 1 ? key : "\(backend)_\(key)"] = value }
+        }
         if options.json {
-            let body = result.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \(String(format: "%.3f", $0.value))" }
+            let body = all.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \(String(format: "%.3f", $0.value))" }
             print("{" + body.joined(separator: ", ") + "}")
-        } else {
-            print("search, \(options.rows) rows, \(rounds) rounds of 8 keystrokes (ms):")
-            for key in result.keys.sorted() { print("  \(key): \(String(format: "%.3f", result[key]!))") }
         }
     } catch {
         FileHandle.standardError.write(Data("folio-bench search: \(error)\n".utf8))
@@ -56,37 +88,64 @@ func runSearchBench(_ arguments: [String]) {
 
 @MainActor
 enum SearchBench {
-    static func run(rows n: Int, rounds: Int) throws -> [String: Double] {
+    /// The figures on the store `store` describes (a new SQLite file when nil).
+    static func run(rows n: Int, rounds: Int, cycles: Int = 0, store: String? = nil) throws -> [String: Double] {
         var random = ResultsBench.Random(seed: 0x5EA2C4)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-search-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let container = try PersistentContainer(schema: Schema([SearchBenchRow.self]), path: directory.appendingPathComponent("search.sqlite").path)
-        let context = container.viewContext
-        context.undoManager = nil
-        try ResultsBench.fill(context, rows: n, random: &random) { random in
-            let row = SearchBenchRow(context: context)
-            row.name = ResultsBench.name(&random)
-            row.group = random.below(100)
-        }
+        let location = store ?? directory.appendingPathComponent("search.sqlite").path
+        // Each phase has a container of its own, so that one's objects do not weigh on the next one's memory.
+        try {
+            let context = try open(location).viewContext
+            context.undoManager = nil
+            try ResultsBench.fill(context, rows: n, random: &random) { random in
+                let row = SearchBenchRow(context: context)
+                row.name = ResultsBench.name(&random)
+                row.group = random.below(100)
+            }
+        }()
+        var figures = try keystrokes(open(location).viewContext, rounds: rounds, random: &random)
+        // Memory in a process of its own, which has done nothing else.
+        if cycles > 0 { figures.merge(try memoryInChild(location, cycles: cycles)) { $1 } }
+        return figures
+    }
+
+    /// The store at `location` (an SQLite file or a server URI); on a server the rows live in a schema of their own.
+    static func open(_ location: String) throws -> PersistentContainer {
+        let server = StoreDescription.isPostgreSQLURI(location)
+        let schema = server ? Schema(name: "folio_bench", [SearchBenchRow.self]) : Schema([SearchBenchRow.self])
+        return try PersistentContainer(schema: schema, store: PostgresBench.description(location))
+    }
+
+    /// The apps' list screen over every row, searching names, drawn once.
+    static func screen(_ context: ObjectContext, into frame: inout Screen) throws -> SearchBenchController {
         var request = FetchRequest<SearchBenchRow>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
         request.fetchBatchSize = 20
-        func screen() throws -> SearchBenchController {
-            let results = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \SearchBenchRow.group)
-            let controller = try SearchBenchController(title: "Rows", results: results)
-            controller.searches([\SearchBenchRow.name])
-            controller.viewWillAppear()
-            return controller
-        }
-        let live = try screen()
-        let plain = try screen()
+        let results = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \SearchBenchRow.group)
+        let controller = try SearchBenchController(title: "Rows", results: results)
+        controller.searches([\SearchBenchRow.name])
+        controller.viewWillAppear()
+        controller.draw(into: &frame, in: bounds)
+        return controller
+    }
+
+    static let bounds = Rect(x: 0, y: 0, width: 80, height: 24)
+
+    /// Keystrokes on the live screen and the same filters re-fetched by the store on another.
+    static func keystrokes(_ context: ObjectContext, rounds: Int, random: inout ResultsBench.Random) throws -> [String: Double] {
         var frame = Screen(width: 80, height: 24)
-        let bounds = Rect(x: 0, y: 0, width: 80, height: 24)
-        live.draw(into: &frame, in: bounds)
-        plain.draw(into: &frame, in: bounds)
-        _ = live.handle(.key(Key(.character("/"))))
+        let live = try screen(context, into: &frame)
+        let plain = try screen(context, into: &frame)
+        // `/` readies the search (in the apps too), before the first keystroke.
+        let prepare = ResultsBench.measureMS {
+            _ = live.handle(.key(Key(.character("/"))))
+            live.draw(into: &frame, in: bounds)
+        }
 
         var keystroke: [Double] = []
+        // The main thread's CPU time per keystroke: on a busy machine, the share of the wall time that is the work's.
+        var keystrokeCPU: [Double] = []
         var refetch: [Double] = []
         var scan: [Double] = []
         var shown: [Int] = []
@@ -95,10 +154,12 @@ enum SearchBench {
             let texts = (1...4).map { String(digits.prefix($0)) } + (0...3).reversed().map { String(digits.prefix($0)) }
             let keys = digits.map { Key(.character($0)) } + Array(repeating: Key(.backspace), count: 4)
             for (key, text) in zip(keys, texts) {
+                let cpu = threadCPUms()
                 keystroke.append(ResultsBench.measureMS {
                     _ = live.handle(.key(key))
                     live.draw(into: &frame, in: bounds)
                 })
+                keystrokeCPU.append(threadCPUms() - cpu)
                 refetch.append(try ResultsBench.measureMS {
                     plain.results.fetchRequest.stringFilters = text.isEmpty ? [] : [
                         StringFilter(\SearchBenchRow.name, .contains(text), options: [.caseInsensitive, .diacriticInsensitive]),
@@ -128,7 +189,17 @@ enum SearchBench {
             "refetch_over_keystroke_p50": refetch50 / max(p50, 0.001),
             "scan_p50_ms": ResultsBench.percentile(scan, 0.5), "scan_p99_ms": ResultsBench.percentile(scan, 0.99),
             "rows_shown_median": Double(shown.sorted()[shown.count / 2]),
+            "search_begin_ms": prepare,
+            "keystroke_cpu_p50_ms": ResultsBench.percentile(keystrokeCPU, 0.5),
+            "keystroke_cpu_p99_ms": ResultsBench.percentile(keystrokeCPU, 0.99),
         ]
+    }
+
+    /// The calling thread's CPU time, in ms.
+    static func threadCPUms() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
     }
 
     struct BenchMismatch: Error, CustomStringConvertible {

@@ -88,8 +88,10 @@ import FolioTestSupport
         try controller.updateFetchRequest { $0.stringFilters = Self.search("a") }
         #expect(controller.searchesInMemory && names() == ["Cafeteria", "Café", "Cat", "Zebra"])
 
-        // A filter on an attribute that is not a sort key is the store's to answer.
+        // Another String attribute's texts are read once and kept too; a text through a relationship is the store's to answer.
         try controller.updateFetchRequest { $0.stringFilters = [StringFilter(\ResultsItem.shelf, .contains("x"))] }
+        #expect(controller.searchesInMemory)
+        try controller.updateFetchRequest { $0.stringFilters = [StringFilter(\ResultsItem.tag?.label, .contains("x"))] }
         #expect(!controller.searchesInMemory)
     }
 

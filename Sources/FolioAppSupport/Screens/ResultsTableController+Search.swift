@@ -20,10 +20,13 @@ extension ResultsTableController {
         isSearchable = true
     }
 
+    /// How a search compares: case- and diacritic-insensitively.
+    static var searchOptions: String.CompareOptions { [.caseInsensitive, .diacriticInsensitive] }
+
     /// The filter a search text adds to the screen's own filters.
     func stringFilters(forSearch text: String) -> [StringFilter<Entity>] {
         guard !text.isEmpty, !searchKeyPaths.isEmpty else { return baseStringFilters }
-        return baseStringFilters + [StringFilter(anyOf: searchKeyPaths, .contains(text), options: [.caseInsensitive, .diacriticInsensitive])]
+        return baseStringFilters + [StringFilter(anyOf: searchKeyPaths, .contains(text), options: Self.searchOptions)]
     }
 
     /// Narrows the results; a failure leaves them as they were and says so.

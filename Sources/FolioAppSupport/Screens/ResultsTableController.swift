@@ -92,6 +92,16 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
         narrowResults(to: text)
     }
 
+    /// Readies the results for the search, so that each keystroke is answered from memory.
+    override open func searchWillBegin() {
+        results.prepareSearch(searchKeyPaths, options: Self.searchOptions)
+    }
+
+    /// Lets go of what the search kept, once no filter is in force.
+    override open func searchDidEnd() {
+        results.endSearch()
+    }
+
     /// What Enter does on a row: ``selectionHint`` outside edit mode.
     override open func enterHint(forRowAt indexPath: IndexPath) -> String? {
         tableView.isEditing ? super.enterHint(forRowAt: indexPath) : selectionHint

@@ -97,22 +97,27 @@ extension FetchedResultsController {
     /// Takes the new plan and applies who left and who entered (`entering`
     /// lists the latter's IDs), then reports it.
     func applyMembership(_ next: KeyPlan<Entity>, changes: [ResultsRowChange<Int64, RowKey, SectionKey>],
-                         entering rows: @autoclosure () -> [Int64], links: [(Int64, [StoreValue])]) {
+                         entering rows: @autoclosure () -> [Int64], links: [(Int64, [StoreValue])]?) {
         changeMembers(next, entering: rows(), links: links) { engine.apply(changes) }
         for change in changes where change.row == nil { forget(change.id) }
     }
 
     /// What every change of members under a new plan does around `change`,
     /// which edits the engine and returns the report: the plan and the
-    /// related maps are taken afresh, the cache file and the section cache
+    /// related maps are taken afresh from `links` (kept as they are when it
+    /// is nil: they cover every object of the entity, so a change of string
+    /// filters alone leaves them right), the cache file and the section cache
     /// dropped, the entering rows' objects read when all are kept (only then
     /// is `entering` asked), and the search base kept in step. The caller
     /// lets go of the rows that left.
-    func changeMembers(_ next: KeyPlan<Entity>, entering rows: @autoclosure () -> [Int64], links: [(Int64, [StoreValue])],
+    func changeMembers(_ next: KeyPlan<Entity>, entering rows: @autoclosure () -> [Int64], links: [(Int64, [StoreValue])]?,
                        change: () -> ResultsChangeSet<Int64, SectionKey>) {
         plan = next
-        relatedKeys = RelatedKeyIndex(next.related)
-        relatedKeys.link(links, removed: [])
+        // nil: the rows' related objects are already linked (a search narrowing kept rows).
+        if let links {
+            relatedKeys = RelatedKeyIndex(next.related)
+            relatedKeys.link(links, removed: [])
+        }
         if let cacheName { ResultsCache.delete(name: cacheName) }
         let report = change()
         sectionCache = nil

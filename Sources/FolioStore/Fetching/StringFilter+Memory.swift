@@ -11,6 +11,9 @@ extension StringFilter {
     ///
     ///     filter.textTest.matches("Café Exhibit")   // true for .contains("cafe") [cd]
     package var textTest: StringTextTest { StringTextTest(match, options: options) }
+
+    /// The folding options the filter compares by (see ``TextFolding``).
+    package var foldingOptions: String.CompareOptions { options.intersection(TextFolding.supported) }
 }
 
 /// ``StringFilter``'s test of one text. ASCII text, the common case, is
@@ -55,6 +58,18 @@ package struct StringTextTest {
         }
         caseless = options.contains(.caseInsensitive)
     }
+
+    /// The match as given (its string unfolded).
+    package var stringMatch: StringMatch { match }
+
+    /// The needle folded as stored text is, by UTF-8 bytes.
+    package var foldedNeedleBytes: [UInt8] { Array(needle) }
+
+    /// `text` folded as the store folds it for `options`, so that a test of
+    /// folded texts by bytes matches exactly what ``matches(_:)`` matches.
+    ///
+    ///     StringTextTest.fold("Café", [.caseInsensitive, .diacriticInsensitive])   // "cafe"
+    package static func fold(_ text: String, _ options: String.CompareOptions) -> String { TextFolding.fold(text, options) }
 
     /// Whether `text` matches; nil (an optional attribute) never does.
     package func matches(_ text: String?) -> Bool {

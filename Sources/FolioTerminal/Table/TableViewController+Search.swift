@@ -13,6 +13,7 @@ extension TableViewController {
         var editor = TextField(text: searchText, placeholder: "Search", maximumLength: Self.searchMaximumLength)
         editor.beginEditing()
         searchEditor = editor
+        searchWillBegin()
         setNeedsDisplay()
     }
 
@@ -32,8 +33,10 @@ extension TableViewController {
         case .ended(let commit):
             searchEditor = nil
             if !commit { applySearch("") }
+            if searchText.isEmpty { searchDidEnd() }
         case .ignored:
             searchEditor = nil
+            if searchText.isEmpty { searchDidEnd() }
             if case .key(let key) = event, key.code == .up || key.code == .down {
                 return handleTableKey(key)
             }
@@ -48,6 +51,7 @@ extension TableViewController {
     func clearSearch() -> Bool {
         guard !searchText.isEmpty else { return false }
         applySearch("")
+        searchDidEnd()
         return true
     }
 

@@ -149,6 +149,22 @@ open class TableViewController: ViewController {
     /// ```
     open func searchTextDidChange(_ text: String) {}
 
+    /// The search field opens (`/`), before its first keystroke: a screen
+    /// readies what its search needs, so that no keystroke pays for it.
+    ///
+    /// ```swift
+    /// override func searchWillBegin() { index = SearchIndex(all) }
+    /// ```
+    open func searchWillBegin() {}
+
+    /// The search field closed with no filter in force: what
+    /// ``searchWillBegin()`` readied can go.
+    ///
+    /// ```swift
+    /// override func searchDidEnd() { index = nil }
+    /// ```
+    open func searchDidEnd() {}
+
     /// Table keys and mouse gestures (see the type's documentation).
     ///
     /// ```swift
