@@ -34,6 +34,8 @@ final class HistoryFollower: @unchecked Sendable {  // mutable state is used onl
     private var stopped = false
     /// Whether the last read reached the store (false while a server is away); read from any thread.
     let isReachable = Atomic<Bool>(true)
+    /// The position read through, stored after what was read there was handed on (read from any thread).
+    let readThrough = Atomic<Int64>(0)
 
     /// After a wake, further wakes within this many milliseconds share one read.
     private static let windowMilliseconds = 2
@@ -46,6 +48,7 @@ final class HistoryFollower: @unchecked Sendable {  // mutable state is used onl
         self.position = position
         self.deliver = deliver
         acknowledged = position
+        readThrough.store(position, ordering: .releasing)
         lastSuccess = DispatchTime.now().uptimeNanoseconds
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
@@ -168,6 +171,7 @@ final class HistoryFollower: @unchecked Sendable {  // mutable state is used onl
             merged.origin = .otherProcess
             if !merged.isEmpty { deliver(merged) }
         }
+        readThrough.store(position, ordering: .releasing)
         acknowledgeIfDue(force: forceAcknowledgement)
         return !read.rows.isEmpty || read.trimmed
     }
