@@ -1,6 +1,6 @@
 import FolioStore
 
-/// Pushes one outbox entry as one server transaction under the write lock,
+/// Pushes an outbox entry (or a batch of them, see ReplicaPush+Batch) in one server transaction under the write lock,
 /// with the checks a save makes: each row it updates or deletes must still
 /// be at the server version the local save was made on. A row changed
 /// since is resolved key by key by the merge policy, as a save between two
@@ -91,11 +91,7 @@ struct ReplicaPush {
         var written = Written()
         var readBack = ReadBack()
         do {
-            guard case .integer(let through)? = try c.scalar("SELECT pushed_through FROM folio_replicas WHERE number = $1",
-                                                             [.integer(identity.number)]) else {
-                throw StoreError.server(store: server.path, code: "folio", message: "the server does not know replica \(identity.number)", sql: "")
-            }
-            if through >= seq {
+            if try pushedThrough() >= seq {
                 // Pushed before a crash cut off its bookkeeping here: take the versions the server has now.
                 readBack = try read(Set(entry.rows))
                 for row in entry.rows { written.versions[row] = readBack.version(of: row) }
@@ -123,7 +119,7 @@ struct ReplicaPush {
 
     /// The entry's history as written: a deletion the policy kept is no
     /// deletion, and an update of a row deleted elsewhere was not made.
-    private func history(_ entry: OutboxEntry, _ written: Written, _ readBack: ReadBack) -> String {
+    func history(_ entry: OutboxEntry, _ written: Written, _ readBack: ReadBack) -> String {
         let kept = entry.deletes.map { RowKey($0.entity, $0.id) }.filter { readBack.version(of: $0) != nil }
         let dropped = entry.updates.map { RowKey($0.entity, $0.id) }.filter { written.versions[$0] == .some(nil) }
         guard !kept.isEmpty || !dropped.isEmpty || !written.gone.isEmpty || !written.cleared.isEmpty else { return entry.history }
@@ -141,7 +137,7 @@ struct ReplicaPush {
     }
 
     /// The entry's writes, in the order a save makes them.
-    private func write(_ entry: OutboxEntry, _ bases: [RowKey: Int64], _ written: inout Written) throws {
+    func write(_ entry: OutboxEntry, _ bases: [RowKey: Int64], _ written: inout Written) throws {
         for d in entry.deletes {
             guard let entity = schema.entity(named: d.entity), try isDenied(entity, d.id, entry) else { continue }
             // A member it denies deletion for came to it on the server: the deletion is dropped and the row comes back here.
