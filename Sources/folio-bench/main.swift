@@ -1,9 +1,9 @@
-// folio-bench: `folio-bench <store|results|table|render|search|reorder|batch|relaunch|postgres|merge> --rows N [--json]`
+// folio-bench: `folio-bench <store|results|table|render|search|reorder|batch|relaunch|postgres|merge|replica> --rows N [--json]`
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let suite = arguments.first else {
-    FileHandle.standardError.write(Data("usage: folio-bench <store|results|table|render|search|reorder|batch|relaunch|postgres|merge> --rows N [--json]\n".utf8))
+    FileHandle.standardError.write(Data("usage: folio-bench <store|results|table|render|search|reorder|batch|relaunch|postgres|merge|replica> --rows N [--json]\n".utf8))
     exit(2)
 }
 let options = Array(arguments.dropFirst())
@@ -18,6 +18,7 @@ case "batch": runBatchBench(options)
 case "relaunch": await runRelaunchBench(options)
 case "postgres": await runPostgresBench(options)
 case "merge": await runMergeBench(options)
+case "replica": await runReplicaBench(options)
 default:
     FileHandle.standardError.write(Data("folio-bench: unknown suite '\(suite)'\n".utf8))
     exit(2)
