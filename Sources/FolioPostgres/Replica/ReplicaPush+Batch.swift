@@ -54,11 +54,13 @@ extension ReplicaPush {
                     readBack = try read(Set(entry.rows))
                     for row in entry.rows { written.versions[row] = readBack.version(of: row) }
                 } else {
+                    // The entry before may still be on its way (its history, sent with this entry's first statement).
+                    let carried = !c.deferred.isEmpty
                     c.sendWithNextStatement([PGStatement("SAVEPOINT folio_push")])
                     do {
                         try settleDangling(&entry, &written)
                         try write(entry, bases, &written)
-                    } catch let error as StoreError where !error.isServerAway {
+                    } catch let error as StoreError where !error.isServerAway && !carried {
                         try c.execute("ROLLBACK TO SAVEPOINT folio_push")
                         outcome.refused = true
                         break
@@ -68,8 +70,15 @@ extension ReplicaPush {
                         outcome.conflicts = written.conflicts
                         break
                     }
-                    readBack = try read(Set(entry.rows).union(written.refresh).subtracting(written.gone))
-                    try server.writeHistory(history(entry, written, readBack), author: identity.author, then: "RELEASE SAVEPOINT folio_push")
+                    if let rows = updatedRowsAlone(entry, written) {
+                        // Only updates, each row as its update returned it: the history goes with the next statement.
+                        readBack = rows
+                        let statements = server.historyStatement(entry.history, author: identity.author).map { [$0] } ?? []
+                        c.sendWithNextStatement(statements + [PGStatement("RELEASE SAVEPOINT folio_push")])
+                    } else {
+                        readBack = try read(Set(entry.rows).union(written.refresh).subtracting(written.gone))
+                        try server.writeHistory(history(entry, written, readBack), author: identity.author, then: "RELEASE SAVEPOINT folio_push")
+                    }
                 }
                 for (row, version) in written.versions { if let version { bases[row] = version } }
                 done.append((seq, saved, entry, written, readBack))
@@ -94,6 +103,20 @@ extension ReplicaPush {
         }
         outcome.pushed = done.count
         return outcome
+    }
+
+    /// What a read back would give for an entry that only updated rows, which
+    /// nothing after their updates changed (no deletion, order or rule): the
+    /// rows its updates returned. Nil for any other entry.
+    func updatedRowsAlone(_ entry: OutboxEntry, _ written: Written) -> ReadBack? {
+        guard entry.inserts.isEmpty, entry.deletes.isEmpty, entry.orders.isEmpty, written.refresh.isEmpty, written.gone.isEmpty,
+              written.cleared.isEmpty, written.rowsAfter.count == entry.updates.count else { return nil }
+        var readBack = ReadBack()
+        for (row, after) in written.rowsAfter {
+            readBack.rows[row.entity, default: []].append(after)
+            readBack.versions[row] = after.version
+        }
+        return readBack
     }
 
     /// The newest entry the server has from this replica.

@@ -34,6 +34,8 @@ struct ReplicaPush {
         var dropped: Set<RowKey> = []
         /// Keys the server's delete rules cleared, for the history.
         var cleared: [RowKey: Set<String>] = [:]
+        /// Updated rows as their update left them.
+        var rowsAfter: [RowKey: ServerRow] = [:]
     }
 
     var c: PGConnection { server.connection }
@@ -165,8 +167,9 @@ struct ReplicaPush {
         for u in entry.updates {
             guard let entity = schema.entity(named: u.entity) else { continue }
             let row = RowKey(u.entity, u.id)
-            if let version = try update(entity, u.id, keys: u.keys, values: u.new.map(\.value), at: bases[row] ?? 0) {
-                written.versions[row] = version
+            if let after = try updateReturningRow(entity, u.id, keys: u.keys, values: u.new.map(\.value), at: bases[row] ?? 0) {
+                written.versions[row] = after.version
+                written.rowsAfter[row] = after
             } else {
                 try resolveUpdate(entity, u, &written)
             }
@@ -181,6 +184,19 @@ struct ReplicaPush {
         }
         for order in entry.orders { try writeOrder(order) }
         try applyDeleteRules(entry, &written)
+    }
+
+    /// Writes `keys` of a row at server version `version`; the row as written (all its columns), or nil when it is not at that version.
+    func updateReturningRow(_ entity: EntityDescription, _ id: Int64, keys: [String], values: [StoreValue], at version: Int64) throws -> ServerRow? {
+        let columns = ReplicaRows.columns(of: entity)
+        let sets = keys.enumerated().map { "\(quote($0.element)) = $\($0.offset + 1)" } + ["\(RowVersion.column) = \(RowVersion.column) + 1"]
+        let r = try c.query("""
+            UPDATE \(quote(entity.name)) SET \(sets.joined(separator: ", "))
+            WHERE id = $\(keys.count + 1) AND \(RowVersion.column) = $\(keys.count + 2)
+            RETURNING \((columns.map(quote) + [RowVersion.column]).joined(separator: ", "))
+            """, values + [.integer(id), .integer(version)])
+        guard r.rowCount > 0 else { return nil }
+        return ServerRow(id: id, values: (0..<columns.count).map { r.value(row: 0, column: $0) }, version: r.int64(row: 0, column: columns.count))
     }
 
     /// Writes `keys` of a row at server version `version`; its new version, or nil when the row is not at that version.

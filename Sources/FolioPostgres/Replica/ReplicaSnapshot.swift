@@ -44,6 +44,11 @@ enum ReplicaSnapshot {
                 let here = try file.connection.rows("SELECT id FROM \(quote(entity.name))").compactMap { row -> Int64? in
                     if case .integer(let id) = row[0] { id } else { nil }
                 }
+                if here.isEmpty {
+                    // A first sync (or a table emptied here): nothing to compare with or keep.
+                    try file.insertNew(entity, rows.filter { !pending.isDeleted(RowKey(entity.name, $0.id)) })
+                    continue
+                }
                 try file.delete(entity, ids: here.filter { !onServer.contains($0) && !pending.isInserted(RowKey(entity.name, $0)) })
                 let kept = rows.filter { !pending.isDeleted(RowKey(entity.name, $0.id)) }
                 try file.upsert(entity, kept, keep: pending.keys(of: entity.name))
