@@ -55,4 +55,20 @@ import FolioTestSupport
         #expect(watch.problems.isEmpty)
         #expect(watch.reports >= 6)
     }
+
+    /// Between a replica's first sync and its first pull, another reader's
+    /// acknowledgement must not trim the history the pull needs: it would
+    /// read the whole store again, and its controllers would reload rather
+    /// than report the new rows.
+    @Test func aNewReplicasFirstPullFindsTheHistoryItNeeds() async throws {
+        let server = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
+        let fresh = try replica()
+        animal("Okapi", legs: 4, in: server.viewContext)
+        try server.viewContext.save()
+        // The ordinary container reads its own save and acknowledges it: every reader it knows of has passed it.
+        server.checkForExternalChanges()
+        let report = try await fresh.syncNow()
+        #expect(report.pulled == 1 && report.problem == nil, "\(report)")
+        #expect(try fresh.viewContext.fetch(FetchRequest<TestAnimal>()).map(\.commonName) == ["Okapi"])
+    }
 }
