@@ -153,7 +153,12 @@ struct ReplicaBench {
         }
         let latencies = saved.compactMap { s in heard.insertedAt[s.0].map { $0 - s.1 } }
         guard latencies.count == saved.count else {
-            throw StoreError.offline(store: uri, message: "\(saved.count - latencies.count) of \(saved.count) saves never reached replica B")
+            let missing = saved.filter { heard.insertedAt[$0.0] == nil }.map(\.0)
+            let inB = try b.viewContext.fetch(FetchRequest<BenchItem>(predicate: #Predicate { $0.score == -1 })).map(\.objectID.rowID)
+            let status = { (c: PersistentContainer) in c.syncStatus.map { "\($0.state)" } ?? "-" }
+            throw StoreError.offline(store: uri, message: "\(missing.count) of \(saved.count) saves never reached replica B's controller "
+                                     + "(\(missing.filter(inB.contains).count) of them are in its store; A: \(status(a)), B: \(status(b)), "
+                                     + "controller shows \(controller.fetchedObjects?.count ?? -1))")
         }
         controller.delegate = nil
         return (ResultsBench.percentile(latencies, 0.5), ResultsBench.percentile(latencies, 0.99))
