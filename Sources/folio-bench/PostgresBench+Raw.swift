@@ -7,7 +7,7 @@ import FolioStore
 /// store's (`id`, `name`, `score`, `value`, an index on `score`), in a
 /// schema of its own.
 final class RawPostgres {
-    private let connection: OpaquePointer
+    let connection: OpaquePointer
 
     init(_ uri: String) throws {
         guard let c = PQconnectdb(uri), PQstatus(c) == CONNECTION_OK else {

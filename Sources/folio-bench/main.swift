@@ -1,9 +1,9 @@
-// folio-bench: `folio-bench <store|results|table|render|search|reorder|batch|import|relaunch|postgres|merge> --rows N [--json]`
+// folio-bench: `folio-bench <store|results|table|render|search|reorder|batch|import|relaunch|postgres|merge|replica> --rows N [--json]`
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let suite = arguments.first else {
-    FileHandle.standardError.write(Data("usage: folio-bench <store|results|table|render|search|reorder|batch|import|relaunch|postgres|merge> --rows N [--json]\n".utf8))
+    FileHandle.standardError.write(Data("usage: folio-bench <store|results|table|render|search|reorder|batch|import|relaunch|postgres|merge|replica> --rows N [--json]\n".utf8))
     exit(2)
 }
 let options = Array(arguments.dropFirst())
@@ -19,6 +19,7 @@ case "import": runImportBench(options)
 case "relaunch": await runRelaunchBench(options)
 case "postgres": await runPostgresBench(options)
 case "merge": await runMergeBench(options)
+case "replica": await runReplicaBench(options)
 default:
     FileHandle.standardError.write(Data("folio-bench: unknown suite '\(suite)'\n".utf8))
     exit(2)

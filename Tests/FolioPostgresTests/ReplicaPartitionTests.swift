@@ -92,22 +92,11 @@ struct PeerError: Error, CustomStringConvertible {
         var serverUp = true
         var counter = 0, conflictsListed = 0, heals = 0
         var log: [String] = []
-        // One kind of failure is known and not fixed yet (see DECISIONS.md, replicas, "Not yet"): a controller
-        // report that misses a pull written to the file while its context saved. It is recorded as a known
-        // issue unless FOLIO_PARTITION_STRICT is set; a replica that differs from the server, and the server
-        // against the acknowledged saves, always fail the test.
+        // A replica's problems (its controller's reports, its state at a heal) fail the test as they are found.
         var defects: [String] = []
-        let strict = ProcessInfo.processInfo.environment["FOLIO_PARTITION_STRICT"] != nil
         func reportDefects() {
             defer { defects = [] }
-            guard !defects.isEmpty else { return }
-            if strict {
-                for defect in defects { Issue.record(Comment(rawValue: defect)) }
-            } else {
-                withKnownIssue("a controller misses a pull written while its context saved, in a race not fixed yet", isIntermittent: true) {
-                    for defect in defects { Issue.record(Comment(rawValue: defect)) }
-                }
-            }
+            for defect in defects { Issue.record(Comment(rawValue: defect)) }
         }
         func note(_ line: String) {
             log.append(line)
@@ -225,7 +214,7 @@ struct PeerError: Error, CustomStringConvertible {
             let recent = log.suffix(60).joined(separator: "\n")
             #expect(problems.isEmpty, "heal \(heals), seed \(seed):\n\(problems.joined(separator: "\n"))\n\(recent)")
             model.rebase(on: truth)
-            // A replica's known defects are reported above; the run goes on while the server holds what it must.
+            // A replica's problems are reported above; the run goes on while the server holds what it must.
             return quiet && problems.isEmpty
         }
 

@@ -184,7 +184,7 @@ extension PostgresBackend {
     }
 
     /// The statement writing a history row and its NOTIFY; nil for an empty change.
-    private func historyStatement(_ history: String, author: String) -> PGStatement? {
+    func historyStatement(_ history: String, author: String) -> PGStatement? {
         guard !history.isEmpty else { return nil }
         // The payload is "position author": small, far below the server's 8,000-byte cap.
         return PGStatement("""

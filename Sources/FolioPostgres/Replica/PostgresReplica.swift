@@ -52,6 +52,10 @@ struct PostgresReplica: StoreReplica {
         defer { server.connection.close() }
         try server.prepare(schema)
         let (number, author) = try ReplicaSnapshot.register(server)
+        // A reader of the server's history from before the copy's position on: no other reader's
+        // acknowledgement trims what this replica's first pull needs (it would read the whole store again).
+        _ = try PostgresHistory.register(server.connection, reader: author, lockKey: PostgresLock.key(schema.name ?? ""),
+                                         waitMilliseconds: busyTimeoutMilliseconds)
         let identity = ReplicaIdentity(server: displayName, number: number, author: author, schemaVersion: schema.version)
         try file.write {
             let position = try ReplicaSnapshot.copy(from: server.connection, schema: schema, into: file)

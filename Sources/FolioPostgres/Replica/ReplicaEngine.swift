@@ -155,24 +155,39 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
         let identity = journal.identity
         var result = SyncReport()
         let push = ReplicaPush(server: server, file: file, schema: schema, identity: identity, policy: mergePolicy, localAuthor: localAuthor)
+        var waiting = WaitingSaves()
+        try waiting.catchUp(file)
         pushing: while true {
-            let batch = try file.outbox(limit: 100)
+            let batch = try file.outbox(limit: ReplicaPush.batchSize)
             if batch.isEmpty { break }
-            for (seq, entry) in batch {
-                do {
-                    switch try push.push(seq, entry) {
-                    case .pushed: result.pushed += 1
-                    case .conflicts(let conflicts):
-                        result.unsettled = conflicts
-                        break pushing
-                    }
-                } catch let error as StoreError {
-                    if case .offline = error { throw error }
-                    if case .timedOut = error { throw error }
-                    // Refused by the server (a unique value taken meanwhile, say): it waits, and the pull goes on.
-                    result.problem = "\(error)"
+            var alone = false
+            do {
+                let outcome = try push.push(batch, waiting: &waiting)
+                result.pushed += outcome.pushed
+                if let conflicts = outcome.conflicts {
+                    result.unsettled = conflicts
                     break pushing
                 }
+                alone = outcome.refused
+            } catch let error as StoreError where !error.isServerAway {
+                // Refused at the batch's commit: the entries go one at a time, so the one refused is found.
+                alone = true
+            }
+            // The oldest waiting entry, alone: its pushed predecessors left the outbox.
+            guard alone, let (seq, entry) = try file.outbox(limit: 1).first else { continue }
+            do {
+                switch try push.push(seq, entry) {
+                case .pushed:
+                    result.pushed += 1
+                    waiting.pending.remove(entry)
+                case .conflicts(let conflicts):
+                    result.unsettled = conflicts
+                    break pushing
+                }
+            } catch let error as StoreError where !error.isServerAway {
+                // Refused by the server (a unique value taken meanwhile, say): it waits, and the pull goes on.
+                result.problem = "\(error)"
+                break pushing
             }
         }
         let pulled = try ReplicaPull(server: server, file: file, schema: schema, identity: identity, localAuthor: localAuthor).pull()

@@ -68,9 +68,10 @@ struct ReplicaFile {
         }
     }
 
-    /// The saves waiting for the server, oldest first.
-    func outbox(limit: Int = .max) throws -> [(seq: Int64, entry: OutboxEntry)] {
-        try connection.rows("SELECT seq, entry FROM folio_outbox ORDER BY seq LIMIT ?", [.integer(Int64(min(limit, Int(Int64.max))))])
+    /// The saves waiting for the server (after `seq`), oldest first.
+    func outbox(after seq: Int64 = 0, limit: Int = .max) throws -> [(seq: Int64, entry: OutboxEntry)] {
+        try connection.rows("SELECT seq, entry FROM folio_outbox WHERE seq > ? ORDER BY seq LIMIT ?",
+                            [.integer(seq), .integer(Int64(min(limit, Int(Int64.max))))])
             .compactMap { row in
                 guard case .integer(let seq) = row[0], case .text(let text) = row[1] else { return nil }
                 return (seq, try OutboxEntry.decode(text))

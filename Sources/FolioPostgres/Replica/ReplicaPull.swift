@@ -118,7 +118,7 @@ struct ReplicaPull {
         var told = changes
         for (name, rows) in fetched {
             guard let entity = schema.entity(named: name) else { continue }
-            let kept = rows.values.filter { !pending.deleted.contains(RowKey(name, $0.id)) }.sorted { $0.id < $1.id }
+            let kept = rows.values.filter { !pending.isDeleted(RowKey(name, $0.id)) }.sorted { $0.id < $1.id }
             let (inserted, deferred) = try file.upsert(entity, kept, keep: pending.keys(of: name))
             // New here (a deferred row among them), whatever the server's history called them.
             for id in inserted.map({ ObjectID(entityName: name, rowID: $0) }) {
@@ -137,7 +137,7 @@ struct ReplicaPull {
             let ownerSide = join.side == "a"
             try file.replaceJoin(join.table, side: join.side, owners: owners, with: join.rows.filter { row in
                 let owner = ownerSide ? row.a : row.b, member = ownerSide ? row.b : row.a
-                return mine.contains(owner) && !pending.deleted.contains(RowKey(p.target.name, member))
+                return mine.contains(owner) && !pending.isDeleted(RowKey(p.target.name, member))
             })
         }
         // The server's rows replaced the waiting saves' links of those owners: they go on top again.

@@ -36,35 +36,40 @@ extension ReplicaPush {
     func finish(_ seq: Int64, _ entry: OutboxEntry, _ written: Written, _ readBack: ReadBack) throws {
         try file.write {
             try file.connection.run("DELETE FROM folio_outbox WHERE seq = ?", [.integer(seq)])
-            for (row, version) in written.versions {
-                if let version {
-                    try file.connection.run("""
-                        UPDATE folio_replica_rows SET version = ?, base = ?, pending = max(pending - 1, 0) WHERE entity = ? AND id = ?
-                        """, [.integer(version), .integer(version), .text(row.entity), .integer(row.id)])
-                } else {
-                    try file.connection.run("DELETE FROM folio_replica_rows WHERE entity = ? AND id = ?", [.text(row.entity), .integer(row.id)])
-                }
-            }
-            let pending = PendingRows(try file.outbox().map(\.entry))
-            var changes = ChangeSet(origin: .otherProcess)
-            var gone = Set(written.gone.map { ObjectID(entityName: $0.entity, rowID: $0.id) })
-            for row in readBack.absent where try isHere(row.entity, row.id) {
-                gone.insert(ObjectID(entityName: row.entity, rowID: row.id))
-            }
-            for (name, ids) in Dictionary(grouping: gone, by: \.entityName) {
-                guard let entity = schema.entity(named: name) else { continue }
-                try file.delete(entity, ids: ids.map(\.rowID))
-            }
-            changes.deleted = gone
-            changes = changes.merged(with: try file.settleDangling(schema, deleted: gone))
-            // Rows that come back may refer to each other (the foreign keys are checked at commit).
-            let coming = Set(readBack.versions.keys).subtracting(pending.deleted)
-            for (name, rows) in readBack.rows {
-                guard let entity = schema.entity(named: name) else { continue }
-                try refresh(entity, rows, pending, coming, &changes)
-            }
-            try file.writeHistory(changes, author: localAuthor)
+            try record(entry, written, readBack, pending: PendingRows(try file.outbox().map(\.entry)))
         }
+    }
+
+    /// ``finish(_:_:_:_:)`` after the entry left the outbox, inside a write
+    /// transaction the caller holds; `pending` are the saves waiting after it.
+    func record(_ entry: OutboxEntry, _ written: Written, _ readBack: ReadBack, pending: PendingRows) throws {
+        for (row, version) in written.versions {
+            if let version {
+                try file.connection.run("""
+                    UPDATE folio_replica_rows SET version = ?, base = ?, pending = max(pending - 1, 0) WHERE entity = ? AND id = ?
+                    """, [.integer(version), .integer(version), .text(row.entity), .integer(row.id)])
+            } else {
+                try file.connection.run("DELETE FROM folio_replica_rows WHERE entity = ? AND id = ?", [.text(row.entity), .integer(row.id)])
+            }
+        }
+        var changes = ChangeSet(origin: .otherProcess)
+        var gone = Set(written.gone.map { ObjectID(entityName: $0.entity, rowID: $0.id) })
+        for row in readBack.absent where try isHere(row.entity, row.id) {
+            gone.insert(ObjectID(entityName: row.entity, rowID: row.id))
+        }
+        for (name, ids) in Dictionary(grouping: gone, by: \.entityName) {
+            guard let entity = schema.entity(named: name) else { continue }
+            try file.delete(entity, ids: ids.map(\.rowID))
+        }
+        changes.deleted = gone
+        changes = changes.merged(with: try file.settleDangling(schema, deleted: gone))
+        // Rows that come back may refer to each other (the foreign keys are checked at commit).
+        let coming = Set(readBack.versions.keys).subtracting(pending.deleted)
+        for (name, rows) in readBack.rows {
+            guard let entity = schema.entity(named: name) else { continue }
+            try refresh(entity, rows, pending, coming, &changes)
+        }
+        try file.writeHistory(changes, author: localAuthor)
     }
 
     /// Writes the server's values of `rows` where they differ here (but for
@@ -74,10 +79,11 @@ extension ReplicaPush {
                          _ changes: inout ChangeSet) throws {
         let name = entity.name, columns = ReplicaRows.columns(of: entity)
         let targets = Dictionary(uniqueKeysWithValues: entity.toOnes.map { ($0.name, $0.target.name) })
-        var keep = pending.keys(of: name)
+        var keep: [Int64: Set<String>] = [:]
+        for row in rows { keep[row.id] = pending.keys(name, row.id) }
         var differing: [ServerRow] = []
         let select = "SELECT \(columns.map(quote).joined(separator: ", ")) FROM \(quote(name)) WHERE id = ?"
-        for row in rows where !pending.deleted.contains(RowKey(name, row.id)) {
+        for row in rows where !pending.isDeleted(RowKey(name, row.id)) {
             var kept = keep[row.id] ?? []
             for (index, column) in columns.enumerated() {
                 guard let target = targets[column], case .integer(let ref) = row.values[index],

@@ -1,6 +1,6 @@
 import FolioStore
 
-/// Pushes one outbox entry as one server transaction under the write lock,
+/// Pushes an outbox entry (or a batch of them, see ReplicaPush+Batch) in one server transaction under the write lock,
 /// with the checks a save makes: each row it updates or deletes must still
 /// be at the server version the local save was made on. A row changed
 /// since is resolved key by key by the merge policy, as a save between two
@@ -34,6 +34,8 @@ struct ReplicaPush {
         var dropped: Set<RowKey> = []
         /// Keys the server's delete rules cleared, for the history.
         var cleared: [RowKey: Set<String>] = [:]
+        /// Updated rows as their update left them.
+        var rowsAfter: [RowKey: ServerRow] = [:]
     }
 
     var c: PGConnection { server.connection }
@@ -91,11 +93,7 @@ struct ReplicaPush {
         var written = Written()
         var readBack = ReadBack()
         do {
-            guard case .integer(let through)? = try c.scalar("SELECT pushed_through FROM folio_replicas WHERE number = $1",
-                                                             [.integer(identity.number)]) else {
-                throw StoreError.server(store: server.path, code: "folio", message: "the server does not know replica \(identity.number)", sql: "")
-            }
-            if through >= seq {
+            if try pushedThrough() >= seq {
                 // Pushed before a crash cut off its bookkeeping here: take the versions the server has now.
                 readBack = try read(Set(entry.rows))
                 for row in entry.rows { written.versions[row] = readBack.version(of: row) }
@@ -123,7 +121,7 @@ struct ReplicaPush {
 
     /// The entry's history as written: a deletion the policy kept is no
     /// deletion, and an update of a row deleted elsewhere was not made.
-    private func history(_ entry: OutboxEntry, _ written: Written, _ readBack: ReadBack) -> String {
+    func history(_ entry: OutboxEntry, _ written: Written, _ readBack: ReadBack) -> String {
         let kept = entry.deletes.map { RowKey($0.entity, $0.id) }.filter { readBack.version(of: $0) != nil }
         let dropped = entry.updates.map { RowKey($0.entity, $0.id) }.filter { written.versions[$0] == .some(nil) }
         guard !kept.isEmpty || !dropped.isEmpty || !written.gone.isEmpty || !written.cleared.isEmpty else { return entry.history }
@@ -141,7 +139,7 @@ struct ReplicaPush {
     }
 
     /// The entry's writes, in the order a save makes them.
-    private func write(_ entry: OutboxEntry, _ bases: [RowKey: Int64], _ written: inout Written) throws {
+    func write(_ entry: OutboxEntry, _ bases: [RowKey: Int64], _ written: inout Written) throws {
         for d in entry.deletes {
             guard let entity = schema.entity(named: d.entity), try isDenied(entity, d.id, entry) else { continue }
             // A member it denies deletion for came to it on the server: the deletion is dropped and the row comes back here.
@@ -169,8 +167,9 @@ struct ReplicaPush {
         for u in entry.updates {
             guard let entity = schema.entity(named: u.entity) else { continue }
             let row = RowKey(u.entity, u.id)
-            if let version = try update(entity, u.id, keys: u.keys, values: u.new.map(\.value), at: bases[row] ?? 0) {
-                written.versions[row] = version
+            if let after = try updateReturningRow(entity, u.id, keys: u.keys, values: u.new.map(\.value), at: bases[row] ?? 0) {
+                written.versions[row] = after.version
+                written.rowsAfter[row] = after
             } else {
                 try resolveUpdate(entity, u, &written)
             }
@@ -185,6 +184,19 @@ struct ReplicaPush {
         }
         for order in entry.orders { try writeOrder(order) }
         try applyDeleteRules(entry, &written)
+    }
+
+    /// Writes `keys` of a row at server version `version`; the row as written (all its columns), or nil when it is not at that version.
+    func updateReturningRow(_ entity: EntityDescription, _ id: Int64, keys: [String], values: [StoreValue], at version: Int64) throws -> ServerRow? {
+        let columns = ReplicaRows.columns(of: entity)
+        let sets = keys.enumerated().map { "\(quote($0.element)) = $\($0.offset + 1)" } + ["\(RowVersion.column) = \(RowVersion.column) + 1"]
+        let r = try c.query("""
+            UPDATE \(quote(entity.name)) SET \(sets.joined(separator: ", "))
+            WHERE id = $\(keys.count + 1) AND \(RowVersion.column) = $\(keys.count + 2)
+            RETURNING \((columns.map(quote) + [RowVersion.column]).joined(separator: ", "))
+            """, values + [.integer(id), .integer(version)])
+        guard r.rowCount > 0 else { return nil }
+        return ServerRow(id: id, values: (0..<columns.count).map { r.value(row: 0, column: $0) }, version: r.int64(row: 0, column: columns.count))
     }
 
     /// Writes `keys` of a row at server version `version`; its new version, or nil when the row is not at that version.

@@ -123,6 +123,26 @@ extension ReplicaFile {
         return result
     }
 
+    /// Inserts server rows into a table that has none of them (at the first
+    /// local version), with their server versions: ``upsert(_:_:keep:)``
+    /// without its look-ups, for a first sync.
+    func insertNew(_ entity: EntityDescription, _ rows: [ServerRow]) throws {
+        let columns = ReplicaRows.columns(of: entity)
+        let insert = "INSERT INTO \(quote(entity.name)) (\((["id"] + columns.map(quote) + [RowVersion.column]).joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: columns.count + 2).joined(separator: ", ") + ")"
+        var values: [StoreValue] = []
+        values.reserveCapacity(columns.count + 2)
+        for row in rows {
+            values.removeAll(keepingCapacity: true)
+            values.append(.integer(row.id))
+            values += row.values
+            values.append(.integer(RowVersion.first))
+            try connection.run(insert, values)
+            try connection.run("INSERT OR REPLACE INTO folio_replica_rows (entity, id, version) VALUES (?, ?, ?)",
+                               [.text(entity.name), .integer(row.id), .integer(row.version)])
+        }
+    }
+
     /// Removes rows the server deleted (their many-to-many rows go with them).
     func delete(_ entity: EntityDescription, ids: [Int64]) throws {
         for id in ids {

@@ -44,15 +44,20 @@ enum ReplicaSnapshot {
                 let here = try file.connection.rows("SELECT id FROM \(quote(entity.name))").compactMap { row -> Int64? in
                     if case .integer(let id) = row[0] { id } else { nil }
                 }
-                try file.delete(entity, ids: here.filter { !onServer.contains($0) && !pending.inserted.contains(RowKey(entity.name, $0)) })
-                let kept = rows.filter { !pending.deleted.contains(RowKey(entity.name, $0.id)) }
+                if here.isEmpty {
+                    // A first sync (or a table emptied here): nothing to compare with or keep.
+                    try file.insertNew(entity, rows.filter { !pending.isDeleted(RowKey(entity.name, $0.id)) })
+                    continue
+                }
+                try file.delete(entity, ids: here.filter { !onServer.contains($0) && !pending.isInserted(RowKey(entity.name, $0)) })
+                let kept = rows.filter { !pending.isDeleted(RowKey(entity.name, $0.id)) }
                 try file.upsert(entity, kept, keep: pending.keys(of: entity.name))
             }
             for join in ReplicaRows.joinTables(schema) {
                 let rows = try ReplicaRows.readJoin(c, join.table)
                 try file.connection.run("DELETE FROM \(quote(join.table))")
                 try file.insertJoin(join.table, rows.filter {
-                    !pending.deleted.contains(RowKey(join.a, $0.a)) && !pending.deleted.contains(RowKey(join.b, $0.b))
+                    !pending.isDeleted(RowKey(join.a, $0.a)) && !pending.isDeleted(RowKey(join.b, $0.b))
                 })
             }
             try c.execute("COMMIT")

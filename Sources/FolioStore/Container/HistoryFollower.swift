@@ -34,6 +34,8 @@ final class HistoryFollower: @unchecked Sendable {  // mutable state is @QueueCo
     @QueueConfined private var stopped: Bool
     /// Whether the last read reached the store (false while a server is away); read from any thread.
     let isReachable = Atomic<Bool>(true)
+    /// The position read through, stored after what was read there was handed on (read from any thread).
+    let readThrough = Atomic<Int64>(0)
 
     /// After a wake, further wakes within this many milliseconds share one read.
     private static let windowMilliseconds = 2
@@ -59,6 +61,7 @@ final class HistoryFollower: @unchecked Sendable {  // mutable state is @QueueCo
         _fallbackInterval = confined(1)
         _silenceLimit = confined(HistorySettings.defaultSilenceLimit)
         _stopped = confined(false)
+        readThrough.store(position, ordering: .releasing)
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
@@ -181,6 +184,7 @@ final class HistoryFollower: @unchecked Sendable {  // mutable state is @QueueCo
             merged.origin = .otherProcess
             if !merged.isEmpty { deliver(merged) }
         }
+        readThrough.store(position, ordering: .releasing)
         acknowledgeIfDue(force: forceAcknowledgement)
         return !read.rows.isEmpty || read.trimmed
     }

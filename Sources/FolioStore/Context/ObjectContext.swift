@@ -98,6 +98,8 @@ public class ObjectContext {
     /// The view context's handle for the main actor; its batches are processed at the end of each turn.
     var mainBox: MainContextBox?
     var processingScheduled = false
+    /// Change sets handed to the view context that it has not merged yet.
+    let mergesInFlight = MergeCount()
 
     init(coordinator shared: StoreCoordinator, delivery: Delivery) {
         if case .main = delivery {
@@ -113,7 +115,14 @@ public class ObjectContext {
             let box = MainContextBox(self)
             mainBox = box
             // The box is main-actor isolated, so the compiler checks that the merge runs there.
-            deliver = { changes in DispatchQueue.main.async { box.context?.merge(changes) } }
+            let inFlight = mergesInFlight
+            deliver = { changes in
+                inFlight.value.add(1, ordering: .releasing)
+                DispatchQueue.main.async {
+                    box.context?.merge(changes)
+                    inFlight.value.subtract(1, ordering: .releasing)
+                }
+            }
         case .queue(let q):
             let box = ContextBox(self)
             q.setSpecific(key: ObjectContext.queueKey, value: ObjectIdentifier(self))
