@@ -41,7 +41,9 @@ let package = Package(
         .target(name: "FolioTerminal", dependencies: ["FolioTable"]),
 
         // The apps and what they share.
-        .target(name: "FolioAppSupport", dependencies: ["FolioStore", "FolioPostgres", "FolioResults", "FolioTable", "FolioAdapters", "FolioTerminal"]),
+        .target(
+            name: "FolioAppSupport",
+            dependencies: ["FolioStore", "FolioPostgres", "FolioResults", "FolioTable", "FolioAdapters", "FolioTerminal"]),
         .target(name: "PlanetsApp", dependencies: ["FolioAppSupport"]),
         .target(name: "ZootasticApp", dependencies: ["FolioAppSupport"]),
         .target(name: "MyLocationsApp", dependencies: ["FolioAppSupport"]),
@@ -54,8 +56,10 @@ let package = Package(
         // Benchmarks: release-built, compared against a baseline in the same run.
         .executableTarget(
             name: "folio-bench",
-            dependencies: ["CSQLite", "CLibPQ", "FolioStore", "FolioPostgres", "FolioResults", "FolioTable", "FolioTerminal", "FolioAppSupport",
-                           "PlanetsApp", "FolioProcessSupport"]
+            dependencies: [
+                "CSQLite", "CLibPQ", "FolioStore", "FolioPostgres", "FolioResults", "FolioTable", "FolioTerminal", "FolioAppSupport",
+                "PlanetsApp", "FolioProcessSupport",
+            ]
         ),
 
         // A tiny program the terminal tests run on a real pty (and a demo of the kit).
@@ -71,8 +75,10 @@ let package = Package(
         .target(name: "FolioProcessSupport"),
         .target(
             name: "FolioTestSupport",
-            dependencies: ["CSQLite", "FolioStore", "FolioPostgres", "FolioResults", "FolioTable", "FolioTerminal",
-                           "FolioTableTestSupport", "FolioProcessSupport"]
+            dependencies: [
+                "CSQLite", "FolioStore", "FolioPostgres", "FolioResults", "FolioTable", "FolioTerminal",
+                "FolioTableTestSupport", "FolioProcessSupport",
+            ]
         ),
 
         .testTarget(name: "FolioStoreTests", dependencies: ["FolioStore", "FolioTestSupport", "CSQLite", "folio-store-worker"]),
@@ -93,11 +99,14 @@ let package = Package(
             exclude: ["PORTS.md"]),
         // The README's tour as a newcomer writes it: public products only, and no
         // package access, so it compiles against the public API alone.
-        .testTarget(name: "FolioReadmeTests", dependencies: ["FolioStore", "FolioResults", "FolioTable", "FolioTerminal"],
-                    packageAccess: false),
+        .testTarget(
+            name: "FolioReadmeTests", dependencies: ["FolioStore", "FolioResults", "FolioTable", "FolioTerminal"],
+            packageAccess: false),
         .testTarget(
             name: "FolioAppsTests",
-            dependencies: ["FolioAppSupport", "PlanetsApp", "ZootasticApp", "MyLocationsApp", "BuildGuideApp", "FolioTestSupport", "CSQLite"]
+            dependencies: [
+                "FolioAppSupport", "PlanetsApp", "ZootasticApp", "MyLocationsApp", "BuildGuideApp", "FolioTestSupport", "CSQLite",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -17,12 +17,13 @@ public enum BuildGuideApp: FolioApp {
     /// What the app shows, in one line.
     public static let summary = "build guides: a name, a race and an ordered build"
     /// The subcommands, for `--help`.
-    public static let subcommands = [
-        HelpEntry("list [--json]", "print the guides as the app shows them"),
-        HelpEntry("add NAME [--race RACE]", "add a guide (race Protoss, Terran or Zerg)"),
-        HelpEntry("add-unit NAME|--id ID UNIT", "append a unit of the guide's race to its build order"),
-        HelpEntry("delete NAME | --id ID", "delete a guide and its build order (by id if names repeat)"),
-    ] + AppTransfer.help
+    public static let subcommands =
+        [
+            HelpEntry("list [--json]", "print the guides as the app shows them"),
+            HelpEntry("add NAME [--race RACE]", "add a guide (race Protoss, Terran or Zerg)"),
+            HelpEntry("add-unit NAME|--id ID UNIT", "append a unit of the guide's race to its build order"),
+            HelpEntry("delete NAME | --id ID", "delete a guide and its build order (by id if names repeat)"),
+        ] + AppTransfer.help
     /// The app's own keys, for `--help`.
     public static let keys = [
         HelpEntry("+ or a", "a new guide (no race yet) in the editor"),

@@ -50,10 +50,13 @@ struct PostgresServer: StoreServer {
     /// schema the role has no USAGE on drops out of the search path, and
     /// the server then says only that no schema was selected.
     static func namespaceProblem(_ namespace: String, on connection: PGConnection) throws -> String? {
-        let result = try connection.query("""
+        let result = try connection.query(
+            """
             SELECT current_user, has_schema_privilege(oid, 'USAGE') FROM pg_namespace WHERE nspname = $1
             """, [.text(namespace)])
-        guard result.rowCount > 0, case .integer(0) = result.value(row: 0, column: 1), case .text(let role) = result.value(row: 0, column: 0) else {
+        guard result.rowCount > 0, case .integer(0) = result.value(row: 0, column: 1),
+            case .text(let role) = result.value(row: 0, column: 0)
+        else {
             return nil
         }
         return "the role \(quote(role)) has no USAGE privilege on the schema \(quote(namespace)) that holds the store; "

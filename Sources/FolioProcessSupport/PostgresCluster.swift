@@ -59,8 +59,12 @@ public final class PostgresCluster: Sendable {
         }
         if runAsPostgres { try Self.run("/bin/chown", ["-R", "postgres:postgres", directory]) }
         do {
-            try runTool("initdb", ["-D", directory + "/data", "-A", "trust", "-U", "postgres", "-E", "UTF8",
-                                   "--locale=C", "--no-sync", "--no-instructions"])
+            try runTool(
+                "initdb",
+                [
+                    "-D", directory + "/data", "-A", "trust", "-U", "postgres", "-E", "UTF8",
+                    "--locale=C", "--no-sync", "--no-instructions",
+                ])
             try start()
         } catch {
             let log = (try? String(contentsOfFile: directory + "/log", encoding: .utf8)) ?? ""
@@ -135,8 +139,12 @@ public final class PostgresCluster: Sendable {
     /// Runs SQL through `psql` on `database` and returns what it printed (unaligned, tuples only).
     @discardableResult
     public func runSQL(_ sql: String, database: String = "postgres") throws -> String {
-        try Self.run(binaries + "/psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", socketDirectory, "-p", "\(port)",
-                                         "-U", "postgres", "-d", database, "-c", sql])
+        try Self.run(
+            binaries + "/psql",
+            [
+                "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", socketDirectory, "-p", "\(port)",
+                "-U", "postgres", "-d", database, "-c", sql,
+            ])
     }
 
     /// The database name of a URI made by ``makeDatabase(prefix:)``.
@@ -216,7 +224,8 @@ public final class PostgresCluster: Sendable {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
         for v in versions.sorted(by: { (Int($0) ?? 0) > (Int($1) ?? 0) }) { candidates.append("/usr/lib/postgresql/\(v)/bin") }
         candidates += (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
-        for dir in candidates where ["initdb", "pg_ctl", "postgres", "psql"].allSatisfy({
+        for dir in candidates
+        where ["initdb", "pg_ctl", "postgres", "psql"].allSatisfy({
             FileManager.default.isExecutableFile(atPath: dir + "/" + $0)
         }) { return dir }
         throw ClusterError(message: "no PostgreSQL server programs (initdb, pg_ctl, postgres, psql) were found; run scripts/setup")
@@ -258,16 +267,23 @@ public final class PostgresCluster: Sendable {
             // A folder being made: stale only once its owner is gone.
             let dir = base + "/" + name
             if let owner = (try? String(contentsOfFile: dir + "/owner.pid", encoding: .utf8)).flatMap({ Int32($0) }),
-               kill(owner, 0) != 0 && errno != EPERM { try? FileManager.default.removeItem(atPath: dir) }
+                kill(owner, 0) != 0 && errno != EPERM
+            {
+                try? FileManager.default.removeItem(atPath: dir)
+            }
         }
         for name in names where name.hasPrefix(prefix) && !name.hasPrefix(prefix + "output-") {
             let dir = base + "/" + name
             if let owner = (try? String(contentsOfFile: dir + "/owner.pid", encoding: .utf8)).flatMap({ Int32($0) }),
-               kill(owner, 0) == 0 || errno == EPERM { continue }
+                kill(owner, 0) == 0 || errno == EPERM
+            {
+                continue
+            }
             if let pidFile = try? String(contentsOfFile: dir + "/data/postmaster.pid", encoding: .utf8),
-               let pid = pidFile.split(separator: "\n").first.flatMap({ Int32($0) }),
-               let command = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
-               command.contains("postgres"), command.contains(dir) {
+                let pid = pidFile.split(separator: "\n").first.flatMap({ Int32($0) }),
+                let command = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
+                command.contains("postgres"), command.contains(dir)
+            {
                 kill(pid, SIGQUIT)
                 for _ in 0..<100 where kill(pid, 0) == 0 { usleep(50_000) }
             }

@@ -1,7 +1,7 @@
+import CSQLite
 // `import FolioStore` brings Foundation, as `import CoreData` does: `SortDescriptor`,
 // `#Predicate`, `Date` and `URL` need no second import.
 @_exported import Foundation
-import CSQLite
 
 /// FolioStore: a persistent object store on SQLite, in the role Core Data
 /// plays on iOS.

@@ -234,8 +234,9 @@ public final class TableView {
     /// ```
     public func numberOfRows(inSection section: Int) -> Int {
         loadIfNeeded()
-        precondition(section >= 0 && section < rowCounts.count,
-                     "section \(section) out of range: the table has \(rowCounts.count) sections")
+        precondition(
+            section >= 0 && section < rowCounts.count,
+            "section \(section) out of range: the table has \(rowCounts.count) sections")
         return rowCounts[section]
     }
 

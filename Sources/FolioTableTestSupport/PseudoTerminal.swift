@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real pseudo-terminal pair for tests: a program runs on the secondary
@@ -89,7 +90,8 @@ public final class PseudoTerminal: @unchecked Sendable {  // used from one test 
         var pid: pid_t = 0
         let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
         defer { envp?.forEach { free($0) } }
-        let result = envp.map { posix_spawn(&pid, path, &actions, &attributes, argv, $0) }
+        let result =
+            envp.map { posix_spawn(&pid, path, &actions, &attributes, argv, $0) }
             ?? posix_spawn(&pid, path, &actions, &attributes, argv, environ)
         guard result == 0 else { throw Failure(description: "posix_spawn \(path): \(result)") }
         return pid

@@ -1,8 +1,9 @@
-import FolioTerminal
 import FolioProcessSupport
+import FolioTerminal
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real program on a real pseudo-terminal, driven directly: keys in, the
@@ -58,8 +59,10 @@ public final class PtyApp: @unchecked Sendable {  // driven from one test thread
 
     /// Starts `executable` on a `columns`×`rows` pty with the debug state on,
     /// in a minimal environment plus `environment`, and waits for its first frame.
-    public init(_ executable: URL, _ arguments: [String], columns: Int = 80, rows: Int = 24,
-                environment: [String: String] = [:], timeout: Double = 20) throws {
+    public init(
+        _ executable: URL, _ arguments: [String], columns: Int = 80, rows: Int = 24,
+        environment: [String: String] = [:], timeout: Double = 20
+    ) throws {
         try BlockingWork.refuseMainActor("driving \(executable.lastPathComponent) on a pty")
         terminal = try PseudoTerminal(columns: columns, rows: rows)
         self.columns = columns
@@ -83,8 +86,10 @@ public final class PtyApp: @unchecked Sendable {  // driven from one test thread
 
     /// The screen as text, one line per row, trailing blanks dropped.
     public var text: String {
-        (0..<emulator.screen.height).map { emulator.screen.line($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
-            .joined(separator: "\n")
+        (0..<emulator.screen.height).map {
+            emulator.screen.line($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }
+        .joined(separator: "\n")
     }
 
     /// The screen's lines, trailing blanks dropped.
@@ -313,7 +318,8 @@ public final class PtyApp: @unchecked Sendable {  // driven from one test thread
     private func receiveState(_ payload: String) {
         let prefix = "folio-state;"
         guard payload.hasPrefix(prefix),
-              let object = try? JSONSerialization.jsonObject(with: Data(payload.dropFirst(prefix.count).utf8)) as? [String: String] else {
+            let object = try? JSONSerialization.jsonObject(with: Data(payload.dropFirst(prefix.count).utf8)) as? [String: String]
+        else {
             return
         }
         state = object

@@ -76,7 +76,8 @@ extension Application {
     /// print(driver.screen.text)
     /// ```
     public static func recording(_ root: ViewController, columns: Int, rows: Int, colors: Bool = true)
-        -> (Application, TerminalRecordingDriver) {
+        -> (Application, TerminalRecordingDriver)
+    {
         let driver = TerminalRecordingDriver(columns: columns, rows: rows, colors: colors)
         let application = Application(root: root, driver: driver)
         application.render()

@@ -35,7 +35,8 @@ public enum AppProcess {
         /// A message naming the path.
         public var description: String {
             switch self {
-            case .binaryMissing(let path): "no executable at \(path): run `scripts/setup` (it builds `swift build -c release --product folio`)"
+            case .binaryMissing(let path):
+                "no executable at \(path): run `scripts/setup` (it builds `swift build -c release --product folio`)"
             case .binaryStale(let path, let source):
                 "\(path) is older than \(source): run `scripts/setup` (it builds `swift build -c release --product folio`)"
             case .spawnFailed(let path, let code): "cannot start \(path): \(String(cString: strerror(code)))"
@@ -67,8 +68,10 @@ public enum AppProcess {
         )
     }
 
-    private static func spawn(_ path: String, _ arguments: [String], environment: [String: String],
-                              stdout: String, stderr: String) throws -> pid_t {
+    private static func spawn(
+        _ path: String, _ arguments: [String], environment: [String: String],
+        stdout: String, stderr: String
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -1,5 +1,5 @@
-import Foundation
 import FolioStore
+import Foundation
 
 /// Deletions against changes under each merge policy, and the conflicts no
 /// policy resolves, each between this context and a peer (another process
@@ -76,8 +76,12 @@ public enum ConflictCases {
         other.title = "other edited"
         if context.mergePolicy == .error {
             problems += expectFailure(context, what) {
-                $0 == .conflict([SaveConflict(entity: "ConflictNote", id: id, kind: .deletedElsewhere,
-                                              keys: [.init(key: "title", stored: .null, context: .text("edited"))])])
+                $0
+                    == .conflict([
+                        SaveConflict(
+                            entity: "ConflictNote", id: id, kind: .deletedElsewhere,
+                            keys: [.init(key: "title", stored: .null, context: .text("edited"))])
+                    ])
             }
             if n.title != "edited" { problems.append("\(what): the edit was lost") }
             context.rollback()
@@ -112,10 +116,15 @@ public enum ConflictCases {
         let deletionWins = policy == .mergeByPropertyObjectTrump || policy == .overwrite
         if policy == .error {
             problems += expectFailure(context, what) {
-                $0 == .conflict([SaveConflict(entity: "ConflictNote", id: id, kind: .changedBeforeDelete, keys: [
-                    .init(key: "title", stored: .text("theirs"), context: .text("original")),
-                    .init(key: "stars", stored: .integer(5), context: .integer(0)),
-                ])])
+                $0
+                    == .conflict([
+                        SaveConflict(
+                            entity: "ConflictNote", id: id, kind: .changedBeforeDelete,
+                            keys: [
+                                .init(key: "title", stored: .text("theirs"), context: .text("original")),
+                                .init(key: "stars", stored: .integer(5), context: .integer(0)),
+                            ])
+                    ])
             }
             context.rollback()
         } else {
@@ -125,12 +134,15 @@ public enum ConflictCases {
                 if n.context != nil { problems.append("\(what): the deleted note stayed in the context") }
             } else {
                 if n.isDeleted || n.context == nil { problems.append("\(what): the note did not come back") }
-                if n.title != "theirs" || n.stars != 5 { problems.append("\(what): the note here is \(n.title), \(n.stars), not the stored values") }
+                if n.title != "theirs" || n.stars != 5 {
+                    problems.append("\(what): the note here is \(n.title), \(n.stars), not the stored values")
+                }
                 if !inserted.contains(n.objectID) { problems.append("\(what): observers did not hear the note back") }
             }
         }
         context.refreshAllObjects()
-        let stored = (try? context.fetch(FetchRequest<ConflictNote>(sortBy: [SortDescriptor(\.title)])).map { "\($0.title) \($0.stars)" }) ?? []
+        let stored =
+            (try? context.fetch(FetchRequest<ConflictNote>(sortBy: [SortDescriptor(\.title)])).map { "\($0.title) \($0.stars)" }) ?? []
         let expected = policy == .error ? ["other 0", "theirs 5"] : deletionWins ? ["other edited 0"] : ["other edited 0", "theirs 5"]
         if stored != expected { problems.append("\(what): the notes stored are \(stored), not \(expected)") }
         try deleteAll(ConflictNote.self, context)
@@ -174,7 +186,9 @@ public enum ConflictCases {
         var problems = expectSaved(try peer.run("file \(n.objectID.rowID) \(s.objectID.rowID)"), "nullify/relate")
         context.delete(s)
         problems += expectFailure(context, "nullify/relate") {
-            $0 == .relatedSinceRead(entity: "ConflictShelf", id: s.objectID.rowID, key: "notes", related: "ConflictNote", relatedID: n.objectID.rowID)
+            $0
+                == .relatedSinceRead(
+                    entity: "ConflictShelf", id: s.objectID.rowID, key: "notes", related: "ConflictNote", relatedID: n.objectID.rowID)
         }
         context.rollback()
         context.refreshAllObjects()

@@ -1,5 +1,5 @@
-import Foundation
 import FolioStore
+import Foundation
 
 /// The other side of a conflict test: another process on the same SQLite
 /// file, or another container ("machine") on the same server. It obeys one
@@ -97,7 +97,9 @@ public final class ProcessConflictPeer: ConflictPeer {
     /// Starts the peer and waits, suspended, until it is ready.
     public init(worker: URL, path: String) async throws {
         child = try StoreChildProcess(executable: worker, arguments: ["conflict-peer", path])
-        guard await child.waitForLine(timeout: 60, { $0 == "ready" }) != nil else { throw PeerError(message: "the peer process never started") }
+        guard await child.waitForLine(timeout: 60, { $0 == "ready" }) != nil else {
+            throw PeerError(message: "the peer process never started")
+        }
     }
 
     /// Waits on the calling queue (a context's, never the main actor) for the answer.

@@ -1,5 +1,5 @@
-import Foundation
 import FolioStore
+import Foundation
 
 /// A note's keys as text, for commands and comparisons.
 public enum ConflictNotes {
@@ -35,14 +35,17 @@ public struct ConflictScenario {
 
     /// A round with random keys changed on each side (values never repeat, so every change is a real one).
     public static func random(_ policy: MergePolicy, round: Int, using rng: inout StoreSplitMix64) -> ConflictScenario {
-        func value(_ key: String, _ side: String) -> String { key == "stars" ? String(round * 10 + (side == "l" ? 1 : side == "r" ? 2 : 3)) : "\(side)\(round)" }
+        func value(_ key: String, _ side: String) -> String {
+            key == "stars" ? String(round * 10 + (side == "l" ? 1 : side == "r" ? 2 : 3)) : "\(side)\(round)"
+        }
         var remote: [String: String] = [:], local: [String: String] = [:]
         for key in ConflictNote.keys {
             if Bool.random(using: &rng) { remote[key] = value(key, "r") }
             if Bool.random(using: &rng) { local[key] = value(key, "l") }
         }
-        return ConflictScenario(policy: policy, base: Dictionary(uniqueKeysWithValues: ConflictNote.keys.map { ($0, value($0, "b")) }),
-                                remote: remote, local: local)
+        return ConflictScenario(
+            policy: policy, base: Dictionary(uniqueKeysWithValues: ConflictNote.keys.map { ($0, value($0, "b")) }),
+            remote: remote, local: local)
     }
 
     /// What the store must hold for `key` after both saves, by the policy's rule.
@@ -72,7 +75,8 @@ public struct ConflictScenario {
         var problems: [String] = []
         let id = note.objectID.rowID
         if !remote.isEmpty {
-            let answer = try peer.run("set \(id) " + remote.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+            let answer = try peer.run(
+                "set \(id) " + remote.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
             if answer != "saved" { problems.append("the peer's save failed: \(answer)") }
         }
         for (key, text) in local { try ConflictNotes.set(note, key, text) }

@@ -1,5 +1,5 @@
-import Foundation
 import FolioStore
+import Foundation
 
 /// Helpers for the conflict tests of both backends.
 public enum ConflictStores {

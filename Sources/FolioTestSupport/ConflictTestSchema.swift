@@ -1,5 +1,5 @@
-import Foundation
 import FolioStore
+import Foundation
 
 /// A note for conflict tests: attributes two saves can change independently.
 public final class ConflictNote: ManagedObject {
@@ -10,13 +10,15 @@ public final class ConflictNote: ManagedObject {
     @Managed public var shelf: ConflictShelf?
 
     public override class var entity: EntityDescription {
-        EntityDescription(ConflictNote.self, properties: [
-            .attribute(\ConflictNote.title, "title", defaultValue: ""),
-            .attribute(\ConflictNote.body, "body", defaultValue: ""),
-            .attribute(\ConflictNote.stars, "stars", defaultValue: 0),
-            .attribute(\ConflictNote.tag, "tag"),
-            .toOne(\ConflictNote.shelf, "shelf", inverse: \ConflictShelf.notes),
-        ])
+        EntityDescription(
+            ConflictNote.self,
+            properties: [
+                .attribute(\ConflictNote.title, "title", defaultValue: ""),
+                .attribute(\ConflictNote.body, "body", defaultValue: ""),
+                .attribute(\ConflictNote.stars, "stars", defaultValue: 0),
+                .attribute(\ConflictNote.tag, "tag"),
+                .toOne(\ConflictNote.shelf, "shelf", inverse: \ConflictShelf.notes),
+            ])
     }
 
     /// The keys a conflict test changes, in declaration order.
@@ -31,11 +33,13 @@ public final class ConflictShelf: ManagedObject {
     @Managed public var notes: Set<ConflictNote>
 
     public override class var entity: EntityDescription {
-        EntityDescription(ConflictShelf.self, properties: [
-            .attribute(\ConflictShelf.name, "name", unique: true),
-            .toMany(\ConflictShelf.books, "books", inverse: \ConflictBook.shelf, deleteRule: .deny),
-            .toMany(\ConflictShelf.notes, "notes", inverse: \ConflictNote.shelf),
-        ])
+        EntityDescription(
+            ConflictShelf.self,
+            properties: [
+                .attribute(\ConflictShelf.name, "name", unique: true),
+                .toMany(\ConflictShelf.books, "books", inverse: \ConflictBook.shelf, deleteRule: .deny),
+                .toMany(\ConflictShelf.notes, "notes", inverse: \ConflictNote.shelf),
+            ])
     }
 }
 
@@ -45,10 +49,12 @@ public final class ConflictBook: ManagedObject {
     @Managed public var shelf: ConflictShelf?
 
     public override class var entity: EntityDescription {
-        EntityDescription(ConflictBook.self, properties: [
-            .attribute(\ConflictBook.title, "title", defaultValue: ""),
-            .toOne(\ConflictBook.shelf, "shelf", inverse: \ConflictShelf.books),
-        ])
+        EntityDescription(
+            ConflictBook.self,
+            properties: [
+                .attribute(\ConflictBook.title, "title", defaultValue: ""),
+                .toOne(\ConflictBook.shelf, "shelf", inverse: \ConflictShelf.books),
+            ])
     }
 }
 

@@ -11,13 +11,15 @@ public final class PartitionGroup: ManagedObject {
     @Managed public var tagged: Set<PartitionItem>
 
     public override class var entity: EntityDescription {
-        EntityDescription(PartitionGroup.self, properties: [
-            .attribute(\PartitionGroup.name, "name", indexed: true),
-            .toMany(\PartitionGroup.kept, "kept", inverse: \PartitionItem.keeper, deleteRule: .cascade),
-            .toMany(\PartitionGroup.listed, "listed", inverse: \PartitionItem.lister, deleteRule: .nullify),
-            .toMany(\PartitionGroup.guarded, "guarded", inverse: \PartitionItem.guardian, deleteRule: .deny),
-            .toMany(\PartitionGroup.tagged, "tagged", inverse: \PartitionItem.tags),
-        ])
+        EntityDescription(
+            PartitionGroup.self,
+            properties: [
+                .attribute(\PartitionGroup.name, "name", indexed: true),
+                .toMany(\PartitionGroup.kept, "kept", inverse: \PartitionItem.keeper, deleteRule: .cascade),
+                .toMany(\PartitionGroup.listed, "listed", inverse: \PartitionItem.lister, deleteRule: .nullify),
+                .toMany(\PartitionGroup.guarded, "guarded", inverse: \PartitionItem.guardian, deleteRule: .deny),
+                .toMany(\PartitionGroup.tagged, "tagged", inverse: \PartitionItem.tags),
+            ])
     }
 }
 
@@ -32,15 +34,17 @@ public final class PartitionItem: ManagedObject {
     @Managed public var tags: Set<PartitionGroup>
 
     public override class var entity: EntityDescription {
-        EntityDescription(PartitionItem.self, properties: [
-            .attribute(\PartitionItem.name, "name", indexed: true),
-            .attribute(\PartitionItem.value, "value", defaultValue: 0),
-            .attribute(\PartitionItem.shelf, "shelf", defaultValue: ""),
-            .toOne(\PartitionItem.keeper, "keeper", inverse: \PartitionGroup.kept),
-            .toOne(\PartitionItem.lister, "lister", inverse: \PartitionGroup.listed),
-            .toOne(\PartitionItem.guardian, "guardian", inverse: \PartitionGroup.guarded),
-            .toMany(\PartitionItem.tags, "tags", inverse: \PartitionGroup.tagged),
-        ])
+        EntityDescription(
+            PartitionItem.self,
+            properties: [
+                .attribute(\PartitionItem.name, "name", indexed: true),
+                .attribute(\PartitionItem.value, "value", defaultValue: 0),
+                .attribute(\PartitionItem.shelf, "shelf", defaultValue: ""),
+                .toOne(\PartitionItem.keeper, "keeper", inverse: \PartitionGroup.kept),
+                .toOne(\PartitionItem.lister, "lister", inverse: \PartitionGroup.listed),
+                .toOne(\PartitionItem.guardian, "guardian", inverse: \PartitionGroup.guarded),
+                .toMany(\PartitionItem.tags, "tags", inverse: \PartitionGroup.tagged),
+            ])
     }
 }
 
@@ -56,8 +60,10 @@ public enum PartitionTestSchema {
         try context.performAndWait { context in
             let groups = try context.fetch(FetchRequest<PartitionGroup>()).map { "g \($0.name)" }
             let items = try context.fetch(FetchRequest<PartitionItem>()).map { item in
-                ["i", item.name, String(item.value), item.shelf, item.keeper?.name ?? "-", item.lister?.name ?? "-",
-                 item.guardian?.name ?? "-", item.tags.isEmpty ? "-" : item.tags.map(\.name).sorted().joined(separator: "+")].joined(separator: " ")
+                [
+                    "i", item.name, String(item.value), item.shelf, item.keeper?.name ?? "-", item.lister?.name ?? "-",
+                    item.guardian?.name ?? "-", item.tags.isEmpty ? "-" : item.tags.map(\.name).sorted().joined(separator: "+"),
+                ].joined(separator: " ")
             }
             return (groups + items).sorted()
         }

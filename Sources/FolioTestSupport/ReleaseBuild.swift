@@ -17,7 +17,8 @@ public enum ReleaseBuild {
         let root = packageRoot
         let binary = root.appendingPathComponent(".build/release/\(name)")
         guard FileManager.default.isExecutableFile(atPath: binary.path),
-              newerSource(than: binary, in: [root.appendingPathComponent("Sources")]) == nil else { return nil }
+            newerSource(than: binary, in: [root.appendingPathComponent("Sources")]) == nil
+        else { return nil }
         return binary
     }
 

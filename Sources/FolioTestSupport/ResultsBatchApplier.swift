@@ -55,32 +55,51 @@ public enum ResultsBatchApplier {
             throw ResultsBatchError(rule: "E1", message: "attempt to delete and reload the same index path (\(path))")
         }
         for section in deletedSections where section >= old.count {
-            throw ResultsBatchError(rule: "E2", message: "attempt to delete section \(section), but there are only \(old.count) sections before the update")
+            throw ResultsBatchError(
+                rule: "E2", message: "attempt to delete section \(section), but there are only \(old.count) sections before the update")
         }
         for path in Array(deletes.keys) + Array(reloads.keys) + Array(moveSources.keys) {
             guard path.section < old.count else {
-                throw ResultsBatchError(rule: "E3", message: "attempt to delete row \(path.row) from section \(path.section), but there are only \(old.count) sections before the update")
+                throw ResultsBatchError(
+                    rule: "E3",
+                    message:
+                        "attempt to delete row \(path.row) from section \(path.section), but there are only \(old.count) sections before the update"
+                )
             }
             guard path.row < old[path.section].ids.count else {
-                throw ResultsBatchError(rule: "E4", message: "attempt to delete row \(path.row) from section \(path.section) which only contains \(old[path.section].ids.count) rows before the update")
+                throw ResultsBatchError(
+                    rule: "E4",
+                    message:
+                        "attempt to delete row \(path.row) from section \(path.section) which only contains \(old[path.section].ids.count) rows before the update"
+                )
             }
             let expected = deletes[path] ?? reloads[path]?.0 ?? moveSources[path]!.0
             guard old[path.section].ids[path.row] == expected else {
-                throw ResultsBatchError(rule: "model", message: "row \(path) held \(old[path.section].ids[path.row]) before the update, not \(expected)")
+                throw ResultsBatchError(
+                    rule: "model", message: "row \(path) held \(old[path.section].ids[path.row]) before the update, not \(expected)")
             }
         }
         for path in moveSources.keys where deletes[path] != nil || reloads[path] != nil {
             throw ResultsBatchError(rule: "E5", message: "attempt to perform a delete and a move from the same index path (\(path))")
         }
         for section in insertedSections where section >= new.count {
-            throw ResultsBatchError(rule: "E6", message: "attempt to insert section \(section) but there are only \(new.count) sections after the update")
+            throw ResultsBatchError(
+                rule: "E6", message: "attempt to insert section \(section) but there are only \(new.count) sections after the update")
         }
         for path in Array(inserts.keys) + Array(moveTargets.keys) {
             guard path.section < new.count else {
-                throw ResultsBatchError(rule: "E7", message: "attempt to insert row \(path.row) into section \(path.section), but there are only \(new.count) sections after the update")
+                throw ResultsBatchError(
+                    rule: "E7",
+                    message:
+                        "attempt to insert row \(path.row) into section \(path.section), but there are only \(new.count) sections after the update"
+                )
             }
             guard path.row < new[path.section].ids.count else {
-                throw ResultsBatchError(rule: "E8", message: "attempt to insert row \(path.row) into section \(path.section), but there are only \(new[path.section].ids.count) rows in section \(path.section) after the update")
+                throw ResultsBatchError(
+                    rule: "E8",
+                    message:
+                        "attempt to insert row \(path.row) into section \(path.section), but there are only \(new[path.section].ids.count) rows in section \(path.section) after the update"
+                )
             }
         }
         for path in moveTargets.keys where inserts[path] != nil {
@@ -97,7 +116,11 @@ public enum ResultsBatchApplier {
         // Section mapping: old survivors keep their order; inserted ones slot in.
         let expectedSections = old.count + insertedSections.count - deletedSections.count
         guard new.count == expectedSections else {
-            throw ResultsBatchError(rule: "E12", message: "Invalid update: invalid number of sections.  The number of sections contained in the table view after the update (\(new.count)) must be equal to the number of sections contained in the table view before the update (\(old.count)), plus or minus the number of sections inserted or deleted (\(insertedSections.count) inserted, \(deletedSections.count) deleted).")
+            throw ResultsBatchError(
+                rule: "E12",
+                message:
+                    "Invalid update: invalid number of sections.  The number of sections contained in the table view after the update (\(new.count)) must be equal to the number of sections contained in the table view before the update (\(old.count)), plus or minus the number of sections inserted or deleted (\(insertedSections.count) inserted, \(deletedSections.count) deleted)."
+            )
         }
         let survivors = old.indices.filter { !deletedSections.contains($0) }
         var oldFor = [Int?](repeating: nil, count: new.count)
@@ -107,7 +130,7 @@ public enum ResultsBatchApplier {
         var result: [Section<ID, Key>] = []
         for index in new.indices {
             guard let source = oldFor[index] else {
-                result.append(new[index])   // UIKit asks the data source for an inserted section
+                result.append(new[index])  // UIKit asks the data source for an inserted section
                 continue
             }
             var ids: [ID] = []
@@ -131,7 +154,11 @@ public enum ResultsBatchApplier {
             let movedIn = arriving.filter(\.movedIn).count
             let expected = old[source].ids.count + insertedCount - deleted + movedIn - movedOut
             guard new[index].ids.count == expected else {
-                throw ResultsBatchError(rule: "E13", message: "Invalid update: invalid number of rows in section \(index).  The number of rows contained in an existing section after the update (\(new[index].ids.count)) must be equal to the number of rows contained in that section before the update (\(old[source].ids.count)), plus or minus the number of rows inserted or deleted from that section (\(insertedCount) inserted, \(deleted) deleted) and plus or minus the number of rows moved into or out of that section (\(movedIn) moved in, \(movedOut) moved out).")
+                throw ResultsBatchError(
+                    rule: "E13",
+                    message:
+                        "Invalid update: invalid number of rows in section \(index).  The number of rows contained in an existing section after the update (\(new[index].ids.count)) must be equal to the number of rows contained in that section before the update (\(old[source].ids.count)), plus or minus the number of rows inserted or deleted from that section (\(insertedCount) inserted, \(deleted) deleted) and plus or minus the number of rows moved into or out of that section (\(movedIn) moved in, \(movedOut) moved out)."
+                )
             }
             for item in arriving { ids.insert(item.id, at: item.row) }
             result.append((new[index].section, ids))

@@ -1,5 +1,5 @@
-import FolioStore
 import FolioResults
+import FolioStore
 
 /// Records a fetched results controller's delegate calls (Core Data's
 /// classic ones, made by the default whole-batch callback), as text lines
@@ -46,16 +46,20 @@ public final class ResultsRecordingDelegate<Entity: ManagedObject>: FetchedResul
     }
 
     /// Records `insert section 1 'Mammals'` and the change.
-    public func controller(_ controller: AnyFetchedResultsController, didChange sectionInfo: any FetchedResultsSectionInfo,
-                           atSectionIndex sectionIndex: Int, for type: ResultsChangeType) {
+    public func controller(
+        _ controller: AnyFetchedResultsController, didChange sectionInfo: any FetchedResultsSectionInfo,
+        atSectionIndex sectionIndex: Int, for type: ResultsChangeType
+    ) {
         let identifier = (sectionInfo as! FetchedResultsSection).identifier
         lines.append("\(type) section \(sectionIndex) '\(sectionInfo.name)'" + (identifier.isNilKey ? " (nil)" : ""))
         current.sectionChanges.append(SectionChange(type: type, index: sectionIndex, section: identifier))
     }
 
     /// Records `move Ant [0, 0] -> [1, 2]` and the change.
-    public func controller(_ controller: AnyFetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
-                           for type: ResultsChangeType, newIndexPath: IndexPath?) {
+    public func controller(
+        _ controller: AnyFetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
+        for type: ResultsChangeType, newIndexPath: IndexPath?
+    ) {
         let object = anObject as! Entity
         let change = ObjectChange(type: type, id: object.objectID, indexPath: indexPath, newIndexPath: newIndexPath)
         let paths = [indexPath, newIndexPath].compactMap { $0?.description }.joined(separator: " -> ")

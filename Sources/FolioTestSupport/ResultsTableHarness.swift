@@ -1,5 +1,5 @@
-import FolioStore
 import FolioResults
+import FolioStore
 import FolioTable
 
 /// A fetched results controller wired to a FolioTable table view the way an

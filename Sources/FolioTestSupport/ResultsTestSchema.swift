@@ -1,5 +1,5 @@
-import Foundation
 import FolioStore
+import Foundation
 
 /// An item for results tests: sectioned by `group`, by its tag's `rank` or
 /// by its optional `shelf` (where nil and "" are different sections),
@@ -14,14 +14,16 @@ public final class ResultsItem: ManagedObject {
 
     /// The item's properties: name, group, score, visible, tag, shelf.
     public override class var entity: EntityDescription {
-        EntityDescription(ResultsItem.self, properties: [
-            .attribute(\ResultsItem.name, "name", defaultValue: ""),
-            .attribute(\ResultsItem.group, "group", defaultValue: 0, indexed: true),
-            .attribute(\ResultsItem.score, "score", defaultValue: 0),
-            .attribute(\ResultsItem.visible, "visible", defaultValue: true),
-            .toOne(\ResultsItem.tag, "tag", inverse: \ResultsTag.items),
-            .attribute(\ResultsItem.shelf, "shelf"),
-        ])
+        EntityDescription(
+            ResultsItem.self,
+            properties: [
+                .attribute(\ResultsItem.name, "name", defaultValue: ""),
+                .attribute(\ResultsItem.group, "group", defaultValue: 0, indexed: true),
+                .attribute(\ResultsItem.score, "score", defaultValue: 0),
+                .attribute(\ResultsItem.visible, "visible", defaultValue: true),
+                .toOne(\ResultsItem.tag, "tag", inverse: \ResultsTag.items),
+                .attribute(\ResultsItem.shelf, "shelf"),
+            ])
     }
 }
 
@@ -33,11 +35,13 @@ public final class ResultsTag: ManagedObject {
 
     /// The tag's properties: rank, label, items.
     public override class var entity: EntityDescription {
-        EntityDescription(ResultsTag.self, properties: [
-            .attribute(\ResultsTag.rank, "rank", defaultValue: 0),
-            .attribute(\ResultsTag.label, "label", defaultValue: ""),
-            .toMany(\ResultsTag.items, "items", inverse: \ResultsItem.tag),
-        ])
+        EntityDescription(
+            ResultsTag.self,
+            properties: [
+                .attribute(\ResultsTag.rank, "rank", defaultValue: 0),
+                .attribute(\ResultsTag.label, "label", defaultValue: ""),
+                .toMany(\ResultsTag.items, "items", inverse: \ResultsItem.tag),
+            ])
     }
 }
 

@@ -97,7 +97,11 @@ public final class ResultsWatch<Entity: ManagedObject> {
             case .text(let v): section = SectionIdentifier(v)
             default: section = SectionIdentifier("\(row.values[0])")
             }
-            if sections.last?.section == section { sections[sections.count - 1].ids.append(row.id) } else { sections.append((section, [row.id])) }
+            if sections.last?.section == section {
+                sections[sections.count - 1].ids.append(row.id)
+            } else {
+                sections.append((section, [row.id]))
+            }
         }
         return sections
     }

@@ -7,7 +7,8 @@ import Synchronization
 ///     let child = try StoreChildProcess(executable: StoreChildProcess.sibling("folio-store-worker"), arguments: ["watch", path])
 ///     _ = await child.waitForLine { $0 == "ready" }
 ///     await child.kill()
-public final class StoreChildProcess: @unchecked Sendable {  // output is owned by `lock`; Process and Pipe are used from any thread as Foundation allows
+// @unchecked: the output is owned by `lock`; Process and Pipe are used from any thread, as Foundation allows.
+public final class StoreChildProcess: @unchecked Sendable {
     private let process = Process()
     private let output = Pipe()
     private let input = Pipe()
@@ -153,7 +154,8 @@ public final class StoreChildProcess: @unchecked Sendable {  // output is owned 
     /// The process state letter from `/proc/PID/stat` (`R`, `S`, `T` for stopped…).
     public var state: Character? {
         guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
         return stat[stat.index(after: close)...].first { $0 != " " }
     }
 

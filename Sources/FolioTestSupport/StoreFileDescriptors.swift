@@ -16,7 +16,8 @@ public enum StoreFileDescriptors {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
         return names.sorted().compactMap { fd in
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)"),
-                  files.contains(target) else { return nil }
+                files.contains(target)
+            else { return nil }
             return "\(fd) → \(target)"
         }
     }

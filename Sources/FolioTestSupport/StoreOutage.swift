@@ -46,7 +46,8 @@ public final class StoreOutage {
             try await cluster.stop()
         } else {
             guard sqlite3_open(store.address, &holder) == SQLITE_OK,
-                  sqlite3_exec(holder, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK else {
+                sqlite3_exec(holder, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK
+            else {
                 let message = holder.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
                 sqlite3_close(holder)
                 holder = nil

@@ -1,5 +1,5 @@
-import Foundation
 import FolioStore
+import Foundation
 
 /// A zoo for store tests: many-to-many with ``TestAnimal``.
 public final class TestZoo: ManagedObject {
@@ -8,11 +8,13 @@ public final class TestZoo: ManagedObject {
     @Managed public var animals: Set<TestAnimal>
 
     public override class var entity: EntityDescription {
-        EntityDescription(TestZoo.self, properties: [
-            .attribute(\TestZoo.name, "name", unique: true, rules: [.notEmpty]),
-            .attribute(\TestZoo.location, "location"),
-            .toMany(\TestZoo.animals, "animals", inverse: \TestAnimal.zoos),
-        ])
+        EntityDescription(
+            TestZoo.self,
+            properties: [
+                .attribute(\TestZoo.name, "name", unique: true, rules: [.notEmpty]),
+                .attribute(\TestZoo.location, "location"),
+                .toMany(\TestZoo.animals, "animals", inverse: \TestAnimal.zoos),
+            ])
     }
 }
 
@@ -23,11 +25,13 @@ public final class TestClassification: ManagedObject {
     @Managed public var animals: Set<TestAnimal>
 
     public override class var entity: EntityDescription {
-        EntityDescription(TestClassification.self, properties: [
-            .attribute(\TestClassification.order, "order", indexed: true),
-            .attribute(\TestClassification.family, "family"),
-            .toMany(\TestClassification.animals, "animals", inverse: \TestAnimal.classification, deleteRule: .cascade),
-        ])
+        EntityDescription(
+            TestClassification.self,
+            properties: [
+                .attribute(\TestClassification.order, "order", indexed: true),
+                .attribute(\TestClassification.family, "family"),
+                .toMany(\TestClassification.animals, "animals", inverse: \TestAnimal.classification, deleteRule: .cascade),
+            ])
     }
 }
 
@@ -40,13 +44,15 @@ public final class TestAnimal: ManagedObject {
     @Managed public var zoos: Set<TestZoo>
 
     public override class var entity: EntityDescription {
-        EntityDescription(TestAnimal.self, properties: [
-            .attribute(\TestAnimal.commonName, "commonName", indexed: true, rules: [.notEmpty]),
-            .attribute(\TestAnimal.habitat, "habitat", defaultValue: ""),
-            .attribute(\TestAnimal.legs, "legs", defaultValue: 4, rules: [.range(0...1000)]),
-            .toOne(\TestAnimal.classification, "classification", inverse: \TestClassification.animals),
-            .toMany(\TestAnimal.zoos, "zoos", inverse: \TestZoo.animals),
-        ])
+        EntityDescription(
+            TestAnimal.self,
+            properties: [
+                .attribute(\TestAnimal.commonName, "commonName", indexed: true, rules: [.notEmpty]),
+                .attribute(\TestAnimal.habitat, "habitat", defaultValue: ""),
+                .attribute(\TestAnimal.legs, "legs", defaultValue: 4, rules: [.range(0...1000)]),
+                .toOne(\TestAnimal.classification, "classification", inverse: \TestClassification.animals),
+                .toMany(\TestAnimal.zoos, "zoos", inverse: \TestZoo.animals),
+            ])
     }
 }
 
@@ -56,10 +62,12 @@ public final class TestGuide: ManagedObject {
     @Managed public var steps: [TestStep]
 
     public override class var entity: EntityDescription {
-        EntityDescription(TestGuide.self, properties: [
-            .attribute(\TestGuide.title, "title"),
-            .toMany(\TestGuide.steps, "steps", inverse: \TestStep.guide, deleteRule: .cascade),
-        ])
+        EntityDescription(
+            TestGuide.self,
+            properties: [
+                .attribute(\TestGuide.title, "title"),
+                .toMany(\TestGuide.steps, "steps", inverse: \TestStep.guide, deleteRule: .cascade),
+            ])
     }
 }
 
@@ -69,10 +77,12 @@ public final class TestStep: ManagedObject {
     @Managed public var guide: TestGuide?
 
     public override class var entity: EntityDescription {
-        EntityDescription(TestStep.self, properties: [
-            .attribute(\TestStep.label, "label"),
-            .toOne(\TestStep.guide, "guide", inverse: \TestGuide.steps),
-        ])
+        EntityDescription(
+            TestStep.self,
+            properties: [
+                .attribute(\TestStep.label, "label"),
+                .toOne(\TestStep.guide, "guide", inverse: \TestGuide.steps),
+            ])
     }
 }
 
@@ -98,19 +108,21 @@ public final class TestItem: ManagedObject {
     @Managed public var point: TestPoint?
 
     public override class var entity: EntityDescription {
-        EntityDescription(TestItem.self, properties: [
-            .attribute(\TestItem.text, "text", defaultValue: ""),
-            .attribute(\TestItem.count, "count", defaultValue: 0),
-            .attribute(\TestItem.big, "big", defaultValue: 0),
-            .attribute(\TestItem.ratio, "ratio", defaultValue: 0, rules: [.range(-1e9...1e9)]),
-            .attribute(\TestItem.flag, "flag", defaultValue: false),
-            .attribute(\TestItem.when, "when", defaultValue: Date(timeIntervalSince1970: 0)),
-            .attribute(\TestItem.bytes, "bytes", defaultValue: Data()),
-            .attribute(\TestItem.uuid, "uuid", defaultValue: UUID(uuidString: "00000000-0000-0000-0000-000000000000")!),
-            .attribute(\TestItem.note, "note"),
-            .attribute(\TestItem.score, "score"),
-            .attribute(\TestItem.point, "point"),
-        ])
+        EntityDescription(
+            TestItem.self,
+            properties: [
+                .attribute(\TestItem.text, "text", defaultValue: ""),
+                .attribute(\TestItem.count, "count", defaultValue: 0),
+                .attribute(\TestItem.big, "big", defaultValue: 0),
+                .attribute(\TestItem.ratio, "ratio", defaultValue: 0, rules: [.range(-1e9...1e9)]),
+                .attribute(\TestItem.flag, "flag", defaultValue: false),
+                .attribute(\TestItem.when, "when", defaultValue: Date(timeIntervalSince1970: 0)),
+                .attribute(\TestItem.bytes, "bytes", defaultValue: Data()),
+                .attribute(\TestItem.uuid, "uuid", defaultValue: UUID(uuidString: "00000000-0000-0000-0000-000000000000")!),
+                .attribute(\TestItem.note, "note"),
+                .attribute(\TestItem.score, "score"),
+                .attribute(\TestItem.point, "point"),
+            ])
     }
 }
 
@@ -120,10 +132,12 @@ public final class TestCrew: ManagedObject {
     @Managed public var ship: TestShip
 
     public override class var entity: EntityDescription {
-        EntityDescription(TestCrew.self, properties: [
-            .attribute(\TestCrew.name, "name", defaultValue: ""),
-            .toOne(\TestCrew.ship, "ship", inverse: \TestShip.crew),
-        ])
+        EntityDescription(
+            TestCrew.self,
+            properties: [
+                .attribute(\TestCrew.name, "name", defaultValue: ""),
+                .toOne(\TestCrew.ship, "ship", inverse: \TestShip.crew),
+            ])
     }
 }
 
@@ -133,10 +147,12 @@ public final class TestShip: ManagedObject {
     @Managed public var crew: Set<TestCrew>
 
     public override class var entity: EntityDescription {
-        EntityDescription(TestShip.self, properties: [
-            .attribute(\TestShip.name, "name", defaultValue: ""),
-            .toMany(\TestShip.crew, "crew", inverse: \TestCrew.ship, deleteRule: .cascade),
-        ])
+        EntityDescription(
+            TestShip.self,
+            properties: [
+                .attribute(\TestShip.name, "name", defaultValue: ""),
+                .toMany(\TestShip.crew, "crew", inverse: \TestCrew.ship, deleteRule: .cascade),
+            ])
     }
 }
 
@@ -152,8 +168,10 @@ public enum StoreTestKeyPaths {
 
     /// Labelled key paths written here, with their root entity's name.
     public static var cases: [(label: String, entity: String, keyPath: AnyKeyPath)] {
-        [("support-optional", "TestAnimal", classificationOrder), ("support-forced", "TestAnimal", forcedClassificationOrder),
-         ("support-required", "TestCrew", shipName)]
+        [
+            ("support-optional", "TestAnimal", classificationOrder), ("support-forced", "TestAnimal", forcedClassificationOrder),
+            ("support-required", "TestCrew", shipName),
+        ]
     }
 
     /// One line per case: `label<TAB>property.property...` or `label<TAB>refused<TAB>message`,
@@ -176,7 +194,11 @@ public enum StoreTestKeyPaths {
 public enum StoreTestSchema {
     /// A new schema with every test entity.
     public static func make(name: String? = nil, version: Int = 1) -> Schema {
-        Schema(name: name, version: version, [TestZoo.self, TestClassification.self, TestAnimal.self, TestGuide.self, TestStep.self,
-                                              TestItem.self, TestCrew.self, TestShip.self])
+        Schema(
+            name: name, version: version,
+            [
+                TestZoo.self, TestClassification.self, TestAnimal.self, TestGuide.self, TestStep.self,
+                TestItem.self, TestCrew.self, TestShip.self,
+            ])
     }
 }

@@ -1,6 +1,6 @@
-import Foundation
 import FolioPostgres
 import FolioStore
+import Foundation
 
 /// The backends a test runs on: the same test code, parameterised, against
 /// an SQLite file in WAL mode and a database on the throwaway PostgreSQL

@@ -13,10 +13,12 @@ public final class NewerBuildItem: ManagedObject {
     @Managed public var name: String
     @Managed public var shelf: String
     override public class var entity: EntityDescription {
-        EntityDescription(NewerBuildItem.self, name: "Item", properties: [
-            .attribute(\NewerBuildItem.name, "name"),
-            .attribute(\NewerBuildItem.shelf, "shelf", defaultValue: "unsorted"),
-        ])
+        EntityDescription(
+            NewerBuildItem.self, name: "Item",
+            properties: [
+                .attribute(\NewerBuildItem.name, "name"),
+                .attribute(\NewerBuildItem.shelf, "shelf", defaultValue: "unsorted"),
+            ])
     }
 }
 

@@ -17,12 +17,14 @@ public enum MyLocationsApp: FolioApp {
     /// What the app shows, in one line.
     public static let summary = "tag places and browse them by category"
     /// The subcommands, for `--help`.
-    public static let subcommands = [
-        HelpEntry("list [--json]", "print the Locations tab as the app shows it"),
-        HelpEntry("add --description TEXT --category NAME --latitude X --longitude Y [--address TEXT] [--date ISO8601]",
-                  "tag a location; prints its id"),
-        HelpEntry("delete ID", "delete the location with id ID (ids from list --json)"),
-    ] + AppTransfer.help
+    public static let subcommands =
+        [
+            HelpEntry("list [--json]", "print the Locations tab as the app shows it"),
+            HelpEntry(
+                "add --description TEXT --category NAME --latitude X --longitude Y [--address TEXT] [--date ISO8601]",
+                "tag a location; prints its id"),
+            HelpEntry("delete ID", "delete the location with id ID (ids from list --json)"),
+        ] + AppTransfer.help
     /// The app's own keys, for `--help`.
     public static let keys = [
         HelpEntry("Tab, 1-2", "switch between Tag and Locations"),
@@ -30,7 +32,9 @@ public enum MyLocationsApp: FolioApp {
         HelpEntry("e on a form", "Done: save (\"Tagged\", \"Updated\")"),
     ]
     /// The options that take a value.
-    public static let valueOptions: Set<String> = AppTransfer.valueOptions.union(["--description", "--category", "--latitude", "--longitude", "--address", "--date"])
+    public static let valueOptions: Set<String> = AppTransfer.valueOptions.union([
+        "--description", "--category", "--latitude", "--longitude", "--address", "--date",
+    ])
 
     /// Runs a subcommand against the store (see ``subcommands``).
     public static func runSubcommand(_ name: String, arguments: inout Arguments, context: AppContext) throws {

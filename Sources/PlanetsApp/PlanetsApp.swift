@@ -18,11 +18,12 @@ public enum PlanetsApp: FolioApp {
     /// What the app shows, in one line.
     public static let summary = "the planets, with swipe to delete and a confirmation"
     /// The subcommands, for `--help`.
-    public static let subcommands = [
-        HelpEntry("list [--json]", "print the list as the app shows it"),
-        HelpEntry("add NAME", "add a planet at the end of the list"),
-        HelpEntry("delete NAME", "delete the planet named NAME"),
-    ] + AppTransfer.help
+    public static let subcommands =
+        [
+            HelpEntry("list [--json]", "print the list as the app shows it"),
+            HelpEntry("add NAME", "add a planet at the end of the list"),
+            HelpEntry("delete NAME", "delete the planet named NAME"),
+        ] + AppTransfer.help
     /// The app's own keys, for `--help`.
     public static let keys = [
         HelpEntry("d, or Left then Enter", "Delete: asks \"Are you sure you want to permanently delete …?\""),

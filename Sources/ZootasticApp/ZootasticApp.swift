@@ -17,12 +17,15 @@ public enum ZootasticApp: FolioApp {
     /// What the app shows, in one line.
     public static let summary = "animals by classification order, live from the store"
     /// The subcommands, for `--help`.
-    public static let subcommands = [
-        HelpEntry("list [--json]", "print the animals as the app shows them"),
-        HelpEntry("add --name NAME --habitat TEXT --order ORDER", "add an animal (a new order makes a classification)"),
-        HelpEntry("delete --name NAME | --id ID", "delete the animal named NAME (refused if several are) or with id ID"),
-        HelpEntry("rename-order OLD NEW [--merge]", "rename a classification's order: its animals change section (--merge: onto an existing order)"),
-    ] + AppTransfer.help
+    public static let subcommands =
+        [
+            HelpEntry("list [--json]", "print the animals as the app shows them"),
+            HelpEntry("add --name NAME --habitat TEXT --order ORDER", "add an animal (a new order makes a classification)"),
+            HelpEntry("delete --name NAME | --id ID", "delete the animal named NAME (refused if several are) or with id ID"),
+            HelpEntry(
+                "rename-order OLD NEW [--merge]",
+                "rename a classification's order: its animals change section (--merge: onto an existing order)"),
+        ] + AppTransfer.help
     /// The app's own keys, for `--help`.
     public static let keys = [
         HelpEntry("+ or a", "add an animal through a form (Enter edits a field, e saves)"),

@@ -1,7 +1,7 @@
 import CSQLite
-import Foundation
 import FolioResults
 import FolioStore
+import Foundation
 
 /// `folio-bench batch [--rows N] [--repeat R] [--json]`: batch requests
 /// against raw SQLite doing the same writes in the same run, for N = 10,000,
@@ -15,7 +15,9 @@ import FolioStore
 @MainActor
 func runBatchBench(_ options: [String]) {
     let parsed = BenchOptions(options, suite: "batch", defaultRows: 0, minimumRows: 10, valueOptions: ["--repeat"])
-    guard let repeats = Int(parsed.values["--repeat"] ?? "3"), repeats > 0 else { benchUsageError("batch", "--repeat needs a positive number") }
+    guard let repeats = Int(parsed.values["--repeat"] ?? "3"), repeats > 0 else {
+        benchUsageError("batch", "--repeat needs a positive number")
+    }
     let sizes = parsed.rows > 0 ? [parsed.rows] : [10_000, 100_000, 1_000_000]
     do {
         var fields: [String] = []
@@ -24,10 +26,15 @@ func runBatchBench(_ options: [String]) {
             let figures = try BatchBench(rows: rows, repeats: repeats).run()
             for (name, ours, raw, target) in figures.rows {
                 let label = "\(name) n=\(rows)".padding(toLength: 34, withPad: " ", startingAt: 0)
-                print(label + String(format: " folio %9.1f ms   raw SQLite %9.1f ms   ratio %5.2fx", ours, raw, ours / raw) + (target.map { "  (target <= \($0)x)" } ?? ""))
+                print(
+                    label + String(format: " folio %9.1f ms   raw SQLite %9.1f ms   ratio %5.2fx", ours, raw, ours / raw)
+                        + (target.map { "  (target <= \($0)x)" } ?? ""))
             }
-            print(String(format: "  history row (the changed IDs as ranges): insert %d bytes, update %d bytes, delete %d bytes", figures.historyBytes.insert,
-                         figures.historyBytes.update, figures.historyBytes.delete))
+            print(
+                String(
+                    format: "  history row (the changed IDs as ranges): insert %d bytes, update %d bytes, delete %d bytes",
+                    figures.historyBytes.insert,
+                    figures.historyBytes.update, figures.historyBytes.delete))
             fields = figures.json(rows: rows, suffix: sizes.count > 1 && rows != sizes.last ? "_\(rows)" : "") + fields
         }
         if parsed.json { print("{" + (["\"rows\": \(sizes.last!)"] + fields).joined(separator: ", ") + "}") }
@@ -72,7 +79,8 @@ struct BatchBench {
             let container = try PersistentContainer(schema: Schema([BenchItem.self]), path: dir.appendingPathComponent("store.sqlite").path)
             let context = container.viewContext
             let raw = try RawSQLite(dir.appendingPathComponent("raw.sqlite").path)
-            try raw.exec("CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, score INTEGER, value REAL); CREATE INDEX item_score ON item(score)")
+            try raw.exec(
+                "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, score INTEGER, value REAL); CREATE INDEX item_score ON item(score)")
 
             var next = 0
             var insert = BatchInsertRequest<BenchItem>(handler: { (values: inout BatchInsertValues<BenchItem>) in
@@ -97,7 +105,8 @@ struct BatchBench {
             samples[2].append(try storeMS { updated = try context.execute(update).objectIDs })
             precondition(updated.count == tenth)
             samples[3].append(try storeMS { try raw.run("UPDATE item SET value = -1 WHERE score < \(tenth)") })
-            figures.historyBytes.update = ChangeSet(updated: Dictionary(uniqueKeysWithValues: updated.map { ($0, ["value"]) })).historyText().utf8.count
+            figures.historyBytes.update =
+                ChangeSet(updated: Dictionary(uniqueKeysWithValues: updated.map { ($0, ["value"]) })).historyText().utf8.count
 
             // The same update with a live controller on the context: until its report is delivered.
             var request = FetchRequest<BenchItem>(sortBy: [SortDescriptor(\.score)])
@@ -106,7 +115,10 @@ struct BatchBench {
             try controller.performFetch()
             var reports = 0
             controller.snapshotHandler = { _ in reports += 1 }
-            samples[4].append(try storeMS { let n = try context.execute(update.setting(\.value, to: -2)).count; precondition(n == tenth) })
+            samples[4].append(
+                try storeMS {
+                    let n = try context.execute(update.setting(\.value, to: -2)).count; precondition(n == tenth)
+                })
             precondition(reports == 1, "the controller heard \(reports) reports")
 
             let top = rows - tenth
@@ -119,10 +131,12 @@ struct BatchBench {
             figures.historyBytes.delete = ChangeSet(deleted: Set(deleted)).historyText().utf8.count
         }
         let m = samples.map { $0.sorted()[$0.count / 2] }
-        figures.rows = [("batch insert", m[0], m[1], rows == 1_000_000 ? "1.5" : nil),
-                        ("batch update 10%", m[2], m[3], rows == 1_000_000 ? "2" : nil),
-                        ("batch update 10% + live controller", m[4], m[3], nil),
-                        ("batch delete 10%", m[5], m[6], nil)]
+        figures.rows = [
+            ("batch insert", m[0], m[1], rows == 1_000_000 ? "1.5" : nil),
+            ("batch update 10%", m[2], m[3], rows == 1_000_000 ? "2" : nil),
+            ("batch update 10% + live controller", m[4], m[3], nil),
+            ("batch delete 10%", m[5], m[6], nil),
+        ]
         return figures
     }
 
@@ -139,4 +153,3 @@ extension RawSQLite {
         try exec("COMMIT")
     }
 }
-

@@ -19,7 +19,8 @@ struct BenchOptions {
             switch option {
             case "--rows":
                 guard let text = iterator.next(), let value = Int(text.replacingOccurrences(of: "_", with: "")),
-                      value >= minimumRows else {
+                    value >= minimumRows
+                else {
                     benchUsageError(suite, "--rows needs a whole number of at least \(minimumRows)")
                 }
                 rows = value

@@ -13,7 +13,9 @@ import PlanetsApp
 @MainActor
 func runImportBench(_ options: [String]) {
     let parsed = BenchOptions(options, suite: "import", defaultRows: 1_000_000, minimumRows: 10, valueOptions: ["--repeat"])
-    guard let repeats = Int(parsed.values["--repeat"] ?? "3"), repeats > 0 else { benchUsageError("import", "--repeat needs a positive number") }
+    guard let repeats = Int(parsed.values["--repeat"] ?? "3"), repeats > 0 else {
+        benchUsageError("import", "--repeat needs a positive number")
+    }
     let rows = parsed.rows
     do {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-import-\(UUID().uuidString)")
@@ -52,26 +54,33 @@ func runImportBench(_ options: [String]) {
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store.path + suffix) }
             }
             let raw = try RawSQLite(dir.appendingPathComponent("raw-\(run).sqlite").path)
-            try raw.exec("CREATE TABLE planet (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, position INTEGER NOT NULL); "
-                         + "CREATE INDEX planet_position ON planet(position)")
+            try raw.exec(
+                "CREATE TABLE planet (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, position INTEGER NOT NULL); "
+                    + "CREATE INDEX planet_position ON planet(position)")
             let cpuStart = processCPUms()
             samples[2].append(try storeMS { try raw.insertPlanets(names) })
             cpu[2].append(processCPUms() - cpuStart)
         }
         let m = samples.map { $0.sorted()[$0.count / 2] }, c = cpu.map { $0.sorted()[$0.count / 2] }
-        print("folio planets import of \(rows) rows against raw SQLite inserting them, median of \(repeats) runs, load average \(BatchBench.loadAverage())")
+        print(
+            "folio planets import of \(rows) rows against raw SQLite inserting them, median of \(repeats) runs, load average \(BatchBench.loadAverage())"
+        )
         for (label, ours) in [("import from CSV", m[0]), ("import from JSON", m[1])] {
-            print(label.padding(toLength: 18, withPad: " ", startingAt: 0)
-                  + String(format: " folio %9.1f ms   raw SQLite %9.1f ms   ratio %5.2fx  (target <= 1.5x)", ours, m[2], ours / m[2]))
+            print(
+                label.padding(toLength: 18, withPad: " ", startingAt: 0)
+                    + String(format: " folio %9.1f ms   raw SQLite %9.1f ms   ratio %5.2fx  (target <= 1.5x)", ours, m[2], ours / m[2]))
         }
         for (label, ours) in [("  CPU time, CSV", c[0]), ("  CPU time, JSON", c[1])] {
-            print(label.padding(toLength: 18, withPad: " ", startingAt: 0)
-                  + String(format: " folio %9.1f ms   raw SQLite %9.1f ms   ratio %5.2fx", ours, c[2], ours / c[2]))
+            print(
+                label.padding(toLength: 18, withPad: " ", startingAt: 0)
+                    + String(format: " folio %9.1f ms   raw SQLite %9.1f ms   ratio %5.2fx", ours, c[2], ours / c[2]))
         }
         if parsed.json {
-            print(String(format: "{\"rows\": %d, \"import_csv_ms\": %.2f, \"import_json_ms\": %.2f, \"raw_insert_ms\": %.2f, "
-                         + "\"import_csv_ratio\": %.3f, \"import_json_ratio\": %.3f, \"import_csv_cpu_ratio\": %.3f, \"import_json_cpu_ratio\": %.3f}",
-                         rows, m[0], m[1], m[2], m[0] / m[2], m[1] / m[2], c[0] / c[2], c[1] / c[2]))
+            print(
+                String(
+                    format: "{\"rows\": %d, \"import_csv_ms\": %.2f, \"import_json_ms\": %.2f, \"raw_insert_ms\": %.2f, "
+                        + "\"import_csv_ratio\": %.3f, \"import_json_ratio\": %.3f, \"import_csv_cpu_ratio\": %.3f, \"import_json_cpu_ratio\": %.3f}",
+                    rows, m[0], m[1], m[2], m[0] / m[2], m[1] / m[2], c[0] / c[2], c[1] / c[2]))
         }
     } catch {
         FileHandle.standardError.write(Data("folio-bench import: \(error)\n".utf8))

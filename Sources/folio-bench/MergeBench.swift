@@ -1,5 +1,5 @@
-import Foundation
 import FolioStore
+import Foundation
 
 /// `folio-bench merge --rows N [--saves S] [--json]`: how long a background
 /// context's save of one object takes to be merged into the view context
@@ -30,12 +30,17 @@ func runMergeBench(_ options: [String]) async {
         func p(_ values: [Double], _ q: Double) -> Double { values.sorted()[min(values.count - 1, Int(Double(values.count) * q))] }
         let ratio = p(withObjects, 0.5) / p(without, 0.5)
         print("merge benchmark: a background save of one object until the view context has merged it (\(saves) saves each)")
-        print(String(format: "%7d unrelated objects loaded  p50 %8.3f ms  p99 %8.3f ms", parsed.rows, p(withObjects, 0.5), p(withObjects, 0.99)))
+        print(
+            String(
+                format: "%7d unrelated objects loaded  p50 %8.3f ms  p99 %8.3f ms", parsed.rows, p(withObjects, 0.5), p(withObjects, 0.99)))
         print(String(format: "      0 objects loaded            p50 %8.3f ms  p99 %8.3f ms", p(without, 0.5), p(without, 0.99)))
         print(String(format: "ratio of medians %5.2fx (target: near 1)", ratio))
         if parsed.json {
-            print(String(format: "{\"rows\": %d, \"merge_loaded_p50_ms\": %.4f, \"merge_loaded_p99_ms\": %.4f, \"merge_empty_p50_ms\": %.4f, \"merge_empty_p99_ms\": %.4f, \"merge_ratio\": %.3f}",
-                         parsed.rows, p(withObjects, 0.5), p(withObjects, 0.99), p(without, 0.5), p(without, 0.99), ratio))
+            print(
+                String(
+                    format:
+                        "{\"rows\": %d, \"merge_loaded_p50_ms\": %.4f, \"merge_loaded_p99_ms\": %.4f, \"merge_empty_p50_ms\": %.4f, \"merge_empty_p99_ms\": %.4f, \"merge_ratio\": %.3f}",
+                    parsed.rows, p(withObjects, 0.5), p(withObjects, 0.99), p(without, 0.5), p(without, 0.99), ratio))
         }
     } catch {
         FileHandle.standardError.write(Data("folio-bench merge: \(error)\n".utf8))

@@ -1,7 +1,7 @@
 import CLibPQ
-import Foundation
 import FolioPostgres
 import FolioStore
+import Foundation
 
 /// The raw baseline: libpq on one connection, the same table shape as the
 /// store's (`id`, `name`, `score`, `value`, an index on `score`), in a
@@ -33,14 +33,16 @@ final class RawPostgres {
 
     /// Fills the table with `rows` rows and prepares the UPDATE the saves run.
     func fill(rows: Int) throws {
-        try exec("""
+        try exec(
+            """
             CREATE SCHEMA folio_bench_raw;
             CREATE TABLE folio_bench_raw.item (id BIGINT PRIMARY KEY, name TEXT COLLATE "C", score BIGINT, value DOUBLE PRECISION);
             INSERT INTO folio_bench_raw.item SELECT i, 'item ' || (i - 1), ((i - 1) * 7919) % \(rows), (i - 1) * 0.5 FROM generate_series(1::bigint, \(rows)) i;
             CREATE INDEX item_score ON folio_bench_raw.item(score);
             ANALYZE folio_bench_raw.item
             """)
-        let prepared = PQprepare(connection, "update_score", "UPDATE folio_bench_raw.item SET score = $1::bigint WHERE id = $2::bigint", 2, nil)
+        let prepared = PQprepare(
+            connection, "update_score", "UPDATE folio_bench_raw.item SET score = $1::bigint WHERE id = $2::bigint", 2, nil)
         PQclear(prepared)
     }
 

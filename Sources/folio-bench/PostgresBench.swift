@@ -1,9 +1,9 @@
 import CLibPQ
-import Foundation
 import FolioPostgres
+import FolioProcessSupport
 import FolioResults
 import FolioStore
-import FolioProcessSupport
+import Foundation
 
 /// `folio-bench postgres --rows N [--store URI] [--json]`: the store on a
 /// PostgreSQL server against raw libpq doing the same work, in one run,
@@ -13,8 +13,9 @@ import FolioProcessSupport
 /// `folio_bench_raw` for the baseline), dropped before and after.
 @MainActor
 func runPostgresBench(_ options: [String]) async {
-    let parsed = BenchOptions(options, suite: "postgres", defaultRows: 100_000, minimumRows: 1_000,
-                              valueOptions: ["--store", "--save-child"])
+    let parsed = BenchOptions(
+        options, suite: "postgres", defaultRows: 100_000, minimumRows: 1_000,
+        valueOptions: ["--store", "--save-child"])
     do {
         if let child = parsed.values["--save-child"] {
             try LatencyChild.save(store: PostgresBench.description(child), schema: PostgresBench.schema(for: child))
@@ -83,26 +84,43 @@ struct PostgresBench {
         let sqlite = try await measure(dir.appendingPathComponent("store.sqlite").path) { _ in }
 
         let p50 = ResultsBench.percentile(rawSave, 0.5)
-        print("postgres benchmark, \(rows) rows (saves: \(Self.saves) single-object saves, each followed by a raw one; fetches: median of \(Self.repeats))")
+        print(
+            "postgres benchmark, \(rows) rows (saves: \(Self.saves) single-object saves, each followed by a raw one; fetches: median of \(Self.repeats))"
+        )
         // Each save is followed by a raw one: a pair meets the same load, so the
         // median of the pairs' ratios is steadier than the ratio of medians on a busy machine.
         let paired = ResultsBench.percentile(zip(server.saves, rawSave).map { $0 / $1 }, 0.5)
-        print(String(format: "save          p50 %8.1f us  p99 %8.1f us   raw libpq UPDATE in a transaction p50 %8.1f us   ratio %5.2fx, paired %5.2fx (target <= 1.5x)   SQLite p50 %8.1f us  p99 %8.1f us",
-                     server.saveP50us, server.saveP99us, p50, server.saveP50us / p50, paired, sqlite.saveP50us, sqlite.saveP99us))
-        print(String(format: "remote        p50 %8.2f ms  p99 %8.2f ms   (save in another process -> didChangeContent here; target p99 <= 50 ms)   SQLite p50 %8.2f ms  p99 %8.2f ms",
-                     server.remoteP50ms, server.remoteP99ms, sqlite.remoteP50ms, sqlite.remoteP99ms))
-        print(String(format: "performFetch  %10.1f ms   raw SELECT id, score ORDER BY score %10.1f ms   ratio %5.2fx (target <= 2x)   SQLite %10.1f ms   (fetchBatchSize 20)",
-                     server.fetchMS, rawFetch, server.fetchMS / rawFetch, sqlite.fetchMS))
-        print(String(format: "performFetch  %10.1f ms   with every object loaded (no batch size)                                 SQLite %10.1f ms",
-                     server.fetchAllMS, sqlite.fetchAllMS))
-        print(String(format: "1%% batch      %10.1f ms   (one save changing %d rows, until the controller reported it)   SQLite %10.1f ms",
-                     server.batchMS, max(1, rows / 100), sqlite.batchMS))
+        print(
+            String(
+                format:
+                    "save          p50 %8.1f us  p99 %8.1f us   raw libpq UPDATE in a transaction p50 %8.1f us   ratio %5.2fx, paired %5.2fx (target <= 1.5x)   SQLite p50 %8.1f us  p99 %8.1f us",
+                server.saveP50us, server.saveP99us, p50, server.saveP50us / p50, paired, sqlite.saveP50us, sqlite.saveP99us))
+        print(
+            String(
+                format:
+                    "remote        p50 %8.2f ms  p99 %8.2f ms   (save in another process -> didChangeContent here; target p99 <= 50 ms)   SQLite p50 %8.2f ms  p99 %8.2f ms",
+                server.remoteP50ms, server.remoteP99ms, sqlite.remoteP50ms, sqlite.remoteP99ms))
+        print(
+            String(
+                format:
+                    "performFetch  %10.1f ms   raw SELECT id, score ORDER BY score %10.1f ms   ratio %5.2fx (target <= 2x)   SQLite %10.1f ms   (fetchBatchSize 20)",
+                server.fetchMS, rawFetch, server.fetchMS / rawFetch, sqlite.fetchMS))
+        print(
+            String(
+                format:
+                    "performFetch  %10.1f ms   with every object loaded (no batch size)                                 SQLite %10.1f ms",
+                server.fetchAllMS, sqlite.fetchAllMS))
+        print(
+            String(
+                format: "1%% batch      %10.1f ms   (one save changing %d rows, until the controller reported it)   SQLite %10.1f ms",
+                server.batchMS, max(1, rows / 100), sqlite.batchMS))
         if json {
             let fields = [
                 "\"rows\": \(rows)",
                 String(format: "\"save_p50_us\": %.1f", server.saveP50us), String(format: "\"save_p99_us\": %.1f", server.saveP99us),
                 String(format: "\"raw_save_p50_us\": %.1f", p50), String(format: "\"save_paired_ratio\": %.3f", paired),
-                String(format: "\"remote_p50_ms\": %.3f", server.remoteP50ms), String(format: "\"remote_p99_ms\": %.3f", server.remoteP99ms),
+                String(format: "\"remote_p50_ms\": %.3f", server.remoteP50ms),
+                String(format: "\"remote_p99_ms\": %.3f", server.remoteP99ms),
                 String(format: "\"fetch_ms\": %.2f", server.fetchMS), String(format: "\"raw_fetch_ms\": %.2f", rawFetch),
                 String(format: "\"fetch_all_objects_ms\": %.2f", server.fetchAllMS),
                 String(format: "\"batch_1pct_ms\": %.2f", server.batchMS),
@@ -173,8 +191,9 @@ struct PostgresBench {
 
     /// One save changing 1% of the rows, until a controller following every row reported it (ms).
     func batchMS(_ context: ObjectContext) async throws -> Double {
-        let controller = FetchedResultsController(fetchRequest: FetchRequest<BenchItem>(sortBy: [SortDescriptor(\.score)]),
-                                                  managedObjectContext: context, sectionNameKeyPath: nil)
+        let controller = FetchedResultsController(
+            fetchRequest: FetchRequest<BenchItem>(sortBy: [SortDescriptor(\.score)]),
+            managedObjectContext: context, sectionNameKeyPath: nil)
         let reports = ReportTimes()
         controller.delegate = reports
         try controller.performFetch()
@@ -190,9 +209,11 @@ struct PostgresBench {
 
     /// Saves in another process until a controller here reported each: p50 and p99 (ms).
     func remoteMS(_ context: ObjectContext, _ location: String) async throws -> (Double, Double) {
-        let newRows = FetchedResultsController(fetchRequest: FetchRequest<BenchItem>(predicate: #Predicate { $0.score == -1 },
-                                                                                    sortBy: [SortDescriptor(\.name)]),
-                                               managedObjectContext: context, sectionNameKeyPath: nil)
+        let newRows = FetchedResultsController(
+            fetchRequest: FetchRequest<BenchItem>(
+                predicate: #Predicate { $0.score == -1 },
+                sortBy: [SortDescriptor(\.name)]),
+            managedObjectContext: context, sectionNameKeyPath: nil)
         let heard = ReportTimes()
         newRows.delegate = heard
         try newRows.performFetch()
@@ -206,7 +227,8 @@ struct PostgresBench {
         }
         let latencies = saved.compactMap { s in heard.insertedAt[s.0].map { $0 - s.1 } }
         guard latencies.count == saved.count else {
-            throw StoreError.offline(store: location, message: "\(saved.count - latencies.count) of \(saved.count) saves were not reported within 30 s")
+            throw StoreError.offline(
+                store: location, message: "\(saved.count - latencies.count) of \(saved.count) saves were not reported within 30 s")
         }
         return (ResultsBench.percentile(latencies, 0.5), ResultsBench.percentile(latencies, 0.99))
     }

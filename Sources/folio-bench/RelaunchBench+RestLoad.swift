@@ -15,14 +15,15 @@ extension RelaunchBench {
         var frame = Screen(width: 80, height: 24)
         func launch() throws -> (PersistentContainer, FetchedResultsController<ResultsBenchRow>) {
             let container = try PersistentContainer(schema: Schema([ResultsBenchRow.self]), path: store)
-            let results = FetchedResultsController(fetchRequest: request, managedObjectContext: container.viewContext,
-                                                   sectionNameKeyPath: \ResultsBenchRow.group, cacheName: "rest")
+            let results = FetchedResultsController(
+                fetchRequest: request, managedObjectContext: container.viewContext,
+                sectionNameKeyPath: \ResultsBenchRow.group, cacheName: "rest")
             let screen = try RelaunchBenchScreen(title: "Rows", results: results)
             screen.viewWillAppear()
             screen.draw(into: &frame, in: Rect(x: 0, y: 0, width: 80, height: 24))
             return (container, results)
         }
-        _ = try launch()   // writes the cache
+        _ = try launch()  // writes the cache
         var rest: [Double] = [], turns: [Double] = []
         for _ in 0..<3 {
             let (container, results) = try launch()
@@ -45,8 +46,9 @@ extension RelaunchBench {
         }
         let restMS = ResultsBench.percentile(rest, 0.5), turnMS = ResultsBench.percentile(turns, 0.5)
         if shows {
-            Swift.print("relaunch    rows \(rows): the rest of the order loaded \(ResultsBench.format(restMS)) ms after the first screen; "
-                        + "the main actor held at most \(ResultsBench.format(turnMS)) ms at a time meanwhile")
+            Swift.print(
+                "relaunch    rows \(rows): the rest of the order loaded \(ResultsBench.format(restMS)) ms after the first screen; "
+                    + "the main actor held at most \(ResultsBench.format(turnMS)) ms at a time meanwhile")
         }
         return ["relaunch_rest_ms": restMS, "relaunch_longest_turn_ms": turnMS]
     }

@@ -31,7 +31,9 @@ func runRelaunchBench(_ arguments: [String]) async {
         var figures = try RelaunchBench.series(rows: options.rows, store: store.path, print: !options.json)
         figures.merge(try await RelaunchBench.restLoad(store: store.path, rows: options.rows, print: !options.json)) { $1 }
         if options.json {
-            print("{" + figures.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \(ResultsBench.number($0.value))" }.joined(separator: ", ") + "}")
+            print(
+                "{" + figures.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \(ResultsBench.number($0.value))" }.joined(separator: ", ")
+                    + "}")
         }
     } catch {
         ResultsBench.fail("\(error)", suite: "relaunch")
@@ -66,17 +68,22 @@ enum RelaunchBench {
         let ratio = figures[2].cachedMS / figures[0].cachedMS
         if shows {
             for figure in figures {
-                Swift.print("relaunch    rows \(figure.rows): with the cache to the first screen drawn \(ResultsBench.format(figure.cachedMS)) ms "
-                            + "(opening the store \(ResultsBench.format(figure.openMS)) ms); with no cache \(ResultsBench.format(figure.freshMS)) ms, "
-                            + "ratio \(ResultsBench.format(figure.freshMS / figure.cachedMS))x")
+                Swift.print(
+                    "relaunch    rows \(figure.rows): with the cache to the first screen drawn \(ResultsBench.format(figure.cachedMS)) ms "
+                        + "(opening the store \(ResultsBench.format(figure.openMS)) ms); with no cache \(ResultsBench.format(figure.freshMS)) ms, "
+                        + "ratio \(ResultsBench.format(figure.freshMS / figure.cachedMS))x")
             }
-            Swift.print("relaunch    first screen at \(n) rows / at \(sizes[0]) rows: \(ResultsBench.format(ratio))x (target ≤ 100 ms, independent of n)")
+            Swift.print(
+                "relaunch    first screen at \(n) rows / at \(sizes[0]) rows: \(ResultsBench.format(ratio))x (target ≤ 100 ms, independent of n)"
+            )
         }
-        return ["relaunch_first_screen_ms": figures[2].cachedMS, "relaunch_open_ms": figures[2].openMS,
-                "relaunch_no_cache_ms": figures[2].freshMS,
-                "relaunch_first_screen_tenth_rows_ms": figures[1].cachedMS,
-                "relaunch_first_screen_hundredth_rows_ms": figures[0].cachedMS,
-                "relaunch_first_screen_ratio": ratio]
+        return [
+            "relaunch_first_screen_ms": figures[2].cachedMS, "relaunch_open_ms": figures[2].openMS,
+            "relaunch_no_cache_ms": figures[2].freshMS,
+            "relaunch_first_screen_tenth_rows_ms": figures[1].cachedMS,
+            "relaunch_first_screen_hundredth_rows_ms": figures[0].cachedMS,
+            "relaunch_first_screen_ratio": ratio,
+        ]
     }
 
     /// A store of its own with `rows` benchmark rows, removed afterwards.
@@ -132,8 +139,9 @@ enum RelaunchBench {
             let start = ResultsBench.now()
             let container = try PersistentContainer(schema: Schema([ResultsBenchRow.self]), path: store)
             let opened = ResultsBench.now()
-            let results = FetchedResultsController(fetchRequest: request, managedObjectContext: container.viewContext,
-                                                   sectionNameKeyPath: \ResultsBenchRow.group, cacheName: cache)
+            let results = FetchedResultsController(
+                fetchRequest: request, managedObjectContext: container.viewContext,
+                sectionNameKeyPath: \ResultsBenchRow.group, cacheName: cache)
             let screen = try RelaunchBenchScreen(title: "Rows", results: results)
             screen.viewWillAppear()
             screen.draw(into: &frame, in: bounds)
@@ -141,7 +149,7 @@ enum RelaunchBench {
             counts.insert(screen.tableView.numberOfRowsInAllSections)
             return (Double(opened - start) / 1_000_000, results.lastFetchUsedCache)
         }
-        _ = try launch(cache: "relaunch")   // writes the cache
+        _ = try launch(cache: "relaunch")  // writes the cache
         var cached: [Double] = [], open: [Double] = [], fresh: [Double] = []
         for _ in 0..<3 {
             var used = false, openMS = 0.0
@@ -151,8 +159,11 @@ enum RelaunchBench {
             fresh.append(try ResultsBench.measureMS { _ = try launch(cache: nil) })
         }
         // Every launch, cached or not, must have drawn the same screen.
-        guard Set(drawn).count == 1, counts == [rows] else { ResultsBench.fail("the launches at \(rows) rows drew different screens", suite: "relaunch") }
-        return Figure(rows: rows, cachedMS: ResultsBench.percentile(cached, 0.5), openMS: ResultsBench.percentile(open, 0.5),
-                      freshMS: ResultsBench.percentile(fresh, 0.5))
+        guard Set(drawn).count == 1, counts == [rows] else {
+            ResultsBench.fail("the launches at \(rows) rows drew different screens", suite: "relaunch")
+        }
+        return Figure(
+            rows: rows, cachedMS: ResultsBench.percentile(cached, 0.5), openMS: ResultsBench.percentile(open, 0.5),
+            freshMS: ResultsBench.percentile(fresh, 0.5))
     }
 }

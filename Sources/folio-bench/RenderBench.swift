@@ -1,6 +1,6 @@
-import Foundation
 import FolioTable
 import FolioTerminal
+import Foundation
 
 /// `folio-bench render --rows N [--json]`: time from a key press (move down,
 /// swipe, a one-row live update) to a finished frame on a sectioned table at
@@ -32,18 +32,23 @@ private enum RenderBench {
         let baseline = measure(rows: baselineRows)
         let result = measure(rows: rows)
         print("render: 120x40 sectioned table, 1,000 rows per section; medians of 200 frames")
-        print("rows".padding(toLength: 12, withPad: " ", startingAt: 0) + ["move_us", "swipe_us", "update_us"].map {
-            String(repeating: " ", count: 13 - $0.count) + $0
-        }.joined())
+        print(
+            "rows".padding(toLength: 12, withPad: " ", startingAt: 0)
+                + ["move_us", "swipe_us", "update_us"].map {
+                    String(repeating: " ", count: 13 - $0.count) + $0
+                }.joined())
         for r in [baseline, result] {
             print(String(format: "%-12d %12.1f %12.1f %12.1f", r.rows, r.moveMicros, r.swipeMicros, r.updateMicros))
         }
-        print(String(format: "ratio %d/%d rows: move %.2f, swipe %.2f, update %.2f (1.00 = independent of N)",
-                     rows, baselineRows, result.moveMicros / baseline.moveMicros,
-                     result.swipeMicros / baseline.swipeMicros, result.updateMicros / baseline.updateMicros))
-        print("bytes per frame: move \(result.moveBytes), swipe \(result.swipeBytes), one-row update \(result.updateBytes); "
-              + "full redraw \(result.fullRedrawBytes) (update is "
-              + String(format: "%.1f%%", 100 * Double(result.updateBytes) / Double(result.fullRedrawBytes)) + " of it)")
+        print(
+            String(
+                format: "ratio %d/%d rows: move %.2f, swipe %.2f, update %.2f (1.00 = independent of N)",
+                rows, baselineRows, result.moveMicros / baseline.moveMicros,
+                result.swipeMicros / baseline.swipeMicros, result.updateMicros / baseline.updateMicros))
+        print(
+            "bytes per frame: move \(result.moveBytes), swipe \(result.swipeBytes), one-row update \(result.updateBytes); "
+                + "full redraw \(result.fullRedrawBytes) (update is "
+                + String(format: "%.1f%%", 100 * Double(result.updateBytes) / Double(result.fullRedrawBytes)) + " of it)")
         let frame = max(result.moveMicros, result.swipeMicros, result.updateMicros)
         if json {
             let object: [String: Any] = [
@@ -89,16 +94,18 @@ private enum RenderBench {
             // A live update of one visible row, as a store notification would cause.
             let visible = source.tableView.indexPathsForVisibleRows
             let target = visible[frame % visible.count]
-            update.append(time {
-                source.revision += 1
-                source.tableView.reloadRows(at: [target])
-                application.render()
-            })
+            update.append(
+                time {
+                    source.revision += 1
+                    source.tableView.reloadRows(at: [target])
+                    application.render()
+                })
             updateBytes.append(driver.lastBytes)
         }
-        return Result(rows: rows, moveMicros: median(move), swipeMicros: median(swipeTimes), updateMicros: median(update),
-                      moveBytes: medianInt(moveBytes), swipeBytes: medianInt(swipeBytes), updateBytes: medianInt(updateBytes),
-                      fullRedrawBytes: fullRedrawBytes)
+        return Result(
+            rows: rows, moveMicros: median(move), swipeMicros: median(swipeTimes), updateMicros: median(update),
+            moveBytes: medianInt(moveBytes), swipeBytes: medianInt(swipeBytes), updateBytes: medianInt(updateBytes),
+            fullRedrawBytes: fullRedrawBytes)
     }
 
     static func time(_ body: () -> Void) -> Double {

@@ -1,6 +1,6 @@
-import Foundation
-import FolioStore
 import FolioResults
+import FolioStore
+import Foundation
 
 /// `folio-bench reorder --rows N [--json]`: one save that renames a group
 /// whose members are sectioned and sorted by the group's name, as
@@ -18,7 +18,8 @@ func runReorderBench(_ options: [String]) {
         let small = try ReorderBench.run(rows: max(2_600, parsed.rows / 10))
         let ratio = big.perMoveUS / small.perMoveUS
         // The machine's own growth for the same number of lookups at both sizes.
-        let machine = ReorderBench.lookupNS(rows: parsed.rows, lookups: big.moves)
+        let machine =
+            ReorderBench.lookupNS(rows: parsed.rows, lookups: big.moves)
             / ReorderBench.lookupNS(rows: max(2_600, parsed.rows / 10), lookups: big.moves)
         if parsed.json {
             let figures: [(String, Double)] = [
@@ -31,13 +32,18 @@ func runReorderBench(_ options: [String]) {
             print("{" + figures.map { "\"\($0.0)\": \(ResultsBench.number($0.1))" }.joined(separator: ", ") + "}")
         } else {
             for figure in [small, big] {
-                print("reorder     rows \(figure.rows): renaming one of 26 groups moves \(figure.moves) rows to another section; "
-                      + "save to didChangeContent \(ResultsBench.format(figure.reportMS)) ms (\(ResultsBench.format(figure.perMoveUS)) us a move); "
-                      + "the same save with no controller \(ResultsBench.format(figure.storeMS)) ms")
+                print(
+                    "reorder     rows \(figure.rows): renaming one of 26 groups moves \(figure.moves) rows to another section; "
+                        + "save to didChangeContent \(ResultsBench.format(figure.reportMS)) ms (\(ResultsBench.format(figure.perMoveUS)) us a move); "
+                        + "the same save with no controller \(ResultsBench.format(figure.storeMS)) ms")
             }
-            print("reorder     cost a move at \(big.rows) rows / at \(small.rows) rows: \(ResultsBench.format(ratio))x (1x: the report grows with the moves, not with n)")
-            print("reorder     the same number of random lookups (hash table, then binary search) at \(big.rows) / at \(small.rows) keys: "
-                  + "\(ResultsBench.format(machine))x; a move grows \(ResultsBench.format(ratio / machine))x beyond that (the log n and the caches' share)")
+            print(
+                "reorder     cost a move at \(big.rows) rows / at \(small.rows) rows: \(ResultsBench.format(ratio))x (1x: the report grows with the moves, not with n)"
+            )
+            print(
+                "reorder     the same number of random lookups (hash table, then binary search) at \(big.rows) / at \(small.rows) keys: "
+                    + "\(ResultsBench.format(machine))x; a move grows \(ResultsBench.format(ratio / machine))x beyond that (the log n and the caches' share)"
+            )
         }
     } catch {
         ResultsBench.fail("\(error)", suite: "reorder")
@@ -87,8 +93,10 @@ enum ReorderBench {
     /// Counts each report's row changes by kind and notes when it finished.
     final class Counter: FetchedResultsControllerDelegate {
         var finished: UInt64 = 0
-        func controller(_ controller: AnyFetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
-                        for type: ResultsChangeType, newIndexPath: IndexPath?) {
+        func controller(
+            _ controller: AnyFetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
+            for type: ResultsChangeType, newIndexPath: IndexPath?
+        ) {
             counts[type, default: 0] += 1
         }
         var counts: [ResultsChangeType: Int] = [:]
@@ -103,8 +111,9 @@ enum ReorderBench {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-reorder-\(getpid())-\(rows)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let container = try PersistentContainer(schema: Schema([BenchGroup.self, BenchMember.self]),
-                                                path: directory.appendingPathComponent("reorder.sqlite").path)
+        let container = try PersistentContainer(
+            schema: Schema([BenchGroup.self, BenchMember.self]),
+            path: directory.appendingPathComponent("reorder.sqlite").path)
         let context = container.viewContext
         context.undoManager = nil
         let groups = "abcdefghijklmnopqrstuvwxyz".map { letter -> BenchGroup in
@@ -155,7 +164,8 @@ enum ReorderBench {
             rename()
             stores.append(try ResultsBench.measureMS { try context.save() })
         }
-        return Figure(rows: rows, moves: expected, reportMS: ResultsBench.percentile(reports, 0.5),
-                      storeMS: ResultsBench.percentile(stores, 0.5))
+        return Figure(
+            rows: rows, moves: expected, reportMS: ResultsBench.percentile(reports, 0.5),
+            storeMS: ResultsBench.percentile(stores, 0.5))
     }
 }

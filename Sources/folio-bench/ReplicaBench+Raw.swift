@@ -1,7 +1,7 @@
 import CLibPQ
 import CSQLite
-import Foundation
 import FolioStore
+import Foundation
 
 // The replica benchmark's raw baselines: libpq's COPY read into a prepared
 // SQLite insert (a first sync done by hand), and the pushed writes as plain
@@ -19,7 +19,8 @@ extension RawPostgres {
                 throw StoreError.cannotOpen(path: path, message: String(cString: sqlite3_errmsg(db)))
             }
         }
-        try run("""
+        try run(
+            """
             PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;
             CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, score INTEGER, value REAL);
             CREATE INDEX item_score ON item(score);

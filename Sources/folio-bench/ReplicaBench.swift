@@ -1,8 +1,8 @@
-import Foundation
 import FolioPostgres
+import FolioProcessSupport
 import FolioResults
 import FolioStore
-import FolioProcessSupport
+import Foundation
 
 /// `folio-bench replica --rows N [--json]`: a replica of a store of N rows
 /// on a throwaway server of its own, against its baselines in the same run:
@@ -41,8 +41,9 @@ struct ReplicaBench {
 
         // First sync: the replica's open, against COPY into a prepared SQLite insert.
         var start = StoreLatency.now()
-        let a = try PersistentContainer(schema: schema, store: .postgreSQL(uri, replica: dir.appendingPathComponent("a.sqlite").path),
-                                        syncsAutomatically: false)
+        let a = try PersistentContainer(
+            schema: schema, store: .postgreSQL(uri, replica: dir.appendingPathComponent("a.sqlite").path),
+            syncsAutomatically: false)
         let firstSync = StoreLatency.now() - start
         let raw = try RawPostgres(uri)
         let rawFirstSync = try raw.copyIntoSQLite(dir.appendingPathComponent("raw.sqlite").path)
@@ -71,7 +72,8 @@ struct ReplicaBench {
         let report = try await a.syncNow()
         let push = StoreLatency.now() - start
         guard report.pushed == Self.waiting else {
-            throw StoreError.server(store: uri, code: "", message: "pushed \(report.pushed) of \(Self.waiting): \(report.problem ?? "")", sql: "")
+            throw StoreError.server(
+                store: uri, code: "", message: "pushed \(report.pushed) of \(Self.waiting): \(report.problem ?? "")", sql: "")
         }
         try raw.fill(rows: rows)
         let rawPush = try raw.updatesMS(Self.waiting, rows: rows, perTransaction: ReplicaBench.pushBatch)
@@ -80,19 +82,31 @@ struct ReplicaBench {
         let (remoteP50, remoteP99) = try await remote(a, dir)
         let p = { (v: [Double], q: Double) in ResultsBench.percentile(v, q) }
         print("replica benchmark, \(rows) rows")
-        print(String(format: "save         p50 %8.1f us  p99 %8.1f us   plain SQLite store p50 %8.1f us  p99 %8.1f us   ratio %5.2fx (target <= 1.2x)",
-                     p(local, 0.5), p(local, 0.99), p(plain, 0.5), p(plain, 0.99), p(local, 0.5) / p(plain, 0.5)))
-        print(String(format: "push 10,000  %10.1f ms   raw libpq, the same UPDATEs %d a transaction %10.1f ms   ratio %5.2fx (target <= 2x)   one a transaction %10.1f ms",
-                     push, ReplicaBench.pushBatch, rawPush, push / rawPush, rawPushEach))
-        print(String(format: "remote       p50 %8.2f ms  p99 %8.2f ms   (a save on replica A -> didChangeContent on replica B, online; target p99 <= 50 ms)",
-                     remoteP50, remoteP99))
-        print(String(format: "first sync   %10.1f ms   raw COPY into a prepared SQLite insert %10.1f ms   ratio %5.2fx (target <= 2x)",
-                     firstSync, rawFirstSync, firstSync / rawFirstSync))
+        print(
+            String(
+                format:
+                    "save         p50 %8.1f us  p99 %8.1f us   plain SQLite store p50 %8.1f us  p99 %8.1f us   ratio %5.2fx (target <= 1.2x)",
+                p(local, 0.5), p(local, 0.99), p(plain, 0.5), p(plain, 0.99), p(local, 0.5) / p(plain, 0.5)))
+        print(
+            String(
+                format:
+                    "push 10,000  %10.1f ms   raw libpq, the same UPDATEs %d a transaction %10.1f ms   ratio %5.2fx (target <= 2x)   one a transaction %10.1f ms",
+                push, ReplicaBench.pushBatch, rawPush, push / rawPush, rawPushEach))
+        print(
+            String(
+                format:
+                    "remote       p50 %8.2f ms  p99 %8.2f ms   (a save on replica A -> didChangeContent on replica B, online; target p99 <= 50 ms)",
+                remoteP50, remoteP99))
+        print(
+            String(
+                format: "first sync   %10.1f ms   raw COPY into a prepared SQLite insert %10.1f ms   ratio %5.2fx (target <= 2x)",
+                firstSync, rawFirstSync, firstSync / rawFirstSync))
         if json {
             let fields = [
                 "\"rows\": \(rows)",
                 String(format: "\"local_save_p50_us\": %.1f", p(local, 0.5)), String(format: "\"local_save_p99_us\": %.1f", p(local, 0.99)),
-                String(format: "\"sqlite_save_p50_us\": %.1f", p(plain, 0.5)), String(format: "\"sqlite_save_p99_us\": %.1f", p(plain, 0.99)),
+                String(format: "\"sqlite_save_p50_us\": %.1f", p(plain, 0.5)),
+                String(format: "\"sqlite_save_p99_us\": %.1f", p(plain, 0.99)),
                 String(format: "\"push_10k_ms\": %.1f", push), String(format: "\"raw_push_10k_ms\": %.1f", rawPush),
                 String(format: "\"remote_p50_ms\": %.3f", remoteP50), String(format: "\"remote_p99_ms\": %.3f", remoteP99),
                 String(format: "\"first_sync_ms\": %.1f", firstSync), String(format: "\"raw_first_sync_ms\": %.1f", rawFirstSync),
@@ -129,9 +143,11 @@ struct ReplicaBench {
     private func remote(_ a: PersistentContainer, _ dir: URL) async throws -> (Double, Double) {
         let b = try PersistentContainer(schema: schema, store: .postgreSQL(uri, replica: dir.appendingPathComponent("b.sqlite").path))
         a.syncsAutomatically = true
-        let controller = FetchedResultsController(fetchRequest: FetchRequest<BenchItem>(predicate: #Predicate { $0.score == -1 },
-                                                                                       sortBy: [SortDescriptor(\.name)]),
-                                                  managedObjectContext: b.viewContext, sectionNameKeyPath: nil)
+        let controller = FetchedResultsController(
+            fetchRequest: FetchRequest<BenchItem>(
+                predicate: #Predicate { $0.score == -1 },
+                sortBy: [SortDescriptor(\.name)]),
+            managedObjectContext: b.viewContext, sectionNameKeyPath: nil)
         let heard = ReportTimes()
         controller.delegate = heard
         try controller.performFetch()
@@ -156,9 +172,11 @@ struct ReplicaBench {
             let missing = saved.filter { heard.insertedAt[$0.0] == nil }.map(\.0)
             let inB = try b.viewContext.fetch(FetchRequest<BenchItem>(predicate: #Predicate { $0.score == -1 })).map(\.objectID.rowID)
             let status = { (c: PersistentContainer) in c.syncStatus.map { "\($0.state)" } ?? "-" }
-            throw StoreError.offline(store: uri, message: "\(missing.count) of \(saved.count) saves never reached replica B's controller "
-                                     + "(\(missing.filter(inB.contains).count) of them are in its store; A: \(status(a)), B: \(status(b)), "
-                                     + "controller shows \(controller.fetchedObjects?.count ?? -1))")
+            throw StoreError.offline(
+                store: uri,
+                message: "\(missing.count) of \(saved.count) saves never reached replica B's controller "
+                    + "(\(missing.filter(inB.contains).count) of them are in its store; A: \(status(a)), B: \(status(b)), "
+                    + "controller shows \(controller.fetchedObjects?.count ?? -1))")
         }
         controller.delegate = nil
         return (ResultsBench.percentile(latencies, 0.5), ResultsBench.percentile(latencies, 0.99))

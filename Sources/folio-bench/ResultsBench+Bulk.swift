@@ -1,7 +1,7 @@
 import CSQLite
-import Foundation
-import FolioStore
 import FolioResults
+import FolioStore
+import Foundation
 
 /// Big saves and fetches against raw SQLite doing the same work in the same run.
 extension ResultsBench {
@@ -29,8 +29,9 @@ extension ResultsBench {
         /// on a noisy machine can land in a slow moment.
         static func median(of saves: [BulkSave]) -> BulkSave {
             func mid(_ figure: (BulkSave) -> Double) -> Double { percentile(saves.map(figure), 0.5) }
-            return BulkSave(changes: Int(mid { Double($0.changes) }), totalMS: mid(\.totalMS), controllerMS: mid(\.controllerMS),
-                            rawMS: mid(\.rawMS), controllerCPUMS: mid(\.controllerCPUMS), runs: saves.map(\.controllerMS))
+            return BulkSave(
+                changes: Int(mid { Double($0.changes) }), totalMS: mid(\.totalMS), controllerMS: mid(\.controllerMS),
+                rawMS: mid(\.rawMS), controllerCPUMS: mid(\.controllerCPUMS), runs: saves.map(\.controllerMS))
         }
 
         /// The controller's share of each save, for the printed line.
@@ -39,8 +40,10 @@ extension ResultsBench {
 
     /// Changes `rows` (every other one its name, the rest their group), saves, and runs the raw baseline.
     @MainActor
-    static func bulkSave(_ rows: [ResultsBenchRow], context: ObjectContext, delegate: ResultsBenchDelegate?,
-                         sections: Int, random: inout Random) throws -> BulkSave {
+    static func bulkSave(
+        _ rows: [ResultsBenchRow], context: ObjectContext, delegate: ResultsBenchDelegate?,
+        sections: Int, random: inout Random
+    ) throws -> BulkSave {
         guard let path = context.storePath else { fail("the results benchmark needs a store file") }
         let copy = path + ".raw-copy"
         try copyDatabase(from: path, to: copy)
@@ -73,15 +76,20 @@ extension ResultsBench {
             defer { sqlite3_finalize(setName); sqlite3_finalize(setGroup) }
             for write in writes {
                 let s = write.name == nil ? setGroup : setName
-                if let name = write.name { sqlite3_bind_text(s, 1, name, -1, storeTransient) } else { sqlite3_bind_int64(s, 1, Int64(write.group)) }
+                if let name = write.name {
+                    sqlite3_bind_text(s, 1, name, -1, storeTransient)
+                } else {
+                    sqlite3_bind_int64(s, 1, Int64(write.group))
+                }
                 sqlite3_bind_int64(s, 2, write.id)
                 guard sqlite3_step(s) == SQLITE_DONE else { throw raw.error() }
                 sqlite3_reset(s)
             }
             try raw.exec("COMMIT")
         }
-        return BulkSave(changes: rows.count, totalMS: Double(end - start) / 1_000_000, controllerMS: controllerMS, rawMS: rawMS,
-                        controllerCPUMS: controllerCPUMS)
+        return BulkSave(
+            changes: rows.count, totalMS: Double(end - start) / 1_000_000, controllerMS: controllerMS, rawMS: rawMS,
+            controllerCPUMS: controllerCPUMS)
     }
 
     /// A page-for-page copy of a live database (its log included), with SQLite's backup API.
@@ -125,7 +133,8 @@ extension ResultsBench {
         let context = container.viewContext
         var request = FetchRequest<ResultsBenchRow>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
         request.fetchBatchSize = 20
-        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsBenchRow.group)
+        let controller = FetchedResultsController(
+            fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsBenchRow.group)
         let delegate = ResultsBenchDelegate()
         controller.delegate = delegate
         let fetchMS = try measureMS { try controller.performFetch() }
@@ -142,8 +151,10 @@ extension ResultsBench {
                 totals.append(save.totalMS)
                 changes = save.changes
             }
-            print("bulk only   rows \(n): \(Int(fraction * 100))% (\(changes) changes) controller's share median \(format(percentile(shares, 0.5))) ms "
-                  + "(CPU \(format(percentile(cpu, 0.5))) ms; runs \(shares.map(format).joined(separator: ", "))); whole save median \(format(percentile(totals, 0.5))) ms")
+            print(
+                "bulk only   rows \(n): \(Int(fraction * 100))% (\(changes) changes) controller's share median \(format(percentile(shares, 0.5))) ms "
+                    + "(CPU \(format(percentile(cpu, 0.5))) ms; runs \(shares.map(format).joined(separator: ", "))); whole save median \(format(percentile(totals, 0.5))) ms"
+            )
             fflush(nil)
         }
     }

@@ -1,6 +1,6 @@
-import Foundation
-import FolioStore
 import FolioResults
+import FolioStore
+import Foundation
 
 /// A row of the results benchmark: about 100 sections by `group`, sorted by `name`.
 final class ResultsBenchRow: ManagedObject {
@@ -8,10 +8,12 @@ final class ResultsBenchRow: ManagedObject {
     @Managed var group: Int
 
     override class var entity: EntityDescription {
-        EntityDescription(ResultsBenchRow.self, properties: [
-            .attribute(\ResultsBenchRow.name, "name", defaultValue: ""),
-            .attribute(\ResultsBenchRow.group, "group", defaultValue: 0, indexed: true),
-        ])
+        EntityDescription(
+            ResultsBenchRow.self,
+            properties: [
+                .attribute(\ResultsBenchRow.name, "name", defaultValue: ""),
+                .attribute(\ResultsBenchRow.group, "group", defaultValue: 0, indexed: true),
+            ])
     }
 }
 
@@ -89,7 +91,8 @@ extension ResultsBench {
                 let ids = controller?.snapshot().itemIdentifiers.flatMap { $0 } ?? allIDs
                 let picked = (0..<max(1, Int(Double(n) * fraction))).map { _ in ids[random.below(ids.count)] }
                 let rows = try context.objects(with: Array(Set(picked)), as: ResultsBenchRow.self)
-                return try bulkSave(rows, context: context, delegate: controller == nil ? nil : delegate, sections: settings.sections, random: &random)
+                return try bulkSave(
+                    rows, context: context, delegate: controller == nil ? nil : delegate, sections: settings.sections, random: &random)
             }
             return BulkSave.median(of: saves)
         }
@@ -102,11 +105,13 @@ extension ResultsBench {
         var ids = try context.fetchIDs(request)
         var storeOnly: [Double] = []
         for round in 0..<400 {
-            change(round, pick: {
-                let index = random.below(ids.count)
-                if round % 4 == 3 { ids.swapAt(index, ids.count - 1) }
-                return context.object(with: round % 4 == 3 ? ids.removeLast() : ids[index], as: ResultsBenchRow.self)
-            })
+            change(
+                round,
+                pick: {
+                    let index = random.below(ids.count)
+                    if round % 4 == 3 { ids.swapAt(index, ids.count - 1) }
+                    return context.object(with: round % 4 == 3 ? ids.removeLast() : ids[index], as: ResultsBenchRow.self)
+                })
             storeOnly.append(try measureMS { try context.save() } * 1000)
         }
 
@@ -116,52 +121,63 @@ extension ResultsBench {
         let rounds = max(10, min(200, 2_000_000 / n))
         for round in 0..<rounds {
             change(round, pick: { context.object(with: ids[random.below(ids.count)], as: ResultsBenchRow.self) })
-            naive.append(try measureMS {
-                try context.save()
-                let fresh = try context.fetchIDs(request)
-                let difference = fresh.difference(from: ids).inferringMoves()
-                precondition(!difference.isEmpty || round % 4 == 0, "the naive diff found no change")
-                ids = fresh
-            })
+            naive.append(
+                try measureMS {
+                    try context.save()
+                    let fresh = try context.fetchIDs(request)
+                    let difference = fresh.difference(from: ids).inferringMoves()
+                    precondition(!difference.isEmpty || round % 4 == 0, "the naive diff found no change")
+                    ids = fresh
+                })
         }
         // The same 1% save at a tenth of the rows: the controller's share a change must not grow with n.
         let tenth = try referenceShare(rows: max(100, n / 10), sections: settings.sections, random: &random)
         let p50 = percentile(singles, 0.5), p99 = percentile(singles, 0.99), naiveMS = percentile(naive, 0.5)
-        print("controller  rows \(n): performFetch \(format(fetchMS)) ms; save to didChangeContent p50 \(format(p50)) us, p99 \(format(p99)) us "
-              + "(\(singles.count) saves); \(format(bytesPerRow)) resident bytes/row (fetchBatchSize 20), "
-              + "peak during performFetch \(peakKnown ? format(peakBytesPerRow) : "unknown") bytes/row")
+        print(
+            "controller  rows \(n): performFetch \(format(fetchMS)) ms; save to didChangeContent p50 \(format(p50)) us, p99 \(format(p99)) us "
+                + "(\(singles.count) saves); \(format(bytesPerRow)) resident bytes/row (fetchBatchSize 20), "
+                + "peak during performFetch \(peakKnown ? format(peakBytesPerRow) : "unknown") bytes/row")
         for (label, save) in [("1%", batch1), ("10%", batch10)] {
-            print("bulk save   rows \(n): \(label) (\(save.changes) changes) whole save \(format(save.totalMS)) ms, raw SQLite same UPDATEs "
-                  + "\(format(save.rawMS)) ms, ratio \(format(save.totalMS / save.rawMS))x; controller's share \(format(save.controllerMS)) ms "
-                  + "(\(format(save.controllerPerChangeUS)) us a change; CPU \(format(save.controllerCPUMS)) ms\(save.runsText)); "
-                  + "medians of \(max(1, save.runs.count)) saves")
+            print(
+                "bulk save   rows \(n): \(label) (\(save.changes) changes) whole save \(format(save.totalMS)) ms, raw SQLite same UPDATEs "
+                    + "\(format(save.rawMS)) ms, ratio \(format(save.totalMS / save.rawMS))x; controller's share \(format(save.controllerMS)) ms "
+                    + "(\(format(save.controllerPerChangeUS)) us a change; CPU \(format(save.controllerCPUMS)) ms\(save.runsText)); "
+                    + "medians of \(max(1, save.runs.count)) saves")
         }
-        print("share/change rows \(n): 1% save controller's share \(format(batch1.controllerPerChangeUS)) us a change "
-              + "(CPU \(format(batch1.controllerCPUPerChangeUS)) us); at \(max(100, n / 10)) rows "
-              + "\(format(tenth.controllerPerChangeUS)) us a change (CPU \(format(tenth.controllerCPUPerChangeUS)) us; \(tenth.changes) changes\(tenth.runsText), "
-              + "whole save \(format(tenth.totalMS)) ms, raw SQLite \(format(tenth.rawMS)) ms); "
-              + "ratio \(format(batch1.controllerPerChangeUS / tenth.controllerPerChangeUS))x (CPU \(format(batch1.controllerCPUPerChangeUS / tenth.controllerCPUPerChangeUS))x)")
-        print("first fetch rows \(n): performFetch \(format(fetchMS)) ms, raw SQLite scan of the same ids and keys \(format(fetchRawMS)) ms, "
-              + "ratio \(format(fetchMS / fetchRawMS))x")
+        print(
+            "share/change rows \(n): 1% save controller's share \(format(batch1.controllerPerChangeUS)) us a change "
+                + "(CPU \(format(batch1.controllerCPUPerChangeUS)) us); at \(max(100, n / 10)) rows "
+                + "\(format(tenth.controllerPerChangeUS)) us a change (CPU \(format(tenth.controllerCPUPerChangeUS)) us; \(tenth.changes) changes\(tenth.runsText), "
+                + "whole save \(format(tenth.totalMS)) ms, raw SQLite \(format(tenth.rawMS)) ms); "
+                + "ratio \(format(batch1.controllerPerChangeUS / tenth.controllerPerChangeUS))x (CPU \(format(batch1.controllerCPUPerChangeUS / tenth.controllerCPUPerChangeUS))x)"
+        )
+        print(
+            "first fetch rows \(n): performFetch \(format(fetchMS)) ms, raw SQLite scan of the same ids and keys \(format(fetchRawMS)) ms, "
+                + "ratio \(format(fetchMS / fetchRawMS))x")
         fflush(nil)
         // Relaunches at n/100, n/10 (stores of their own) and n (this store), each to the list screen drawn.
         let relaunch = try RelaunchBench.series(rows: n, store: context.storePath!, print: true)
-        print("store alone rows \(n): save p50 \(format(percentile(storeOnly, 0.5))) us, p99 \(format(percentile(storeOnly, 0.99))) us "
-              + "(\(storeOnly.count) saves, no controller); 10% save \(format(storeBatch10)) ms")
-        print("naive       rows \(n): save + re-fetch + diff median \(format(naiveMS)) ms (\(naive.count) saves); "
-              + "controller is \(format(naiveMS * 1000 / p50))x faster at p50, \(format(naiveMS * 1000 / p99))x at p99")
+        print(
+            "store alone rows \(n): save p50 \(format(percentile(storeOnly, 0.5))) us, p99 \(format(percentile(storeOnly, 0.99))) us "
+                + "(\(storeOnly.count) saves, no controller); 10% save \(format(storeBatch10)) ms")
+        print(
+            "naive       rows \(n): save + re-fetch + diff median \(format(naiveMS)) ms (\(naive.count) saves); "
+                + "controller is \(format(naiveMS * 1000 / p50))x faster at p50, \(format(naiveMS * 1000 / p99))x at p99")
         fflush(nil)
-        return ["fetch_ms": fetchMS, "single_p50_us": p50, "single_p99_us": p99, "batch_1pct_ms": batch1.totalMS, "batch_10pct_ms": batch10.totalMS,
-                "bytes_per_row": bytesPerRow, "peak_bytes_per_row": peakBytesPerRow, "naive_single_ms": naiveMS,
-                "store_save_p50_us": percentile(storeOnly, 0.5), "store_save_p99_us": percentile(storeOnly, 0.99),
-                "store_batch_10pct_ms": storeBatch10,
-                "raw_batch_1pct_ms": batch1.rawMS, "raw_batch_10pct_ms": batch10.rawMS,
-                "controller_batch_1pct_ms": batch1.controllerMS, "controller_batch_10pct_ms": batch10.controllerMS,
-                "fetch_raw_ms": fetchRawMS,
-                "controller_batch_1pct_per_change_us": batch1.controllerPerChangeUS,
-                "controller_batch_1pct_per_change_tenth_rows_us": tenth.controllerPerChangeUS,
-                "controller_batch_1pct_cpu_ms": batch1.controllerCPUMS, "controller_batch_10pct_cpu_ms": batch10.controllerCPUMS,
-                "controller_batch_1pct_cpu_per_change_us": batch1.controllerCPUPerChangeUS,
-                "controller_batch_1pct_cpu_per_change_tenth_rows_us": tenth.controllerCPUPerChangeUS].merging(relaunch) { $1 }
+        return [
+            "fetch_ms": fetchMS, "single_p50_us": p50, "single_p99_us": p99, "batch_1pct_ms": batch1.totalMS,
+            "batch_10pct_ms": batch10.totalMS,
+            "bytes_per_row": bytesPerRow, "peak_bytes_per_row": peakBytesPerRow, "naive_single_ms": naiveMS,
+            "store_save_p50_us": percentile(storeOnly, 0.5), "store_save_p99_us": percentile(storeOnly, 0.99),
+            "store_batch_10pct_ms": storeBatch10,
+            "raw_batch_1pct_ms": batch1.rawMS, "raw_batch_10pct_ms": batch10.rawMS,
+            "controller_batch_1pct_ms": batch1.controllerMS, "controller_batch_10pct_ms": batch10.controllerMS,
+            "fetch_raw_ms": fetchRawMS,
+            "controller_batch_1pct_per_change_us": batch1.controllerPerChangeUS,
+            "controller_batch_1pct_per_change_tenth_rows_us": tenth.controllerPerChangeUS,
+            "controller_batch_1pct_cpu_ms": batch1.controllerCPUMS, "controller_batch_10pct_cpu_ms": batch10.controllerCPUMS,
+            "controller_batch_1pct_cpu_per_change_us": batch1.controllerCPUPerChangeUS,
+            "controller_batch_1pct_cpu_per_change_tenth_rows_us": tenth.controllerCPUPerChangeUS,
+        ].merging(relaunch) { $1 }
     }
 }

@@ -1,15 +1,18 @@
-import Foundation
 import FolioStore
+import Foundation
 
 extension ResultsBench {
     /// A new store in a directory of its own (which the caller removes),
     /// its view context filled with `settings.rows` named rows in `settings.sections` groups.
     @MainActor
-    static func filledStore(_ name: String, _ settings: Settings, _ random: inout Random) throws -> (directory: URL, container: PersistentContainer) {
+    static func filledStore(_ name: String, _ settings: Settings, _ random: inout Random) throws -> (
+        directory: URL, container: PersistentContainer
+    ) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-\(name)-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         do {
-            let container = try PersistentContainer(schema: Schema([ResultsBenchRow.self]), path: directory.appendingPathComponent("bench.sqlite").path)
+            let container = try PersistentContainer(
+                schema: Schema([ResultsBenchRow.self]), path: directory.appendingPathComponent("bench.sqlite").path)
             let context = container.viewContext
             context.undoManager = nil
             try fill(context, rows: settings.rows, random: &random) { random in

@@ -1,6 +1,6 @@
-import Foundation
-import FolioStore
 import FolioResults
+import FolioStore
+import Foundation
 
 extension ResultsBench {
     /// The controller's share of a 1% save, a change at a time, at `rows`
@@ -11,7 +11,8 @@ extension ResultsBench {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-reference-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let container = try PersistentContainer(schema: Schema([ResultsBenchRow.self]), path: directory.appendingPathComponent("reference.sqlite").path)
+        let container = try PersistentContainer(
+            schema: Schema([ResultsBenchRow.self]), path: directory.appendingPathComponent("reference.sqlite").path)
         let context = container.viewContext
         context.undoManager = nil
         try fill(context, rows: n, random: &random) { random in
@@ -21,7 +22,8 @@ extension ResultsBench {
         }
         var request = FetchRequest<ResultsBenchRow>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
         request.fetchBatchSize = 20
-        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsBenchRow.group)
+        let controller = FetchedResultsController(
+            fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsBenchRow.group)
         let delegate = ResultsBenchDelegate()
         controller.delegate = delegate
         try controller.performFetch()

@@ -1,5 +1,5 @@
-import Foundation
 import FolioResults
+import Foundation
 
 /// `folio-bench results --rows N [--json]`: the results engine alone, then
 /// the fetched results controller over a real store, against the naive way
@@ -22,15 +22,20 @@ func runResultsBench(_ options: [String]) {
         let search = try SearchBench.run(rows: settings.rows, rounds: 3)
         for key in ["filter_keystroke_p50_ms", "filter_keystroke_p99_ms"] { json[key] = search[key] }
         if !settings.json {
-            print(String(format: "search keystroke → table updated: p50 %.1f ms, p99 %.1f ms (plain re-fetch p50 %.1f ms, the filter's scan p50 %.1f ms)",
-                         search["filter_keystroke_p50_ms"] ?? 0, search["filter_keystroke_p99_ms"] ?? 0,
-                         search["refetch_p50_ms"] ?? 0, search["scan_p50_ms"] ?? 0))
+            print(
+                String(
+                    format:
+                        "search keystroke → table updated: p50 %.1f ms, p99 %.1f ms (plain re-fetch p50 %.1f ms, the filter's scan p50 %.1f ms)",
+                    search["filter_keystroke_p50_ms"] ?? 0, search["filter_keystroke_p99_ms"] ?? 0,
+                    search["refetch_p50_ms"] ?? 0, search["scan_p50_ms"] ?? 0))
         }
     } catch {
         ResultsBench.fail("\(error)")
     }
     if settings.json {
-        let keys = ["rows", "fetch_ms", "single_p50_us", "single_p99_us", "batch_1pct_ms", "batch_10pct_ms", "bytes_per_row", "naive_single_ms"]
+        let keys = [
+            "rows", "fetch_ms", "single_p50_us", "single_p99_us", "batch_1pct_ms", "batch_10pct_ms", "bytes_per_row", "naive_single_ms",
+        ]
         let extra = json.keys.filter { !keys.contains($0) }.sorted()
         let body = (keys + extra).compactMap { key in json[key].map { "\"\(key)\": \(ResultsBench.number($0))" } }
         print("{" + body.joined(separator: ", ") + "}")

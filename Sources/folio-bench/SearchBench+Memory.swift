@@ -1,6 +1,6 @@
 import FolioAppSupport
-import FolioTerminal
 import FolioStore
+import FolioTerminal
 import Foundation
 
 extension SearchBench {
@@ -73,8 +73,9 @@ extension SearchBench {
     /// Resident memory now (VmRSS), in bytes; 0 where unknown.
     static func residentBytes() -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return 0 }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        else { return 0 }
         return kib * 1024
     }
 }

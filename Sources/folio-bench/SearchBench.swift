@@ -1,10 +1,10 @@
 import FolioAppSupport
 import FolioPostgres
+import FolioProcessSupport
 import FolioResults
 import FolioStore
 import FolioTable
 import FolioTerminal
-import FolioProcessSupport
 import Foundation
 
 /// A row of the search benchmark: a name of digits, in about 100 sections.
@@ -13,10 +13,12 @@ final class SearchBenchRow: ManagedObject {
     @Managed var group: Int
 
     override class var entity: EntityDescription {
-        EntityDescription(SearchBenchRow.self, properties: [
-            .attribute(\SearchBenchRow.name, "name", defaultValue: ""),
-            .attribute(\SearchBenchRow.group, "group", defaultValue: 0, indexed: true),
-        ])
+        EntityDescription(
+            SearchBenchRow.self,
+            properties: [
+                .attribute(\SearchBenchRow.name, "name", defaultValue: ""),
+                .attribute(\SearchBenchRow.group, "group", defaultValue: 0, indexed: true),
+            ])
     }
 }
 
@@ -43,8 +45,9 @@ final class SearchBenchController: ResultsTableController<SearchBenchRow> {
 /// backends by default; PostgreSQL on a throwaway server of its own.
 @MainActor
 func runSearchBench(_ arguments: [String]) async {
-    let options = BenchOptions(arguments, suite: "search", defaultRows: 1_000_000, minimumRows: 1_000,
-                               valueOptions: ["--rounds", "--backend", "--cycles", "--memory-of"])
+    let options = BenchOptions(
+        arguments, suite: "search", defaultRows: 1_000_000, minimumRows: 1_000,
+        valueOptions: ["--rounds", "--backend", "--cycles", "--memory-of"])
     let rounds = max(1, Int(options.values["--rounds"] ?? "") ?? 6)
     let cycles = max(1, Int(options.values["--cycles"] ?? "") ?? 20)
     if let location = options.values["--memory-of"] {
@@ -122,7 +125,8 @@ enum SearchBench {
     static func screen(_ context: ObjectContext, into frame: inout Screen) throws -> SearchBenchController {
         var request = FetchRequest<SearchBenchRow>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
         request.fetchBatchSize = 20
-        let results = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \SearchBenchRow.group)
+        let results = FetchedResultsController(
+            fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \SearchBenchRow.group)
         let controller = try SearchBenchController(title: "Rows", results: results)
         controller.searches([\SearchBenchRow.name])
         controller.viewWillAppear()
@@ -155,19 +159,24 @@ enum SearchBench {
             let keys = digits.map { Key(.character($0)) } + Array(repeating: Key(.backspace), count: 4)
             for (key, text) in zip(keys, texts) {
                 let cpu = threadCPUms()
-                keystroke.append(ResultsBench.measureMS {
-                    _ = live.handle(.key(key))
-                    live.draw(into: &frame, in: bounds)
-                })
+                keystroke.append(
+                    ResultsBench.measureMS {
+                        _ = live.handle(.key(key))
+                        live.draw(into: &frame, in: bounds)
+                    })
                 keystrokeCPU.append(threadCPUms() - cpu)
-                refetch.append(try ResultsBench.measureMS {
-                    plain.results.fetchRequest.stringFilters = text.isEmpty ? [] : [
-                        StringFilter(\SearchBenchRow.name, .contains(text), options: [.caseInsensitive, .diacriticInsensitive]),
-                    ]
-                    try plain.results.performFetch()
-                    plain.tableView.reloadData()
-                    plain.draw(into: &frame, in: bounds)
-                })
+                refetch.append(
+                    try ResultsBench.measureMS {
+                        plain.results.fetchRequest.stringFilters =
+                            text.isEmpty
+                            ? []
+                            : [
+                                StringFilter(\SearchBenchRow.name, .contains(text), options: [.caseInsensitive, .diacriticInsensitive])
+                            ]
+                        try plain.results.performFetch()
+                        plain.tableView.reloadData()
+                        plain.draw(into: &frame, in: bounds)
+                    })
                 // The store's share: the filter's scan for IDs alone, as the request change makes it.
                 var scanRequest = FetchRequest<SearchBenchRow>()
                 scanRequest.stringFilters = plain.results.fetchRequest.stringFilters

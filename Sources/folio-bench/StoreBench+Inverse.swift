@@ -1,5 +1,5 @@
-import Foundation
 import FolioStore
+import Foundation
 
 /// A group whose to-many side the inverse row assigns into.
 final class BenchGroup: ManagedObject {
@@ -7,10 +7,12 @@ final class BenchGroup: ManagedObject {
     @Managed var members: Set<BenchMember>
 
     override class var entity: EntityDescription {
-        EntityDescription(BenchGroup.self, properties: [
-            .attribute(\BenchGroup.name, "name"),
-            .toMany(\BenchGroup.members, "members", inverse: \BenchMember.group),
-        ])
+        EntityDescription(
+            BenchGroup.self,
+            properties: [
+                .attribute(\BenchGroup.name, "name"),
+                .toMany(\BenchGroup.members, "members", inverse: \BenchMember.group),
+            ])
     }
 }
 
@@ -20,10 +22,12 @@ final class BenchMember: ManagedObject {
     @Managed var group: BenchGroup?
 
     override class var entity: EntityDescription {
-        EntityDescription(BenchMember.self, properties: [
-            .attribute(\BenchMember.name, "name"),
-            .toOne(\BenchMember.group, "group", inverse: \BenchGroup.members),
-        ])
+        EntityDescription(
+            BenchMember.self,
+            properties: [
+                .attribute(\BenchMember.name, "name"),
+                .toOne(\BenchMember.group, "group", inverse: \BenchGroup.members),
+            ])
     }
 }
 

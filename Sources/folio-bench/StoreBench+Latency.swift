@@ -1,5 +1,5 @@
-import Foundation
 import FolioStore
+import Foundation
 import Glibc
 import Synchronization
 

@@ -1,6 +1,6 @@
 import CSQLite
-import Foundation
 import FolioStore
+import Foundation
 
 extension StoreBench {
     /// Every item's indexed score changed in one save, against raw SQLite
@@ -21,18 +21,19 @@ extension StoreBench {
                     writes.append((item.objectID.rowID, item.score))
                 }
                 ours.append(try storeMS { try context.save() })
-                base.append(try storeMS {
-                    try raw.exec("BEGIN IMMEDIATE")
-                    let s = try raw.prepare("UPDATE item SET score = ? WHERE id = ?")
-                    defer { sqlite3_finalize(s) }
-                    for write in writes {
-                        sqlite3_bind_int64(s, 1, Int64(write.score))
-                        sqlite3_bind_int64(s, 2, write.id)
-                        guard sqlite3_step(s) == SQLITE_DONE else { throw raw.error() }
-                        sqlite3_reset(s)
-                    }
-                    try raw.exec("COMMIT")
-                })
+                base.append(
+                    try storeMS {
+                        try raw.exec("BEGIN IMMEDIATE")
+                        let s = try raw.prepare("UPDATE item SET score = ? WHERE id = ?")
+                        defer { sqlite3_finalize(s) }
+                        for write in writes {
+                            sqlite3_bind_int64(s, 1, Int64(write.score))
+                            sqlite3_bind_int64(s, 2, write.id)
+                            guard sqlite3_step(s) == SQLITE_DONE else { throw raw.error() }
+                            sqlite3_reset(s)
+                        }
+                        try raw.exec("COMMIT")
+                    })
             }
         }
         return (ours.sorted()[ours.count / 2], base.sorted()[base.count / 2])

@@ -1,6 +1,6 @@
 import CSQLite
-import Foundation
 import FolioStore
+import Foundation
 
 /// `folio-bench store --rows N [--assignments N] [--json]`: the store's work
 /// against the same work written directly on SQLite's C API with prepared
@@ -9,8 +9,9 @@ import FolioStore
 /// from this process and from another.
 @MainActor
 func runStoreBench(_ options: [String]) async {
-    let parsed = BenchOptions(options, suite: "store", defaultRows: 100_000,
-                              valueOptions: ["--repeat", "--batched-child", "--save-child", "--assignments"])
+    let parsed = BenchOptions(
+        options, suite: "store", defaultRows: 100_000,
+        valueOptions: ["--repeat", "--batched-child", "--save-child", "--assignments"])
     let rows = parsed.rows, json = parsed.json
     guard let repeats = Int(parsed.values["--repeat"] ?? "3"), repeats > 0 else {
         benchUsageError("store", "--repeat needs a positive number")
@@ -41,11 +42,13 @@ final class BenchItem: ManagedObject {
     @Managed var value: Double
 
     override class var entity: EntityDescription {
-        EntityDescription(BenchItem.self, properties: [
-            .attribute(\BenchItem.name, "name"),
-            .attribute(\BenchItem.score, "score", indexed: true),
-            .attribute(\BenchItem.value, "value"),
-        ])
+        EntityDescription(
+            BenchItem.self,
+            properties: [
+                .attribute(\BenchItem.name, "name"),
+                .attribute(\BenchItem.score, "score", indexed: true),
+                .attribute(\BenchItem.value, "value"),
+            ])
     }
 }
 
@@ -83,18 +86,44 @@ struct StoreBench {
         let sorted = FetchRequest<BenchItem>(sortBy: [SortDescriptor(\.score)])
         let raw = try RawSQLite(rawPath)
 
-        results.append(("fetch_ids", try median { let n = try context.fetchIDs(sorted).count; precondition(n == rows) },
-                        try median { let n = try raw.fetchIDs().count; precondition(n == rows) }))
-        results.append(("fetch_objects", try median { let n = try context.fetch(sorted).count; precondition(n == rows) },
-                        try median { let n = try raw.fetchItems().count; precondition(n == rows) }))
+        results.append(
+            (
+                "fetch_ids",
+                try median {
+                    let n = try context.fetchIDs(sorted).count; precondition(n == rows)
+                },
+                try median {
+                    let n = try raw.fetchIDs().count; precondition(n == rows)
+                }
+            ))
+        results.append(
+            (
+                "fetch_objects",
+                try median {
+                    let n = try context.fetch(sorted).count; precondition(n == rows)
+                },
+                try median {
+                    let n = try raw.fetchItems().count; precondition(n == rows)
+                }
+            ))
         // The raw side keeps SQLite's default 2 MiB page cache; this shows how much of the ratio the store's larger cache makes.
         let cached = try RawSQLite(rawPath)
         try cached.exec("PRAGMA cache_size = -\(sqlitePageCacheKiB)")
-        let rawCachedFetch = try median { let n = try cached.fetchItems().count; precondition(n == rows) }
+        let rawCachedFetch = try median {
+            let n = try cached.fetchItems().count; precondition(n == rows)
+        }
         let half = rows / 2
         let counted = FetchRequest<BenchItem>(predicate: #Predicate { $0.score < half })
-        results.append(("count", try median { let n = try context.count(for: counted); precondition(n == half) },
-                        try median { let n = try raw.count(below: half); precondition(n == half) }))
+        results.append(
+            (
+                "count",
+                try median {
+                    let n = try context.count(for: counted); precondition(n == half)
+                },
+                try median {
+                    let n = try raw.count(below: half); precondition(n == half)
+                }
+            ))
         let child = try batchedInChild(storePath)
         results.append(("fetch_batched", child.ms, try median { try raw.batched() }))
         let updates = try updateAll(context, raw: raw)
@@ -108,20 +137,32 @@ struct StoreBench {
             let label = name.padding(toLength: 14, withPad: " ", startingAt: 0)
             print(label + String(format: " folio %10.1f ms   raw SQLite %10.1f ms   ratio %5.2fx", ours, base, ours / base))
         }
-        print(String(format: "  fetch_objects raw SQLite with the store's page cache (%d KiB) %10.1f ms   ratio %5.2fx",
-                     sqlitePageCacheKiB, rawCachedFetch, results[2].1 / rawCachedFetch))
-        print(String(format: "update_all     folio %10.1f ms   raw SQLite %10.1f ms   ratio %5.2fx (every row's indexed score in one save; target <= 1.5x)",
-                     updates.ours, updates.raw, updates.ours / updates.raw))
+        print(
+            String(
+                format: "  fetch_objects raw SQLite with the store's page cache (%d KiB) %10.1f ms   ratio %5.2fx",
+                sqlitePageCacheKiB, rawCachedFetch, results[2].1 / rawCachedFetch))
+        print(
+            String(
+                format:
+                    "update_all     folio %10.1f ms   raw SQLite %10.1f ms   ratio %5.2fx (every row's indexed score in one save; target <= 1.5x)",
+                updates.ours, updates.raw, updates.ours / updates.raw))
         print(String(format: "  peak RSS during batched iteration: %.1f MB", child.peakMB))
         let inverse = try inverseRow()
-        print(String(format: "to-one x%d into a loaded to-many %10.1f ms   into an unloaded one %10.1f ms   ratio %5.2fx (target <= 1.5x)",
-                     assignments, inverse.loaded, inverse.unloaded, inverse.loaded / inverse.unloaded))
-        print(String(format: "save heard   same process p50 %6.2f ms  p99 %6.2f ms   other process p50 %6.2f ms  p99 %6.2f ms  (%d saves each)",
-                     delivery[0].1, delivery[0].2, delivery[1].1, delivery[1].2, StoreLatency.saves))
+        print(
+            String(
+                format: "to-one x%d into a loaded to-many %10.1f ms   into an unloaded one %10.1f ms   ratio %5.2fx (target <= 1.5x)",
+                assignments, inverse.loaded, inverse.unloaded, inverse.loaded / inverse.unloaded))
+        print(
+            String(
+                format: "save heard   same process p50 %6.2f ms  p99 %6.2f ms   other process p50 %6.2f ms  p99 %6.2f ms  (%d saves each)",
+                delivery[0].1, delivery[0].2, delivery[1].1, delivery[1].2, StoreLatency.saves))
         if json {
             var fields = ["\"rows\": \(rows)", String(format: "\"peak_rss_mb\": %.1f", child.peakMB)]
-            fields += [String(format: "\"inverse_loaded_ms\": %.2f", inverse.loaded), String(format: "\"inverse_unloaded_ms\": %.2f", inverse.unloaded),
-                       String(format: "\"inverse_ratio\": %.3f", inverse.loaded / inverse.unloaded)]
+            fields += [
+                String(format: "\"inverse_loaded_ms\": %.2f", inverse.loaded),
+                String(format: "\"inverse_unloaded_ms\": %.2f", inverse.unloaded),
+                String(format: "\"inverse_ratio\": %.3f", inverse.loaded / inverse.unloaded),
+            ]
             for (name, ours, base) in results {
                 fields.append(String(format: "\"%@_ms\": %.2f", name, ours))
                 fields.append(String(format: "\"raw_%@_ms\": %.2f", name, base))
@@ -155,7 +196,8 @@ struct StoreBench {
 
     func insertRaw(_ path: String) throws {
         let raw = try RawSQLite(path)
-        try raw.exec("CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, score INTEGER, value REAL); CREATE INDEX item_score ON item(score)")
+        try raw.exec(
+            "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, score INTEGER, value REAL); CREATE INDEX item_score ON item(score)")
         try raw.insertItems(rows, score: score)
     }
 
@@ -170,7 +212,8 @@ struct StoreBench {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Double],
-              let ms = object["fetch_batched_ms"], let mb = object["peak_rss_mb"] else {
+            let ms = object["fetch_batched_ms"], let mb = object["peak_rss_mb"]
+        else {
             throw StoreError.sqlite(code: 0, message: "the batched child printed \(String(decoding: data, as: UTF8.self))", sql: "")
         }
         return (ms, mb)
@@ -240,8 +283,9 @@ final class RawSQLite {
 
     func item(_ s: OpaquePointer) -> RawItem {
         let text = UnsafeBufferPointer(start: sqlite3_column_text(s, 1), count: Int(sqlite3_column_bytes(s, 1)))
-        return RawItem(id: sqlite3_column_int64(s, 0), name: String(decoding: text, as: UTF8.self),
-                score: Int(sqlite3_column_int64(s, 2)), value: sqlite3_column_double(s, 3))
+        return RawItem(
+            id: sqlite3_column_int64(s, 0), name: String(decoding: text, as: UTF8.self),
+            score: Int(sqlite3_column_int64(s, 2)), value: sqlite3_column_double(s, 3))
     }
 
     func fetchItems() throws -> [RawItem] {

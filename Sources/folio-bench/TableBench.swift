@@ -19,10 +19,16 @@ func runTableBench(_ options: [String]) {
     print(String(format: "  %9d rows: batch %8.3f ms   layout %8.1f us", rows, large.batchMs, large.layoutUs))
     print(String(format: "  %9d rows: batch %8.3f ms   layout %8.1f us", small, base.batchMs, base.layoutUs))
     print(String(format: "  batch ratio %d / %d rows: %.2fx (O(rows) would be %.0fx)", rows, small, ratio, Double(rows) / Double(small)))
-    print(String(format: "  baseline, per-row arrays, %d rows: %8.3f ms (table is %.1fx faster)", rows, naive, naive / max(large.batchMs, 0.000_001)))
+    print(
+        String(
+            format: "  baseline, per-row arrays, %d rows: %8.3f ms (table is %.1fx faster)", rows, naive,
+            naive / max(large.batchMs, 0.000_001)))
     if json {
-        print(String(format: "{\"rows\": %d, \"batch_ms\": %.4f, \"layout_us\": %.2f, \"small_rows\": %d, \"small_batch_ms\": %.4f, \"small_layout_us\": %.2f, \"batch_ratio\": %.3f, \"naive_batch_ms\": %.4f}",
-                     rows, large.batchMs, large.layoutUs, small, base.batchMs, base.layoutUs, ratio, naive))
+        print(
+            String(
+                format:
+                    "{\"rows\": %d, \"batch_ms\": %.4f, \"layout_us\": %.2f, \"small_rows\": %d, \"small_batch_ms\": %.4f, \"small_layout_us\": %.2f, \"batch_ratio\": %.3f, \"naive_batch_ms\": %.4f}",
+                rows, large.batchMs, large.layoutUs, small, base.batchMs, base.layoutUs, ratio, naive))
     }
 }
 
@@ -73,7 +79,9 @@ enum TableBench {
         var destinations: [IndexPath] = []
         for section in arrivals {
             var path: IndexPath
-            repeat { path = IndexPath(row: Int.random(in: 0..<newCounts[section], using: &random), section: section) } while taken.contains(path)
+            repeat {
+                path = IndexPath(row: Int.random(in: 0..<newCounts[section], using: &random), section: section)
+            } while taken.contains(path)
             taken.insert(path)
             destinations.append(path)
         }
@@ -114,7 +122,9 @@ enum TableBench {
         let counts = (0..<sections).map { rows / sections + ($0 < rows % sections ? 1 : 0) }
         let (batch, _) = makeBatch(counts: counts, seed: 42)
         var next = 0
-        let model: [[Int]] = counts.map { count in defer { next += count }; return Array(next..<(next + count)) }
+        let model: [[Int]] = counts.map { count in
+            defer { next += count }; return Array(next..<(next + count))
+        }
         var times: [Double] = []
         for _ in 0..<runs {
             var sections = model

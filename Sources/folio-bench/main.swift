@@ -3,7 +3,10 @@ import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let suite = arguments.first else {
-    FileHandle.standardError.write(Data("usage: folio-bench <store|results|table|render|search|reorder|batch|import|relaunch|postgres|merge|replica> --rows N [--json]\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            "usage: folio-bench <store|results|table|render|search|reorder|batch|import|relaunch|postgres|merge|replica> --rows N [--json]\n"
+                .utf8))
     exit(2)
 }
 let options = Array(arguments.dropFirst())

@@ -1,6 +1,6 @@
-import Foundation
 import FolioStore
 import FolioTestSupport
+import Foundation
 
 // The conflict tests' other process:
 //   conflict-peer PATH   opens PATH with the conflict schema, prints "ready", then runs one

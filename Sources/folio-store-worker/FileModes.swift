@@ -1,6 +1,6 @@
-import Foundation
 import FolioStore
 import FolioTestSupport
+import Foundation
 
 // Modes for the store-file tests (creation, seeding, full disks), which
 // open their containers themselves:

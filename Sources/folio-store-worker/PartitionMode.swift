@@ -1,7 +1,7 @@
-import Foundation
 import FolioResults
 import FolioStore
 import FolioTestSupport
+import Foundation
 
 // The replica partition test's replica process:
 //   partition URI#replica=FILE POLICY   opens the replica (PartitionTestSchema; POLICY object or error is its
@@ -71,8 +71,9 @@ final class PartitionReplica {
             do {
                 let report = try await container.syncNow()
                 let problem = report.problem.map { " problem=" + $0.replacingOccurrences(of: "\n", with: " ") } ?? ""
-                say("\(id) synced pushed=\(report.pushed) pulled=\(report.pulled) waiting=\(report.waiting) "
-                    + "conflicts=\(report.unsettled.count)\(problem)")
+                say(
+                    "\(id) synced pushed=\(report.pushed) pulled=\(report.pulled) waiting=\(report.waiting) "
+                        + "conflicts=\(report.unsettled.count)\(problem)")
             } catch {
                 say("\(id) sync-failed \(String(describing: error).replacingOccurrences(of: "\n", with: " "))")
             }

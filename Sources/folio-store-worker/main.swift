@@ -1,3 +1,7 @@
+import FolioPostgres
+import FolioResults
+import FolioStore
+import FolioTestSupport
 // folio-store-worker: a child process for FolioStore's crash and two-process tests.
 // PATH is an SQLite file, a postgresql:// URI, or URI#replica=FILE (a replica of that server in FILE).
 //   folio-store-worker save-loop PATH   saves forever; prints "saved N" after each acknowledged save
@@ -19,10 +23,6 @@
 //   (and the modes of FileModes.swift: create, disk-full; of ConflictMode.swift: conflict-peer;
 //   of PartitionMode.swift: partition)
 import Foundation
-import FolioPostgres
-import FolioResults
-import FolioStore
-import FolioTestSupport
 
 /// Writes a line straight to stdout (unbuffered), so the parent sees it before a kill.
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
@@ -77,7 +77,8 @@ if args.count == 4 && args[1] == "insert-and-close" {
     exit(0)
 }
 guard args.count >= 3 else {
-    FileHandle.standardError.write(Data("usage: folio-store-worker save-loop|insert|insert-paced|watch|add-in-order|append PATH [ARGUMENTS...] | keypaths\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: folio-store-worker save-loop|insert|insert-paced|watch|add-in-order|append PATH [ARGUMENTS...] | keypaths\n".utf8))
     exit(2)
 }
 let container: PersistentContainer
@@ -197,8 +198,9 @@ case "batch":
     say("ran delete \(try context.execute(delete).count)")
 case "converge" where args.count == 6:
     guard let seed = UInt64(args[3]), let count = Int(args[4]), let total = Int(args[5]) else { exit(2) }
-    let controller = FetchedResultsController(fetchRequest: FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)]),
-                                              managedObjectContext: context, sectionNameKeyPath: nil)
+    let controller = FetchedResultsController(
+        fetchRequest: FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)]),
+        managedObjectContext: context, sectionNameKeyPath: nil)
     try controller.performFetch()
     var rng = StoreSplitMix64(seed: seed)
     for i in 0..<count {

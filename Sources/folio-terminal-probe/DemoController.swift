@@ -42,14 +42,16 @@ final class DemoController: TableViewController, TableViewDataSource, TableViewR
 
     func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
         let name = sections[indexPath.section].1[indexPath.row]
-        let sheet = AlertController(title: "Delete Planet",
-                                    message: "Are you sure you want to permanently delete \(name)?", preferredStyle: .actionSheet)
-        sheet.addAction(AlertAction(title: "Delete", style: .destructive) { [weak self] _ in
-            guard let self else { return }
-            sections[indexPath.section].1.remove(at: indexPath.row)
-            tableView.deleteRows(at: [indexPath])
-            showHUD("Deleted")
-        })
+        let sheet = AlertController(
+            title: "Delete Planet",
+            message: "Are you sure you want to permanently delete \(name)?", preferredStyle: .actionSheet)
+        sheet.addAction(
+            AlertAction(title: "Delete", style: .destructive) { [weak self] _ in
+                guard let self else { return }
+                sections[indexPath.section].1.remove(at: indexPath.row)
+                tableView.deleteRows(at: [indexPath])
+                showHUD("Deleted")
+            })
         sheet.addAction(AlertAction(title: "Cancel", style: .cancel))
         present(sheet)
     }

@@ -5,8 +5,9 @@
 //   overflow  enter, print READY, then overflow the stack (SIGSEGV on a full stack)
 //   demo   a small table app for trying the kit by hand
 import FolioTerminal
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 let mode = CommandLine.arguments.dropFirst().first ?? "hold"

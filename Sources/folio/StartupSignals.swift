@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Swift's runtime, as it loads, gives the crash signals to its backtracer,

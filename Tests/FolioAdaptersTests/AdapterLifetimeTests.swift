@@ -1,9 +1,9 @@
 import FolioAdapters
 import FolioResults
-import Foundation
 import FolioStore
 import FolioTable
 import FolioTestSupport
+import Foundation
 import Testing
 
 /// A screen's whole graph (container, context, controllers, tables, the

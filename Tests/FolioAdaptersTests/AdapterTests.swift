@@ -37,8 +37,9 @@ struct AdapterTests {
                 let id = objects.keys.randomElement(using: &random) ?? 0
                 switch Int.random(in: 0..<6, using: &random) {
                 case 0:
-                    objects[nextID] = Object(value: .random(in: 0..<20, using: &random), group: .random(in: 0..<5, using: &random),
-                                             member: true, version: 0)
+                    objects[nextID] = Object(
+                        value: .random(in: 0..<20, using: &random), group: .random(in: 0..<5, using: &random),
+                        member: true, version: 0)
                     changed[nextID] = true
                     nextID += 1
                 case 1: objects[id] = nil; changed[id] = true
@@ -87,8 +88,9 @@ struct AdapterTests {
         table.dataSource = model
         table.reloadData()
         let adapter = FetchedResultsTableAdapter(tableView: table)
-        runRandomSaves(model, table, apply: { changes, _ in adapter.apply(model.engine.apply(changes)) },
-                       text: { model.text(model.engine.id(at: $0)) })
+        runRandomSaves(
+            model, table, apply: { changes, _ in adapter.apply(model.engine.apply(changes)) },
+            text: { model.text(model.engine.id(at: $0)) })
         #expect(adapter.refusals == 0, "\(adapter.lastRefusal?.message ?? "")")
     }
 
@@ -100,14 +102,16 @@ struct AdapterTests {
             cell.textLabel?.text = model.text(id)
             return cell
         }
-        runRandomSaves(model, table, apply: { changes, save in
-            _ = model.engine.apply(changes)
-            var snapshot = TableSnapshot<Int, Int>(model.engine.snapshot().map { ($0.section, $0.ids) })
-            let touched = changes.map(\.id)
-            if save % 2 == 0 { snapshot.reconfigureItems(touched) } else { snapshot.reloadItems(touched) }
-            dataSource.apply(snapshot)
-            #expect(dataSource.snapshot() == snapshot.contentOnlyForTests, "save \(save)")
-        }, text: { model.text(dataSource.itemIdentifier(for: $0)!) })
+        runRandomSaves(
+            model, table,
+            apply: { changes, save in
+                _ = model.engine.apply(changes)
+                var snapshot = TableSnapshot<Int, Int>(model.engine.snapshot().map { ($0.section, $0.ids) })
+                let touched = changes.map(\.id)
+                if save % 2 == 0 { snapshot.reconfigureItems(touched) } else { snapshot.reloadItems(touched) }
+                dataSource.apply(snapshot)
+                #expect(dataSource.snapshot() == snapshot.contentOnlyForTests, "save \(save)")
+            }, text: { model.text(dataSource.itemIdentifier(for: $0)!) })
         #expect(dataSource.refusals == 0, "\(dataSource.lastRefusal?.message ?? "")")
     }
 

@@ -1,9 +1,9 @@
 import FolioAdapters
 import FolioResults
-import Foundation
 import FolioStore
 import FolioTable
 import FolioTestSupport
+import Foundation
 import Testing
 
 /// The app's delegate: hands each batch to the classic glue, whole.
@@ -102,7 +102,8 @@ struct StoreAdapterTests {
         let classicTable = Self.makeTable()
         let (rows, adapter, relay) = Self.connectClassic(classic, to: classicTable)
 
-        let diffable = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group)
+        let diffable = FetchedResultsController(
+            fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group)
         let diffableTable = Self.makeTable()
         let dataSource = try Self.connectDiffable(diffable, to: diffableTable, in: context)
 
@@ -126,13 +127,14 @@ struct StoreAdapterTests {
                 table.checkInvariants()
                 #expect(table.numberOfSections == classic.sections?.count, "round \(round) \(name)")
                 for path in table.indexPathsForVisibleRows {
-                    #expect(table.cellForRow(at: path)?.textLabel?.text == Self.text(classic.object(at: path)),
-                            "round \(round) \(name): cell at \(path)")
+                    #expect(
+                        table.cellForRow(at: path)?.textLabel?.text == Self.text(classic.object(at: path)),
+                        "round \(round) \(name): cell at \(path)")
                 }
             }
         }
         #expect(adapter.refusals == 0, "\(adapter.lastRefusal?.message ?? "")")
         #expect(dataSource.refusals == 0, "\(dataSource.lastRefusal?.message ?? "")")
-        withExtendedLifetime((rows, relay)) {}   // the table and the controller hold them weakly
+        withExtendedLifetime((rows, relay)) {}  // the table and the controller hold them weakly
     }
 }

@@ -14,7 +14,7 @@ class CheatSheetViewController: TableViewController, TableViewDataSource, TableV
     }
 
     func numberOfSections(in tableView: TableView) -> Int {
-        return 1 // This was put in mainly for my own unit testing
+        return 1  // This was put in mainly for my own unit testing
     }
 
     func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {

@@ -33,7 +33,8 @@ class PlanetsViewController: TableViewController, TableViewDataSource, TableView
     }
 
     func confirmDelete(planet: String) {
-        let alert = AlertController(title: "Delete Planet", message: "Are you sure you want to permanently delete \(planet)?", preferredStyle: .actionSheet)
+        let alert = AlertController(
+            title: "Delete Planet", message: "Are you sure you want to permanently delete \(planet)?", preferredStyle: .actionSheet)
 
         let DeleteAction = AlertAction(title: "Delete", style: .destructive, handler: handleDeletePlanet)
         let CancelAction = AlertAction(title: "Cancel", style: .cancel, handler: cancelDeletePlanet)
@@ -43,12 +44,13 @@ class PlanetsViewController: TableViewController, TableViewDataSource, TableView
 
         // Support display in iPad
         alert.popoverPresentationController?.sourceView = self.view
-        alert.popoverPresentationController?.sourceRect = CGRect(x: self.view.bounds.size.width / 2.0, y: self.view.bounds.size.height / 2.0, width: 1.0, height: 1.0)
+        alert.popoverPresentationController?.sourceRect = CGRect(
+            x: self.view.bounds.size.width / 2.0, y: self.view.bounds.size.height / 2.0, width: 1.0, height: 1.0)
 
         self.present(alert, animated: true, completion: nil)
     }
 
-    func handleDeletePlanet(alertAction: AlertAction!) -> Void {
+    func handleDeletePlanet(alertAction: AlertAction!) {
         if let indexPath = deletePlanetIndexPath {
             tableView.beginUpdates()
 

@@ -13,11 +13,13 @@ final class Zoo: ManagedObject {
     @Managed var animals: Set<Animal>
 
     override class var entity: EntityDescription {
-        EntityDescription(Zoo.self, properties: [
-            .attribute(\Zoo.name, "name", defaultValue: ""),
-            .attribute(\Zoo.location, "location", defaultValue: ""),
-            .toMany(\Zoo.animals, "animals", inverse: \Animal.zoos),
-        ])
+        EntityDescription(
+            Zoo.self,
+            properties: [
+                .attribute(\Zoo.name, "name", defaultValue: ""),
+                .attribute(\Zoo.location, "location", defaultValue: ""),
+                .toMany(\Zoo.animals, "animals", inverse: \Animal.zoos),
+            ])
     }
 }
 
@@ -28,12 +30,14 @@ final class Classification: ManagedObject {
     @Managed var animals: Set<Animal>
 
     override class var entity: EntityDescription {
-        EntityDescription(Classification.self, properties: [
-            .attribute(\Classification.scientificClassification, "scientificClassification", defaultValue: ""),
-            .attribute(\Classification.order, "order", defaultValue: ""),
-            .attribute(\Classification.family, "family", defaultValue: ""),
-            .toMany(\Classification.animals, "animals", inverse: \Animal.classification, deleteRule: .deny),
-        ])
+        EntityDescription(
+            Classification.self,
+            properties: [
+                .attribute(\Classification.scientificClassification, "scientificClassification", defaultValue: ""),
+                .attribute(\Classification.order, "order", defaultValue: ""),
+                .attribute(\Classification.family, "family", defaultValue: ""),
+                .toMany(\Classification.animals, "animals", inverse: \Animal.classification, deleteRule: .deny),
+            ])
     }
 }
 
@@ -44,12 +48,14 @@ final class Animal: ManagedObject {
     @Managed var zoos: Set<Zoo>
 
     override class var entity: EntityDescription {
-        EntityDescription(Animal.self, properties: [
-            .attribute(\Animal.commonName, "commonName", defaultValue: ""),
-            .attribute(\Animal.habitat, "habitat", defaultValue: ""),
-            .toOne(\Animal.classification, "classification", inverse: \Classification.animals),
-            .toMany(\Animal.zoos, "zoos", inverse: \Zoo.animals),
-        ])
+        EntityDescription(
+            Animal.self,
+            properties: [
+                .attribute(\Animal.commonName, "commonName", defaultValue: ""),
+                .attribute(\Animal.habitat, "habitat", defaultValue: ""),
+                .toOne(\Animal.classification, "classification", inverse: \Classification.animals),
+                .toMany(\Animal.zoos, "zoos", inverse: \Zoo.animals),
+            ])
     }
 }
 
@@ -127,7 +133,8 @@ public class MainViewController: TableViewController, TableViewDataSource, Table
         didChange anObject: Any,
         at indexPath: IndexPath?,
         for type: ResultsChangeType,
-        newIndexPath: IndexPath?) {
+        newIndexPath: IndexPath?
+    ) {
         switch type {
         case .insert:
             if let insertIndexPath = newIndexPath {
@@ -158,7 +165,8 @@ public class MainViewController: TableViewController, TableViewDataSource, Table
         _ controller: AnyFetchedResultsController,
         didChange sectionInfo: FetchedResultsSectionInfo,
         atSectionIndex sectionIndex: Int,
-        for type: ResultsChangeType) {
+        for type: ResultsChangeType
+    ) {
         switch type {
         case .insert:
             let sectionIndexSet = IndexSet(integer: sectionIndex)

@@ -1,8 +1,8 @@
-import Foundation
-import Testing
 import FolioResults
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// The controller places changed objects in memory; a fresh fetch orders
 /// them with the backend's `ORDER BY`. After random saves of awkward values
@@ -14,10 +14,10 @@ import FolioTestSupport
 @Suite struct OrderingAgreementTests {
     static let words: [String] = [
         "", " a", "a", "A", "b", "B", "ab", "aB", "Zebra", "zebra", "10", "9",
-        "\u{E9}", "e\u{301}", "E\u{301}", "\u{C9}",                 // é and É, composed and decomposed
-        "\u{3A9}", "\u{2126}", "\u{C5}", "\u{212B}",                // Ω and Å beside their canonically equal signs
-        "q\u{323}\u{307}", "q\u{307}\u{323}",                       // two marks in either order (canonically equal)
-        "\u{1E0B}\u{323}", "\u{1E0D}\u{307}",                       // ḍ̇ spelled two ways
+        "\u{E9}", "e\u{301}", "E\u{301}", "\u{C9}",  // é and É, composed and decomposed
+        "\u{3A9}", "\u{2126}", "\u{C5}", "\u{212B}",  // Ω and Å beside their canonically equal signs
+        "q\u{323}\u{307}", "q\u{307}\u{323}",  // two marks in either order (canonically equal)
+        "\u{1E0B}\u{323}", "\u{1E0D}\u{307}",  // ḍ̇ spelled two ways
         "\u{DF}", "SS", "\u{1C5}", "\u{130}", "i\u{307}", "\u{7F}", "\u{FFFD}",
         "Geoffroy\u{2019}s", "\u{65E5}\u{672C}", "\u{1F600}", "\u{1F1E9}\u{1F1EA}", "a\u{200D}b",
     ]
@@ -38,8 +38,16 @@ import FolioTestSupport
             (FetchRequest(sortBy: [SortDescriptor(\.text, order: .reverse), SortDescriptor(\.score)]), nil),
             (FetchRequest(sortBy: [SortDescriptor(\.score, order: .reverse)]), \TestItem.score),
             (FetchRequest(sortBy: [SortDescriptor(\.ratio), SortDescriptor(\.note, order: .reverse)]), nil),
-            (FetchRequest(predicate: #Predicate { $0.flag == true }, sortBy: [SortDescriptor(\.when, order: .reverse), SortDescriptor(\.ratio)]), nil),
-            (FetchRequest(predicate: #Predicate { $0.flag == false && $0.score != nil }, sortBy: [SortDescriptor(\.when), SortDescriptor(\.text)]), nil),
+            (
+                FetchRequest(
+                    predicate: #Predicate { $0.flag == true }, sortBy: [SortDescriptor(\.when, order: .reverse), SortDescriptor(\.ratio)]),
+                nil
+            ),
+            (
+                FetchRequest(
+                    predicate: #Predicate { $0.flag == false && $0.score != nil }, sortBy: [SortDescriptor(\.when), SortDescriptor(\.text)]),
+                nil
+            ),
         ]
     }
 
@@ -136,8 +144,10 @@ import FolioTestSupport
 
     /// The sections a fresh context's fetch gives, the store's `ORDER BY`
     /// alone: a section is a run of equal keys (equal by the store's order).
-    static func placement(_ request: FetchRequest<TestItem>, _ section: PartialKeyPath<TestItem>?,
-                                      in context: ObjectContext) throws -> Placement {
+    static func placement(
+        _ request: FetchRequest<TestItem>, _ section: PartialKeyPath<TestItem>?,
+        in context: ObjectContext
+    ) throws -> Placement {
         let rows = try context.fetchKeys(request, keyPaths: section.map { [$0] } ?? [])
         guard section != nil else { return [([], rows.map(\.id.rowID))] }
         var sections: Placement = []

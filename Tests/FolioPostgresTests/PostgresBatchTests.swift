@@ -1,9 +1,9 @@
-import Foundation
-import Testing
 import FolioPostgres
 import FolioResults
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Batch requests on a real PostgreSQL server, with two containers on one
 /// database standing for two machines: the rules hold on the server, and a
@@ -40,8 +40,9 @@ import FolioTestSupport
         _ = try seed(w)
 
         let request = FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.classification?.order), SortDescriptor(\.commonName)])
-        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: reader.viewContext,
-                                                  sectionNameKeyPath: \TestAnimal.classification?.order)
+        let controller = FetchedResultsController(
+            fetchRequest: request, managedObjectContext: reader.viewContext,
+            sectionNameKeyPath: \TestAnimal.classification?.order)
         try controller.performFetch()
         let harness = ResultsTableHarness(controller: controller)
         func settled(_ expected: [String]) async -> Bool {
@@ -57,7 +58,8 @@ import FolioTestSupport
 
         // Update: the animals with 0 legs get the classification's... attributes only, so rename them.
         harness.reset()
-        let renamed = try w.execute(BatchUpdateRequest<TestAnimal>(predicate: #Predicate { $0.legs == 0 }).setting(\.commonName, to: "Zero"))
+        let renamed = try w.execute(
+            BatchUpdateRequest<TestAnimal>(predicate: #Predicate { $0.legs == 0 }).setting(\.commonName, to: "Zero"))
         #expect(renamed.count == 34)
         expected = (expected.filter { Int($0.dropFirst())! % 9 != 0 } + Array(repeating: "Zero", count: 34)).sorted()
         #expect(await settled(expected))

@@ -1,8 +1,8 @@
-import Foundation
-import Testing
 import FolioPostgres
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// What Folio may write on a server: an empty database, a new namespace in
 /// a database that already keeps Folio stores, or this program's store.
@@ -22,7 +22,8 @@ import FolioTestSupport
 
     /// Every table and namespace of the database with its row count, to show nothing changed.
     func contents() async throws -> String {
-        try await cluster.runSQL("""
+        try await cluster.runSQL(
+            """
             SELECT string_agg(table_schema || '.' || table_name, ',' ORDER BY 1) FROM information_schema.tables
             WHERE table_schema NOT IN ('pg_catalog', 'information_schema');
             SELECT string_agg(nspname, ',' ORDER BY 1) FROM pg_namespace
@@ -33,8 +34,9 @@ import FolioTestSupport
         let before = try await contents()
         for (readOnly, seeded) in [(false, false), (false, true), (true, true)] {
             do {
-                _ = try PersistentContainer(schema: schema, store: .postgreSQL(uri), readOnly: readOnly,
-                                            seed: seeded ? { TestAnimal(context: $0).commonName = "Seed" } : nil)
+                _ = try PersistentContainer(
+                    schema: schema, store: .postgreSQL(uri), readOnly: readOnly,
+                    seed: seeded ? { TestAnimal(context: $0).commonName = "Seed" } : nil)
                 Issue.record("opened (readOnly \(readOnly), seeded \(seeded))", sourceLocation: sourceLocation)
             } catch let error as StoreError {
                 for word in words { #expect(error.description.contains(word), "\(error)", sourceLocation: sourceLocation) }
@@ -44,7 +46,8 @@ import FolioTestSupport
     }
 
     @Test func folioMetadataBesideAnotherProgramsTableIsNotAStore() async throws {
-        try await cluster.runSQL("""
+        try await cluster.runSQL(
+            """
             CREATE SCHEMA "Tests";
             CREATE TABLE "Tests".folio_metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE "Tests".accounts (id int PRIMARY KEY, owner text); INSERT INTO "Tests".accounts VALUES (1, 'Ann')
@@ -87,8 +90,9 @@ import FolioTestSupport
         }
         #expect(try await cluster.runSQL(record, database: database) == recorded)
         // As an older Folio left it: the column there, the record without it.
-        try await cluster.runSQL("UPDATE \"Inventory\".folio_metadata SET value = replace(value, ',\"shelf\":\"TEXT\"', '') WHERE key = 'schema'",
-                                 database: database)
+        try await cluster.runSQL(
+            "UPDATE \"Inventory\".folio_metadata SET value = replace(value, ',\"shelf\":\"TEXT\"', '') WHERE key = 'schema'",
+            database: database)
         let newer = try PersistentContainer(schema: TwoBuildsSchema.newer, store: .postgreSQL(uri))
         let items = try newer.viewContext.fetch(FetchRequest<NewerBuildItem>(sortBy: [SortDescriptor(\.name)]))
         #expect(items.map(\.shelf) == ["unsorted", "B2"])
@@ -112,7 +116,8 @@ extension PostgresBoundaryTests {
                 lion.classification = cats
             }
         }
-        let transactions = try await cluster.runSQL("""
+        let transactions = try await cluster.runSQL(
+            """
             SELECT count(DISTINCT x) FROM (
               SELECT xmin::text AS x FROM "Seeded".folio_metadata WHERE key IN ('schema', 'seeded')
               UNION ALL SELECT xmin::text FROM "Seeded"."TestAnimal"
@@ -134,6 +139,7 @@ extension PostgresBoundaryTests {
 final class TwoBuildsSchemaNote: ManagedObject {
     @Managed var text: String
     override class var entity: EntityDescription {
-        EntityDescription(TwoBuildsSchemaNote.self, name: "Note", properties: [.attribute(\TwoBuildsSchemaNote.text, "text", defaultValue: "")])
+        EntityDescription(
+            TwoBuildsSchemaNote.self, name: "Note", properties: [.attribute(\TwoBuildsSchemaNote.text, "text", defaultValue: "")])
     }
 }

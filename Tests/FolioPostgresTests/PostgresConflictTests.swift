@@ -1,8 +1,8 @@
-import Foundation
-import Testing
 import FolioPostgres
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Optimistic concurrency on a PostgreSQL server: two containers are two
 /// machines changing the same rows.
@@ -24,7 +24,8 @@ import FolioTestSupport
     /// Runs SQL in the schema's namespace, as another client of the server would.
     @discardableResult
     func sql(_ text: String) async throws -> String {
-        try await cluster.runSQL("SET search_path TO conflicts; " + text, database: database).trimmingCharacters(in: .whitespacesAndNewlines)
+        try await cluster.runSQL("SET search_path TO conflicts; " + text, database: database).trimmingCharacters(
+            in: .whitespacesAndNewlines)
     }
 
     @Test func aRowStartsAtVersionOneAndEveryWriteOfItBumpsIt() async throws {
@@ -51,9 +52,15 @@ import FolioTestSupport
         note.title = "from a"
         try a.viewContext.save()
         theirs.title = "from b"
-        #expect(throws: StoreError.conflict([SaveConflict(entity: "ConflictNote", id: note.objectID.rowID, kind: .changed, keys: [
-            .init(key: "title", stored: .text("from a"), context: .text("from b")),
-        ])])) { try b.viewContext.save() }
+        #expect(
+            throws: StoreError.conflict([
+                SaveConflict(
+                    entity: "ConflictNote", id: note.objectID.rowID, kind: .changed,
+                    keys: [
+                        .init(key: "title", stored: .text("from a"), context: .text("from b"))
+                    ])
+            ])
+        ) { try b.viewContext.save() }
         #expect(try await sql("SELECT title FROM \"ConflictNote\"") == "from a")
         #expect(theirs.title == "from b" && b.viewContext.hasChanges)
     }
@@ -103,7 +110,8 @@ import FolioTestSupport
         let json = try await sql("SELECT value FROM folio_metadata WHERE key = 'schema'")
         let old = try ConflictStores.withoutVersions(json).replacingOccurrences(of: "'", with: "''")
         let column = ConflictStores.versionColumn
-        try await sql("""
+        try await sql(
+            """
             ALTER TABLE "ConflictNote" DROP COLUMN \(column); ALTER TABLE "ConflictShelf" DROP COLUMN \(column);
             ALTER TABLE "ConflictBook" DROP COLUMN \(column); UPDATE folio_metadata SET value = '\(old)' WHERE key = 'schema'
             """)
@@ -123,7 +131,9 @@ import FolioTestSupport
         let seed = StoreSplitMix64.seedFromEnvironment()
         print("seed:", seed)
         let mine = try open(), peer = ContainerConflictPeer(try open())
-        let problems = try await mine.newBackgroundContext().perform { try ConflictScenario.playAll(rounds: 6, seed: seed, in: $0, peer: peer) }
+        let problems = try await mine.newBackgroundContext().perform {
+            try ConflictScenario.playAll(rounds: 6, seed: seed, in: $0, peer: peer)
+        }
         #expect(problems.isEmpty, "seed \(seed):\n\(problems.joined(separator: "\n"))")
     }
 

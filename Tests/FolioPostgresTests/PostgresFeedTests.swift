@@ -1,8 +1,8 @@
-import Foundation
-import Testing
 import FolioPostgres
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Containers on one server ("machines") hear each other's saves through
 /// LISTEN/NOTIFY and the history, and lose nothing when connections drop
@@ -33,7 +33,6 @@ import FolioTestSupport
         try container.viewContext.save()
         return Set(zoos.map(\.objectID))
     }
-
 
     @Test func anotherContainersSavesArriveAndKeepOrder() async throws {
         let uri = try await PostgresCluster.shared().makeDatabase()
@@ -70,8 +69,9 @@ import FolioTestSupport
             // Sometimes a turn of the main actor between saves, so that deliveries land between them.
             if Int.random(in: 0..<4, using: &random) == 0 { await Task.yield() }
         }
-        #expect(await waitUntil(30) { heard[0].count == saved[1].count && heard[1].count == saved[0].count },
-                "heard \(heard[0].count) of \(saved[1].count) and \(heard[1].count) of \(saved[0].count)")
+        #expect(
+            await waitUntil(30) { heard[0].count == saved[1].count && heard[1].count == saved[0].count },
+            "heard \(heard[0].count) of \(saved[1].count) and \(heard[1].count) of \(saved[0].count)")
         #expect(heard[0] == saved[1], "seed \(random.seed)")
         #expect(heard[1] == saved[0], "seed \(random.seed)")
         withExtendedLifetime(tokens) {}
@@ -86,7 +86,9 @@ import FolioTestSupport
         let first = try insert(["before"], into: a)
         #expect(await waitUntil(20) { heard.inserted == first })
         // End every connection of the database: the listener, the readers and the writers.
-        try await cluster.runSQL("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(PostgresCluster.databaseName(uri))' AND pid <> pg_backend_pid()")
+        try await cluster.runSQL(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(PostgresCluster.databaseName(uri))' AND pid <> pg_backend_pid()"
+        )
         // A save right after may meet its dead connection: it fails visibly, and the next one reconnects.
         var saved = first
         do { saved.formUnion(try insert(["maybe"], into: a)) } catch let error as StoreError {

@@ -1,11 +1,11 @@
 import CLibPQ
 import Dispatch
-import Foundation
-import Synchronization
-import Testing
 import FolioPostgres
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Synchronization
+import Testing
 
 /// The feed's connection, driven directly (no follower, no fallback poll):
 /// every new session LISTENs and wakes once for its catch-up read,
@@ -58,14 +58,26 @@ import FolioTestSupport
         var position = registered
         // Each returns the position to read after: registering again records the reader at the newest one.
         let reconnects: [(String, () throws -> Int64?)] = [
-            ("read", { _ = try feed.read(after: position); return nil }),
-            ("acknowledge", { try feed.acknowledge(position: position, silenceLimit: 3600); return nil }),
+            (
+                "read",
+                {
+                    _ = try feed.read(after: position); return nil
+                }
+            ),
+            (
+                "acknowledge",
+                {
+                    try feed.acknowledge(position: position, silenceLimit: 3600); return nil
+                }
+            ),
             ("register", { try feed.register() }),
         ]
         for ending in ["terminated", "restarted"] {
             for (who, reconnect) in reconnects {
                 let pid = queue.sync { feed.listenerProcessID }
-                if ending == "restarted" { try await cluster.restart() } else {
+                if ending == "restarted" {
+                    try await cluster.restart()
+                } else {
                     try await cluster.runSQL("SELECT pg_terminate_backend(\(pid), 10000)")
                 }
                 // Saved while nobody listens: only the catch-up read can find it.
@@ -81,7 +93,8 @@ import FolioTestSupport
                 position = caughtUp.latest
                 let heardBefore = wakes.value
                 let later = try insert("after \(ending) \(who)", into: writer)
-                #expect(await waitUntil(20) { wakes.value > heardBefore }, "a save after \(ending)/\(who) is heard: the new session listens")
+                #expect(
+                    await waitUntil(20) { wakes.value > heardBefore }, "a save after \(ending)/\(who) is heard: the new session listens")
                 let read = try queue.sync { try feed.read(after: position) }
                 #expect(!read.trimmed)
                 #expect(inserted(read) == [later], "after \(ending)/\(who)")
@@ -119,8 +132,11 @@ import FolioTestSupport
             let result = Result { try onQueue.feed.read(after: position) }
             outcome.withLock { $0 = result }
         }
-        let waiting = "SELECT pid FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'catch-up (feed)' AND wait_event_type = 'Lock'"
-        #expect(await waitUntil(30) { ((try? await cluster.runSQL(waiting)) ?? "").split(separator: "\n").count == 1 }, "the catch-up read waits on the lock")
+        let waiting =
+            "SELECT pid FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'catch-up (feed)' AND wait_event_type = 'Lock'"
+        #expect(
+            await waitUntil(30) { ((try? await cluster.runSQL(waiting)) ?? "").split(separator: "\n").count == 1 },
+            "the catch-up read waits on the lock")
         saved.insert(try insert("during the read", into: writer))
         try await cluster.runSQL("SELECT pg_terminate_backend(pid, 10000) FROM (\(waiting)) w")
         PQclear(PQexec(holder, "ROLLBACK"))

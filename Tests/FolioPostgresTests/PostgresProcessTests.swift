@@ -1,10 +1,10 @@
 import CLibPQ
-import Foundation
-import Testing
 import FolioPostgres
 import FolioResults
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Several processes ("machines") on one server, and the server's faults
 /// under them: every controller converges, nothing acknowledged is lost,
@@ -38,8 +38,9 @@ import FolioTestSupport
         print("seed:", seed)
         let uri = try await PostgresCluster.shared().makeDatabase()
         let container = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
-        let controller = FetchedResultsController(fetchRequest: FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)]),
-                                                  managedObjectContext: container.viewContext, sectionNameKeyPath: nil)
+        let controller = FetchedResultsController(
+            fetchRequest: FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)]),
+            managedObjectContext: container.viewContext, sectionNameKeyPath: nil)
         try controller.performFetch()
         let harness = ResultsTableHarness(controller: controller)
         let perWorker = 20, mine = 10, workers = 3
@@ -54,7 +55,8 @@ import FolioTestSupport
         for (i, child) in children.enumerated() {
             #expect(await child.waitForLine { $0 == "saved all" } != nil, "worker \(i) did not save: \(child.lines.suffix(3).map(\.line))")
         }
-        #expect(await waitUntil(60) { controller.fetchedObjects?.count == total }, "shown \(controller.fetchedObjects?.count ?? 0) of \(total)")
+        #expect(
+            await waitUntil(60) { controller.fetchedObjects?.count == total }, "shown \(controller.fetchedObjects?.count ?? 0) of \(total)")
         let shown = (controller.fetchedObjects ?? []).map(\.commonName).joined(separator: ",")
         #expect(try container.viewContext.fetch(controller.fetchRequest).map(\.commonName).joined(separator: ",") == shown)
         #expect(harness.tableErrors.isEmpty, "\(harness.tableErrors)")
@@ -128,8 +130,11 @@ import FolioTestSupport
         let cluster = try await PostgresCluster.shared()
         let uri = try await cluster.makeDatabase()
         let database = PostgresCluster.databaseName(uri)
-        func count(_ table: String) async -> Int { Int((try? await cluster.runSQL("SELECT count(*) FROM \(table)", database: database))?
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? -1 }
+        func count(_ table: String) async -> Int {
+            Int(
+                (try? await cluster.runSQL("SELECT count(*) FROM \(table)", database: database))?
+                    .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? -1
+        }
         let mine = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
         mine.setReaderSilenceLimit(1.5)
         _ = try insert("Seed", into: mine)
@@ -142,10 +147,11 @@ import FolioTestSupport
         let alsoMissed = try insert("Also missed", into: mine)
         mine.checkForExternalChanges()
         var left = (history: -1, readers: -1)
-        #expect(await waitUntil {
-            left = (await count("folio_history"), await count("folio_readers"))
-            return left == (0, 1)
-        }, "history \(left.history), readers \(left.readers) after the trim")
+        #expect(
+            await waitUntil {
+                left = (await count("folio_history"), await count("folio_readers"))
+                return left == (0, 1)
+            }, "history \(left.history), readers \(left.readers) after the trim")
         child.resume()
         #expect(await child.waitForLine { $0 == "reload" } != nil, "the reader learnt it missed saves: \(child.lines.map(\.line))")
         let later = try insert("Later", into: mine)

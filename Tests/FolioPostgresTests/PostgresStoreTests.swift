@@ -1,8 +1,8 @@
-import Foundation
-import Testing
 import FolioPostgres
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// The store on a real PostgreSQL server: the same contexts, fetches,
 /// relationships and errors as on SQLite.
@@ -68,8 +68,9 @@ import FolioTestSupport
         let byName = try fresh.fetch(FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)]))
         // By UTF-8 bytes, as SQLite orders them: capitals first, accented letters last.
         #expect(byName.map(\.commonName) == ["Emu", "Zebra", "ant", "lion", "éland"])
-        let four = FetchRequest<TestAnimal>(predicate: #Predicate { $0.legs == 4 && $0.commonName != "lion" },
-                                            sortBy: [SortDescriptor(\.commonName, order: .reverse)])
+        let four = FetchRequest<TestAnimal>(
+            predicate: #Predicate { $0.legs == 4 && $0.commonName != "lion" },
+            sortBy: [SortDescriptor(\.commonName, order: .reverse)])
         #expect(try fresh.fetch(four).map(\.commonName) == ["éland", "Zebra"])
         #expect(try fresh.count(for: four) == 2)
         var limited = FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.legs), SortDescriptor(\.commonName)])
@@ -143,17 +144,20 @@ import FolioTestSupport
         let cluster = try await PostgresCluster.shared()
         let uri = try await cluster.makeDatabase(prefix: "foreign")
         let name = PostgresCluster.databaseName(uri)
-        try await cluster.runSQL("CREATE TABLE customers (id int PRIMARY KEY, name text); INSERT INTO customers VALUES (1, 'Ann')", database: name)
-        let before = try await cluster.runSQL("SELECT string_agg(table_schema || '.' || table_name, ',' ORDER BY 1) FROM information_schema.tables "
-                                        + "WHERE table_schema NOT IN ('pg_catalog', 'information_schema'); SELECT nspname FROM pg_namespace ORDER BY 1",
-                                        database: name)
+        try await cluster.runSQL(
+            "CREATE TABLE customers (id int PRIMARY KEY, name text); INSERT INTO customers VALUES (1, 'Ann')", database: name)
+        let before = try await cluster.runSQL(
+            "SELECT string_agg(table_schema || '.' || table_name, ',' ORDER BY 1) FROM information_schema.tables "
+                + "WHERE table_schema NOT IN ('pg_catalog', 'information_schema'); SELECT nspname FROM pg_namespace ORDER BY 1",
+            database: name)
         #expect(throws: StoreError.self) { try open(uri) }
         do { _ = try open(uri) } catch let error as StoreError {
             #expect(error.description.contains("customers"))
         }
-        let after = try await cluster.runSQL("SELECT string_agg(table_schema || '.' || table_name, ',' ORDER BY 1) FROM information_schema.tables "
-                                       + "WHERE table_schema NOT IN ('pg_catalog', 'information_schema'); SELECT nspname FROM pg_namespace ORDER BY 1",
-                                       database: name)
+        let after = try await cluster.runSQL(
+            "SELECT string_agg(table_schema || '.' || table_name, ',' ORDER BY 1) FROM information_schema.tables "
+                + "WHERE table_schema NOT IN ('pg_catalog', 'information_schema'); SELECT nspname FROM pg_namespace ORDER BY 1",
+            database: name)
         #expect(after == before)
     }
 

@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Negative numbers and arithmetic in predicates, on both backends: each
 /// store's answer is the one Swift's own evaluation of the predicate gives

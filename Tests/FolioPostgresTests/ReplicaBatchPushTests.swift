@@ -1,8 +1,8 @@
-import Foundation
-import Testing
 import FolioPostgres
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Waiting saves are pushed many to a server transaction: in commit order,
 /// each checked and resolved on its own, and one the server refuses or the
@@ -60,8 +60,9 @@ import FolioTestSupport
         let onServer = try await sql("SELECT string_agg(\"commonName\" || ':' || legs, ',' ORDER BY \"commonName\") FROM \"TestAnimal\"")
         #expect(onServer == expected, "\(onServer)")
         let a = try replica("a.sqlite")
-        #expect(try a.viewContext.fetch(FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)]))
-                    .map { "\($0.commonName):\($0.legs)" }.joined(separator: ",") == expected)
+        #expect(
+            try a.viewContext.fetch(FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)]))
+                .map { "\($0.commonName):\($0.legs)" }.joined(separator: ",") == expected)
     }
 
     @Test func aRefusedSaveStopsThePushAfterTheSavesBeforeItAndLosesNothing() async throws {
@@ -76,7 +77,9 @@ import FolioTestSupport
         let refused = try await b.syncNow()
         #expect(refused.pushed == 1 && refused.waiting == 2 && refused.problem?.contains("must be unique") == true, "\(refused)")
         #expect(try await sql("SELECT string_agg(name, ',' ORDER BY name) FROM \"TestZoo\"") == "Alpha,Twin")
-        let twin = try b.viewContext.fetch(FetchRequest<TestZoo>(sortBy: [SortDescriptor(\.name)])).filter { $0.name == "Twin" && $0.objectID.rowID >= 1 << 40 }
+        let twin = try b.viewContext.fetch(FetchRequest<TestZoo>(sortBy: [SortDescriptor(\.name)])).filter {
+            $0.name == "Twin" && $0.objectID.rowID >= 1 << 40
+        }
         try #require(twin.count == 1)
         twin[0].name = "Twin 2"
         try b.viewContext.save()
@@ -107,12 +110,16 @@ import FolioTestSupport
         try b.viewContext.save()
         let waiting = try await b.syncNow()
         #expect(waiting.pushed == 1 && waiting.waiting == 2 && waiting.unsettled.count == 1, "\(waiting)")
-        #expect(try await sql("SELECT string_agg(\"commonName\" || ':' || legs || ':' || habitat, ',' ORDER BY \"commonName\") FROM \"TestAnimal\"")
+        #expect(
+            try await sql(
+                "SELECT string_agg(\"commonName\" || ':' || legs || ':' || habitat, ',' ORDER BY \"commonName\") FROM \"TestAnimal\"")
                 == "Okapi:5:,Tapir:7:")
         b.syncMergePolicy = .mergeByPropertyObjectTrump
         let settled = try await b.syncNow()
         #expect(settled.pushed == 2 && settled.waiting == 0 && settled.unsettled.isEmpty, "\(settled)")
-        #expect(try await sql("SELECT string_agg(\"commonName\" || ':' || legs || ':' || habitat, ',' ORDER BY \"commonName\") FROM \"TestAnimal\"")
+        #expect(
+            try await sql(
+                "SELECT string_agg(\"commonName\" || ':' || legs || ':' || habitat, ',' ORDER BY \"commonName\") FROM \"TestAnimal\"")
                 == "Okapi:5:Forest,Tapir:6:")
     }
 }

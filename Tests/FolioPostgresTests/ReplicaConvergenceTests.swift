@@ -1,9 +1,9 @@
-import Foundation
-import Testing
 import FolioPostgres
 import FolioResults
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Replicas that changed the same store apart end up with the server's
 /// state: relationships, deletions against edits under each policy, and a
@@ -23,8 +23,9 @@ import FolioTestSupport
 
     /// A replica that syncs only when the test says.
     func replica(_ name: String, policy: MergePolicy = .error) throws -> PersistentContainer {
-        let container = try PersistentContainer(schema: StoreTestSchema.make(),
-                store: .postgreSQL(uri, replica: dir.path(name)), syncsAutomatically: false)
+        let container = try PersistentContainer(
+            schema: StoreTestSchema.make(),
+            store: .postgreSQL(uri, replica: dir.path(name)), syncsAutomatically: false)
         container.syncMergePolicy = policy
         return container
     }
@@ -140,8 +141,9 @@ import FolioTestSupport
             let legs = survives ? [3] : []
             let request = FetchRequest<TestAnimal>(predicate: #Predicate { $0.commonName == name })
             #expect(await waitUntil { (try? b.viewContext.fetch(request).map(\.legs)) == legs }, "\(policy): B")
-            #expect(await waitUntil { (try? a.viewContext.fetch(request).map(\.legs)) == legs },
-                    "\(policy): A has \((try? a.viewContext.fetch(request).map(\.legs)) ?? [])")
+            #expect(
+                await waitUntil { (try? a.viewContext.fetch(request).map(\.legs)) == legs },
+                "\(policy): A has \((try? a.viewContext.fetch(request).map(\.legs)) ?? [])")
         }
     }
 
@@ -151,8 +153,9 @@ import FolioTestSupport
         genet.commonName = "Genet"
         try a.viewContext.save()
         _ = try await a.syncNow()
-        let controller = FetchedResultsController(fetchRequest: FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)]),
-                                                  managedObjectContext: b.viewContext, sectionNameKeyPath: nil)
+        let controller = FetchedResultsController(
+            fetchRequest: FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)]),
+            managedObjectContext: b.viewContext, sectionNameKeyPath: nil)
         let recorder = ResultsRecordingDelegate<TestAnimal>(describe: \.commonName)
         controller.delegate = recorder
         try controller.performFetch()
@@ -171,17 +174,21 @@ import FolioTestSupport
         genet.legs = 3
         try a.viewContext.save()
         _ = try await a.syncNow()
-        try await sql("""
+        try await sql(
+            """
             INSERT INTO folio_metadata (key, value) SELECT 'history_trimmed_through', max(position)::text FROM folio_history
             ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value;
             DELETE FROM folio_history
             """)
         recorder.reset()
         _ = try await b.syncNow()
-        #expect(await waitUntil { controller.fetchedObjects?.map(\.commonName) == ["Genet", "Hyrax", "Ibex", "Jerboa"] },
-                "\(controller.fetchedObjects?.map(\.commonName) ?? [])")
+        #expect(
+            await waitUntil { controller.fetchedObjects?.map(\.commonName) == ["Genet", "Hyrax", "Ibex", "Jerboa"] },
+            "\(controller.fetchedObjects?.map(\.commonName) ?? [])")
         #expect(recorder.wholeBatches.count == 1 && recorder.lines.contains("delete section 0 ''"), "\(recorder.lines)")
         #expect(controller.fetchedObjects?.first?.legs == 3)
-        #expect(try await sql("SELECT string_agg(\"commonName\", ',' ORDER BY \"commonName\") FROM \"TestAnimal\"") == "Genet,Hyrax,Ibex,Jerboa")
+        #expect(
+            try await sql("SELECT string_agg(\"commonName\", ',' ORDER BY \"commonName\") FROM \"TestAnimal\"") == "Genet,Hyrax,Ibex,Jerboa"
+        )
     }
 }

@@ -1,8 +1,8 @@
-import Foundation
-import Testing
 import FolioPostgres
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Deletions, relationships and unique values made apart: a waiting save
 /// that refers to an object deleted on the server, and a deletion pushed
@@ -22,8 +22,9 @@ import FolioTestSupport
     func pair(_ schema: @escaping () -> Schema) async throws -> (PersistentContainer, PersistentContainer, String) {
         let uri = try await cluster.makeDatabase(prefix: "rules")
         let make = { (name: String) throws -> PersistentContainer in
-            let container = try PersistentContainer(schema: schema(),
-                    store: .postgreSQL(uri, replica: dir.path(name)), syncsAutomatically: false)
+            let container = try PersistentContainer(
+                schema: schema(),
+                store: .postgreSQL(uri, replica: dir.path(name)), syncsAutomatically: false)
             return container
         }
         return (try make("a.sqlite"), try make("b.sqlite"), uri)
@@ -78,9 +79,12 @@ import FolioTestSupport
         try await settled(b, a)
         #expect(try await sql("SELECT title || ':' || coalesce(shelf::text, '-') FROM conflicts.\"ConflictNote\"", uri) == "Kept:-")
         for container in [a, b] {
-            #expect(await waitUntil {
-                (try? container.viewContext.fetch(FetchRequest<ConflictNote>()).map { "\($0.title):\($0.shelf?.name ?? "-")" }) == ["Kept:-"]
-            })
+            #expect(
+                await waitUntil {
+                    (try? container.viewContext.fetch(FetchRequest<ConflictNote>()).map { "\($0.title):\($0.shelf?.name ?? "-")" }) == [
+                        "Kept:-"
+                    ]
+                })
         }
     }
 
@@ -119,12 +123,18 @@ import FolioTestSupport
         try a.viewContext.save()
         _ = try await a.syncNow()
         try await settled(b, a)
-        #expect(try await sql("SELECT s.name || ':' || b.title FROM conflicts.\"ConflictBook\" b JOIN conflicts.\"ConflictShelf\" s ON b.shelf = s.id", uri)
+        #expect(
+            try await sql(
+                "SELECT s.name || ':' || b.title FROM conflicts.\"ConflictBook\" b JOIN conflicts.\"ConflictShelf\" s ON b.shelf = s.id",
+                uri)
                 == "Low:Dune")
         for container in [a, b] {
-            #expect(await waitUntil {
-                (try? container.viewContext.fetch(FetchRequest<ConflictBook>()).map { "\($0.shelf?.name ?? "-"):\($0.title)" }) == ["Low:Dune"]
-            })
+            #expect(
+                await waitUntil {
+                    (try? container.viewContext.fetch(FetchRequest<ConflictBook>()).map { "\($0.shelf?.name ?? "-"):\($0.title)" }) == [
+                        "Low:Dune"
+                    ]
+                })
         }
     }
 
@@ -145,9 +155,12 @@ import FolioTestSupport
         try await settled(b, a)
         #expect(try await sql("SELECT string_agg(name, ',' ORDER BY name) FROM \"TestZoo\"", uri) == "Twin,Twin 2")
         for container in [a, b] {
-            #expect(await waitUntil {
-                (try? container.viewContext.fetch(FetchRequest<TestZoo>(sortBy: [SortDescriptor(\.name)])).map(\.name)) == ["Twin", "Twin 2"]
-            }, "\((try? container.viewContext.fetch(FetchRequest<TestZoo>()).map(\.name)) ?? [])")
+            #expect(
+                await waitUntil {
+                    (try? container.viewContext.fetch(FetchRequest<TestZoo>(sortBy: [SortDescriptor(\.name)])).map(\.name)) == [
+                        "Twin", "Twin 2",
+                    ]
+                }, "\((try? container.viewContext.fetch(FetchRequest<TestZoo>()).map(\.name)) ?? [])")
         }
     }
 }

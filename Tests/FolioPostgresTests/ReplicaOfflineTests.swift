@@ -1,9 +1,9 @@
 import CSQLite
-import Foundation
-import Testing
 import FolioPostgres
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// A replica without its server: saves are local and durable, and wait in
 /// the outbox until the server is back. Each test stops a server of its own.
@@ -49,20 +49,24 @@ import FolioTestSupport
         try container.viewContext.save()
         let entries = outbox(path)
         #expect(entries.count == 2, "\(entries)")
-        #expect(entries.first?.contains("\"keys\":[\"legs\"]") == true && entries.first?.contains("\"old\":[{\"i\":4}]") == true,
-                "\(entries)")
+        #expect(
+            entries.first?.contains("\"keys\":[\"legs\"]") == true && entries.first?.contains("\"old\":[{\"i\":4}]") == true,
+            "\(entries)")
         await #expect(throws: (any Error).self) { _ = try await container.syncNow() }
         #expect(container.syncStatus?.isOnline == false && container.syncStatus?.waitingChanges == 2)
-        #expect(try container.viewContext.fetch(FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)])).map(\.commonName)
+        #expect(
+            try container.viewContext.fetch(FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)])).map(\.commonName)
                 == ["Aye-aye", "Colugo"])
 
         try await cluster.start()
-        #expect(await waitUntil(60) {
-            _ = try? await container.syncNow()
-            return container.syncStatus?.waitingChanges == 0
-        }, "\(String(describing: container.syncStatus?.state))")
-        let rows = try await cluster.runSQL("SELECT string_agg(\"commonName\" || ':' || legs, ',' ORDER BY id) FROM \"TestAnimal\"",
-                                            database: PostgresCluster.databaseName(uri))
+        #expect(
+            await waitUntil(60) {
+                _ = try? await container.syncNow()
+                return container.syncStatus?.waitingChanges == 0
+            }, "\(String(describing: container.syncStatus?.state))")
+        let rows = try await cluster.runSQL(
+            "SELECT string_agg(\"commonName\" || ':' || legs, ',' ORDER BY id) FROM \"TestAnimal\"",
+            database: PostgresCluster.databaseName(uri))
         #expect(rows.trimmingCharacters(in: .whitespacesAndNewlines) == "Aye-aye:2,Colugo:4")
         #expect(container.syncStatus?.isOnline == true)
     }
@@ -95,11 +99,12 @@ import FolioTestSupport
         let uri = try await cluster.makeDatabase()
         let dir = try StoreTemporaryDirectory()
         try await cluster.stop()
-        #expect { _ = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri, replica: dir.path("r.sqlite"))) }
-            throws: { error in
-                guard case StoreError.offline = error else { return false }
-                return true
-            }
+        #expect {
+            _ = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri, replica: dir.path("r.sqlite")))
+        } throws: { error in
+            guard case StoreError.offline = error else { return false }
+            return true
+        }
         try await cluster.start()
         let container = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri, replica: dir.path("r.sqlite")))
         #expect(container.syncStatus != nil)
@@ -116,18 +121,22 @@ import FolioTestSupport
         try await cluster.stop()
         let child = try StoreChildProcess(executable: worker, arguments: ["insert", uri + "#replica=" + path, "Dhole", "Ermine"])
         // Killed as soon as its second save is acknowledged.
-        #expect(await waitUntil(120) { child.lines.filter { $0.line.hasPrefix("saved TestAnimal/") }.count == 2 }, "\(child.lines.map(\.line))")
+        #expect(
+            await waitUntil(120) { child.lines.filter { $0.line.hasPrefix("saved TestAnimal/") }.count == 2 }, "\(child.lines.map(\.line))")
         await child.kill()
         try await cluster.start()
         let container = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri, replica: path))
-        #expect(try container.viewContext.fetch(FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)])).map(\.commonName)
+        #expect(
+            try container.viewContext.fetch(FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)])).map(\.commonName)
                 == ["Dhole", "Ermine"])
-        #expect(await waitUntil(60) {
-            _ = try? await container.syncNow()
-            return container.syncStatus?.waitingChanges == 0
-        })
-        let rows = try await cluster.runSQL("SELECT string_agg(\"commonName\", ',' ORDER BY id) FROM \"TestAnimal\"",
-                                            database: PostgresCluster.databaseName(uri))
+        #expect(
+            await waitUntil(60) {
+                _ = try? await container.syncNow()
+                return container.syncStatus?.waitingChanges == 0
+            })
+        let rows = try await cluster.runSQL(
+            "SELECT string_agg(\"commonName\", ',' ORDER BY id) FROM \"TestAnimal\"",
+            database: PostgresCluster.databaseName(uri))
         #expect(rows.trimmingCharacters(in: .whitespacesAndNewlines) == "Dhole,Ermine")
     }
 
@@ -146,14 +155,16 @@ import FolioTestSupport
         #expect(Set(mine.map(\.objectID.rowID)).isDisjoint(with: theirs.map(\.objectID.rowID)))
         try await cluster.start()
         for container in [a, b, a] {
-            #expect(await waitUntil(60) {
-                (try? await container.syncNow()) != nil && container.syncStatus?.waitingChanges == 0
-            })
+            #expect(
+                await waitUntil(60) {
+                    (try? await container.syncNow()) != nil && container.syncStatus?.waitingChanges == 0
+                })
         }
         #expect(try a.viewContext.count(for: FetchRequest<TestAnimal>()) == 40)
-        #expect(await waitUntil(30) {
-            _ = try? await b.syncNow()
-            return (try? b.viewContext.count(for: FetchRequest<TestAnimal>())) == 40
-        })
+        #expect(
+            await waitUntil(30) {
+                _ = try? await b.syncNow()
+                return (try? b.viewContext.count(for: FetchRequest<TestAnimal>())) == 40
+            })
     }
 }

@@ -96,7 +96,8 @@ struct PartitionModel {
                 if allowed.contains(value) { continue }
                 // A relationship to a group that went is cleared.
                 let target = key.hasPrefix("tag:") ? String(key.dropFirst(4)) : nil
-                let cleared = key.hasPrefix("tag:") ? value == "0" && mayBeGone(target!) : value == "-" && allowed.contains(where: mayBeGone)
+                let cleared =
+                    key.hasPrefix("tag:") ? value == "0" && mayBeGone(target!) : value == "-" && allowed.contains(where: mayBeGone)
                 if !cleared { problems.append("item \(name): \(key) is \(value), but its writes allow only \(allowed.sorted())") }
             }
         }

@@ -1,8 +1,8 @@
-import Foundation
-import Testing
 import FolioPostgres
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Three replicas, each in a process of its own, make random saves while the
 /// test cuts them off at random: the server stopped, their connections
@@ -48,7 +48,9 @@ struct PeerError: Error, CustomStringConvertible {
             next += 1
             let tag = "\(next) "
             process.send(tag + command)
-            guard let line = await process.waitForLine(timeout: 300, { $0.hasPrefix(tag) && !$0.hasPrefix(tag + "dump ") }) else { return "died" }
+            guard let line = await process.waitForLine(timeout: 300, { $0.hasPrefix(tag) && !$0.hasPrefix(tag + "dump ") }) else {
+                return "died"
+            }
             let problems = process.lines.map(\.line).filter { $0.hasPrefix("problem ") }
             let news = problems.count > problemsSeen ? " [" + problems[problemsSeen...].joined(separator: "; ") + "]" : ""
             problemsSeen = problems.count
@@ -106,7 +108,9 @@ struct PeerError: Error, CustomStringConvertible {
         /// A random save on a random replica, recorded in the model when acknowledged.
         func randomSave(on peer: Peer) async {
             let items = model.liveItems, groups = model.liveGroups
-            func someGroup() -> String { groups.isEmpty || Int.random(in: 0..<4, using: &rng) == 0 ? "-" : groups.randomElement(using: &rng)! }
+            func someGroup() -> String {
+                groups.isEmpty || Int.random(in: 0..<4, using: &rng) == 0 ? "-" : groups.randomElement(using: &rng)!
+            }
             let shelves = ["A", "B", "C", "D"]
             var op = Int.random(in: 0..<100, using: &rng)
             if groups.count < 3 { op = 0 } else if items.count < 5 && op >= 20 { op = 10 }
@@ -199,9 +203,12 @@ struct PeerError: Error, CustomStringConvertible {
                 if !settled.hasPrefix("settled ok") { defects.append("replica \(peer.index): \(settled); seed \(seed)") }
                 let onlyHere = dump.filter { !truth.contains($0) }, onlyThere = truth.filter { !dump.contains($0) }
                 let names = Set((onlyHere + onlyThere).flatMap { $0.split(separator: " ").dropFirst() })
-                let history = log.filter { line in names.contains { line.contains(" \($0) ") || line.hasSuffix(" \($0)") } || line.hasPrefix("step") }
+                let history = log.filter { line in
+                    names.contains { line.contains(" \($0) ") || line.hasSuffix(" \($0)") } || line.hasPrefix("step")
+                }
                 if !onlyHere.isEmpty || !onlyThere.isEmpty {
-                    Issue.record("""
+                    Issue.record(
+                        """
                         replica \(peer.index) differs from the server; seed \(seed)
                         replica: \(onlyHere)
                         server: \(onlyThere)
@@ -228,8 +235,9 @@ struct PeerError: Error, CustomStringConvertible {
                 serverUp.toggle()
             case 6..<10 where serverUp:
                 note("step \(step): connections killed")
-                _ = try? await cluster.runSQL("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                                              + "WHERE datname = '\(database)' AND pid <> pg_backend_pid()")
+                _ = try? await cluster.runSQL(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                        + "WHERE datname = '\(database)' AND pid <> pg_backend_pid()")
             case 10..<14:
                 // A save wakes its sync; the kill lands while it pushes, or just before or after.
                 await randomSave(on: peer)

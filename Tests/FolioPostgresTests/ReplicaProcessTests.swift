@@ -1,8 +1,8 @@
-import Foundation
-import Testing
 import FolioPostgres
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Another process on the same replica file: it saves through the outbox
 /// like this one, and hears each pull as one change set, as it hears
@@ -17,8 +17,9 @@ import FolioTestSupport
         let path = dir.path("b.sqlite")
         let b = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri, replica: path), syncsAutomatically: false)
         _ = try await b.syncNow()  // this container holds the replica's sync from here on
-        let a = try PersistentContainer(schema: StoreTestSchema.make(),
-                store: .postgreSQL(uri, replica: dir.path("a.sqlite")), syncsAutomatically: false)
+        let a = try PersistentContainer(
+            schema: StoreTestSchema.make(),
+            store: .postgreSQL(uri, replica: dir.path("a.sqlite")), syncsAutomatically: false)
         let child = try StoreChildProcess(executable: worker, arguments: ["watch", uri + "#replica=" + path])
         #expect(await child.waitForLine { $0 == "ready" } != nil, "\(child.lines.map(\.line))")
 

@@ -1,9 +1,9 @@
-import Foundation
-import Testing
 import FolioPostgres
 import FolioResults
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Another connection's commit to a replica file (a pull, or a save of
 /// another container on the file) is seen by a fetch a moment before the
@@ -22,8 +22,9 @@ import FolioTestSupport
     }
 
     func replica() throws -> PersistentContainer {
-        try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri, replica: dir.path("r.sqlite")),
-                                syncsAutomatically: false)
+        try PersistentContainer(
+            schema: StoreTestSchema.make(), store: .postgreSQL(uri, replica: dir.path("r.sqlite")),
+            syncsAutomatically: false)
     }
 
     func animal(_ name: String, legs: Int, in context: ObjectContext) {
@@ -36,8 +37,9 @@ import FolioTestSupport
         let mine = try replica()
         for (name, legs) in [("Okapi", 4), ("Tapir", 4), ("Heron", 2), ("Stork", 2)] { animal(name, legs: legs, in: mine.viewContext) }
         try mine.viewContext.save()
-        let watch = try ResultsWatch(FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.legs), SortDescriptor(\.commonName)]),
-                                     in: mine.viewContext, sectionKey: \TestAnimal.legs)
+        let watch = try ResultsWatch(
+            FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.legs), SortDescriptor(\.commonName)]),
+            in: mine.viewContext, sectionKey: \TestAnimal.legs)
         let other = try replica()
         for round in 0..<3 {
             // The other connection moves one animal to another section, and the context here,

@@ -1,8 +1,8 @@
-import Foundation
-import Testing
 import FolioPostgres
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// A pull keeps the keys and many-to-many rows a waiting save holds, so
 /// the server's changes to them arrive only when that save is pushed: the
@@ -20,8 +20,9 @@ import FolioTestSupport
     }
 
     func replica(_ name: String, policy: MergePolicy = .error) throws -> PersistentContainer {
-        let container = try PersistentContainer(schema: PartitionTestSchema.make(),
-                store: .postgreSQL(uri, replica: dir.path(name)), syncsAutomatically: false)
+        let container = try PersistentContainer(
+            schema: PartitionTestSchema.make(),
+            store: .postgreSQL(uri, replica: dir.path(name)), syncsAutomatically: false)
         container.syncMergePolicy = policy
         return container
     }
@@ -84,7 +85,8 @@ import FolioTestSupport
     /// A deletion the server refuses (a member guarded by it arrived there) brings back the rows its cascade took
     /// here, on the server as on every replica.
     @Test func aRefusedDeletionBringsBackWhatItsCascadeTookEverywhere() async throws {
-        let a = try replica("a.sqlite", policy: .mergeByPropertyObjectTrump), b = try replica("b.sqlite", policy: .mergeByPropertyObjectTrump)
+        let a = try replica("a.sqlite", policy: .mergeByPropertyObjectTrump),
+            b = try replica("b.sqlite", policy: .mergeByPropertyObjectTrump)
         let ctx = a.viewContext
         let g = PartitionGroup(context: ctx)
         g.name = "g"

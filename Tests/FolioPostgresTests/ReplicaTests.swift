@@ -1,10 +1,10 @@
 import CSQLite
-import Foundation
-import Testing
 import FolioPostgres
 import FolioResults
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// A replica (`.postgreSQL(uri, replica: path)`): an SQLite copy of the
 /// server's store that saves locally, with an outbox, and syncs.
@@ -23,8 +23,9 @@ import FolioTestSupport
 
     /// A replica that syncs only when the test says, so the order in which replicas meet the server is the test's.
     func replica(_ name: String, version: Int = 1) throws -> PersistentContainer {
-        let container = try PersistentContainer(schema: StoreTestSchema.make(version: version),
-                store: .postgreSQL(uri, replica: dir.path(name)), syncsAutomatically: false)
+        let container = try PersistentContainer(
+            schema: StoreTestSchema.make(version: version),
+            store: .postgreSQL(uri, replica: dir.path(name)), syncsAutomatically: false)
         return container
     }
 
@@ -43,8 +44,9 @@ import FolioTestSupport
         defer { sqlite3_finalize(statement) }
         var rows: [String] = []
         while sqlite3_step(statement) == SQLITE_ROW {
-            rows.append((0..<sqlite3_column_count(statement)).map { sqlite3_column_text(statement, $0).map { String(cString: $0) } ?? "" }
-                .joined(separator: "|"))
+            rows.append(
+                (0..<sqlite3_column_count(statement)).map { sqlite3_column_text(statement, $0).map { String(cString: $0) } ?? "" }
+                    .joined(separator: "|"))
         }
         return rows.joined(separator: ",")
     }
@@ -76,15 +78,17 @@ import FolioTestSupport
         #expect(try await sql("SELECT string_agg(\"commonName\" || ':' || legs, ',' ORDER BY id) FROM \"TestAnimal\"") == "Okapi:5,Tapir:4")
         // The push wrote the server's history: an ordinary client hears it as another machine's save.
         #expect(await waitUntil { okapi.legs == 5 })
-        #expect(local("a.sqlite", "SELECT version || ':' || pending FROM folio_replica_rows WHERE entity = 'TestAnimal' ORDER BY id")
+        #expect(
+            local("a.sqlite", "SELECT version || ':' || pending FROM folio_replica_rows WHERE entity = 'TestAnimal' ORDER BY id")
                 == "2:0,1:0")
         #expect(await waitUntil { container.syncStatus?.waitingChanges == 0 && container.syncStatus?.lastSynced != nil })
     }
 
     @Test func twoReplicasConvergeAndAPulledSaveReachesAControllerAsOneReport() async throws {
         let a = try replica("a.sqlite"), b = try replica("b.sqlite")
-        let controller = FetchedResultsController(fetchRequest: FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)]),
-                                                  managedObjectContext: b.viewContext, sectionNameKeyPath: nil)
+        let controller = FetchedResultsController(
+            fetchRequest: FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)]),
+            managedObjectContext: b.viewContext, sectionNameKeyPath: nil)
         let recorder = ResultsRecordingDelegate<TestAnimal>(describe: \.commonName)
         controller.delegate = recorder
         try controller.performFetch()
@@ -105,11 +109,13 @@ import FolioTestSupport
         _ = try await a.syncNow()
         let report = try await b.syncNow()
         #expect(report.pulled == 1 && report.pushed == 0)
-        #expect(await waitUntil { controller.fetchedObjects?.map(\.commonName) == ["Civet", "Fossa", "Zebu"] },
-                "\(controller.fetchedObjects?.map(\.commonName) ?? [])")
+        #expect(
+            await waitUntil { controller.fetchedObjects?.map(\.commonName) == ["Civet", "Fossa", "Zebu"] },
+            "\(controller.fetchedObjects?.map(\.commonName) ?? [])")
         #expect(recorder.wholeBatches.count == 1, "\(recorder.lines)")
         #expect(recorder.lines.first == "will" && recorder.lines.last == "did" && recorder.lines.count == 5, "\(recorder.lines)")
-        #expect(recorder.lines.contains("delete Dingo [0, 1]") && recorder.lines.contains("insert Civet [0, 0]")
+        #expect(
+            recorder.lines.contains("delete Dingo [0, 1]") && recorder.lines.contains("insert Civet [0, 0]")
                 && recorder.lines.contains { $0.hasPrefix("move Zebu [0, 0] -> ") }, "\(recorder.lines)")
     }
 
@@ -151,8 +157,9 @@ import FolioTestSupport
         try b.viewContext.save()
         _ = try await a.syncNow()
         let report = try await b.syncNow()
-        let expected = SaveConflict(entity: "TestAnimal", id: shared.objectID.rowID, kind: .changed,
-                                    keys: [.init(key: "legs", stored: .integer(3), context: .integer(5))])
+        let expected = SaveConflict(
+            entity: "TestAnimal", id: shared.objectID.rowID, kind: .changed,
+            keys: [.init(key: "legs", stored: .integer(3), context: .integer(5))])
         #expect(report.unsettled == [expected] && report.waiting == 1)
         #expect(await waitUntil { b.syncStatus?.conflicts == [expected] })
         #expect(try await sql("SELECT legs FROM \"TestAnimal\"") == "3")
@@ -214,10 +221,11 @@ import FolioTestSupport
         _ = try await first.syncNow()
         _ = try await second.syncNow()
         for container in [first, second] {
-            #expect(await waitUntil {
-                (try? container.viewContext.fetch(FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)])).map(\.commonName))
-                    == ["Tenrec", "Urial", "Vicuna"]
-            })
+            #expect(
+                await waitUntil {
+                    (try? container.viewContext.fetch(FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)])).map(\.commonName))
+                        == ["Tenrec", "Urial", "Vicuna"]
+                })
         }
         #expect(try await sql("SELECT count(*) FROM \"TestAnimal\"") == "3")
     }
@@ -249,8 +257,11 @@ import FolioTestSupport
 
     @Test func aReplicaOfAnotherSchemaVersionOrOpenedAsAPlainFileIsRefused() async throws {
         do { _ = try replica("a.sqlite") }
-        #expect(throws: StoreError.otherSchema(path: dir.path("a.sqlite"), stored: "schema version 1 (a replica)",
-                                               expected: "schema version 2")) { _ = try replica("a.sqlite", version: 2) }
+        #expect(
+            throws: StoreError.otherSchema(
+                path: dir.path("a.sqlite"), stored: "schema version 1 (a replica)",
+                expected: "schema version 2")
+        ) { _ = try replica("a.sqlite", version: 2) }
         #expect { _ = try PersistentContainer(schema: StoreTestSchema.make(), path: dir.path("a.sqlite")) } throws: { error in
             guard case StoreError.cannotOpen(_, let message) = error else { return false }
             return message.contains("replica")

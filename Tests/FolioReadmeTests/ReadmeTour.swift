@@ -13,10 +13,12 @@ final class Book: ManagedObject {
     @Managed var shelf: String
 
     override class var entity: EntityDescription {
-        EntityDescription(Book.self, properties: [
-            .attribute(\Book.title, "title", rules: [.notEmpty]),
-            .attribute(\Book.shelf, "shelf", defaultValue: "", indexed: true),
-        ])
+        EntityDescription(
+            Book.self,
+            properties: [
+                .attribute(\Book.title, "title", rules: [.notEmpty]),
+                .attribute(\Book.shelf, "shelf", defaultValue: "", indexed: true),
+            ])
     }
 }
 
@@ -25,8 +27,9 @@ final class ShelvesController: TableViewController, TableViewDataSource, Fetched
 
     lazy var fetchedResultsController: FetchedResultsController<Book> = {
         let request = FetchRequest<Book>(sortBy: [SortDescriptor(\Book.shelf), SortDescriptor(\Book.title)])
-        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
-                                                  sectionNameKeyPath: \Book.shelf, cacheName: nil)
+        let controller = FetchedResultsController(
+            fetchRequest: request, managedObjectContext: context,
+            sectionNameKeyPath: \Book.shelf, cacheName: nil)
         controller.delegate = self
         return controller
     }()
@@ -61,16 +64,20 @@ final class ShelvesController: TableViewController, TableViewDataSource, Fetched
     func controllerWillChangeContent(_ controller: AnyFetchedResultsController) {
         tableView.beginUpdates()
     }
-    func controller(_ controller: AnyFetchedResultsController, didChange sectionInfo: FetchedResultsSectionInfo,
-                    atSectionIndex sectionIndex: Int, for type: ResultsChangeType) {
+    func controller(
+        _ controller: AnyFetchedResultsController, didChange sectionInfo: FetchedResultsSectionInfo,
+        atSectionIndex sectionIndex: Int, for type: ResultsChangeType
+    ) {
         switch type {
         case .insert: tableView.insertSections(IndexSet(integer: sectionIndex), with: .fade)
         case .delete: tableView.deleteSections(IndexSet(integer: sectionIndex), with: .fade)
         default: break
         }
     }
-    func controller(_ controller: AnyFetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
-                    for type: ResultsChangeType, newIndexPath: IndexPath?) {
+    func controller(
+        _ controller: AnyFetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
+        for type: ResultsChangeType, newIndexPath: IndexPath?
+    ) {
         switch type {
         case .insert: tableView.insertRows(at: [newIndexPath!], with: .fade)
         case .delete: tableView.deleteRows(at: [indexPath!], with: .fade)
@@ -87,23 +94,27 @@ final class ShelvesController: TableViewController, TableViewDataSource, Fetched
 
 final class Category: ManagedObject {
     @Managed var name: String
-    @Managed var items: Set<Item>            // [Item] for an ordered to-many
+    @Managed var items: Set<Item>  // [Item] for an ordered to-many
     override class var entity: EntityDescription {
-        EntityDescription(Category.self, properties: [
-            .attribute(\Category.name, "name", unique: true),
-            .toMany(\Category.items, "items", inverse: \Item.category, deleteRule: .cascade),
-        ])
+        EntityDescription(
+            Category.self,
+            properties: [
+                .attribute(\Category.name, "name", unique: true),
+                .toMany(\Category.items, "items", inverse: \Item.category, deleteRule: .cascade),
+            ])
     }
 }
 
 final class Item: ManagedObject {
     @Managed var name: String
-    @Managed var category: Category?         // `Category` (not optional): required, checked at save
+    @Managed var category: Category?  // `Category` (not optional): required, checked at save
     override class var entity: EntityDescription {
-        EntityDescription(Item.self, properties: [
-            .attribute(\Item.name, "name"),
-            .toOne(\Item.category, "category", inverse: \Category.items),
-        ])
+        EntityDescription(
+            Item.self,
+            properties: [
+                .attribute(\Item.name, "name"),
+                .toOne(\Item.category, "category", inverse: \Category.items),
+            ])
     }
 }
 

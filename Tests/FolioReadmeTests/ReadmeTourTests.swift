@@ -37,12 +37,14 @@ import Testing
         #expect(count == 1)
 
         var next = 0
-        try container.viewContext.execute(BatchInsertRequest<Book>(handler: { (book: inout BatchInsertValues<Book>) in
-            if next == 10_000 { return true }
-            book[\.title] = "Volume \(next)"; next += 1
-            return false
-        }))
-        try container.viewContext.execute(BatchUpdateRequest<Book>(predicate: #Predicate { $0.shelf == "" }).setting(\.shelf, to: "Unsorted"))
+        try container.viewContext.execute(
+            BatchInsertRequest<Book>(handler: { (book: inout BatchInsertValues<Book>) in
+                if next == 10_000 { return true }
+                book[\.title] = "Volume \(next)"; next += 1
+                return false
+            }))
+        try container.viewContext.execute(
+            BatchUpdateRequest<Book>(predicate: #Predicate { $0.shelf == "" }).setting(\.shelf, to: "Unsorted"))
         try container.viewContext.execute(BatchDeleteRequest<Book>(predicate: #Predicate { $0.title == "Volume 0" }))
         app.render()
         #expect(shelves.tableView.numberOfSections == 2)

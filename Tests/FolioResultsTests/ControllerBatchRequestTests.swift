@@ -1,8 +1,8 @@
-import Testing
-import Foundation
-import FolioStore
 import FolioResults
+import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Batch requests under live controllers: random batch inserts, updates by
 /// predicate and deletes by predicate or ID, from the controllers' own
@@ -21,14 +21,17 @@ import FolioTestSupport
         case 0:
             let n = Int.random(in: 0..<6, using: &random) == 0 ? 150 : Int.random(in: 0...12, using: &random)
             let rows: [[String: Any]] = (0..<n).map { i in
-                ["name": String(UnicodeScalar(UInt8(65 + (i * 7 + g) % 20))), "group": (i + g) % 5, "score": (i * 3 + s) % 8,
-                 "visible": i % 4 != 0, "shelf": shelves[(i + s) % 4] ?? NSNull()]
+                [
+                    "name": String(UnicodeScalar(UInt8(65 + (i * 7 + g) % 20))), "group": (i + g) % 5, "score": (i * 3 + s) % 8,
+                    "visible": i % 4 != 0, "shelf": shelves[(i + s) % 4] ?? NSNull(),
+                ]
             }
             try context.execute(BatchInsertRequest<ResultsItem>(objects: rows))
             return "insert \(n)"
         case 1, 2:
-            var request = BatchUpdateRequest<ResultsItem>(predicate: Bool.random(using: &random)
-                ? #Predicate { $0.group == g } : #Predicate { $0.score >= s })
+            var request = BatchUpdateRequest<ResultsItem>(
+                predicate: Bool.random(using: &random)
+                    ? #Predicate { $0.group == g } : #Predicate { $0.score >= s })
             switch Int.random(in: 0..<5, using: &random) {
             case 0: request.set(\.group, to: Int.random(in: 0..<5, using: &random))
             case 1: request.set(\.score, to: Int.random(in: 0..<8, using: &random))
@@ -101,7 +104,9 @@ import FolioTestSupport
 
         for round in 0..<150 {
             // Sometimes unsaved changes first: they are reported before the batch.
-            if Int.random(in: 0..<3, using: &random) == 0, let item = try context.fetch(FetchRequest<ResultsItem>()).randomElement(using: &random) {
+            if Int.random(in: 0..<3, using: &random) == 0,
+                let item = try context.fetch(FetchRequest<ResultsItem>()).randomElement(using: &random)
+            {
                 item.score = Int.random(in: 0..<8, using: &random)
             }
             // A save that resolves a clash (an object whose changed key was
@@ -126,7 +131,9 @@ import FolioTestSupport
                 what = "background " + done
                 // A batch that matched nothing writes nothing and is not heard.
                 if !done.hasSuffix(" 0") {
-                    if !(await ControllerModelTests.eventually { merges > before }) { Issue.record("round \(round): \(what) never arrived"); return }
+                    if !(await ControllerModelTests.eventually { merges > before }) {
+                        Issue.record("round \(round): \(what) never arrived"); return
+                    }
                 }
             }
             // The pending batch (and a save's resolution), then the request's.

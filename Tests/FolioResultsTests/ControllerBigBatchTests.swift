@@ -1,8 +1,8 @@
-import Testing
-import Foundation
-import FolioStore
 import FolioResults
+import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Batches of thousands of changed objects, big enough that each controller's
 /// engine edits their sections on several threads at once: every report,
@@ -51,7 +51,9 @@ import FolioTestSupport
             let going = Set(items.indices.shuffled(using: &random).prefix(Int.random(in: 0...300, using: &random)))
             for index in going { context.delete(items[index]) }
             items = items.indices.filter { !going.contains($0) }.map { items[$0] }
-            for _ in 0..<Int.random(in: 0...300, using: &random) { items.append(ControllerModelTests.randomItem(in: context, tags: tags, using: &random)) }
+            for _ in 0..<Int.random(in: 0...300, using: &random) {
+                items.append(ControllerModelTests.randomItem(in: context, tags: tags, using: &random))
+            }
             context.processPendingChanges()
             guard try ControllerModelTests.expectConsistent(watches, "round \(round), \(changing) changed") else { return }
             if round % 2 == 1 {

@@ -1,8 +1,9 @@
-import Testing
-import Foundation
 import FolioStore
-@testable import FolioResults
 import FolioTestSupport
+import Foundation
+import Testing
+
+@testable import FolioResults
 
 /// Damage anywhere in a results cache file, however the results change
 /// meanwhile: the relaunch either draws a verified first screen or falls
@@ -100,7 +101,7 @@ extension ControllerCacheTests.Relaunch {
             }
             readShownRows(harness, random: &random)
             context.processPendingChanges()
-            relaunched.checkInvariants()   // loads the whole order
+            relaunched.checkInvariants()  // loads the whole order
             let plain = controller(context, cache: nil)
             try plain.performFetch()
             let now = plain.snapshot()
@@ -111,7 +112,8 @@ extension ControllerCacheTests.Relaunch {
             context.rollback()
             ResultsCache.delete(name: "Relaunch")
         }
-        print("ControllerCacheTests.Relaunch.aDamagedCacheNeverShowsWrongRows: \(lazily) of \(rounds) damaged files drew their first screen")
+        print(
+            "ControllerCacheTests.Relaunch.aDamagedCacheNeverShowsWrongRows: \(lazily) of \(rounds) damaged files drew their first screen")
     }
 
     /// The case a damaged file used to trap on: rows past the first chunk
@@ -149,10 +151,12 @@ extension ControllerCacheTests.Relaunch {
         let container = try PersistentContainer(schema: ResultsTestSchema.make(), path: path)
         let context = container.viewContext
         func none() -> FetchedResultsController<ResultsItem> {
-            var request = FetchRequest<ResultsItem>(predicate: #Predicate { $0.group < 0 }, sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
+            var request = FetchRequest<ResultsItem>(
+                predicate: #Predicate { $0.group < 0 }, sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
             request.fetchBatchSize = 20
-            return FetchedResultsController(fetchRequest: request, managedObjectContext: context,
-                                            sectionNameKeyPath: \ResultsItem.group, cacheName: "None")
+            return FetchedResultsController(
+                fetchRequest: request, managedObjectContext: context,
+                sectionNameKeyPath: \ResultsItem.group, cacheName: "None")
         }
         try none().performFetch()
         let file = ResultsCache.file("None")

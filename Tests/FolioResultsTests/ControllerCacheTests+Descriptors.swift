@@ -1,9 +1,10 @@
+import FolioStore
+import FolioTestSupport
 import Foundation
 import Synchronization
 import Testing
-import FolioStore
+
 @testable import FolioResults
-import FolioTestSupport
 
 extension ControllerCacheTests.Relaunch {
     /// A relaunch that finds its cache damaged closes the file it opened once.

@@ -1,8 +1,9 @@
-import Testing
-import Foundation
 import FolioStore
-@testable import FolioResults
 import FolioTestSupport
+import Foundation
+import Testing
+
+@testable import FolioResults
 
 /// Nested in the cache suite, so that no two tests set `ResultsCache.directory` at once.
 extension ControllerCacheTests {
@@ -10,7 +11,7 @@ extension ControllerCacheTests {
     /// alone, loads the rest afterwards, and is never less valid than a fresh
     /// fetch: damaged files and other processes' changes fall back to one.
     @MainActor @Suite(.serialized) struct Relaunch {
-        static let rows = 10_000   // three chunks of IDs
+        static let rows = 10_000  // three chunks of IDs
         let directory: StoreTemporaryDirectory
         let path: String
 
@@ -32,8 +33,9 @@ extension ControllerCacheTests {
         func controller(_ context: ObjectContext, cache: String? = "Relaunch") -> FetchedResultsController<ResultsItem> {
             var request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
             request.fetchBatchSize = 20
-            return FetchedResultsController(fetchRequest: request, managedObjectContext: context,
-                                            sectionNameKeyPath: \ResultsItem.group, cacheName: cache)
+            return FetchedResultsController(
+                fetchRequest: request, managedObjectContext: context,
+                sectionNameKeyPath: \ResultsItem.group, cacheName: cache)
         }
 
         /// The names in order, read afresh from the store.
@@ -74,7 +76,7 @@ extension ControllerCacheTests {
             let (container, relaunched) = try relaunch()
             let context = container.viewContext
             #expect(relaunched.lastFetchUsedCache)
-            let harness = ResultsTableHarness(controller: relaunched)   // draws the first screen
+            let harness = ResultsTableHarness(controller: relaunched)  // draws the first screen
             #expect(relaunched.isReadingCachedOrder, "the first screen loaded the whole order")
             let expected = try fresh(context)
             #expect(relaunched.sections?.map(\.numberOfObjects) == expected.map(\.count))
@@ -127,8 +129,9 @@ extension ControllerCacheTests {
             let request = FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.habitat), SortDescriptor(\.commonName)])
             func launch() throws -> (names: [String], usedCache: Bool) {
                 let container = try PersistentContainer(schema: StoreTestSchema.make(), path: store)
-                let results = FetchedResultsController(fetchRequest: request, managedObjectContext: container.viewContext,
-                                                       sectionNameKeyPath: \TestAnimal.habitat, cacheName: "Zoo")
+                let results = FetchedResultsController(
+                    fetchRequest: request, managedObjectContext: container.viewContext,
+                    sectionNameKeyPath: \TestAnimal.habitat, cacheName: "Zoo")
                 try results.performFetch()
                 let names = results.fetchedObjects?.map(\.commonName) ?? []
                 #expect(names == (try container.viewContext.fetch(request).map(\.commonName)))

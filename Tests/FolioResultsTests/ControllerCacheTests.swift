@@ -1,8 +1,9 @@
-import Testing
-import Foundation
 import FolioStore
-@testable import FolioResults
 import FolioTestSupport
+import Foundation
+import Testing
+
+@testable import FolioResults
 
 /// The section cache and batched faulting.
 @MainActor @Suite(.serialized) struct ControllerCacheTests {
@@ -24,8 +25,9 @@ import FolioTestSupport
     func controller(cache: String? = "Items", batch: Int = 0) -> FetchedResultsController<ResultsItem> {
         var request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
         request.fetchBatchSize = batch
-        return FetchedResultsController(fetchRequest: request, managedObjectContext: container.viewContext,
-                                        sectionNameKeyPath: \ResultsItem.group, cacheName: cache)
+        return FetchedResultsController(
+            fetchRequest: request, managedObjectContext: container.viewContext,
+            sectionNameKeyPath: \ResultsItem.group, cacheName: cache)
     }
 
     @Test func aSecondFetchWithTheSameNameUsesTheCache() throws {
@@ -42,14 +44,14 @@ import FolioTestSupport
 
     @Test func anyChangeInvalidatesTheCache() throws {
         try controller().performFetch()
-        let item = ResultsItem(context: container.viewContext)    // saved with no controller watching
+        let item = ResultsItem(context: container.viewContext)  // saved with no controller watching
         item.name = "late"
         try container.viewContext.save()
         let next = controller()
         try next.performFetch()
         #expect(!next.lastFetchUsedCache)
         #expect(next.fetchedObjects?.contains { $0.name == "late" } == true)
-        item.group = 3                                           // seen by `next`: the file goes
+        item.group = 3  // seen by `next`: the file goes
         try container.viewContext.save()
         #expect(!FileManager.default.fileExists(atPath: ResultsCache.file("Items").path))
     }

@@ -1,8 +1,8 @@
-import Testing
-import Foundation
-import FolioStore
 import FolioResults
+import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Record-then-compare through a real store: each scenario saves and compares
 /// the delegate's calls with the expected sequence.
@@ -28,8 +28,9 @@ import FolioTestSupport
     }
 
     func grouped() -> FetchedResultsController<ResultsItem> {
-        let request = FetchRequest<ResultsItem>(predicate: #Predicate { $0.visible == true },
-                                                sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
+        let request = FetchRequest<ResultsItem>(
+            predicate: #Predicate { $0.visible == true },
+            sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
         return FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group)
     }
 
@@ -63,7 +64,8 @@ import FolioTestSupport
 
     @Test func theFirstSortDescriptorMustBeTheSectionKey() throws {
         let request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.name), SortDescriptor(\.group)])
-        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group)
+        let controller = FetchedResultsController(
+            fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group)
         #expect(throws: FetchedResultsError.sectionKeyNotFirstSortKey(sectionKeyPath: "group", firstSortKeyPath: "name")) {
             try controller.performFetch()
         }
@@ -76,24 +78,25 @@ import FolioTestSupport
         let controller = grouped()
         let recorder = try watch(controller)
 
-        context.delete(ant)               // delete, old path
-        bee.score = 5                     // update in place
-        cat.group = 3                     // section 2 empties; cat goes to section 3
-        dog.name = "Aardvark"             // key change that keeps its place: an update
-        item("Eel", group: 4)             // new section
+        context.delete(ant)  // delete, old path
+        bee.score = 5  // update in place
+        cat.group = 3  // section 2 empties; cat goes to section 3
+        dog.name = "Aardvark"  // key change that keeps its place: an update
+        item("Eel", group: 4)  // new section
         try context.save()
-        #expect(recorder.lines == [
-            "will",
-            "delete section 1 '2'",
-            "insert section 2 '4'",
-            "delete Ant [0, 0]",
-            "delete Cat [1, 0]",               // out of a deleted section: delete + insert
-            "insert Cat [1, 1]",
-            "insert Eel [2, 0]",
-            "update Bee [0, 1] -> [0, 0]",
-            "update Aardvark [2, 0] -> [1, 0]",
-            "did",
-        ])
+        #expect(
+            recorder.lines == [
+                "will",
+                "delete section 1 '2'",
+                "insert section 2 '4'",
+                "delete Ant [0, 0]",
+                "delete Cat [1, 0]",  // out of a deleted section: delete + insert
+                "insert Cat [1, 1]",
+                "insert Eel [2, 0]",
+                "update Bee [0, 1] -> [0, 0]",
+                "update Aardvark [2, 0] -> [1, 0]",
+                "did",
+            ])
         #expect(names(controller) == [["Bee"], ["Aardvark", "Cat"], ["Eel"]])
         controller.checkInvariants()
     }
@@ -127,18 +130,20 @@ import FolioTestSupport
         item("Ant", tag: low); item("Bee", tag: high); item("Cat", tag: high)
         try context.save()
         let request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.tag?.rank), SortDescriptor(\.name)])
-        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.tag?.rank)
+        let controller = FetchedResultsController(
+            fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.tag?.rank)
         let recorder = try watch(controller)
         #expect(names(controller) == [["Ant"], ["Bee", "Cat"]])
         high.rank = 0
         try context.save()
-        #expect(recorder.lines == [
-            "will", "delete section 1 '2'", "insert section 0 '0'",
-            "delete Bee [1, 0]", "delete Cat [1, 1]", "insert Bee [0, 0]", "insert Cat [0, 1]", "did",
-        ])
+        #expect(
+            recorder.lines == [
+                "will", "delete section 1 '2'", "insert section 0 '0'",
+                "delete Bee [1, 0]", "delete Cat [1, 1]", "insert Bee [0, 0]", "insert Cat [0, 1]", "did",
+            ])
         #expect(names(controller) == [["Bee", "Cat"], ["Ant"]])
         recorder.reset()
-        low.label = "renamed"           // not a key: nothing to report
+        low.label = "renamed"  // not a key: nothing to report
         try context.save()
         #expect(recorder.lines.isEmpty)
     }
@@ -162,8 +167,9 @@ import FolioTestSupport
     @Test func unsavedChangesAppearWhenProcessedAndTheSaveReportsNothingMore() throws {
         let ant = item("Ant")
         try context.save()
-        let controller = FetchedResultsController(fetchRequest: FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.name)]),
-                                                  managedObjectContext: context)
+        let controller = FetchedResultsController(
+            fetchRequest: FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.name)]),
+            managedObjectContext: context)
         let recorder = try watch(controller)
         let bee = item("Bee")
         #expect(recorder.lines == [], "nothing before the context processes its changes")
@@ -185,14 +191,15 @@ import FolioTestSupport
 
         context.delete(ant)
         bee.score = 3
-        try context.save()                           // unprocessed changes are processed by the save, once
+        try context.save()  // unprocessed changes are processed by the save, once
         #expect(recorder.lines == ["will", "delete Ant [0, 1]", "update Aardvark [0, 0] -> [0, 0]", "did"])
 
         recorder.reset()
         let cat = item("Cat")
         bee.name = "Zebra"
         context.processPendingChanges()
-        #expect(recorder.lines == ["will", "insert Cat [0, 0]", "update Zebra [0, 0] -> [0, 1]", "did"])   // it kept its place among unchanged rows
+        // It kept its place among unchanged rows.
+        #expect(recorder.lines == ["will", "insert Cat [0, 0]", "update Zebra [0, 0] -> [0, 1]", "did"])
         recorder.reset()
         context.rollback()
         #expect(recorder.lines == ["will", "delete Cat [0, 0]", "update Aardvark [0, 1] -> [0, 0]", "did"])
@@ -204,9 +211,10 @@ import FolioTestSupport
     @Test func aFetchIncludesUnsavedChanges() throws {
         item("Ant")
         try context.save()
-        item("Bee")                                   // not saved
-        let controller = FetchedResultsController(fetchRequest: FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.name)]),
-                                                  managedObjectContext: context)
+        item("Bee")  // not saved
+        let controller = FetchedResultsController(
+            fetchRequest: FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.name)]),
+            managedObjectContext: context)
         let recorder = try watch(controller)
         #expect(names(controller) == [["Ant", "Bee"]])
         try context.save()
@@ -223,7 +231,7 @@ import FolioTestSupport
         let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context)
         let recorder = try watch(controller)
         #expect(names(controller) == [[]])
-        tag.rank = 5                                  // Ant now matches, though Ant itself did not change
+        tag.rank = 5  // Ant now matches, though Ant itself did not change
         try context.save()
         #expect(recorder.lines == ["will", "insert Ant [0, 0]", "did"])
         recorder.reset()
@@ -288,9 +296,9 @@ import FolioTestSupport
         controller.fetchRequest.predicate = #Predicate { $0.score > 2 }
         try controller.performFetch()
         #expect(names(controller) == [["Ant"]])
-        controller.fetchRequest.sortDescriptors = [SortDescriptor(\.name)]     // not by the section key
+        controller.fetchRequest.sortDescriptors = [SortDescriptor(\.name)]  // not by the section key
         #expect(throws: FetchedResultsError.self) { try controller.performFetch() }
-        #expect(names(controller) == [["Ant"]])                               // the last results stay
+        #expect(names(controller) == [["Ant"]])  // the last results stay
     }
 
     @Test func snapshotsAndChangeSetStreamsFollowSaves() async throws {
@@ -302,7 +310,7 @@ import FolioTestSupport
         try controller.performFetch()
         let stream = controller.changeSets()
         let bee = item("Bee", group: 2)
-        let unsaved = bee.objectID      // reported when the context processes it, before the save
+        let unsaved = bee.objectID  // reported when the context processes it, before the save
         try context.save()
         #expect(snapshots.count == 2, "the batch, then the save's new IDs")
         #expect(snapshots.first?.sectionIdentifiers == [SectionIdentifier("1"), SectionIdentifier("2")])
@@ -311,7 +319,10 @@ import FolioTestSupport
         var iterator = stream.makeAsyncIterator()
         let changes = await iterator.next()
         #expect(changes?.sectionChanges == [SectionChange(type: .insert, index: 1, section: SectionIdentifier("2"))])
-        #expect(changes?.objectChanges == [ObjectChange(type: .insert, id: unsaved, indexPath: nil, newIndexPath: IndexPath(row: 0, section: 1))])
+        #expect(
+            changes?.objectChanges == [
+                ObjectChange(type: .insert, id: unsaved, indexPath: nil, newIndexPath: IndexPath(row: 0, section: 1))
+            ])
     }
 
     /// A nil key and an empty key are two sections, both named "", with
@@ -324,7 +335,8 @@ import FolioTestSupport
         shelved.shelf = "A"
         try context.save()
         let request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.shelf), SortDescriptor(\.name)])
-        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.shelf)
+        let controller = FetchedResultsController(
+            fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.shelf)
         let recorder = try watch(controller)
         #expect(controller.sections?.map(\.name) == ["", "", "A"])
         #expect(controller.sections?.map(\.identifier) == [.nilKey, SectionIdentifier(""), SectionIdentifier("A")])

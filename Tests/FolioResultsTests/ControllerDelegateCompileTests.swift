@@ -1,6 +1,6 @@
-import Testing
-import Foundation
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// A method written in the extension that declares the conformance, with
 /// the entity's types where the protocol has `AnyFetchedResultsController`
@@ -26,8 +26,10 @@ import FolioTestSupport
         """.write(toFile: source, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path,
-                             "-I", root.appendingPathComponent("Sources/CSQLite").path, source]
+        process.arguments = [
+            "swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path,
+            "-I", root.appendingPathComponent("Sources/CSQLite").path, source,
+        ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

@@ -1,8 +1,8 @@
-import Testing
-import Foundation
-import FolioStore
 import FolioResults
+import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// A delegate whose methods all missed the protocol's signatures hears
 /// nothing, silently, since every requirement has a default. The controller
@@ -13,8 +13,10 @@ import FolioTestSupport
     final class GenericShapeDelegate: FetchedResultsControllerDelegate {
         var heard = 0
         func controllerWillChangeContent<T>(_ controller: FetchedResultsController<T>) { heard += 1 }
-        func controller<T>(_ controller: FetchedResultsController<T>, didChange anObject: T, at indexPath: IndexPath?,
-                           for type: ResultsChangeType, newIndexPath: IndexPath?) { heard += 1 }
+        func controller<T>(
+            _ controller: FetchedResultsController<T>, didChange anObject: T, at indexPath: IndexPath?,
+            for type: ResultsChangeType, newIndexPath: IndexPath?
+        ) { heard += 1 }
         func controllerDidChangeContent<T>(_ controller: FetchedResultsController<T>) { heard += 1 }
     }
 
@@ -22,8 +24,10 @@ import FolioTestSupport
     final class ConcreteShapeDelegate: FetchedResultsControllerDelegate {
         var heard = 0
         func controllerDidChangeContent(_ controller: FetchedResultsController<ResultsItem>) { heard += 1 }
-        func controller(_ controller: AnyFetchedResultsController, didChange anObject: ResultsItem, at indexPath: IndexPath?,
-                        for type: ResultsChangeType, newIndexPath: IndexPath?) { heard += 1 }
+        func controller(
+            _ controller: AnyFetchedResultsController, didChange anObject: ResultsItem, at indexPath: IndexPath?,
+            for type: ResultsChangeType, newIndexPath: IndexPath?
+        ) { heard += 1 }
     }
 
     final class RightDelegate: FetchedResultsControllerDelegate {

@@ -1,8 +1,8 @@
-import Foundation
-import Testing
 import FolioResults
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// A fetch that fails part way through reading the rows leaves the results
 /// the controller had: it builds the new ones apart and takes them only
@@ -24,7 +24,8 @@ import FolioTestSupport
         try context.save()
         var request = FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.habitat), SortDescriptor(\.commonName)])
         request.fetchBatchSize = 20
-        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \TestAnimal.habitat)
+        let controller = FetchedResultsController(
+            fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \TestAnimal.habitat)
         try controller.performFetch()
         let before = controller.snapshot()
         #expect(before.itemIdentifiers.map(\.count) == [rows / 3, rows / 3, rows / 3])
@@ -40,7 +41,9 @@ import FolioTestSupport
         let after = controller.snapshot()
         #expect(after.sectionIdentifiers == before.sectionIdentifiers)
         let unchanged = after.itemIdentifiers == before.itemIdentifiers
-        #expect(unchanged, "a failed fetch changed the rows: \(after.itemIdentifiers.map(\.count)) after \(before.itemIdentifiers.map(\.count))")
+        #expect(
+            unchanged, "a failed fetch changed the rows: \(after.itemIdentifiers.map(\.count)) after \(before.itemIdentifiers.map(\.count))"
+        )
         #expect(controller.sections?.map(\.numberOfObjects) == [rows / 3, rows / 3, rows / 3])
     }
 }

@@ -1,8 +1,8 @@
-import Testing
-import Foundation
-import FolioStore
 import FolioResults
+import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// A save that fails because the store cannot take it (its server stopped,
 /// or its file's write lock held by another connection), then rolled back,
@@ -39,7 +39,8 @@ import FolioTestSupport
         window.fetchLimit = 10
         let windowed = FetchedResultsController(fetchRequest: window, managedObjectContext: context)
         try windowed.performFetch()
-        watches.append(Model.Watch(harness: ResultsTableHarness(controller: windowed), sectionKey: nil, previous: try Model.truth(windowed, nil)))
+        watches.append(
+            Model.Watch(harness: ResultsTableHarness(controller: windowed), sectionKey: nil, previous: try Model.truth(windowed, nil)))
         func checkEachBatch(known: [Model.Sections]?) {
             for (i, watch) in watches.enumerated() {
                 watch.harness.afterEachBatch = { batch in Model.check(batch, watch, controller: i, known: known?[i]) }

@@ -1,8 +1,8 @@
-import Testing
-import Foundation
-import FolioStore
 import FolioResults
+import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// The controller follows saves that reach its context from elsewhere:
 /// another context of the same container, and another connection to the
@@ -14,7 +14,8 @@ import FolioTestSupport
 
     func makeController(_ context: ObjectContext) throws -> (FetchedResultsController<ResultsItem>, ResultsRecordingDelegate<ResultsItem>) {
         let request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
-        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group)
+        let controller = FetchedResultsController(
+            fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group)
         let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
         controller.delegate = recorder
         try controller.performFetch()
@@ -57,8 +58,11 @@ import FolioTestSupport
             mine.checkForExternalChanges()
             return !recorder.lines.isEmpty
         }
-        #expect(recorder.lines == ["will", "delete section 0 '2'", "insert section 0 '1'",
-                                   "delete Bee [0, 0]", "insert Ant [0, 0]", "insert Bee [0, 1]", "did"])
+        #expect(
+            recorder.lines == [
+                "will", "delete section 0 '2'", "insert section 0 '1'",
+                "delete Bee [0, 0]", "insert Ant [0, 0]", "insert Bee [0, 1]", "did",
+            ])
         #expect(controller.sections?.map(\.name) == ["1"])
         #expect((controller.sections?.first?.objects as? [ResultsItem])?.map(\.name) == ["Ant", "Bee"])
     }

@@ -1,8 +1,8 @@
-import Testing
-import Foundation
-import FolioStore
 import FolioResults
+import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// A controller holds nothing that holds it back: when its owner lets go,
 /// the controller, its context and the container go too, sections read or not.
@@ -26,7 +26,7 @@ import FolioTestSupport
             controller.delegate = delegate
             controller.snapshotHandler = { _ in }
             try controller.performFetch()
-            #expect(controller.sections?.first?.objects?.count == 1)   // builds and keeps the section cache
+            #expect(controller.sections?.first?.objects?.count == 1)  // builds and keeps the section cache
             _ = controller.changeSets()
             weakController = controller
             weakContext = container.viewContext

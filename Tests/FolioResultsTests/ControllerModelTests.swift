@@ -1,8 +1,8 @@
-import Testing
-import Foundation
-import FolioStore
 import FolioResults
+import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Random changes through a real store, followed by several controllers at
 /// once: unsaved changes in the controllers' own context processed in
@@ -28,17 +28,21 @@ import FolioTestSupport
     }
 
     static func requests() -> [(FetchRequest<ResultsItem>, PartialKeyPath<ResultsItem>?, Int)] {
-        var byGroup = FetchRequest<ResultsItem>(predicate: #Predicate { $0.visible == true },
-                                                sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
+        var byGroup = FetchRequest<ResultsItem>(
+            predicate: #Predicate { $0.visible == true },
+            sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
         byGroup.fetchBatchSize = 0
         let byScore = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.score, order: .reverse), SortDescriptor(\.name)])
         let byTag = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.tag?.rank), SortDescriptor(\.name)])
-        let byGroupDown = FetchRequest<ResultsItem>(predicate: #Predicate { $0.score >= 3 },
-                                                    sortBy: [SortDescriptor(\.group, order: .reverse), SortDescriptor(\.score)])
+        let byGroupDown = FetchRequest<ResultsItem>(
+            predicate: #Predicate { $0.score >= 3 },
+            sortBy: [SortDescriptor(\.group, order: .reverse), SortDescriptor(\.score)])
         let highTags = FetchRequest<ResultsItem>(predicate: #Predicate { $0.tag?.rank == 4 }, sortBy: [SortDescriptor(\.name)])
         let byShelf = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.shelf), SortDescriptor(\.score)])
-        return [(byGroup, \ResultsItem.group, 0), (byScore, nil, 4), (byTag, \ResultsItem.tag?.rank, 0), (byGroupDown, \ResultsItem.group, 3),
-                (highTags, nil, 0), (byShelf, \ResultsItem.shelf, 0)]
+        return [
+            (byGroup, \ResultsItem.group, 0), (byScore, nil, 4), (byTag, \ResultsItem.tag?.rank, 0), (byGroupDown, \ResultsItem.group, 3),
+            (highTags, nil, 0), (byShelf, \ResultsItem.shelf, 0),
+        ]
     }
 
     /// How big the store is and how big its batches get.
@@ -50,7 +54,9 @@ import FolioTestSupport
         var description: String { "\(items) items" + (largestShare > 0 ? ", batches up to \(Int(largestShare * 100))% of them" : "") }
     }
 
-    @Test(arguments: TestBackend.allCases, [Scale(items: 30, rounds: 600, largestShare: 0), Scale(items: 1500, rounds: 40, largestShare: 0.10)])
+    @Test(
+        arguments: TestBackend.allCases,
+        [Scale(items: 30, rounds: 600, largestShare: 0), Scale(items: 1500, rounds: 40, largestShare: 0.10)])
     func randomChangesKeepEveryControllerAndTableConsistent(_ backend: TestBackend, scale: Scale) async throws {
         var random = ResultsRandom.fromEnvironment()
         // Both contexts edit the same objects: each save keeps the keys only
@@ -162,14 +168,18 @@ import FolioTestSupport
                 processed()
                 let saved = items.filter { !$0.objectID.isTemporary }.map(\.objectID)
                 let picked = Array(saved.shuffled(using: &random).prefix(3))
-                let values = (0..<picked.count).map { _ in (Int.random(in: 0..<5, using: &random), Int.random(in: 0..<8, using: &random), shelves.randomElement(using: &random)!) }
+                let values = (0..<picked.count).map { _ in
+                    (Int.random(in: 0..<5, using: &random), Int.random(in: 0..<8, using: &random), shelves.randomElement(using: &random)!)
+                }
                 // The merge keeps an object's values (behind the store) when a key it changed was changed
                 // there to another value; else it adopts the stored row. The other save writes only these keys.
                 for (id, value) in zip(picked, values) {
                     guard let mine = items.first(where: { $0.objectID == id }), mine.hasChanges else { behind[id] = nil; continue }
                     let was = mine.committedValues(forKeys: ["group", "score", "shelf"])
-                    let theirs: [String: StoreValue] = ["group": .integer(Int64(value.0)), "score": .integer(Int64(value.1)),
-                                                        "shelf": value.2.map { .text($0) } ?? .null]
+                    let theirs: [String: StoreValue] = [
+                        "group": .integer(Int64(value.0)), "score": .integer(Int64(value.1)),
+                        "shelf": value.2.map { .text($0) } ?? .null,
+                    ]
                     let clash = theirs.contains { key, v in
                         let m = mine.storeValue(forKey: key)
                         return m != was[key] && v != was[key] && v != m
@@ -188,7 +198,9 @@ import FolioTestSupport
                     added.name = "Z"
                     try other.save()
                 }
-                if !(await Self.eventually { merges > before }) { Issue.record("round \(round): another context's save never arrived"); return }
+                if !(await Self.eventually { merges > before }) {
+                    Issue.record("round \(round): another context's save never arrived"); return
+                }
             }
             if !(try Self.expectConsistent(watches, "round \(round) (\(what)), \(backend)")) { return }
         }
@@ -210,7 +222,9 @@ import FolioTestSupport
             #expect(watch.problems.isEmpty, "\(label), controller \(i): \(watch.problems)")
             #expect(watch.harness.tableErrors.isEmpty, "\(label), controller \(i): \(watch.harness.tableErrors)")
             #expect(watch.harness.table.numberOfSections == now.count)
-            if let limit { #expect(watch.harness.batches.count <= limit, "\(label), controller \(i): \(watch.harness.batches.count) reports") }
+            if let limit {
+                #expect(watch.harness.batches.count <= limit, "\(label), controller \(i): \(watch.harness.batches.count) reports")
+            }
             watch.harness.reset()
             if !watch.problems.isEmpty || !watch.harness.tableErrors.isEmpty { return false }
         }
@@ -225,8 +239,9 @@ import FolioTestSupport
             request.fetchBatchSize = batchSize
             let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: sectionKey)
             try controller.performFetch()
-            let watch = Watch(harness: ResultsTableHarness(controller: controller), sectionKey: sectionKey,
-                              previous: try truth(controller, sectionKey))
+            let watch = Watch(
+                harness: ResultsTableHarness(controller: controller), sectionKey: sectionKey,
+                previous: try truth(controller, sectionKey))
             watch.harness.afterEachBatch = { batch in check(batch, watch, controller: index) }
             return watch
         }
@@ -239,7 +254,9 @@ import FolioTestSupport
         do {
             let now = try known ?? truth(watch.harness.controller, watch.sectionKey)
             let applied = try ResultsBatchApplier.apply(batch, to: watch.previous, dataSource: now)
-            if applied.map(\.ids) != now.map(\.ids) { watch.problems.append("applied \(batch.objectChanges) gives \(applied.map(\.ids)), not \(now.map(\.ids))") }
+            if applied.map(\.ids) != now.map(\.ids) {
+                watch.problems.append("applied \(batch.objectChanges) gives \(applied.map(\.ids)), not \(now.map(\.ids))")
+            }
             if Set(now.map(\.section)).count != now.count { watch.problems.append("section identifiers repeat: \(now.map(\.section))") }
             for change in batch.objectChanges where change.type == .move && change.indexPath == change.newIndexPath {
                 watch.problems.append("equal-path move \(change)")
@@ -289,7 +306,11 @@ import FolioTestSupport
             case .text(let v): section = SectionIdentifier(v)
             default: section = SectionIdentifier("\(row.values[0])")
             }
-            if sections.last?.section == section { sections[sections.count - 1].ids.append(row.id) } else { sections.append((section, [row.id])) }
+            if sections.last?.section == section {
+                sections[sections.count - 1].ids.append(row.id)
+            } else {
+                sections.append((section, [row.id]))
+            }
         }
         return sections
     }

@@ -1,8 +1,8 @@
-import Testing
-import Foundation
-import FolioStore
 import FolioResults
+import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// The sort keys of this context's own changed objects are read from the
 /// objects, and the per-change callbacks get those objects without a lookup:
@@ -27,7 +27,8 @@ import FolioTestSupport
         for _ in 0..<150 { insert() }
         try context.save()
         let request = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)])
-        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group)
+        let controller = FetchedResultsController(
+            fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group)
         let delegate = ResultsRecordingDelegate<ResultsItem>(describe: { "\($0.group)/\($0.name)" })
         controller.delegate = delegate
         try controller.performFetch()

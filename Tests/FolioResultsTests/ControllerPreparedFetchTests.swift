@@ -1,8 +1,9 @@
-import Testing
-import Foundation
 import FolioStore
-@testable import FolioResults
 import FolioTestSupport
+import Foundation
+import Testing
+
+@testable import FolioResults
 
 /// The controller translates its request once and reads every save's changed
 /// rows with that translation, until the request changes: then the next save

@@ -1,8 +1,8 @@
-import Testing
-import Foundation
-import FolioStore
 import FolioResults
+import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Random changes to related objects that keys and filters read through —
 /// renamed, deleted (refused by a deny rule, or nullifying), brought back by
@@ -14,10 +14,13 @@ import FolioTestSupport
     static func watches(on context: ObjectContext) throws -> [ResultsWatch<LinkedItem>] {
         let byKind = FetchRequest<LinkedItem>(sortBy: [SortDescriptor(\.kind?.order), SortDescriptor(\.name)])
         let rankTwo = FetchRequest<LinkedItem>(predicate: #Predicate { $0.kind?.rank == 2 }, sortBy: [SortDescriptor(\.name)])
-        let byShelf = FetchRequest<LinkedItem>(sortBy: [SortDescriptor(\.shelf?.label), SortDescriptor(\.kind?.rank), SortDescriptor(\.name)])
+        let byShelf = FetchRequest<LinkedItem>(sortBy: [
+            SortDescriptor(\.shelf?.label), SortDescriptor(\.kind?.rank), SortDescriptor(\.name),
+        ])
         let byParent = FetchRequest<LinkedItem>(sortBy: [SortDescriptor(\.parent?.name), SortDescriptor(\.name)])
-        let groupByKind = FetchRequest<LinkedItem>(predicate: #Predicate { $0.group == 1 },
-                                                   sortBy: [SortDescriptor(\.kind?.order, order: .reverse), SortDescriptor(\.name)])
+        let groupByKind = FetchRequest<LinkedItem>(
+            predicate: #Predicate { $0.group == 1 },
+            sortBy: [SortDescriptor(\.kind?.order, order: .reverse), SortDescriptor(\.name)])
         var filtered = FetchRequest<LinkedItem>(sortBy: [SortDescriptor(\.name)])
         filtered.stringFilters = [StringFilter(anyOf: [\LinkedItem.shelf?.label], .contains("a"), options: [.caseInsensitive])]
         return [

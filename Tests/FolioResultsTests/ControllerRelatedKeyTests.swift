@@ -1,8 +1,8 @@
-import Testing
-import Foundation
-import FolioStore
 import FolioResults
+import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Objects whose keys are read through a to-one relationship are placed
 /// again whenever the related object's key changes, however the change ends:

@@ -1,8 +1,9 @@
-import Foundation
-import Testing
-@testable import FolioStore
 import FolioResults
 import FolioTestSupport
+import Foundation
+import Testing
+
+@testable import FolioStore
 
 /// A context told that history it had not heard was trimmed (a reader
 /// stopped past the silence limit) gets a reload change set: its controller
@@ -15,8 +16,9 @@ import FolioTestSupport
     }
 
     func controller(_ context: ObjectContext) -> FetchedResultsController<ResultsItem> {
-        FetchedResultsController(fetchRequest: FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)]),
-                                 managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group, cacheName: nil)
+        FetchedResultsController(
+            fetchRequest: FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)]),
+            managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group, cacheName: nil)
     }
 
     @Test func aReloadAfterMissedHistoryReplacesTheResultsInOneReport() async throws {

@@ -1,8 +1,8 @@
-import Testing
-import Foundation
-import FolioStore
 import FolioResults
+import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// A search as the apps make it (Zootastic's shape: sectioned by a related
 /// object's key, searching an attribute that is not a sort key, nil texts
@@ -19,8 +19,9 @@ import FolioTestSupport
     }
 
     static func byTag(_ context: ObjectContext) -> FetchedResultsController<ResultsItem> {
-        FetchedResultsController(fetchRequest: FetchRequest(sortBy: [SortDescriptor(\.tag?.rank), SortDescriptor(\.name)]),
-                                 managedObjectContext: context, sectionNameKeyPath: \ResultsItem.tag?.rank)
+        FetchedResultsController(
+            fetchRequest: FetchRequest(sortBy: [SortDescriptor(\.tag?.rank), SortDescriptor(\.name)]),
+            managedObjectContext: context, sectionNameKeyPath: \ResultsItem.tag?.rank)
     }
 
     /// Finding 8: such a search was the store's to answer, a scan of every row per keystroke.
@@ -32,7 +33,9 @@ import FolioTestSupport
         let low = ResultsTag(context: context), high = ResultsTag(context: context)
         low.rank = 1
         high.rank = 2
-        for (name, shelf, tag) in [("Lion", "Café", low), ("Zebra", nil, high), ("Cat", "attic", high), ("Emu", "CAFE", nil)] as [(String, String?, ResultsTag?)] {
+        for (name, shelf, tag) in [("Lion", "Café", low), ("Zebra", nil, high), ("Cat", "attic", high), ("Emu", "CAFE", nil)]
+            as [(String, String?, ResultsTag?)]
+        {
             let item = ResultsItem(context: context)
             item.name = name
             item.shelf = shelf

@@ -1,8 +1,8 @@
-import Testing
-import Foundation
-import FolioStore
 import FolioResults
+import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Changing a controller's request (as a search field does) is followed by a
 /// change report, not a reload: rows leave and enter, sections follow, the
@@ -27,8 +27,9 @@ import FolioTestSupport
     }
 
     func grouped() -> FetchedResultsController<ResultsItem> {
-        FetchedResultsController(fetchRequest: FetchRequest(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)]),
-                                 managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group)
+        FetchedResultsController(
+            fetchRequest: FetchRequest(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)]),
+            managedObjectContext: context, sectionNameKeyPath: \ResultsItem.group)
     }
 
     static func search(_ text: String) -> [StringFilter<ResultsItem>] {
@@ -53,8 +54,11 @@ import FolioTestSupport
 
         recorder.reset()
         try controller.updateFetchRequest { $0.stringFilters = Self.search("") }
-        #expect(recorder.lines == ["will", "insert section 1 '2'", "insert section 2 '3'",
-                                   "insert Café [0, 1]", "insert Lion [1, 0]", "insert CAFE [2, 0]", "did"])
+        #expect(
+            recorder.lines == [
+                "will", "insert section 1 '2'", "insert section 2 '3'",
+                "insert Café [0, 1]", "insert Lion [1, 0]", "insert CAFE [2, 0]", "did",
+            ])
         controller.checkInvariants()
 
         recorder.reset()
@@ -106,8 +110,11 @@ import FolioTestSupport
         controller.delegate = recorder
         try controller.performFetch()
         try controller.updateFetchRequest { $0.stringFilters = Self.search("c") }
-        #expect(recorder.lines == ["will", "delete section 0 '1'", "delete section 1 '2'", "delete section 2 '3'",
-                                   "insert section 0 '2'", "insert section 1 '3'", "did"])
+        #expect(
+            recorder.lines == [
+                "will", "delete section 0 '1'", "delete section 1 '2'", "delete section 2 '3'",
+                "insert section 0 '2'", "insert section 1 '3'", "did",
+            ])
         recorder.reset()
         try controller.updateFetchRequest { $0.stringFilters = Self.search("co") }
         #expect(recorder.lines == ["will", "delete section 0 '2'", "delete Cat [0, 0]", "did"], "one row leaving is reported as such")
@@ -130,7 +137,10 @@ import FolioTestSupport
 
         recorder.reset()
         try controller.updateFetchRequest { $0.sortDescriptors = [SortDescriptor(\.group, order: .reverse), SortDescriptor(\.name)] }
-        #expect(recorder.lines == ["will", "delete section 0 '1'", "delete section 1 '2'", "insert section 0 '2'", "insert section 1 '1'", "did"])
+        #expect(
+            recorder.lines == [
+                "will", "delete section 0 '1'", "delete section 1 '2'", "insert section 0 '2'", "insert section 1 '1'", "did",
+            ])
         #expect(controller.sections?.map(\.name) == ["2", "1"])
     }
 
@@ -140,7 +150,7 @@ import FolioTestSupport
         let controller = grouped()
         try controller.performFetch()
         #expect(throws: FetchedResultsError.self) {
-            try controller.updateFetchRequest { $0.sortDescriptors = [SortDescriptor(\.name)] }   // no longer sorted by the section key
+            try controller.updateFetchRequest { $0.sortDescriptors = [SortDescriptor(\.name)] }  // no longer sorted by the section key
         }
         #expect(controller.fetchRequest.sortDescriptors.count == 2)
         #expect(controller.fetchedObjects?.map(\.name) == ["Ant"])
@@ -175,16 +185,20 @@ import FolioTestSupport
         let letters = ["a", "á", "A", "b", "B", "ß", "ss"]
         func word() -> String { (0..<Int.random(in: 1...4, using: &random)).map { _ in letters.randomElement(using: &random)! }.joined() }
         var items: [ResultsItem] = []
-        for _ in 0..<60 { items.append(item(word(), group: .random(in: 0..<4, using: &random), score: .random(in: 0..<10, using: &random))) }
+        for _ in 0..<60 {
+            items.append(item(word(), group: .random(in: 0..<4, using: &random), score: .random(in: 0..<10, using: &random)))
+        }
         try context.save()
         var windowed = FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.score), SortDescriptor(\.name)])
         windowed.fetchLimit = 15
         let controllers = [grouped(), FetchedResultsController(fetchRequest: windowed, managedObjectContext: context)]
-        var watches: [(harness: ResultsTableHarness<ResultsItem>, previous: [ResultsBatchApplier.Section<ObjectID, SectionIdentifier>])] = []
+        var watches: [(harness: ResultsTableHarness<ResultsItem>, previous: [ResultsBatchApplier.Section<ObjectID, SectionIdentifier>])] =
+            []
         for controller in controllers {
             controller.itemizedSearchLimit = itemizedLimit  // 2: most keystrokes rebuild and replace the sections
             try controller.performFetch()
-            watches.append((ResultsTableHarness(controller: controller), try ControllerModelTests.truth(controller, controller.sectionNameKeyPath)))
+            watches.append(
+                (ResultsTableHarness(controller: controller), try ControllerModelTests.truth(controller, controller.sectionNameKeyPath)))
         }
         // A save renames new objects without a report; the model renames them too.
         var renamed: [ObjectID: ObjectID] = [:]

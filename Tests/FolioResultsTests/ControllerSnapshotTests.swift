@@ -1,8 +1,8 @@
-import Testing
-import Foundation
-import FolioStore
 import FolioResults
+import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// The snapshot handler hears a controller only when its results change:
 /// with a change report, or when a save gives objects in the results their
@@ -36,8 +36,9 @@ import FolioTestSupport
         /// Between steps: the last snapshot heard is what the controller shows.
         func expectCurrent(_ label: String) {
             let now = watch.harness.controller.snapshot()
-            #expect(now.sectionIdentifiers == last.sectionIdentifiers && now.itemIdentifiers == last.itemIdentifiers,
-                    "\(label): the snapshot handler missed a change")
+            #expect(
+                now.sectionIdentifiers == last.sectionIdentifiers && now.itemIdentifiers == last.itemIdentifiers,
+                "\(label): the snapshot handler missed a change")
             #expect(problems.isEmpty, "\(label): \(problems)")
             #expect(watch.problems.isEmpty, "\(label): \(watch.problems)")
         }
@@ -120,7 +121,9 @@ import FolioTestSupport
                     added.group = group
                     try other.save()
                 }
-                if !(await ControllerModelTests.eventually { merges > before }) { Issue.record("round \(round): the other save never arrived"); return }
+                if !(await ControllerModelTests.eventually { merges > before }) {
+                    Issue.record("round \(round): the other save never arrived"); return
+                }
             default:
                 what = "saved"
                 saves += 1

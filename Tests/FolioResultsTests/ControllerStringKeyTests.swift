@@ -1,8 +1,8 @@
-import Testing
-import Foundation
-import FolioStore
 import FolioResults
+import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Core Data's string forms (`FetchRequest(entityName:)`,
 /// `SortDescriptor(key:ascending:)`, `sectionNameKeyPath: "tag.rank"`) give
@@ -28,17 +28,24 @@ import FolioTestSupport
         let visible = #Predicate<ResultsItem> { $0.visible == true }
         return [
             // A to-one path with an optional chain, as the section key, descending.
-            Twin(named: named([("tag.rank", false), ("name", true)]), namedSection: "tag.rank",
-                 typed: FetchRequest(sortBy: [SortDescriptor(\.tag?.rank, order: .reverse), SortDescriptor(\.name)]),
-                 typedSection: \ResultsItem.tag?.rank),
+            Twin(
+                named: named([("tag.rank", false), ("name", true)]), namedSection: "tag.rank",
+                typed: FetchRequest(sortBy: [SortDescriptor(\.tag?.rank, order: .reverse), SortDescriptor(\.name)]),
+                typedSection: \ResultsItem.tag?.rank),
             // An optional attribute whose nil and "" are different sections.
-            Twin(named: named([("shelf", true), ("score", true)]), namedSection: "shelf",
-                 typed: FetchRequest(sortBy: [SortDescriptor(\.shelf), SortDescriptor(\.score)]), typedSection: \ResultsItem.shelf),
+            Twin(
+                named: named([("shelf", true), ("score", true)]), namedSection: "shelf",
+                typed: FetchRequest(sortBy: [SortDescriptor(\.shelf), SortDescriptor(\.score)]), typedSection: \ResultsItem.shelf),
             // Unsectioned, through a to-one's text, under a predicate.
-            Twin(named: named([("tag.label", true), ("group", false), ("name", true)], visible), namedSection: nil,
-                 typed: FetchRequest(predicate: visible, sortBy: [SortDescriptor(\.tag?.label), SortDescriptor(\.group, order: .reverse),
-                                                                 SortDescriptor(\.name)]),
-                 typedSection: nil),
+            Twin(
+                named: named([("tag.label", true), ("group", false), ("name", true)], visible), namedSection: nil,
+                typed: FetchRequest(
+                    predicate: visible,
+                    sortBy: [
+                        SortDescriptor(\.tag?.label), SortDescriptor(\.group, order: .reverse),
+                        SortDescriptor(\.name),
+                    ]),
+                typedSection: nil),
         ]
     }
 
@@ -73,13 +80,18 @@ import FolioTestSupport
 
         // The same object is described the same way to both recorders.
         let describe: (ResultsItem) -> String = { "\($0.name)#\(ObjectIdentifier($0).hashValue)" }
-        var pairs: [(FetchedResultsController<ResultsItem>, ResultsRecordingDelegate<ResultsItem>,
-                     FetchedResultsController<ResultsItem>, ResultsRecordingDelegate<ResultsItem>)] = []
+        var pairs:
+            [(
+                FetchedResultsController<ResultsItem>, ResultsRecordingDelegate<ResultsItem>,
+                FetchedResultsController<ResultsItem>, ResultsRecordingDelegate<ResultsItem>
+            )] = []
         for twin in Self.twins() {
-            let named = FetchedResultsController(fetchRequest: twin.named, managedObjectContext: context,
-                                                 sectionNameKeyPath: twin.namedSection, cacheName: nil)
-            let typed = FetchedResultsController(fetchRequest: twin.typed, managedObjectContext: context,
-                                                 sectionNameKeyPath: twin.typedSection, cacheName: nil)
+            let named = FetchedResultsController(
+                fetchRequest: twin.named, managedObjectContext: context,
+                sectionNameKeyPath: twin.namedSection, cacheName: nil)
+            let typed = FetchedResultsController(
+                fetchRequest: twin.typed, managedObjectContext: context,
+                sectionNameKeyPath: twin.typedSection, cacheName: nil)
             let namedLines = ResultsRecordingDelegate<ResultsItem>(describe: describe)
             let typedLines = ResultsRecordingDelegate<ResultsItem>(describe: describe)
             named.delegate = namedLines
@@ -146,8 +158,9 @@ import FolioTestSupport
         for (sort, section, expected) in cases {
             var request = FetchRequest<ResultsItem>(entityName: "ResultsItem")
             request.sortDescriptors = [SortDescriptor(key: sort, ascending: true)]
-            let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
-                                                      sectionNameKeyPath: section, cacheName: nil)
+            let controller = FetchedResultsController(
+                fetchRequest: request, managedObjectContext: context,
+                sectionNameKeyPath: section, cacheName: nil)
             let error = #expect(throws: StoreError.self, "sort \(sort), section \(section ?? "nil")") { try controller.performFetch() }
             #expect(error.map { "\($0)" }?.contains(expected) == true, "\(error.map { "\($0)" } ?? "no error")")
             #expect(error.map { "\($0)" }?.contains("is not a stored property of ResultsItem") == true)
@@ -165,14 +178,17 @@ import FolioTestSupport
         for name in ["ResultsTag", "Animal"] {
             var request = FetchRequest<ResultsItem>(entityName: name)
             request.sortDescriptors = [SortDescriptor(key: "name", ascending: true)]
-            let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
-                                                      sectionNameKeyPath: nil as String?, cacheName: nil)
+            let controller = FetchedResultsController(
+                fetchRequest: request, managedObjectContext: context,
+                sectionNameKeyPath: nil as String?, cacheName: nil)
             let expected = "FetchRequest<ResultsItem>(entityName: \"\(name)\") names '\(name)', not the entity it fetches (ResultsItem)"
             let error = #expect(throws: StoreError.self) { try controller.performFetch() }
             #expect(error.map { "\($0)" } == expected)
             #expect(controller.fetchedObjects == nil)
-            for fetch in [{ _ = try context.fetch(request) as [ResultsItem] }, { _ = try context.count(for: request) },
-                          { _ = try context.fetchIDs(request) }] {
+            for fetch in [
+                { _ = try context.fetch(request) as [ResultsItem] }, { _ = try context.count(for: request) },
+                { _ = try context.fetchIDs(request) },
+            ] {
                 let fetchError = #expect(throws: StoreError.self) { try fetch() }
                 #expect(fetchError.map { "\($0)" } == expected)
             }

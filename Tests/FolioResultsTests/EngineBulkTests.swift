@@ -1,6 +1,6 @@
-import Testing
 import FolioResults
 import FolioTestSupport
+import Testing
 
 /// Batches that move a large share of the rows at once, as renaming one
 /// classification's order does to every animal sorted by it: the report

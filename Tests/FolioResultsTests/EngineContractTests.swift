@@ -1,6 +1,6 @@
-import Testing
 import FolioResults
 import FolioTestSupport
+import Testing
 
 /// Record-then-compare: one scenario per point of the change-report contract.
 @Suite struct EngineContractTests {
@@ -60,10 +60,11 @@ import FolioTestSupport
 
     @Test func sectionChangesComeFirstAndEmptiedSectionsAreDeleted() throws {
         let e = engine([(1, 10, "A"), (2, 20, "B"), (3, 30, "B")])
-        #expect(try record(e, [set(1, 15, "B"), set(5, 50, "C")]) == [
-            "delete section 0 (A)", "insert section 1 (C)",
-            "delete 1 [0, 0]", "insert 1 [0, 0]", "insert 5 [1, 0]",
-        ])
+        #expect(
+            try record(e, [set(1, 15, "B"), set(5, 50, "C")]) == [
+                "delete section 0 (A)", "insert section 1 (C)",
+                "delete 1 [0, 0]", "insert 1 [0, 0]", "insert 5 [1, 0]",
+            ])
     }
 
     @Test func aMoveBetweenLivingSectionsIsAMove() throws {

@@ -1,13 +1,13 @@
-import Testing
 import FolioResults
 import FolioTestSupport
+import Testing
 
 /// Random batches against a plain model: after each batch the report, applied
 /// to the old sections by UITableView's rules, must give the new sections.
 @Suite struct EngineModelTests {
     struct Config: CustomStringConvertible {
         var name: String
-        var sections: Int?          // nil: unsectioned
+        var sections: Int?  // nil: unsectioned
         var values: Int
         var initial: Int
         /// Batches, and the largest batch as a share of the rows (the operations of every tenth batch).
@@ -38,7 +38,9 @@ import FolioTestSupport
         // The same batches on engines that always edit in place, always rebuild, or
         // share every batch's sections among threads: the same reports.
         typealias Engine = ResultsEngine<Int, Int, Int>
-        let ways: [(Engine.EditStrategy, Engine.EditLanes)] = [(.inPlace, .exactly(1)), (.rebuild, .exactly(1)), (.inPlace, .exactly(3)), (.automatic, .exactly(2))]
+        let ways: [(Engine.EditStrategy, Engine.EditLanes)] = [
+            (.inPlace, .exactly(1)), (.rebuild, .exactly(1)), (.inPlace, .exactly(3)), (.automatic, .exactly(2)),
+        ]
         let twins = ways.map { strategy, lanes in
             let twin = Engine(fixedSection: config.sections == nil ? 0 : nil)
             twin.editStrategy = strategy
@@ -48,9 +50,10 @@ import FolioTestSupport
         var model: [Int: Object] = [:]
         var nextID = 0
         func newObject() -> Object {
-            Object(value: .random(in: 0..<config.values, using: &random),
-                   group: .random(in: 0..<(config.sections ?? 1), using: &random),
-                   member: .random(in: 0..<5, using: &random) > 0)
+            Object(
+                value: .random(in: 0..<config.values, using: &random),
+                group: .random(in: 0..<(config.sections ?? 1), using: &random),
+                member: .random(in: 0..<5, using: &random) > 0)
         }
         func row(_ id: Int) -> ResultsRow<Int, Int, Int>? {
             guard let object = model[id], object.member else { return nil }
@@ -83,7 +86,7 @@ import FolioTestSupport
 
         for batch in 0..<config.batches {
             let old = engine.snapshot()
-            var changed: [Int: Bool] = [:]      // id -> the object itself changed
+            var changed: [Int: Bool] = [:]  // id -> the object itself changed
             let largest = max(25, Int(Double(model.count) * config.largestShare))
             let operations = Int.random(in: 1...(batch % 10 == 0 ? largest : 6), using: &random)
             for _ in 0..<operations {
@@ -108,7 +111,7 @@ import FolioTestSupport
                     model[id]?.member.toggle()
                     changed[id] = true
                 case 5:
-                    changed[id] = true      // touched, keys unchanged
+                    changed[id] = true  // touched, keys unchanged
                 case 6:
                     // A related object's key changed: keys move, the object itself did not.
                     model[id]?.value = .random(in: 0..<config.values, using: &random)

@@ -1,8 +1,9 @@
-import Testing
-import Foundation
 import FolioStore
-@testable import FolioResults
 import FolioTestSupport
+import Foundation
+import Testing
+
+@testable import FolioResults
 
 /// The related keys a controller follows come from the key paths its
 /// request reads (sort keys, predicate, string filters), as the store
@@ -16,21 +17,24 @@ import FolioTestSupport
     func related(_ request: FetchRequest<LinkedItem>) throws -> [String: Set<String>?] {
         let plan = try KeyPlan(request: request, sectionKeyPath: nil, context: container.viewContext)
         let entity = try #require(container.viewContext.schema.entity(named: "LinkedItem"))
-        return Dictionary(uniqueKeysWithValues: try plan.related.map { link in
-            let names = try entity.properties(along: plan.relatedKeyPaths[link.column]).map(\.name)
-            return ("\(names.joined(separator: ".")) → \(link.entity)", link.keyNames)
-        })
+        return Dictionary(
+            uniqueKeysWithValues: try plan.related.map { link in
+                let names = try entity.properties(along: plan.relatedKeyPaths[link.column]).map(\.name)
+                return ("\(names.joined(separator: ".")) → \(link.entity)", link.keyNames)
+            })
     }
 
     @Test func aPredicateFollowsOnlyTheKeysItReads() throws {
-        let request = FetchRequest<LinkedItem>(predicate: #Predicate { $0.kind?.rank == 2 && $0.group == 1 },
-                                               sortBy: [SortDescriptor(\.shelf?.label), SortDescriptor(\.name)])
+        let request = FetchRequest<LinkedItem>(
+            predicate: #Predicate { $0.kind?.rank == 2 && $0.group == 1 },
+            sortBy: [SortDescriptor(\.shelf?.label), SortDescriptor(\.name)])
         #expect(try related(request) == ["shelf → LinkedShelf": ["label"], "kind → LinkedKind": ["rank"]])
     }
 
     @Test func keysThroughTwoRelationshipsFollowTheFirst() throws {
-        let request = FetchRequest<LinkedItem>(predicate: #Predicate { $0.parent?.kind?.order == "A" },
-                                               sortBy: [SortDescriptor(\.kind?.order), SortDescriptor(\.name)])
+        let request = FetchRequest<LinkedItem>(
+            predicate: #Predicate { $0.parent?.kind?.order == "A" },
+            sortBy: [SortDescriptor(\.kind?.order), SortDescriptor(\.name)])
         #expect(try related(request) == ["parent → LinkedItem": ["kind"], "kind → LinkedKind": ["order"]])
     }
 
@@ -41,8 +45,9 @@ import FolioTestSupport
     }
 
     @Test func membersReadInsideContainsWhereAreNotRelated() throws {
-        let request = FetchRequest<LinkedItem>(predicate: #Predicate { item in item.children.contains { $0.name == "A" } },
-                                               sortBy: [SortDescriptor(\.name)])
+        let request = FetchRequest<LinkedItem>(
+            predicate: #Predicate { item in item.children.contains { $0.name == "A" } },
+            sortBy: [SortDescriptor(\.name)])
         #expect(try related(request).isEmpty)
     }
 }

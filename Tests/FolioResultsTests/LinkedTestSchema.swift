@@ -14,14 +14,16 @@ final class LinkedItem: ManagedObject {
     @Managed var children: Set<LinkedItem>
 
     override class var entity: EntityDescription {
-        EntityDescription(LinkedItem.self, properties: [
-            .attribute(\LinkedItem.name, "name", defaultValue: ""),
-            .attribute(\LinkedItem.group, "group", defaultValue: 0),
-            .toOne(\LinkedItem.kind, "kind", inverse: \LinkedKind.items),
-            .toOne(\LinkedItem.shelf, "shelf", inverse: \LinkedShelf.items),
-            .toOne(\LinkedItem.parent, "parent", inverse: \LinkedItem.children),
-            .toMany(\LinkedItem.children, "children", inverse: \LinkedItem.parent, deleteRule: .nullify),
-        ])
+        EntityDescription(
+            LinkedItem.self,
+            properties: [
+                .attribute(\LinkedItem.name, "name", defaultValue: ""),
+                .attribute(\LinkedItem.group, "group", defaultValue: 0),
+                .toOne(\LinkedItem.kind, "kind", inverse: \LinkedKind.items),
+                .toOne(\LinkedItem.shelf, "shelf", inverse: \LinkedShelf.items),
+                .toOne(\LinkedItem.parent, "parent", inverse: \LinkedItem.children),
+                .toMany(\LinkedItem.children, "children", inverse: \LinkedItem.parent, deleteRule: .nullify),
+            ])
     }
 }
 
@@ -32,11 +34,13 @@ final class LinkedKind: ManagedObject {
     @Managed var items: Set<LinkedItem>
 
     override class var entity: EntityDescription {
-        EntityDescription(LinkedKind.self, properties: [
-            .attribute(\LinkedKind.order, "order", defaultValue: ""),
-            .attribute(\LinkedKind.rank, "rank", defaultValue: 0),
-            .toMany(\LinkedKind.items, "items", inverse: \LinkedItem.kind, deleteRule: .deny),
-        ])
+        EntityDescription(
+            LinkedKind.self,
+            properties: [
+                .attribute(\LinkedKind.order, "order", defaultValue: ""),
+                .attribute(\LinkedKind.rank, "rank", defaultValue: 0),
+                .toMany(\LinkedKind.items, "items", inverse: \LinkedItem.kind, deleteRule: .deny),
+            ])
     }
 }
 
@@ -46,10 +50,12 @@ final class LinkedShelf: ManagedObject {
     @Managed var items: Set<LinkedItem>
 
     override class var entity: EntityDescription {
-        EntityDescription(LinkedShelf.self, properties: [
-            .attribute(\LinkedShelf.label, "label", defaultValue: ""),
-            .toMany(\LinkedShelf.items, "items", inverse: \LinkedItem.shelf, deleteRule: .nullify),
-        ])
+        EntityDescription(
+            LinkedShelf.self,
+            properties: [
+                .attribute(\LinkedShelf.label, "label", defaultValue: ""),
+                .toMany(\LinkedShelf.items, "items", inverse: \LinkedItem.shelf, deleteRule: .nullify),
+            ])
     }
 }
 

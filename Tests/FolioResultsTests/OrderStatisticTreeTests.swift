@@ -1,6 +1,6 @@
-import Testing
 import FolioResults
 import FolioTestSupport
+import Testing
 
 /// The order-statistic tree against a sorted array.
 @Suite struct OrderStatisticTreeTests {
@@ -150,7 +150,9 @@ import FolioTestSupport
             // A dense run arrives (splitting one region again and again), a
             // wide stretch leaves (emptying whole leaves and inner nodes), and some scatter.
             let start = Int.random(in: 0..<1_000_000, using: &random)
-            var arriving = (start..<(start + 6_000)).filter { $0 < 1_000_000 && handles[$0] == nil && Int.random(in: 0..<3, using: &random) > 0 }
+            var arriving = (start..<(start + 6_000)).filter {
+                $0 < 1_000_000 && handles[$0] == nil && Int.random(in: 0..<3, using: &random) > 0
+            }
             arriving += (0..<500).map { _ in Int.random(in: 0..<1_000_000, using: &random) }.filter { handles[$0] == nil }
             for value in Set(arriving).sorted() {
                 let placed = tree.insertRanked(value, lead: UInt64(value >> 6))

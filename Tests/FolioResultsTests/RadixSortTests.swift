@@ -1,6 +1,6 @@
-import Testing
 import FolioResults
 import FolioTestSupport
+import Testing
 
 @Suite struct RadixSortTests {
     @Test func sortsAsTheStandardSortDoes() {

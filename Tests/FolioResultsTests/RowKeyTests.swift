@@ -1,8 +1,8 @@
+import FolioResults
+import FolioStore
+import FolioTestSupport
 import Foundation
 import Testing
-import FolioStore
-import FolioResults
-import FolioTestSupport
 
 /// A row key's lead decides most comparisons alone; it must never decide one
 /// against the values, whatever their storage classes and directions.
@@ -16,14 +16,19 @@ import FolioTestSupport
         case 0: return .null
         case 1:
             let big: Int64 = 1 << 60
-            return .integer([0, 1, -1, big, big + 1, -big, -big - 1, .max, .min, Int64.random(in: -9...9, using: &random)].randomElement(using: &random)!)
+            return .integer(
+                [0, 1, -1, big, big + 1, -big, -big - 1, .max, .min, Int64.random(in: -9...9, using: &random)].randomElement(
+                    using: &random)!)
         case 2:
-            return .real([0.0, -0.0, 1.0, -1.0, 0.5, .infinity, -.infinity, .nan, Double(1 << 60), .ulpOfOne].randomElement(using: &random)!)
+            return .real(
+                [0.0, -0.0, 1.0, -1.0, 0.5, .infinity, -.infinity, .nan, Double(1 << 60), .ulpOfOne].randomElement(using: &random)!)
         case 3, 4:
             let tail = String((0..<Int.random(in: 0...2, using: &random)).map { _ in "a\u{0}z".randomElement(using: &random)! })
             return .text(stems.randomElement(using: &random)! + tail)
         default:
-            return .blob(Data(stems.randomElement(using: &random)!.utf8) + Data((0..<Int.random(in: 0...2, using: &random)).map { _ in UInt8.random(in: 0...1, using: &random) }))
+            return .blob(
+                Data(stems.randomElement(using: &random)!.utf8)
+                    + Data((0..<Int.random(in: 0...2, using: &random)).map { _ in UInt8.random(in: 0...1, using: &random) }))
         }
     }
 

@@ -1,8 +1,9 @@
-import Testing
-import Foundation
-@testable import FolioResults
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
+
+@testable import FolioResults
 
 /// A batch's changed objects read from memory on several threads give what
 /// one thread gives, however the candidates are split: the rows, objects and
@@ -42,14 +43,16 @@ import FolioTestSupport
         let deleted = ids.filter { _ in Int.random(in: 0..<20, using: &random) == 0 }
         let registered = try #require(context.registeredRows(ofEntity: "ResultsItem"))
         #expect(registered.object(anyRowID: tag.objectID.rowID) == nil, "another entity's new object")
-        let keys = ObjectKeys(slots: [ResultsItem.entity.byName["group"]!.attributeSlot!, ResultsItem.entity.byName["name"]!.attributeSlot!],
-                              ascending: [true, false], sortCount: 2, sectioned: true)
+        let keys = ObjectKeys(
+            slots: [ResultsItem.entity.byName["group"]!.attributeSlot!, ResultsItem.entity.byName["name"]!.attributeSlot!],
+            ascending: [true, false], sortCount: 2, sectioned: true)
 
         // The rules, one candidate at a time.
         var expectedRead: [Int64] = [], expectedRest: [Int64] = []
         let changedSet = Set(changed), deletedSet = Set(deleted)
         for candidate in candidates where !deletedSet.contains(candidate.id) {
-            let object = changedSet.contains(candidate.id)
+            let object =
+                changedSet.contains(candidate.id)
                 ? registered.object(anyRowID: AnyFetchedResultsController.storeRowID(candidate.id))?.takeUnretainedValue() : nil
             guard let object, !object.isFault else {
                 expectedRest.append(candidate.id)
@@ -61,7 +64,8 @@ import FolioTestSupport
 
         let changedFlag = Dictionary(uniqueKeysWithValues: candidates.map { ($0.id, $0.changed) })
         for lanes in [1, 2, 3, 8] {
-            let read = UnsafeMemoryRead(keys: keys, candidates: candidates, changed: changed, deleted: deleted, registered: registered, lanes: lanes)
+            let read = UnsafeMemoryRead(
+                keys: keys, candidates: candidates, changed: changed, deleted: deleted, registered: registered, lanes: lanes)
             Lanes.run(read.lanes) { read.run(lane: $0) }
             let taken = read.take(capacity: candidates.count)
             #expect(taken.ids == expectedRead, "\(lanes) lanes")
@@ -78,7 +82,8 @@ import FolioTestSupport
             }
         }
         // Read and never taken: what was read is let go with it.
-        let dropped = UnsafeMemoryRead(keys: keys, candidates: candidates, changed: changed, deleted: deleted, registered: registered, lanes: 3)
+        let dropped = UnsafeMemoryRead(
+            keys: keys, candidates: candidates, changed: changed, deleted: deleted, registered: registered, lanes: 3)
         Lanes.run(dropped.lanes) { dropped.run(lane: $0) }
     }
 }

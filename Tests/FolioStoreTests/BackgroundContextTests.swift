@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// A background context is an `ObjectContext` (as Core Data's private-queue
 /// context is), used through `perform` and `performAndWait`; the view
@@ -41,7 +41,7 @@ import FolioTestSupport
             try await MainActor.run {
                 let container = try PersistentContainer(schema: StoreTestSchema.make(), path: nil)
                 let background = container.newBackgroundContext()
-                _ = try background.count(for: FetchRequest<TestAnimal>())   // not on its queue
+                _ = try background.count(for: FetchRequest<TestAnimal>())  // not on its queue
             }
         }
         await #expect(processExitsWith: .failure) {

@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 @MainActor
 @Suite struct BasicTests {
@@ -67,19 +67,22 @@ import FolioTestSupport
             a.legs = i
         }
         try context.save()
-        var request = FetchRequest<TestAnimal>(predicate: #Predicate { $0.legs >= 1 && $0.commonName != "Mars" },
-                                               sortBy: [SortDescriptor(\.commonName)])
+        var request = FetchRequest<TestAnimal>(
+            predicate: #Predicate { $0.legs >= 1 && $0.commonName != "Mars" },
+            sortBy: [SortDescriptor(\.commonName)])
         #expect(try context.fetch(request).map(\.commonName) == ["Earth", "Jupiter", "Venus"])
         #expect(try context.count(for: request) == 3)
         request.fetchOffset = 1
         request.fetchLimit = 1
         #expect(try context.fetch(request).map(\.commonName) == ["Jupiter"])
         #expect(try context.count(for: request) == 1)
-        let starts = FetchRequest<TestAnimal>(predicate: #Predicate { $0.commonName.starts(with: "M") },
-                                              sortBy: [SortDescriptor(\.legs, order: .reverse)])
+        let starts = FetchRequest<TestAnimal>(
+            predicate: #Predicate { $0.commonName.starts(with: "M") },
+            sortBy: [SortDescriptor(\.legs, order: .reverse)])
         #expect(try context.fetch(starts).map(\.commonName) == ["Mars", "Mercury"])
-        let contains = FetchRequest<TestAnimal>(predicate: #Predicate { $0.commonName.contains("ar") || ["Venus"].contains($0.commonName) },
-                                                sortBy: [SortDescriptor(\.commonName)])
+        let contains = FetchRequest<TestAnimal>(
+            predicate: #Predicate { $0.commonName.contains("ar") || ["Venus"].contains($0.commonName) },
+            sortBy: [SortDescriptor(\.commonName)])
         #expect(try context.fetch(contains).map(\.commonName) == ["Earth", "Mars", "Venus"])
     }
 

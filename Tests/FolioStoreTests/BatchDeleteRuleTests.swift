@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// A batch delete applies the delete rules in SQL exactly as deleting the
 /// same objects in a context and saving does: random keepers and members
@@ -29,12 +29,17 @@ import FolioTestSupport
     /// The rows as stored, IDs and foreign keys (not positions, which a save
     /// renumbers), through the sqlite3 tool, waited for by suspending.
     static func rawDump(_ path: String) async throws -> String {
-        let child = try StoreChildProcess(executable: URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: [path, """
-            SELECT 'K', id, name, partner FROM RuleKeeper ORDER BY id;
-            SELECT 'M', id, name, nullifier, cascader, denier, liner, partner FROM RuleMember ORDER BY id;
-            SELECT 'B', a, b FROM _RuleKeeper_badges ORDER BY a, b;
-            SELECT 'end';
-            """])
+        let child = try StoreChildProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/sqlite3"),
+            arguments: [
+                path,
+                """
+                SELECT 'K', id, name, partner FROM RuleKeeper ORDER BY id;
+                SELECT 'M', id, name, nullifier, cascader, denier, liner, partner FROM RuleMember ORDER BY id;
+                SELECT 'B', a, b FROM _RuleKeeper_badges ORDER BY a, b;
+                SELECT 'end';
+                """,
+            ])
         child.closeInput()
         let ended = await child.waitForLine { $0 == "end" } != nil
         await child.finish()
@@ -45,7 +50,9 @@ import FolioTestSupport
     /// The same random store, built from the seed.
     static func build(_ c: ObjectContext, seed: UInt64) throws {
         var rng = StoreSplitMix64(seed: seed)
-        let keepers = (0..<5).map { i -> RuleKeeper in let k = RuleKeeper(context: c); k.name = "K\(i)"; return k }
+        let keepers = (0..<5).map { i -> RuleKeeper in
+            let k = RuleKeeper(context: c); k.name = "K\(i)"; return k
+        }
         for i in 0..<12 {
             let m = RuleMember(context: c)
             m.name = "M\(i)"
@@ -77,14 +84,18 @@ import FolioTestSupport
             let rawBefore = try await Self.rawDump(dir.path("batch-\(round).sqlite"))
             #expect(before == (try Self.dump(contextStore.viewContext)))
             let keepers = Bool.random(using: &rng)
-            let chosen = (0..<(keepers ? 5 : 12)).filter { _ in Int.random(in: 0..<3, using: &rng) == 0 }.map { (keepers ? "K" : "M") + "\($0)" }
+            let chosen = (0..<(keepers ? 5 : 12)).filter { _ in Int.random(in: 0..<3, using: &rng) == 0 }.map {
+                (keepers ? "K" : "M") + "\($0)"
+            }
 
             let batchResult: Result<Void, StoreError>
             let contextResult: Result<Void, StoreError>
             let b = batchStore.viewContext, c = contextStore.viewContext
             if keepers {
-                batchResult = Result { _ = try b.execute(BatchDeleteRequest<RuleKeeper>(predicate: #Predicate { chosen.contains($0.name) })) }
-                    .mapError { $0 as! StoreError }
+                batchResult = Result {
+                    _ = try b.execute(BatchDeleteRequest<RuleKeeper>(predicate: #Predicate { chosen.contains($0.name) }))
+                }
+                .mapError { $0 as! StoreError }
                 for k in try c.fetch(FetchRequest<RuleKeeper>(predicate: #Predicate { chosen.contains($0.name) })) { c.delete(k) }
             } else {
                 let ids = try b.fetchIDs(FetchRequest<RuleMember>(predicate: #Predicate { chosen.contains($0.name) }))

@@ -1,8 +1,8 @@
-import Foundation
-import Testing
 import FolioResults
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Batch requests of another process on the same SQLite file reach this
 /// process's contexts and live controller: each as one report the table
@@ -27,7 +27,8 @@ import FolioTestSupport
         child.closeInput()
         #expect(await child.waitForLine { $0 == "ran delete 40" } != nil, "\(child.lines.map(\.line))")
         func fresh() throws -> [String] { try c.fetch(request).map(\.commonName) }
-        #expect(await waitUntil(20) { (try? fresh()).map { $0.count == 161 && controller.fetchedObjects?.map(\.commonName) == $0 } ?? false })
+        #expect(
+            await waitUntil(20) { (try? fresh()).map { $0.count == 161 && controller.fetchedObjects?.map(\.commonName) == $0 } ?? false })
         #expect(harness.tableErrors.isEmpty)
         #expect((1...3).contains(harness.batches.count), "\(harness.batches.count) reports for three batches")
         #expect(kept.habitat == "Cave")

@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// A batch insert sets to-ones by the related object or its ID; what a
 /// batch cannot set is an error at `execute`, never a trap, and nothing is
@@ -23,25 +23,29 @@ import FolioTestSupport
         defer { withExtendedLifetime(dir) {} }
         let context = container.viewContext
         #expect(cats.animals.isEmpty)
-        try context.execute(BatchInsertRequest<TestAnimal>(objects: [
-            ["commonName": "Lion", "classification": cats],
-            ["commonName": "Tiger", "classification": cats.objectID],
-            ["commonName": "Okapi", "classification": NSNull()],
-        ]))
+        try context.execute(
+            BatchInsertRequest<TestAnimal>(objects: [
+                ["commonName": "Lion", "classification": cats],
+                ["commonName": "Tiger", "classification": cats.objectID],
+                ["commonName": "Okapi", "classification": NSNull()],
+            ]))
         var next = 0
-        try context.execute(BatchInsertRequest<TestAnimal>(handler: { (values: inout BatchInsertValues<TestAnimal>) in
-            guard next < 2 else { return true }
-            values[\.commonName] = ["Lynx", "Puma"][next]
-            if next == 0 { values[\.classification] = cats } else { values[id: \.classification] = cats.objectID }
-            next += 1
-            return false
-        }))
+        try context.execute(
+            BatchInsertRequest<TestAnimal>(handler: { (values: inout BatchInsertValues<TestAnimal>) in
+                guard next < 2 else { return true }
+                values[\.commonName] = ["Lynx", "Puma"][next]
+                if next == 0 { values[\.classification] = cats } else { values[id: \.classification] = cats.objectID }
+                next += 1
+                return false
+            }))
         // The context that holds the classification hears its new members.
         #expect(await waitUntil { cats.animals.count == 4 })
         #expect(Set(cats.animals.map(\.commonName)) == ["Lion", "Tiger", "Lynx", "Puma"])
         let fresh = container.newBackgroundContext()
         let placed = try fresh.performAndWait { context in
-            try context.fetch(FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)])).map { "\($0.commonName):\($0.classification?.order ?? "-")" }
+            try context.fetch(FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)])).map {
+                "\($0.commonName):\($0.classification?.order ?? "-")"
+            }
         }
         #expect(placed == ["Lion:Carnivora", "Lynx:Carnivora", "Okapi:-", "Puma:Carnivora", "Tiger:Carnivora"])
     }
@@ -57,25 +61,41 @@ import FolioTestSupport
         let missing = ObjectID(entityName: "TestClassification", rowID: 999)
         func count() throws -> Int { try container.newBackgroundContext().performAndWait { try $0.count(for: FetchRequest<TestAnimal>()) } }
         let refused: [(String, () throws -> Void)] = [
-            ("unsaved", { try context.execute(BatchInsertRequest<TestAnimal>(objects: [["commonName": "Ape", "classification": unsaved]])) }),
-            ("missing", { try context.execute(BatchInsertRequest<TestAnimal>(objects: [["commonName": "Ape", "classification": missing]])) }),
-            ("wrong entity", { try context.execute(BatchInsertRequest<TestAnimal>(objects: [["commonName": "Ape", "classification": zoo]])) }),
-            ("to-many", {
-                var done = false
-                try context.execute(BatchInsertRequest<TestAnimal>(handler: { (values: inout BatchInsertValues<TestAnimal>) in
-                    if done { return true }
-                    values[\.commonName] = "Ape"
-                    values[\.zoos] = [zoo]
-                    done = true
-                    return false
-                }))
-            }),
+            (
+                "unsaved",
+                { try context.execute(BatchInsertRequest<TestAnimal>(objects: [["commonName": "Ape", "classification": unsaved]])) }
+            ),
+            (
+                "missing",
+                { try context.execute(BatchInsertRequest<TestAnimal>(objects: [["commonName": "Ape", "classification": missing]])) }
+            ),
+            (
+                "wrong entity",
+                { try context.execute(BatchInsertRequest<TestAnimal>(objects: [["commonName": "Ape", "classification": zoo]])) }
+            ),
+            (
+                "to-many",
+                {
+                    var done = false
+                    try context.execute(
+                        BatchInsertRequest<TestAnimal>(handler: { (values: inout BatchInsertValues<TestAnimal>) in
+                            if done { return true }
+                            values[\.commonName] = "Ape"
+                            values[\.zoos] = [zoo]
+                            done = true
+                            return false
+                        }))
+                }
+            ),
             ("update", { try context.execute(BatchUpdateRequest<TestAnimal>().setting(\.classification, to: cats)) }),
-            ("update by name", {
-                var request = BatchUpdateRequest<TestAnimal>()
-                request.propertiesToUpdate = ["classification": cats]
-                try context.execute(request)
-            }),
+            (
+                "update by name",
+                {
+                    var request = BatchUpdateRequest<TestAnimal>()
+                    request.propertiesToUpdate = ["classification": cats]
+                    try context.execute(request)
+                }
+            ),
         ]
         for (label, run) in refused {
             #expect(throws: StoreError.self, "\(label)") { try run() }

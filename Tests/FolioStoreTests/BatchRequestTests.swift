@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Batch insert, update and delete requests on a real SQLite file: what they
 /// write, the checks that refuse them before anything is written, and how
@@ -59,7 +59,7 @@ import FolioTestSupport
         #expect(try c.execute(dictionaries).count == 2)
         #expect(try names() == ["Bat", "Cat", "D0", "D1", "H0", "H1", "H2"])
         let cat = try c.fetch(FetchRequest<TestAnimal>(predicate: #Predicate { $0.commonName == "Cat" })).first!
-        #expect(cat.legs == 4 && cat.habitat == "")   // the defaults
+        #expect(cat.legs == 4 && cat.habitat == "")  // the defaults
         let bat = c.object(with: result.objectIDs[0], as: TestAnimal.self)
         #expect(bat.commonName == "Bat" && bat.legs == 2)
     }
@@ -72,15 +72,24 @@ import FolioTestSupport
         try c.save()
         let before = try names()
         let cases: [(BatchInsertRequest<TestAnimal>, StoreError)] = [
-            (.init(objects: [["commonName": "Ok"], ["commonName": "Bad", "legs": 2000]]),
-             .validation(entity: "TestAnimal", key: "legs", reason: "2000 is outside 0...1000")),
-            (.init(objects: [["commonName": "Ok"], ["legs": 2]]), .validation(entity: "TestAnimal", key: "commonName", reason: "a value is required")),
+            (
+                .init(objects: [["commonName": "Ok"], ["commonName": "Bad", "legs": 2000]]),
+                .validation(entity: "TestAnimal", key: "legs", reason: "2000 is outside 0...1000")
+            ),
+            (
+                .init(objects: [["commonName": "Ok"], ["legs": 2]]),
+                .validation(entity: "TestAnimal", key: "commonName", reason: "a value is required")
+            ),
             (.init(objects: [["commonName": ""]]), .validation(entity: "TestAnimal", key: "commonName", reason: "must not be empty")),
-            (.init(objects: [["commonName": "Ok", "legs": "four"]]),
-             .validation(entity: "TestAnimal", key: "legs", reason: "expected a value of type integer, found 'four'")),
+            (
+                .init(objects: [["commonName": "Ok", "legs": "four"]]),
+                .validation(entity: "TestAnimal", key: "legs", reason: "expected a value of type integer, found 'four'")
+            ),
             (.init(objects: [["commonName": "Ok", "wings": 2]]), .unknownKeyPath(entity: "TestAnimal", keyPath: "wings")),
-            (.init(objects: [["commonName": "Ok", "zoos": NSNull()]]),
-             .validation(entity: "TestAnimal", key: "zoos", reason: "batch requests set attributes only, not relationships")),
+            (
+                .init(objects: [["commonName": "Ok", "zoos": NSNull()]]),
+                .validation(entity: "TestAnimal", key: "zoos", reason: "batch requests set attributes only, not relationships")
+            ),
         ]
         for (request, expected) in cases {
             #expect(throws: expected) { try c.execute(request) }
@@ -100,7 +109,7 @@ import FolioTestSupport
 
     @Test func updateSetsTheMatchingRowsAndRefreshesRegisteredObjects() throws {
         let animals = try seedAnimals(10)
-        let edited = animals[1]   // legs 1: not matched
+        let edited = animals[1]  // legs 1: not matched
         edited.habitat = "Unsaved"
         let matched = animals[3]  // legs 3: matched, with an unsaved edit of another key
         matched.commonName = "Renamed"
@@ -149,7 +158,9 @@ import FolioTestSupport
         #expect(try c.fetch(FetchRequest<TestAnimal>()).map(\.legs).sorted() == [0, 1, 2])
         #expect(try c.fetch(FetchRequest<TestZoo>()).map(\.name).sorted() == ["Bronx", "Lowry"])
         // A unique value set on one row that holds no other's is fine.
-        #expect(try c.execute(BatchUpdateRequest<TestZoo>(predicate: #Predicate { $0.name == "Bronx" }).setting(\.name, to: "Bronx Zoo")).count == 1)
+        #expect(
+            try c.execute(BatchUpdateRequest<TestZoo>(predicate: #Predicate { $0.name == "Bronx" }).setting(\.name, to: "Bronx Zoo")).count
+                == 1)
     }
 
     @Test func deleteAppliesCascadeAndNullifyAndTellsTheContext() throws {
@@ -162,7 +173,7 @@ import FolioTestSupport
         for a in animals[0..<3] { a.classification = primates }
         for a in animals[2..<5] { a.zoos.insert(zoo) }
         try c.save()
-        _ = zoo.animals.count   // loaded, so it must forget the deleted members
+        _ = zoo.animals.count  // loaded, so it must forget the deleted members
         // Cascade: the classification takes animals 0-2 with it; the zoo loses animal 2.
         var request = BatchDeleteRequest<TestClassification>(predicate: #Predicate { $0.order == "Primates" })
         request.resultType = .count
@@ -189,12 +200,16 @@ import FolioTestSupport
         let token = other.viewContext.observeChanges { if $0.origin == .otherProcess { heard.append($0) } }
         let watched = try other.viewContext.fetch(FetchRequest<TestAnimal>(predicate: #Predicate { $0.legs == 2 })).first!
         #expect(try c.execute(BatchInsertRequest<TestAnimal>(objects: (0..<500).map { ["commonName": "N\($0)"] })).count == 500)
-        #expect(try c.execute(BatchUpdateRequest<TestAnimal>(predicate: #Predicate { $0.legs == 2 }).setting(\.habitat, to: "Cave")).count == 1)
+        #expect(
+            try c.execute(BatchUpdateRequest<TestAnimal>(predicate: #Predicate { $0.legs == 2 }).setting(\.habitat, to: "Cave")).count == 1)
         #expect(try c.execute(BatchDeleteRequest<TestAnimal>(predicate: #Predicate { $0.legs == 3 })).count == 1)
         other.checkForExternalChanges()
         func all() -> ChangeSet {
-            heard.reduce(ChangeSet()) { ChangeSet(inserted: $0.inserted.union($1.inserted), updated: $0.updated.merging($1.updated) { $0.union($1) },
-                                                  deleted: $0.deleted.union($1.deleted)) }
+            heard.reduce(ChangeSet()) {
+                ChangeSet(
+                    inserted: $0.inserted.union($1.inserted), updated: $0.updated.merging($1.updated) { $0.union($1) },
+                    deleted: $0.deleted.union($1.deleted))
+            }
         }
         #expect(await waitUntil { all().allIDs.count == 502 })
         #expect(heard.count <= 3)

@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Saves big enough to take the bulk write path: one statement per entity and
 /// set of changed columns, rows in row ID order, a bigger page cache.
@@ -36,7 +36,8 @@ import FolioTestSupport
             let container = try PersistentContainer(schema: StoreTestSchema.make(), path: path)
             let c = container.viewContext
             // Reverse order, so that the writes go out in another order than the objects were changed.
-            let animals = try c.fetch(FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.legs, order: .reverse), SortDescriptor(\.commonName)]))
+            let animals = try c.fetch(
+                FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.legs, order: .reverse), SortDescriptor(\.commonName)]))
             for (i, a) in animals.enumerated() {
                 let old = a.commonName
                 switch i % 4 {
@@ -95,7 +96,7 @@ import FolioTestSupport
         }
         try c.save()
         animals[0].legs = 40
-        animals[1].legs = 2          // still matches below
+        animals[1].legs = 2  // still matches below
         c.delete(animals[2])
         let request = FetchRequest<TestAnimal>(predicate: #Predicate { $0.legs >= 2 }, sortBy: [SortDescriptor(\.legs)])
         let ids = Set([0, 1, 2, 3].map { animals[$0].objectID })

@@ -1,6 +1,6 @@
+import FolioTestSupport
 import Foundation
 import Testing
-import FolioTestSupport
 
 /// Waiting for a program never happens on the main actor: there it is
 /// refused with a clear error, and its async form waits on a thread of its
@@ -23,8 +23,9 @@ import FolioTestSupport
         let signal = dir.path("go")
         let waiting = Task { @MainActor in
             try await BlockingWork.run {
-                try AppProcess.run(URL(fileURLWithPath: "/bin/sh"),
-                                   ["-c", "i=0; while [ ! -e '\(signal)' ]; do i=$((i+1)); [ $i -gt 6000 ] && exit 1; sleep 0.01; done"])
+                try AppProcess.run(
+                    URL(fileURLWithPath: "/bin/sh"),
+                    ["-c", "i=0; while [ ! -e '\(signal)' ]; do i=$((i+1)); [ $i -gt 6000 ] && exit 1; sleep 0.01; done"])
             }
         }
         try await Task.sleep(for: .milliseconds(10))

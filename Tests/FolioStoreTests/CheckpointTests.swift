@@ -1,8 +1,9 @@
 import CSQLite
+import FolioTestSupport
 import Foundation
 import Testing
+
 @testable import FolioStore
-import FolioTestSupport
 
 /// The write-ahead log is checkpointed off the save path and stays bounded.
 @MainActor
@@ -30,10 +31,10 @@ import FolioTestSupport
         let container = try PersistentContainer(schema: StoreTestSchema.make(), path: path, pollInterval: 3600)
         let auto = try container.coordinator.withBackend { try ($0 as! SQLiteBackend).connection.rows("PRAGMA wal_autocheckpoint") }
         #expect(auto.first?.first == .integer(0))
-        try saveRounds(60, in: container)   // about 60 MB through the log
+        try saveRounds(60, in: container)  // about 60 MB through the log
         let checkpointer = try #require(container.coordinator.withBackend { ($0 as! SQLiteBackend).checkpointer })
         #expect(checkpointer.waitForScheduled() > 0)
-        try saveRounds(1, in: container)   // restarts the log after the finished checkpoint
+        try saveRounds(1, in: container)  // restarts the log after the finished checkpoint
         #expect(fileSize(path + "-wal") < 32 << 20, "log \(fileSize(path + "-wal")) bytes after 60 MB of saves")
         #expect(try container.viewContext.count(for: FetchRequest<TestItem>()) == 61 * 200)
         #expect(integrityCheck(path) == "ok")

@@ -1,6 +1,7 @@
 import Dispatch
-@testable import FolioStore
 import Testing
+
+@testable import FolioStore
 
 /// State confined to a queue or owned by a lock can be reached only the
 /// way its type allows: a use from elsewhere stops the program (debug
@@ -16,13 +17,13 @@ import Testing
     }
 
     #if DEBUG  // the check costs nothing, and so does nothing, in release builds
-    @Test func aConfinedValueUsedOffItsQueueStopsTheProgram() async {
-        await #expect(processExitsWith: .failure) {
-            let queue = DispatchQueue(label: "folio.test.confined")
-            let count = QueueConfined(wrappedValue: 0, on: queue)
-            _ = count.wrappedValue
+        @Test func aConfinedValueUsedOffItsQueueStopsTheProgram() async {
+            await #expect(processExitsWith: .failure) {
+                let queue = DispatchQueue(label: "folio.test.confined")
+                let count = QueueConfined(wrappedValue: 0, on: queue)
+                _ = count.wrappedValue
+            }
         }
-    }
     #endif
 
     @Test func aLockedValueIsChangedOnlyUnderItsLock() async {

@@ -1,6 +1,6 @@
-import Testing
 import FolioStore
 import FolioTestSupport
+import Testing
 
 /// A deletion against another save's change, on one SQLite file: the
 /// deletions a dropped delete cascaded to are dropped with it, and a kept
@@ -48,7 +48,10 @@ import FolioTestSupport
         #expect(animals.allSatisfy { !$0.isDeleted && $0.classification === mammals })
         #expect(Set(mammals.animals.map(\.commonName)) == ["Lion", "Tiger"])
         #expect(sqliteColumn(path, "SELECT family FROM TestClassification") == ["Big cats"])
-        #expect(sqliteColumn(path, "SELECT commonName FROM TestAnimal WHERE classification IS NOT NULL ORDER BY commonName") == ["Lion", "Tiger"])
+        #expect(
+            sqliteColumn(path, "SELECT commonName FROM TestAnimal WHERE classification IS NOT NULL ORDER BY commonName") == [
+                "Lion", "Tiger",
+            ])
     }
 
     @Test(arguments: [MergePolicy.mergeByPropertyObjectTrump, .overwrite])
@@ -61,9 +64,15 @@ import FolioTestSupport
     }
 
     @Test func underTheErrorPolicyTheDeletionFailsNamingTheObject() throws {
-        #expect(throws: StoreError.conflict([SaveConflict(entity: "TestClassification", id: 1, kind: .changedBeforeDelete, keys: [
-            .init(key: "family", stored: .text("Big cats"), context: .text("Felidae")),
-        ])])) { _ = try deleteAgainstChange(.error) }
+        #expect(
+            throws: StoreError.conflict([
+                SaveConflict(
+                    entity: "TestClassification", id: 1, kind: .changedBeforeDelete,
+                    keys: [
+                        .init(key: "family", stored: .text("Big cats"), context: .text("Felidae"))
+                    ])
+            ])
+        ) { _ = try deleteAgainstChange(.error) }
         #expect(sqliteColumn(path, "SELECT count(*) FROM TestAnimal") == ["2"])
     }
 }

@@ -1,8 +1,8 @@
 import CSQLite
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// The first column of each row of `sql` on the file, read through SQLite's C API as another program would.
 func sqliteColumn(_ path: String, _ sql: String) -> [String] {
@@ -10,7 +10,9 @@ func sqliteColumn(_ path: String, _ sql: String) -> [String] {
     guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return ["cannot open"] }
     defer { sqlite3_close(db) }
     var stmt: OpaquePointer?
-    guard sqlite3_prepare_v2(db, sql, -1, &stmt, nil) == SQLITE_OK else { return ["cannot prepare: \(String(cString: sqlite3_errmsg(db)))"] }
+    guard sqlite3_prepare_v2(db, sql, -1, &stmt, nil) == SQLITE_OK else {
+        return ["cannot prepare: \(String(cString: sqlite3_errmsg(db)))"]
+    }
     defer { sqlite3_finalize(stmt) }
     var result: [String] = []
     while sqlite3_step(stmt) == SQLITE_ROW { result.append(sqlite3_column_text(stmt, 0).map { String(cString: $0) } ?? "NULL") }
@@ -85,11 +87,16 @@ func sqliteColumn(_ path: String, _ sql: String) -> [String] {
             try b.viewContext.save()
             Issue.record("a stale save succeeded")
         } catch StoreError.conflict(let conflicts) {
-            #expect(conflicts == [SaveConflict(entity: "ConflictNote", id: note.objectID.rowID, kind: .changed, keys: [
-                .init(key: "title", stored: .text("from a"), context: .text("from b")),
-                .init(key: "body", stored: .text("body"), context: .text("b's body")),
-                .init(key: "stars", stored: .integer(2), context: .integer(0)),
-            ])])
+            #expect(
+                conflicts == [
+                    SaveConflict(
+                        entity: "ConflictNote", id: note.objectID.rowID, kind: .changed,
+                        keys: [
+                            .init(key: "title", stored: .text("from a"), context: .text("from b")),
+                            .init(key: "body", stored: .text("body"), context: .text("b's body")),
+                            .init(key: "stars", stored: .integer(2), context: .integer(0)),
+                        ])
+                ])
         }
         // Nothing written, and b keeps its edit.
         #expect(sqliteColumn(path, "SELECT title || '/' || body || '/' || stars FROM ConflictNote") == ["from a/body/2"])
@@ -105,13 +112,18 @@ func sqliteColumn(_ path: String, _ sql: String) -> [String] {
         // The layout of a store written before versions: no version column, none recorded.
         let json = try #require(sqliteColumn(path, "SELECT value FROM folio_metadata WHERE key = 'schema'").first)
         let old = try ConflictStores.withoutVersions(json).replacingOccurrences(of: "'", with: "''")
-        runSQL(path, """
+        runSQL(
+            path,
+            """
             ALTER TABLE ConflictNote DROP COLUMN \(ConflictStores.versionColumn);
             ALTER TABLE ConflictShelf DROP COLUMN \(ConflictStores.versionColumn);
             ALTER TABLE ConflictBook DROP COLUMN \(ConflictStores.versionColumn);
             UPDATE folio_metadata SET value = '\(old)' WHERE key = 'schema';
             """)
-        #expect(sqliteColumn(path, "SELECT count(*) FROM pragma_table_info('ConflictNote') WHERE name = '\(ConflictStores.versionColumn)'") == ["0"])
+        #expect(
+            sqliteColumn(path, "SELECT count(*) FROM pragma_table_info('ConflictNote') WHERE name = '\(ConflictStores.versionColumn)'") == [
+                "0"
+            ])
         // A read-only open cannot add the column.
         #expect { _ = try open(readOnly: true) } throws: { error in
             guard case StoreError.migrationNeeded = error else { return false }
@@ -123,7 +135,10 @@ func sqliteColumn(_ path: String, _ sql: String) -> [String] {
         #expect(sqliteColumn(path, "SELECT \(ConflictStores.versionColumn) FROM ConflictNote ORDER BY id") == ["1", "1"])
         notes[0].title = "uno"
         try container.viewContext.save()
-        #expect(sqliteColumn(path, "SELECT title || ':' || \(ConflictStores.versionColumn) FROM ConflictNote ORDER BY id") == ["uno:2", "two:1"])
+        #expect(
+            sqliteColumn(path, "SELECT title || ':' || \(ConflictStores.versionColumn) FROM ConflictNote ORDER BY id") == [
+                "uno:2", "two:1",
+            ])
     }
 }
 
@@ -138,7 +153,9 @@ func sqliteColumn(_ path: String, _ sql: String) -> [String] {
         let path = dir.path("policies.sqlite")
         let container = try PersistentContainer(schema: ConflictTestSchema.make(), path: path)
         let peer = try await ProcessConflictPeer(worker: StoreChildProcess.sibling("folio-store-worker"), path: path)
-        let problems = try await container.newBackgroundContext().perform { try ConflictScenario.playAll(rounds: 8, seed: seed, in: $0, peer: peer) }
+        let problems = try await container.newBackgroundContext().perform {
+            try ConflictScenario.playAll(rounds: 8, seed: seed, in: $0, peer: peer)
+        }
         #expect(problems.isEmpty, "seed \(seed):\n\(problems.joined(separator: "\n"))")
     }
 }
@@ -172,11 +189,17 @@ extension ProcessConflictTests {
         #expect(try await peer.send("set \(note.objectID.rowID) title=theirs stars=7") == "saved")
         #expect(await waitUntil { heard == 1 })
         // Merged: the key changed only there is not lost; the one changed on both sides is a conflict.
-        #expect(throws: StoreError.conflict([SaveConflict(entity: "ConflictNote", id: note.objectID.rowID, kind: .changed, keys: [
-            .init(key: "title", stored: .text("theirs"), context: .text("mine")),
-            .init(key: "body", stored: .text(""), context: .text("my body")),
-            .init(key: "stars", stored: .integer(7), context: .integer(0)),
-        ])])) { try context.save() }
+        #expect(
+            throws: StoreError.conflict([
+                SaveConflict(
+                    entity: "ConflictNote", id: note.objectID.rowID, kind: .changed,
+                    keys: [
+                        .init(key: "title", stored: .text("theirs"), context: .text("mine")),
+                        .init(key: "body", stored: .text(""), context: .text("my body")),
+                        .init(key: "stars", stored: .integer(7), context: .integer(0)),
+                    ])
+            ])
+        ) { try context.save() }
         context.mergePolicy = .mergeByPropertyStoreTrump
         try context.save()
         context.refresh(note, mergeChanges: false)
@@ -229,12 +252,19 @@ extension ConflictTests {
         note.title = "base"
         try a.viewContext.save()
         let id = note.objectID.rowID
-        _ = try b.viewContext.execute(BatchUpdateRequest<ConflictNote>(predicate: #Predicate { $0.title == "base" }).setting(\.title, to: "batch"))
+        _ = try b.viewContext.execute(
+            BatchUpdateRequest<ConflictNote>(predicate: #Predicate { $0.title == "base" }).setting(\.title, to: "batch"))
         #expect(version("ConflictNote", id) == ["2"])
         note.title = "mine"
-        #expect(throws: StoreError.conflict([SaveConflict(entity: "ConflictNote", id: id, kind: .changed, keys: [
-            .init(key: "title", stored: .text("batch"), context: .text("mine")),
-        ])])) { try a.viewContext.save() }
+        #expect(
+            throws: StoreError.conflict([
+                SaveConflict(
+                    entity: "ConflictNote", id: id, kind: .changed,
+                    keys: [
+                        .init(key: "title", stored: .text("batch"), context: .text("mine"))
+                    ])
+            ])
+        ) { try a.viewContext.save() }
         #expect(sqliteColumn(path, "SELECT title FROM ConflictNote") == ["batch"])
     }
 }

@@ -1,8 +1,9 @@
 import CSQLite
+import FolioTestSupport
 import Foundation
 import Testing
+
 @testable import FolioStore
-import FolioTestSupport
 
 /// Finding 5 for the store: a container with every part in use (the view
 /// context and its observers, a background context, the history follower
@@ -20,8 +21,9 @@ import FolioTestSupport
         defer { sqlite3_close(db) }
         // A first read puts the connection in WAL mode; before it a checkpoint does nothing.
         #expect(sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK, sourceLocation: sourceLocation)
-        #expect(sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil) == SQLITE_OK,
-                "another connection still reads or checkpoints the store", sourceLocation: sourceLocation)
+        #expect(
+            sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil) == SQLITE_OK,
+            "another connection still reads or checkpoints the store", sourceLocation: sourceLocation)
         #expect((StoreFile.size(of: path + "-wal") ?? 0) == 0, sourceLocation: sourceLocation)
     }
 

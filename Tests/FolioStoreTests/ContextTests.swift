@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 @MainActor
 @Suite struct ContextTests {
@@ -210,8 +210,9 @@ import FolioTestSupport
         try c.save()
         let all = try c.fetchIDs(FetchRequest<TestItem>(sortBy: [SortDescriptor(\.count)]))
         let wanted = Set(all.enumerated().filter { $0.offset % 2 == 0 }.map(\.element))
-        let keys = try c.fetchKeys(FetchRequest<TestItem>(predicate: #Predicate { $0.count < 40_000 }),
-                                   keyPaths: [\TestItem.count], restrictedTo: wanted)
+        let keys = try c.fetchKeys(
+            FetchRequest<TestItem>(predicate: #Predicate { $0.count < 40_000 }),
+            keyPaths: [\TestItem.count], restrictedTo: wanted)
         #expect(keys.count == 20_000)
         #expect(keys.allSatisfy { wanted.contains($0.id) })
         let few = try c.fetchKeys(FetchRequest<TestItem>(), keyPaths: [\TestItem.count], restrictedTo: [all[7]])

@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Finding 11.1: the deny rule is checked against the relationship as the
 /// save will store it, and both sides of a relationship stay in step when
@@ -93,7 +93,9 @@ import FolioTestSupport
 
     @Test(arguments: [false, true])
     func cascadeDeletesOnlyTheMembersStillThereAndNullifyLetsGo(loaded: Bool) throws {
-        let (c, a, b, m) = try store(loaded: loaded) { m, k in m.cascader = k; m.nullifier = k }
+        let (c, a, b, m) = try store(loaded: loaded) { m, k in
+            m.cascader = k; m.nullifier = k
+        }
         let stays = RuleMember(context: c)
         stays.name = "stays"
         stays.cascader = a

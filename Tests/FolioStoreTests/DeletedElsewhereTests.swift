@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// An object another process deleted while this context used it: reading
 /// and writing it never crash, `isDeleted` says what happened, a write is

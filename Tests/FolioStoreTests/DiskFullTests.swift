@@ -1,6 +1,6 @@
+import FolioTestSupport
 import Foundation
 import Testing
-import FolioTestSupport
 
 /// Finding 10 (full disk): whatever the moment the disk fills (before the
 /// `-shm` index exists, in a save, while a new store is written), the error
@@ -11,7 +11,10 @@ import FolioTestSupport
     static let namespace: [String]? = {
         for flags in getuid() == 0 ? [["-m"], ["-Urm"]] : [["-Urm"]] {
             if let result = try? AppProcess.run(URL(fileURLWithPath: "/usr/bin/unshare"), flags + ["--propagation", "private", "true"]),
-               result.status == 0 { return flags }
+                result.status == 0
+            {
+                return flags
+            }
         }
         return nil
     }()
@@ -21,8 +24,9 @@ import FolioTestSupport
         let dir = try StoreTemporaryDirectory()
         let worker = StoreChildProcess.sibling("folio-store-worker")
         let script = "mount -t tmpfs -o size=256k tmpfs \"$1\" && exec \"$2\" disk-full \"$1\""
-        let result = try AppProcess.run(URL(fileURLWithPath: "/usr/bin/unshare"),
-                                        (Self.namespace ?? []) + ["--propagation", "private", "/bin/sh", "-c", script, "sh", dir.url.path, worker.path])
+        let result = try AppProcess.run(
+            URL(fileURLWithPath: "/usr/bin/unshare"),
+            (Self.namespace ?? []) + ["--propagation", "private", "/bin/sh", "-c", script, "sh", dir.url.path, worker.path])
         #expect(result.status == 0, "\(result)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "\(result)")

@@ -1,8 +1,9 @@
 import CSQLite
+import FolioTestSupport
 import Foundation
 import Testing
+
 @testable import FolioStore
-import FolioTestSupport
 
 @MainActor
 @Suite struct FaultTests {

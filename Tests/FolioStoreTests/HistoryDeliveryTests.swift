@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Every commit another connection or process makes reaches this
 /// container's observers exactly once, in order and with its permanent IDs,
@@ -52,8 +52,9 @@ import FolioTestSupport
             if Bool.random(using: &rng) { mine.checkForExternalChanges() }
             let (token, heard) = listen(mine)
             let count = Int.random(in: 1...8, using: &rng)
-            let child = try StoreChildProcess(executable: worker,
-                                              arguments: ["insert-paced", path, "\(rng.next())", "\(count)"])
+            let child = try StoreChildProcess(
+                executable: worker,
+                arguments: ["insert-paced", path, "\(rng.next())", "\(count)"])
             var own: [ObjectID] = []
             for step in 0..<Int.random(in: 0...3, using: &rng) {
                 hold(Int.random(in: 0...150, using: &rng))
@@ -83,8 +84,9 @@ import FolioTestSupport
         let mine = try PersistentContainer(schema: StoreTestSchema.make(), path: path)
         _ = try insert("Seed", in: mine)
         let (token, heard) = listen(mine)
-        let child = try StoreChildProcess(executable: StoreChildProcess.sibling("folio-store-worker"),
-                                          arguments: ["insert", path, "Tapir", "Okapi"])
+        let child = try StoreChildProcess(
+            executable: StoreChildProcess.sibling("folio-store-worker"),
+            arguments: ["insert", path, "Tapir", "Okapi"])
         let busy = Task { @MainActor in
             try? await Task.sleep(for: .milliseconds(20))
             // The child saves while the main actor does something else, for

@@ -1,8 +1,9 @@
+import FolioTestSupport
 import Foundation
 import Synchronization
 import Testing
+
 @testable import FolioStore
-import FolioTestSupport
 
 /// The follower turns each read of the history into one change set.
 @MainActor

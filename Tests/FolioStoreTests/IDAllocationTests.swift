@@ -1,8 +1,8 @@
 import CSQLite
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Finding 9 (IDs): permanent IDs are allocated inside the save's transaction
 /// past every ID in the table, so rows that another SQLite client inserted
@@ -30,7 +30,7 @@ import FolioTestSupport
         let path = dir.path("zoo.sqlite")
         let container = try PersistentContainer(schema: StoreTestSchema.make(), path: path, pollInterval: 3600)
         #expect(try add("Ocelot", to: container) == 1)
-        outside(path, "INSERT INTO TestAnimal (commonName, habitat, legs) VALUES ('Tapir', '', 4)")   // takes id 2
+        outside(path, "INSERT INTO TestAnimal (commonName, habitat, legs) VALUES ('Tapir', '', 4)")  // takes id 2
         #expect(try add("Okapi", to: container) == 3)
         outside(path, "INSERT INTO TestAnimal (id, commonName, habitat, legs) VALUES (40, 'Quoll', '', 4)")
         let batch = (0..<3).map { i -> TestAnimal in

@@ -1,7 +1,8 @@
+import FolioTestSupport
 import Foundation
 import Testing
+
 @testable import FolioStore
-import FolioTestSupport
 
 // Computed properties in another module than the entities: not stored, so
 // never a fetch's, sort's or filter's key.
@@ -46,20 +47,27 @@ extension TestClassification {
     }
 
     @Test func anOptionalChainResolvesThroughTheToOne() throws {
-        #expect(try chain(\TestAnimal.classification?.order, of: "TestAnimal") == ["TestAnimal.classification", "TestClassification.order"])
-        #expect(try chain(\TestAnimal.classification?.family, of: "TestAnimal") == ["TestAnimal.classification", "TestClassification.family"])
+        #expect(
+            try chain(\TestAnimal.classification?.order, of: "TestAnimal") == ["TestAnimal.classification", "TestClassification.order"])
+        #expect(
+            try chain(\TestAnimal.classification?.family, of: "TestAnimal") == ["TestAnimal.classification", "TestClassification.family"])
         #expect(try chain(\TestStep.guide?.title, of: "TestStep") == ["TestStep.guide", "TestGuide.title"])
     }
 
     @Test func forceUnwrappedAndRequiredToOnesResolve() throws {
-        #expect(try chain(\TestAnimal.classification!.order, of: "TestAnimal") == ["TestAnimal.classification", "TestClassification.order"])
+        #expect(
+            try chain(\TestAnimal.classification!.order, of: "TestAnimal") == ["TestAnimal.classification", "TestClassification.order"])
         #expect(try chain(\TestCrew.ship.name, of: "TestCrew") == ["TestCrew.ship", "TestShip.name"])
         #expect(try chain(\TestCrew.ship, of: "TestCrew") == ["TestCrew.ship"])
     }
 
     @Test func keyPathsWrittenInTheEntitiesModuleResolveHere() throws {
-        #expect(try chain(StoreTestKeyPaths.classificationOrder, of: "TestAnimal") == ["TestAnimal.classification", "TestClassification.order"])
-        #expect(try chain(StoreTestKeyPaths.forcedClassificationOrder, of: "TestAnimal") == ["TestAnimal.classification", "TestClassification.order"])
+        #expect(
+            try chain(StoreTestKeyPaths.classificationOrder, of: "TestAnimal") == ["TestAnimal.classification", "TestClassification.order"])
+        #expect(
+            try chain(StoreTestKeyPaths.forcedClassificationOrder, of: "TestAnimal") == [
+                "TestAnimal.classification", "TestClassification.order",
+            ])
         #expect(try chain(StoreTestKeyPaths.shipName, of: "TestCrew") == ["TestCrew.ship", "TestShip.name"])
     }
 
@@ -73,7 +81,8 @@ extension TestClassification {
             (\TestItem.point?.x, "TestItem.point"),
         ]
         for (keyPath, reads) in cases {
-            let message = try #require(refusal(keyPath, of: keyPath is PartialKeyPath<TestItem> ? "TestItem" : "TestAnimal"), "\(keyPath) resolved")
+            let message = try #require(
+                refusal(keyPath, of: keyPath is PartialKeyPath<TestItem> ? "TestItem" : "TestAnimal"), "\(keyPath) resolved")
             #expect(message.contains("is not a stored property of Test"), "\(message)")
             #expect(message.contains(reads), "\(message)")
             #expect(!message.contains("0x"), "\(message)")

@@ -1,8 +1,8 @@
 import CSQLite
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Another connection holding the store's write lock: the main actor's
 /// reads go on, a save gives up after its own timeout, and a waiting save
@@ -15,7 +15,9 @@ import FolioTestSupport
         init(_ path: String) {
             #expect(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK)
             sqlite3_busy_timeout(db, 5000)  // the container may be recording its reader position
-            #expect(sqlite3_exec(db, "BEGIN IMMEDIATE; INSERT INTO TestAnimal (commonName, legs) VALUES ('Uncommitted', 0)", nil, nil, nil) == SQLITE_OK)
+            #expect(
+                sqlite3_exec(db, "BEGIN IMMEDIATE; INSERT INTO TestAnimal (commonName, legs) VALUES ('Uncommitted', 0)", nil, nil, nil)
+                    == SQLITE_OK)
         }
         func release() {
             guard db != nil else { return }

@@ -1,7 +1,8 @@
+import FolioTestSupport
 import Foundation
 import Testing
+
 @testable import FolioStore
-import FolioTestSupport
 
 /// A merge visits only the to-many lists another save could have changed.
 /// The reference is the rule every list followed when each merge visited
@@ -45,7 +46,8 @@ import FolioTestSupport
             let deleted = merged[heard].deleted
             let stored = try await storedMembers(container, before)
             for list in before where list.object.context === view && !list.object.isDeleted {
-                let label = "seed \(random.seed) round \(round): \(list.object.objectID).\(list.property.name) after \(merged[heard]) \(merged[heard].updated), before: exists \(list.exists) changes \(list.hasChanges) ids \(list.ids)"
+                let label =
+                    "seed \(random.seed) round \(round): \(list.object.objectID).\(list.property.name) after \(merged[heard]) \(merged[heard].updated), before: exists \(list.exists) changes \(list.hasChanges) ids \(list.ids)"
                 let expected = expectedMembers(list, stored: stored[key(list)] ?? [], deleted: deleted)
                 let now = members(list, stored: stored[key(list)] ?? [])
                 if list.property.isOrdered {
@@ -68,8 +70,9 @@ import FolioTestSupport
         context.registeredObjects.filter { !$0.isDeleted }.flatMap { o in
             o.meta.toManys.map { p in
                 let list = o.manys[p.slot]
-                return ListBefore(object: o, property: p, exists: list != nil, hasChanges: list?.hasChanges ?? false,
-                                  ids: list?.ids ?? [], added: list?.added ?? [], removed: list?.removed ?? [])
+                return ListBefore(
+                    object: o, property: p, exists: list != nil, hasChanges: list?.hasChanges ?? false,
+                    ids: list?.ids ?? [], added: list?.added ?? [], removed: list?.removed ?? [])
             }
         }
     }

@@ -1,6 +1,6 @@
-import Foundation
 import FolioStore
 import FolioTestSupport
+import Foundation
 
 /// The random steps of ``MembershipMergeTests``: a store of zoos, animals,
 /// classifications, guides with ordered steps and unrelated items; another
@@ -81,13 +81,17 @@ enum MembershipScenario {
                 z.name = "zoo \(r.next())"
                 z.animals = Set([pick(animals, &r), pick(animals, &r)].compactMap { $0 })
             case 12:
-                if r.next() % 3 == 0, let c = pick(classes, &r) { context.delete(c) } else {
+                if r.next() % 3 == 0, let c = pick(classes, &r) {
+                    context.delete(c)
+                } else {
                     let c = TestClassification(context: context)
                     c.order = "order \(r.next())"
                     c.family = "family"
                 }
             default:
-                if r.next() % 2 == 0, let g = pick(guides, &r) { context.delete(g) } else {
+                if r.next() % 2 == 0, let g = pick(guides, &r) {
+                    context.delete(g)
+                } else {
                     let g = TestGuide(context: context)
                     g.title = "guide \(r.next())"
                 }
@@ -100,7 +104,9 @@ enum MembershipScenario {
 
     /// Random reads (which load lists) and unsaved changes, new objects
     /// included; returns the objects to hold until the next round.
-    static func changeUnsaved<G: RandomNumberGenerator>(_ context: ObjectContext, _ r: inout G, holding: [ManagedObject]) throws -> [ManagedObject] {
+    static func changeUnsaved<G: RandomNumberGenerator>(_ context: ObjectContext, _ r: inout G, holding: [ManagedObject]) throws
+        -> [ManagedObject]
+    {
         let animals = try all(context, TestAnimal.self), zoos = try all(context, TestZoo.self)
         let classes = try all(context, TestClassification.self), guides = try all(context, TestGuide.self)
         for _ in 0..<Int.random(in: 0...4, using: &r) {

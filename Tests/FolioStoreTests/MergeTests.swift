@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 @MainActor
 @Suite struct MergeTests {

@@ -1,7 +1,8 @@
+import FolioTestSupport
 import Foundation
 import Testing
+
 @testable import FolioStore
-import FolioTestSupport
 
 /// Two builds of one app share a store in any order: an older build never
 /// takes back what a newer one recorded, a read writes nothing, and a store
@@ -10,7 +11,9 @@ import FolioTestSupport
 @Suite struct MigrationAcrossBuildsTests {
     func record(_ path: String) throws -> String {
         let reader = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 2000, mode: .readOnly)
-        guard case .text(let json)? = try reader.rows("SELECT value FROM folio_metadata WHERE key = 'schema'").first?.first else { return "" }
+        guard case .text(let json)? = try reader.rows("SELECT value FROM folio_metadata WHERE key = 'schema'").first?.first else {
+            return ""
+        }
         return json
     }
 

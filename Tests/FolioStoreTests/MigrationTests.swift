@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Version 1 of a note.
 final class NoteV1: ManagedObject {
@@ -18,12 +18,14 @@ final class NoteV2: ManagedObject {
     @Managed var rating: Int?
     @Managed var folder: FolderV2?
     override class var entity: EntityDescription {
-        EntityDescription(NoteV2.self, name: "Note", properties: [
-            .attribute(\NoteV2.title, "title"),
-            .attribute(\NoteV2.pinned, "pinned", defaultValue: false),
-            .attribute(\NoteV2.rating, "rating"),
-            .toOne(\NoteV2.folder, "folder", inverse: \FolderV2.notes),
-        ])
+        EntityDescription(
+            NoteV2.self, name: "Note",
+            properties: [
+                .attribute(\NoteV2.title, "title"),
+                .attribute(\NoteV2.pinned, "pinned", defaultValue: false),
+                .attribute(\NoteV2.rating, "rating"),
+                .toOne(\NoteV2.folder, "folder", inverse: \FolderV2.notes),
+            ])
     }
 }
 
@@ -31,10 +33,12 @@ final class FolderV2: ManagedObject {
     @Managed var name: String
     @Managed var notes: Set<NoteV2>
     override class var entity: EntityDescription {
-        EntityDescription(FolderV2.self, name: "Folder", properties: [
-            .attribute(\FolderV2.name, "name"),
-            .toMany(\FolderV2.notes, "notes", inverse: \NoteV2.folder),
-        ])
+        EntityDescription(
+            FolderV2.self, name: "Folder",
+            properties: [
+                .attribute(\FolderV2.name, "name"),
+                .toMany(\FolderV2.notes, "notes", inverse: \NoteV2.folder),
+            ])
     }
 }
 
@@ -43,10 +47,12 @@ final class NoteV3: ManagedObject {
     @Managed var title: String
     @Managed var priority: Int
     override class var entity: EntityDescription {
-        EntityDescription(NoteV3.self, name: "Note", properties: [
-            .attribute(\NoteV3.title, "title"),
-            .attribute(\NoteV3.priority, "priority"),
-        ])
+        EntityDescription(
+            NoteV3.self, name: "Note",
+            properties: [
+                .attribute(\NoteV3.title, "title"),
+                .attribute(\NoteV3.priority, "priority"),
+            ])
     }
 }
 
@@ -93,8 +99,11 @@ final class NoteRetyped: ManagedObject {
         let dir = try StoreTemporaryDirectory()
         let path = dir.path("notes.sqlite")
         try makeV1Store(path)
-        #expect(throws: StoreError.migrationImpossible(entity: "Note", key: "priority",
-                                                       reason: "a new required attribute needs a default value for existing rows")) {
+        #expect(
+            throws: StoreError.migrationImpossible(
+                entity: "Note", key: "priority",
+                reason: "a new required attribute needs a default value for existing rows")
+        ) {
             _ = try PersistentContainer(schema: Schema(version: 3, [NoteV3.self]), path: path)
         }
         #expect(throws: StoreError.migrationImpossible(entity: "Note", key: "title", reason: "its type changed from TEXT to INTEGER")) {

@@ -1,14 +1,15 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 extension ModelBasedTests {
     /// A random batch request on the context's store, and the same change
     /// made to the reference. Unsaved changes are saved first (a batch works
     /// on what is stored) and undo starts afresh after it, so the reference
     /// is the stored state. Refused requests must leave it untouched.
-    static func batchStep(_ c: ObjectContext, _ rng: inout StoreSplitMix64, _ state: inout ReferenceState, next: inout Int) throws -> String {
+    static func batchStep(_ c: ObjectContext, _ rng: inout StoreSplitMix64, _ state: inout ReferenceState, next: inout Int) throws -> String
+    {
         if c.hasChanges { try c.save() }
         c.undoManager = UndoStack()
         let x = Int.random(in: 0...8, using: &rng)

@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Delete rules × relationship moves × deletes in one save, against
 /// ``RuleReference``: every rule on a to-one and a to-many side, an ordered
@@ -57,7 +57,9 @@ extension ModelBasedTests {
                 c.delete(members[m]!)
                 model.deleteMember(m)
             case 72..<78:
-                guard let k = model.liveKeepers.randomElement(using: &rng), let m = model.liveMembers.randomElement(using: &rng) else { continue }
+                guard let k = model.liveKeepers.randomElement(using: &rng), let m = model.liveMembers.randomElement(using: &rng) else {
+                    continue
+                }
                 let badge = RuleReference.Badge(keeper: k, member: m)
                 let adding = !model.badges.contains(badge)
                 if !loaded || Bool.random(using: &rng) {
@@ -69,7 +71,9 @@ extension ModelBasedTests {
             case 78..<82:
                 guard let k = model.liveKeepers.randomElement(using: &rng) else { continue }
                 var line = model.lines[k]!.shuffled(using: &rng)
-                if let m = model.liveMembers.randomElement(using: &rng), !line.contains(m) { line.insert(m, at: Int.random(in: 0...line.count, using: &rng)) }
+                if let m = model.liveMembers.randomElement(using: &rng), !line.contains(m) {
+                    line.insert(m, at: Int.random(in: 0...line.count, using: &rng))
+                }
                 if !line.isEmpty && Bool.random(using: &rng) { line.removeFirst() }
                 keepers[k]!.line = line.map { members[$0]! }
                 model.setLine(k, line)
@@ -82,7 +86,8 @@ extension ModelBasedTests {
                     committed = model
                     guard try storedStateMatches(model, container, "\(label), step \(step) (stored)") else { return false }
                 } catch let StoreError.deleteDenied(entity, key) {
-                    #expect(denials.contains([entity, key]), "\(label), step \(step): denied by \(entity).\(key), the reference: \(denials)")
+                    #expect(
+                        denials.contains([entity, key]), "\(label), step \(step): denied by \(entity).\(key), the reference: \(denials)")
                     c.rollback()
                     model = committed
                 }
@@ -100,8 +105,10 @@ extension ModelBasedTests {
 
     /// Moves a member in one of its relationships, from its side or (when
     /// `fromEitherSide`) the keeper's, which reads the keeper's side first.
-    private func move(_ m: RuleMember, to k: String?, _ keepers: [String: RuleKeeper], fromEitherSide: Bool,
-                      _ model: inout RuleReference, _ rng: inout StoreSplitMix64) {
+    private func move(
+        _ m: RuleMember, to k: String?, _ keepers: [String: RuleKeeper], fromEitherSide: Bool,
+        _ model: inout RuleReference, _ rng: inout StoreSplitMix64
+    ) {
         let target = k.flatMap { keepers[$0] }
         let fromKeeper = fromEitherSide && target != nil && Bool.random(using: &rng)
         switch Int.random(in: 0..<5, using: &rng) {
@@ -131,16 +138,21 @@ extension ModelBasedTests {
         #expect(ok, "\(label): objects")
         for m in members where ok {
             let r = model.members[m.name]!
-            ok = m.nullifier?.name == r.nullifier && m.cascader?.name == r.cascader && m.denier?.name == r.denier
+            ok =
+                m.nullifier?.name == r.nullifier && m.cascader?.name == r.cascader && m.denier?.name == r.denier
                 && m.liner?.name == r.liner && m.partner?.name == r.partner
             #expect(ok, "\(label): \(m.name)'s to-ones")
         }
         for k in keepers where ok {
             let name = k.name
             ok = k.partner?.name == model.partners[name] && k.line.map(\.name) == model.lines[name]!
-            #expect(ok, "\(label): \(name)'s partner \(k.partner?.name ?? "-") and line \(k.line.map(\.name)), the reference \(model.partners[name] ?? "-") \(model.lines[name]!)")
+            #expect(
+                ok,
+                "\(label): \(name)'s partner \(k.partner?.name ?? "-") and line \(k.line.map(\.name)), the reference \(model.partners[name] ?? "-") \(model.lines[name]!)"
+            )
             if loaded {
-                ok = ok && Set(k.nullified.map(\.name)) == model.members(where: \.nullifier, is: name)
+                ok =
+                    ok && Set(k.nullified.map(\.name)) == model.members(where: \.nullifier, is: name)
                     && Set(k.cascaded.map(\.name)) == model.members(where: \.cascader, is: name)
                     && Set(k.denied.map(\.name)) == model.members(where: \.denier, is: name)
                     && Set(k.badges.map(\.name)) == Set(model.badges.filter { $0.keeper == name }.map(\.member))
@@ -164,8 +176,9 @@ extension ModelBasedTests {
                 for m in k.badges { r.badges.insert(.init(keeper: k.name, member: m.name)) }
             }
             for m in try bg.fetch(FetchRequest<RuleMember>()) {
-                r.members[m.name] = .init(nullifier: m.nullifier?.name, cascader: m.cascader?.name, denier: m.denier?.name,
-                                          liner: m.liner?.name, partner: m.partner?.name)
+                r.members[m.name] = .init(
+                    nullifier: m.nullifier?.name, cascader: m.cascader?.name, denier: m.denier?.name,
+                    liner: m.liner?.name, partner: m.partner?.name)
             }
             return r
         }

@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// A plain in-memory reference for the randomised context test.
 struct ReferenceAnimal: Equatable, Comparable {
@@ -114,7 +114,11 @@ struct ReferenceState: Equatable {
                         if joining { z.animals.insert(a) } else { z.animals.remove(a) }
                     }
                 }
-                if joining { current.animals[a.commonName]!.zoos.insert(z.name) } else { current.animals[a.commonName]!.zoos.remove(z.name) }
+                if joining {
+                    current.animals[a.commonName]!.zoos.insert(z.name)
+                } else {
+                    current.animals[a.commonName]!.zoos.remove(z.name)
+                }
             case 62..<70:
                 try c.save()
                 committed = current
@@ -141,20 +145,23 @@ struct ReferenceState: Equatable {
             if trace { print("step", step, "op", op, "undo", undo.count, "redo", redo.count, current.animals["A23"] as Any) }
             c.checkInvariants()
             let got = try animals().map {
-                ReferenceAnimal(name: $0.commonName, legs: $0.legs, habitat: $0.habitat, order: $0.classification?.order,
-                                zoos: Set($0.zoos.map(\.name)))
+                ReferenceAnimal(
+                    name: $0.commonName, legs: $0.legs, habitat: $0.habitat, order: $0.classification?.order,
+                    zoos: Set($0.zoos.map(\.name)))
             }
             #expect(got == current.animals.values.sorted(), "step \(step) (op \(op)), seed \(seed), \(backend)")
             #expect(Set(try classifications().map(\.order)) == current.orders, "step \(step), seed \(seed)")
             let fourLegged = try c.count(for: FetchRequest<TestAnimal>(predicate: #Predicate { $0.legs >= 4 }))
             #expect(fourLegged == current.animals.values.filter { $0.legs >= 4 }.count, "step \(step), seed \(seed)")
             for k in try classifications() {
-                #expect(Set(k.animals.map(\.commonName)) == Set(current.animals.values.filter { $0.order == k.order }.map(\.name)),
-                        "step \(step): \(k.order).animals, seed \(seed)")
+                #expect(
+                    Set(k.animals.map(\.commonName)) == Set(current.animals.values.filter { $0.order == k.order }.map(\.name)),
+                    "step \(step): \(k.order).animals, seed \(seed)")
             }
             for z in zoos {
-                #expect(Set(z.animals.map(\.commonName)) == Set(current.animals.values.filter { $0.zoos.contains(z.name) }.map(\.name)),
-                        "step \(step): \(z.name).animals, seed \(seed)")
+                #expect(
+                    Set(z.animals.map(\.commonName)) == Set(current.animals.values.filter { $0.zoos.contains(z.name) }.map(\.name)),
+                    "step \(step): \(z.name).animals, seed \(seed)")
             }
             if got != current.animals.values.sorted() { return }
             // Each step gives the main actor back: on PostgreSQL the steps
@@ -165,8 +172,9 @@ struct ReferenceState: Equatable {
         try c.save()
         let stored = try container.newBackgroundContext().performAndWait { bg in
             try bg.fetch(FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)])).map {
-                ReferenceAnimal(name: $0.commonName, legs: $0.legs, habitat: $0.habitat, order: $0.classification?.order,
-                                zoos: Set($0.zoos.map(\.name)))
+                ReferenceAnimal(
+                    name: $0.commonName, legs: $0.legs, habitat: $0.habitat, order: $0.classification?.order,
+                    zoos: Set($0.zoos.map(\.name)))
             }
         }
         #expect(stored == current.animals.values.sorted())

@@ -1,8 +1,8 @@
 import CSQLite
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 @MainActor
 @Suite struct OrderingTests {

@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// The context's own unsaved changes reach observers in processed batches
 /// (origin `.pending`), a save as the temporary-to-permanent ID mapping only,
@@ -46,8 +46,12 @@ import FolioTestSupport
         animals[0].legs = 3
         c.delete(animals[2])
         c.processPendingChanges()
-        #expect(heard.sets == [ChangeSet(inserted: [added.objectID], updated: [animals[0].objectID: ["habitat", "legs"]],
-                                    deleted: [animals[2].objectID], origin: .pending)])
+        #expect(
+            heard.sets == [
+                ChangeSet(
+                    inserted: [added.objectID], updated: [animals[0].objectID: ["habitat", "legs"]],
+                    deleted: [animals[2].objectID], origin: .pending)
+            ])
         #expect(added.objectID.isTemporary)
         c.processPendingChanges()
         #expect(heard.sets.count == 1, "nothing changed since the last batch")
@@ -80,11 +84,15 @@ import FolioTestSupport
         try c.save()
         #expect(heard.sets.count == 3)
         #expect(heard.sets[0] == ChangeSet(inserted: [firstTemporary], origin: .pending))
-        #expect(heard.sets[1] == ChangeSet(inserted: [secondTemporary], updated: [animals[1].objectID: ["legs"]], origin: .pending),
-                "what was not processed is processed before the save")
-        #expect(heard.sets[2] == ChangeSet(origin: .thisContext,
-                                      permanentIDs: [firstTemporary: first.objectID, secondTemporary: second.objectID]),
-                "the save itself says only which temporary ID became which permanent one")
+        #expect(
+            heard.sets[1] == ChangeSet(inserted: [secondTemporary], updated: [animals[1].objectID: ["legs"]], origin: .pending),
+            "what was not processed is processed before the save")
+        #expect(
+            heard.sets[2]
+                == ChangeSet(
+                    origin: .thisContext,
+                    permanentIDs: [firstTemporary: first.objectID, secondTemporary: second.objectID]),
+            "the save itself says only which temporary ID became which permanent one")
         #expect(!first.objectID.isTemporary && !second.objectID.isTemporary)
         #expect(didSave.count == 1)
         #expect(didSave.first?.inserted == [first.objectID, second.objectID])
@@ -105,9 +113,15 @@ import FolioTestSupport
         let temporary = added.objectID
         c.rollback()
         #expect(heard.sets.count == 2)
-        #expect(heard.sets[1] == ChangeSet(inserted: [animals[2].objectID], updated: [animals[0].objectID: ["commonName"],
-                                                                                  animals[1].objectID: ["habitat"]],
-                                      deleted: [temporary], origin: .pending))
+        #expect(
+            heard.sets[1]
+                == ChangeSet(
+                    inserted: [animals[2].objectID],
+                    updated: [
+                        animals[0].objectID: ["commonName"],
+                        animals[1].objectID: ["habitat"],
+                    ],
+                    deleted: [temporary], origin: .pending))
         #expect(animals[0].commonName == "Ocelot")
     }
 

@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Fetches show unsaved changes of related objects that their sort keys,
 /// key paths and predicates read through a to-one relationship.

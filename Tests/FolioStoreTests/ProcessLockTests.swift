@@ -1,8 +1,8 @@
 import CSQLite
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Opening a store again in a process must not drop the locks its open
 /// connections hold: with them gone, another process closing took itself
@@ -22,8 +22,9 @@ import FolioTestSupport
         try insert("Ocelot", in: first)
         // Opening the same file again reads its header.
         let second = try PersistentContainer(schema: StoreTestSchema.make(), path: path)
-        let child = try StoreChildProcess(executable: StoreChildProcess.sibling("folio-store-worker"),
-                                          arguments: ["insert-and-close", path, "Tapir"])
+        let child = try StoreChildProcess(
+            executable: StoreChildProcess.sibling("folio-store-worker"),
+            arguments: ["insert-and-close", path, "Tapir"])
         // Closing, the child looks for other connections: it must find ours.
         #expect(await child.waitForLine { $0 == "closed" } != nil)
         await child.finish()

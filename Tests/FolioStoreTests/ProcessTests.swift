@@ -1,8 +1,8 @@
 import CSQLite
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// `PRAGMA integrity_check` through the C API, independent of the store.
 func integrityCheck(_ path: String) -> String {
@@ -22,8 +22,9 @@ func integrityCheck(_ path: String) -> String {
 @MainActor
 func storedItemNumbers(_ store: StoreDescription) throws -> (numbers: [Int], unflagged: [Int]) {
     let container = try PersistentContainer(schema: StoreTestSchema.make(), store: store)
-    let keys = try container.viewContext.fetchKeys(FetchRequest<TestItem>(sortBy: [SortDescriptor(\.count)]),
-                                                   keyPaths: [\TestItem.count, \TestItem.flag])
+    let keys = try container.viewContext.fetchKeys(
+        FetchRequest<TestItem>(sortBy: [SortDescriptor(\.count)]),
+        keyPaths: [\TestItem.count, \TestItem.flag])
     let rows = keys.compactMap { row -> (Int, Bool)? in
         guard case .integer(let n) = row.values[0], case .integer(let flag) = row.values[1] else { return nil }
         return (Int(n), flag != 0)
@@ -53,8 +54,9 @@ func storedItemNumbers(_ store: StoreDescription) throws -> (numbers: [Int], unf
             if let path = store.description.path { #expect(integrityCheck(path) == "ok", "round \(round)") }
             let (numbers, unflagged) = try await storedItemNumbers(store.description)
             #expect(numbers.count >= acknowledged, "round \(round): \(numbers.count) stored, \(acknowledged) acknowledged, \(backend)")
-            #expect(Array(numbers.prefix(acknowledged)) == Array(1...max(acknowledged, 1)).prefix(acknowledged).map { $0 },
-                    "round \(round): an acknowledged save is missing, \(backend)")
+            #expect(
+                Array(numbers.prefix(acknowledged)) == Array(1...max(acknowledged, 1)).prefix(acknowledged).map { $0 },
+                "round \(round): an acknowledged save is missing, \(backend)")
             #expect(numbers == Array(1...max(numbers.count, 1)).prefix(numbers.count).map { $0 }, "round \(round): a gap, \(backend)")
             #expect(unflagged.count <= 1 + round, "round \(round): a torn save left \(unflagged) unflagged, \(backend)")
         }

@@ -1,7 +1,7 @@
-import Testing
-import Foundation
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// What a request's filters read is the translation's own record of the key
 /// paths it resolved, not a reading of the SQL it made: every path from the

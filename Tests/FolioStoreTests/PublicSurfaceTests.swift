@@ -1,5 +1,5 @@
-import Testing
 import Foundation
+import Testing
 
 /// The listing of each library product's public API (api/, kept current by
 /// `scripts/api-check`) holds no internals: what the package's own layers,
@@ -15,8 +15,10 @@ import Foundation
         }
     }
 
-    @Test(arguments: ["checkInvariants", "storeGeneration", "storeIdentifier", "relationshipsRead",
-                      "properties(along:", "fetchKeys", "FetchedKeys"])
+    @Test(arguments: [
+        "checkInvariants", "storeGeneration", "storeIdentifier", "relationshipsRead",
+        "properties(along:", "fetchKeys", "FetchedKeys",
+    ])
     func internalsAreNotPublic(name: String) throws {
         for product in Self.products {
             let url = Self.root.appendingPathComponent("api/\(product).txt")

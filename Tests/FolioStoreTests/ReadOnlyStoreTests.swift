@@ -1,18 +1,21 @@
 import CSQLite
+import FolioTestSupport
 import Foundation
 import Testing
+
 @testable import FolioStore
-import FolioTestSupport
 
 /// Version 2 of the test animal's store: one attribute more, so opening v1 needs a migration.
 final class MigratedAnimal: ManagedObject {
     @Managed var commonName: String
     @Managed var rank: Int
     override class var entity: EntityDescription {
-        EntityDescription(MigratedAnimal.self, name: "TestAnimal", properties: [
-            .attribute(\MigratedAnimal.commonName, "commonName"),
-            .attribute(\MigratedAnimal.rank, "rank", defaultValue: 0),
-        ])
+        EntityDescription(
+            MigratedAnimal.self, name: "TestAnimal",
+            properties: [
+                .attribute(\MigratedAnimal.commonName, "commonName"),
+                .attribute(\MigratedAnimal.rank, "rank", defaultValue: 0),
+            ])
     }
 }
 
@@ -34,12 +37,16 @@ final class MigratedAnimal: ManagedObject {
     @Test func aReadOnlyContainerReadsBesideAWriterHoldingTheLock() throws {
         let dir = try StoreTemporaryDirectory()
         let path = dir.path("zoo.sqlite")
-        _ = try PersistentContainer(schema: StoreTestSchema.make(), path: path, pollInterval: 3600) { TestAnimal(context: $0).commonName = "Ocelot" }
+        _ = try PersistentContainer(schema: StoreTestSchema.make(), path: path, pollInterval: 3600) {
+            TestAnimal(context: $0).commonName = "Ocelot"
+        }
         var writer: OpaquePointer?
         #expect(sqlite3_open(path, &writer) == SQLITE_OK)
         defer { sqlite3_close(writer) }
-        #expect(sqlite3_exec(writer, "BEGIN IMMEDIATE; INSERT INTO TestAnimal (id, commonName, habitat, legs) VALUES (99, 'Tapir', '', 4)",
-                             nil, nil, nil) == SQLITE_OK)
+        #expect(
+            sqlite3_exec(
+                writer, "BEGIN IMMEDIATE; INSERT INTO TestAnimal (id, commonName, habitat, legs) VALUES (99, 'Tapir', '', 4)",
+                nil, nil, nil) == SQLITE_OK)
         // A writable open would wait for the lock (its reader row) up to the busy timeout, an hour here.
         let reader = try PersistentContainer(schema: StoreTestSchema.make(), path: path, readOnly: true, busyTimeout: 3600)
         #expect(try reader.viewContext.fetch(FetchRequest<TestAnimal>()).map(\.commonName) == ["Ocelot"])
@@ -75,7 +82,9 @@ final class MigratedAnimal: ManagedObject {
     @Test func aReadOnlyOpenNeverMigrates() throws {
         let dir = try StoreTemporaryDirectory()
         let path = dir.path("zoo.sqlite")
-        _ = try PersistentContainer(schema: StoreTestSchema.make(), path: path, pollInterval: 3600) { TestAnimal(context: $0).commonName = "Ocelot" }
+        _ = try PersistentContainer(schema: StoreTestSchema.make(), path: path, pollInterval: 3600) {
+            TestAnimal(context: $0).commonName = "Ocelot"
+        }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(throws: StoreError.migrationNeeded(path: path, reason: "TestAnimal.rank is not stored yet")) {
             _ = try PersistentContainer(schema: Schema(version: 2, [MigratedAnimal.self]), path: path, readOnly: true)

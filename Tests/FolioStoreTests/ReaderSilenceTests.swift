@@ -1,8 +1,9 @@
 import CSQLite
+import FolioTestSupport
 import Foundation
 import Testing
+
 @testable import FolioStore
-import FolioTestSupport
 
 /// A reader that stops for longer than the silence limit (Ctrl-Z) is
 /// dropped and its unread history trimmed; when it continues it learns
@@ -39,7 +40,8 @@ import FolioTestSupport
         let limit = 6.0
         mine.setReaderSilenceLimit(limit)
         _ = try insert("Seed", in: mine)
-        let child = try StoreChildProcess(executable: StoreChildProcess.sibling("folio-store-worker"), arguments: ["watch", path, "\(limit)"])
+        let child = try StoreChildProcess(
+            executable: StoreChildProcess.sibling("folio-store-worker"), arguments: ["watch", path, "\(limit)"])
         #expect(await child.waitForLine { $0 == "ready" } != nil)
         #expect(await waitUntil { counts(path).readers == 2 }, "the child registered as a reader")
 
@@ -67,8 +69,9 @@ import FolioTestSupport
         let reload = await child.waitForLine { $0 == "reload" }
         #expect(reload != nil, "the continued reader learnt that it missed saves: \(child.lines.map(\.line))")
         let missedNames = ["heard \(missed)", "heard \(alsoMissed)"]
-        #expect(child.lines.allSatisfy { !missedNames.contains($0.line) },
-                "a trimmed save was heard: \(child.lines.map { "\($0.line) at \($0.at.timeIntervalSince(stoppedAt))" })")
+        #expect(
+            child.lines.allSatisfy { !missedNames.contains($0.line) },
+            "a trimmed save was heard: \(child.lines.map { "\($0.line) at \($0.at.timeIntervalSince(stoppedAt))" })")
         let later = try insert("Later", in: mine)
         let heard = await child.waitForLine { $0 == "heard \(later)" }
         #expect(heard != nil, "a save after the reload is heard: \(child.lines.map(\.line))")

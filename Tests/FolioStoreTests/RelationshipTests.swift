@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 @MainActor
 @Suite struct RelationshipTests {
@@ -15,8 +15,10 @@ import FolioTestSupport
         let sirenia = classification("Sirenia"), primates = classification("Primates"), carnivora = classification("Carnivora")
         let zooA = TestZoo(context: c); zooA.name = "Lowry Park Zoo"
         let zooB = TestZoo(context: c); zooB.name = "San Diego Zoo"
-        for (name, k, zoos) in [("Manatee", sirenia, [zooA]), ("Spider Monkey", primates, [zooA, zooB]),
-                                ("Gorilla", primates, [zooB]), ("Ocelot", carnivora, [TestZoo]())] {
+        for (name, k, zoos) in [
+            ("Manatee", sirenia, [zooA]), ("Spider Monkey", primates, [zooA, zooB]),
+            ("Gorilla", primates, [zooB]), ("Ocelot", carnivora, [TestZoo]()),
+        ] {
             let a = TestAnimal(context: c)
             a.commonName = name
             a.classification = k
@@ -36,7 +38,8 @@ import FolioTestSupport
         #expect(Set(zoo.animals.map(\.commonName)) == ["Spider Monkey", "Gorilla"])
         // A second container reads what was stored, through both sides.
         let other = try PersistentContainer(schema: StoreTestSchema.make(), path: dir.path("zoo.sqlite"))
-        let gorilla = try #require(try other.viewContext.fetch(FetchRequest<TestAnimal>(predicate: #Predicate { $0.commonName == "Gorilla" })).first)
+        let gorilla = try #require(
+            try other.viewContext.fetch(FetchRequest<TestAnimal>(predicate: #Predicate { $0.commonName == "Gorilla" })).first)
         #expect(gorilla.classification?.order == "Primates")
         #expect(gorilla.zoos.map(\.name) == ["San Diego Zoo"])
     }
@@ -62,14 +65,18 @@ import FolioTestSupport
     @Test func fetchThroughToOneKeyPaths() throws {
         let container = try seeded()
         let c = container.viewContext
-        let request = FetchRequest<TestAnimal>(predicate: #Predicate { $0.classification?.order != "Sirenia" },
-                                               sortBy: [SortDescriptor(\.classification?.order), SortDescriptor(\.commonName)])
+        let request = FetchRequest<TestAnimal>(
+            predicate: #Predicate { $0.classification?.order != "Sirenia" },
+            sortBy: [SortDescriptor(\.classification?.order), SortDescriptor(\.commonName)])
         #expect(try c.fetch(request).map(\.commonName) == ["Ocelot", "Gorilla", "Spider Monkey"])
         let forced = FetchRequest<TestAnimal>(predicate: #Predicate { $0.classification!.family == "Primatesidae" })
         #expect(try c.count(for: forced) == 2)
         let keys = try c.fetchKeys(request, keyPaths: [\TestAnimal.classification?.order, \TestAnimal.commonName])
-        #expect(keys.map(\.values) == [[.text("Carnivora"), .text("Ocelot")], [.text("Primates"), .text("Gorilla")],
-                                       [.text("Primates"), .text("Spider Monkey")]])
+        #expect(
+            keys.map(\.values) == [
+                [.text("Carnivora"), .text("Ocelot")], [.text("Primates"), .text("Gorilla")],
+                [.text("Primates"), .text("Spider Monkey")],
+            ])
     }
 
     @Test func cascadeAndNullifyDeleteRules() throws {
@@ -117,17 +124,24 @@ import FolioTestSupport
         let zoo = try #require(try c.fetch(FetchRequest<TestZoo>(predicate: #Predicate { $0.name == "San Diego Zoo" })).first)
         let zooID = zoo.objectID
         let byName = [SortDescriptor(\TestAnimal.commonName)]
-        #expect(try c.fetch(FetchRequest<TestAnimal>(predicate: #Predicate { $0.zoos.contains { $0.objectID == zooID } }, sortBy: byName))
-            .map(\.commonName) == ["Gorilla", "Spider Monkey"])
-        #expect(try c.fetch(FetchRequest<TestAnimal>(predicate: #Predicate { $0.zoos.contains { $0.name.starts(with: "Lowry") } },
-                                                     sortBy: byName)).map(\.commonName) == ["Manatee", "Spider Monkey"])
+        #expect(
+            try c.fetch(FetchRequest<TestAnimal>(predicate: #Predicate { $0.zoos.contains { $0.objectID == zooID } }, sortBy: byName))
+                .map(\.commonName) == ["Gorilla", "Spider Monkey"])
+        #expect(
+            try c.fetch(
+                FetchRequest<TestAnimal>(
+                    predicate: #Predicate { $0.zoos.contains { $0.name.starts(with: "Lowry") } },
+                    sortBy: byName)
+            ).map(\.commonName) == ["Manatee", "Spider Monkey"])
         let primates = try #require(try c.fetch(FetchRequest<TestClassification>(predicate: #Predicate { $0.order == "Primates" })).first)
         let primatesID = primates.objectID
         #expect(try c.count(for: FetchRequest<TestAnimal>(predicate: #Predicate { $0.classification?.objectID == primatesID })) == 2)
-        #expect(try c.fetch(FetchRequest<TestAnimal>(predicate: #Predicate { $0.zoos.isEmpty }, sortBy: byName))
-            .map(\.commonName) == ["Ocelot"])
-        #expect(try c.fetch(FetchRequest<TestAnimal>(predicate: #Predicate { $0.zoos.count > 1 }, sortBy: byName))
-            .map(\.commonName) == ["Spider Monkey"])
+        #expect(
+            try c.fetch(FetchRequest<TestAnimal>(predicate: #Predicate { $0.zoos.isEmpty }, sortBy: byName))
+                .map(\.commonName) == ["Ocelot"])
+        #expect(
+            try c.fetch(FetchRequest<TestAnimal>(predicate: #Predicate { $0.zoos.count > 1 }, sortBy: byName))
+                .map(\.commonName) == ["Spider Monkey"])
         let busy = FetchRequest<TestClassification>(predicate: #Predicate { $0.animals.count >= 2 })
         #expect(try c.fetch(busy).map(\.order) == ["Primates"])
         // Through a to-one first.

@@ -17,15 +17,17 @@ final class RuleKeeper: ManagedObject {
     @Managed var badges: Set<RuleMember>
 
     override class var entity: EntityDescription {
-        EntityDescription(RuleKeeper.self, properties: [
-            .attribute(\RuleKeeper.name, "name"),
-            .toMany(\RuleKeeper.nullified, "nullified", inverse: \RuleMember.nullifier, deleteRule: .nullify),
-            .toMany(\RuleKeeper.cascaded, "cascaded", inverse: \RuleMember.cascader, deleteRule: .cascade),
-            .toMany(\RuleKeeper.denied, "denied", inverse: \RuleMember.denier, deleteRule: .deny),
-            .toMany(\RuleKeeper.line, "line", inverse: \RuleMember.liner, deleteRule: .deny),
-            .toOne(\RuleKeeper.partner, "partner", inverse: \RuleMember.partner, deleteRule: .deny),
-            .toMany(\RuleKeeper.badges, "badges", inverse: \RuleMember.badges, deleteRule: .nullify),
-        ])
+        EntityDescription(
+            RuleKeeper.self,
+            properties: [
+                .attribute(\RuleKeeper.name, "name"),
+                .toMany(\RuleKeeper.nullified, "nullified", inverse: \RuleMember.nullifier, deleteRule: .nullify),
+                .toMany(\RuleKeeper.cascaded, "cascaded", inverse: \RuleMember.cascader, deleteRule: .cascade),
+                .toMany(\RuleKeeper.denied, "denied", inverse: \RuleMember.denier, deleteRule: .deny),
+                .toMany(\RuleKeeper.line, "line", inverse: \RuleMember.liner, deleteRule: .deny),
+                .toOne(\RuleKeeper.partner, "partner", inverse: \RuleMember.partner, deleteRule: .deny),
+                .toMany(\RuleKeeper.badges, "badges", inverse: \RuleMember.badges, deleteRule: .nullify),
+            ])
     }
 }
 
@@ -40,15 +42,17 @@ final class RuleMember: ManagedObject {
     @Managed var badges: Set<RuleKeeper>
 
     override class var entity: EntityDescription {
-        EntityDescription(RuleMember.self, properties: [
-            .attribute(\RuleMember.name, "name"),
-            .toOne(\RuleMember.nullifier, "nullifier", inverse: \RuleKeeper.nullified),
-            .toOne(\RuleMember.cascader, "cascader", inverse: \RuleKeeper.cascaded),
-            .toOne(\RuleMember.denier, "denier", inverse: \RuleKeeper.denied),
-            .toOne(\RuleMember.liner, "liner", inverse: \RuleKeeper.line),
-            .toOne(\RuleMember.partner, "partner", inverse: \RuleKeeper.partner, deleteRule: .cascade),
-            .toMany(\RuleMember.badges, "badges", inverse: \RuleKeeper.badges, deleteRule: .deny),
-        ])
+        EntityDescription(
+            RuleMember.self,
+            properties: [
+                .attribute(\RuleMember.name, "name"),
+                .toOne(\RuleMember.nullifier, "nullifier", inverse: \RuleKeeper.nullified),
+                .toOne(\RuleMember.cascader, "cascader", inverse: \RuleKeeper.cascaded),
+                .toOne(\RuleMember.denier, "denier", inverse: \RuleKeeper.denied),
+                .toOne(\RuleMember.liner, "liner", inverse: \RuleKeeper.line),
+                .toOne(\RuleMember.partner, "partner", inverse: \RuleKeeper.partner, deleteRule: .cascade),
+                .toMany(\RuleMember.badges, "badges", inverse: \RuleKeeper.badges, deleteRule: .deny),
+            ])
     }
 }
 

@@ -1,26 +1,30 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Descriptions an app builds once and keeps: each schema must own what it resolves.
 final class CachedNote: ManagedObject {
     @Managed var text: String
     @Managed var book: CachedBook?
-    static let description = EntityDescription(CachedNote.self, name: "Note", properties: [
-        .attribute(\CachedNote.text, "text"),
-        .toOne(\CachedNote.book, "book", inverse: \CachedBook.notes),
-    ])
+    static let description = EntityDescription(
+        CachedNote.self, name: "Note",
+        properties: [
+            .attribute(\CachedNote.text, "text"),
+            .toOne(\CachedNote.book, "book", inverse: \CachedBook.notes),
+        ])
     override class var entity: EntityDescription { description }
 }
 
 final class CachedBook: ManagedObject {
     @Managed var title: String
     @Managed var notes: Set<CachedNote>
-    static let description = EntityDescription(CachedBook.self, name: "Book", properties: [
-        .attribute(\CachedBook.title, "title"),
-        .toMany(\CachedBook.notes, "notes", inverse: \CachedNote.book),
-    ])
+    static let description = EntityDescription(
+        CachedBook.self, name: "Book",
+        properties: [
+            .attribute(\CachedBook.title, "title"),
+            .toMany(\CachedBook.notes, "notes", inverse: \CachedNote.book),
+        ])
     override class var entity: EntityDescription { description }
 }
 
@@ -30,10 +34,12 @@ final class CachedBook: ManagedObject {
     /// first container still hands back the right classes and relationships.
     @Test func twoSchemasFromKeptDescriptionsEachResolveTheirOwn() throws {
         let dir = try StoreTemporaryDirectory()
-        let first = try PersistentContainer(schema: Schema(name: "Library", [CachedNote.self, CachedBook.self]), path: dir.path("a.sqlite"),
-                                            pollInterval: 3600)
-        let second = try PersistentContainer(schema: Schema(name: "Library", [CachedBook.self, CachedNote.self]), path: dir.path("b.sqlite"),
-                                             pollInterval: 3600)
+        let first = try PersistentContainer(
+            schema: Schema(name: "Library", [CachedNote.self, CachedBook.self]), path: dir.path("a.sqlite"),
+            pollInterval: 3600)
+        let second = try PersistentContainer(
+            schema: Schema(name: "Library", [CachedBook.self, CachedNote.self]), path: dir.path("b.sqlite"),
+            pollInterval: 3600)
         for container in [first, second] {
             let book = CachedBook(context: container.viewContext)
             book.title = "Dune"

@@ -1,5 +1,5 @@
-import Testing
 import FolioStore
+import Testing
 
 @Suite struct SmokeTests {
     @Test func sqliteIsLinked() {

@@ -1,7 +1,8 @@
+import FolioTestSupport
 import Foundation
 import Testing
+
 @testable import FolioStore
-import FolioTestSupport
 
 /// Only a missing path, an empty regular file or this schema's store is
 /// ever written. Whatever else is at the path — a FIFO, a socket, a device,
@@ -30,12 +31,14 @@ import FolioTestSupport
     }
 
     /// Every way of opening `path` is refused as not a store, and the folder does not change.
-    func expectRefused(_ dir: StoreTemporaryDirectory, _ path: String, _ reason: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectRefused(_ dir: StoreTemporaryDirectory, _ path: String, _ reason: String, sourceLocation: SourceLocation = #_sourceLocation)
+    {
         let before = listing(dir)
         for (readOnly, seeded) in [(false, false), (false, true), (true, false), (true, true)] {
             do {
-                _ = try PersistentContainer(schema: StoreTestSchema.make(), path: path, readOnly: readOnly, pollInterval: 3600,
-                                            seed: seeded ? { TestAnimal(context: $0).commonName = "Seed" } : nil)
+                _ = try PersistentContainer(
+                    schema: StoreTestSchema.make(), path: path, readOnly: readOnly, pollInterval: 3600,
+                    seed: seeded ? { TestAnimal(context: $0).commonName = "Seed" } : nil)
                 Issue.record("opened \(path) (readOnly \(readOnly), seeded \(seeded))", sourceLocation: sourceLocation)
             } catch let error as StoreError {
                 guard case .notAFolioStore(_, let why) = error else {
@@ -106,7 +109,9 @@ import FolioTestSupport
     @Test func folioMetadataBesideAnotherProgramsTablesIsNotAStore() throws {
         let dir = try StoreTemporaryDirectory()
         let path = dir.path("accounts.db")
-        runSQL(path, """
+        runSQL(
+            path,
+            """
             CREATE TABLE folio_metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE accounts (id INTEGER PRIMARY KEY, owner TEXT); INSERT INTO accounts (owner) VALUES ('Ann')
             """)

@@ -1,7 +1,8 @@
+import FolioTestSupport
 import Foundation
 import Testing
+
 @testable import FolioStore
-import FolioTestSupport
 
 /// Finding 7 (damaged files): damage found at open, in a read or in a save
 /// stops every later write of the container and says so; the file is not

@@ -1,8 +1,9 @@
 import CSQLite
+import FolioTestSupport
 import Foundation
 import Testing
+
 @testable import FolioStore
-import FolioTestSupport
 
 /// Notes of another application, for identity tests: no entity in common with the test schema.
 final class IdentityNote: ManagedObject {
@@ -29,8 +30,10 @@ func runSQL(_ path: String, _ sql: String) {
     /// (Containers here do not poll: a poll in flight would hold a container, and its closing
     /// checkpoint, past the scope that compares the folder.)
     /// Every way of opening the file fails with an error that `matches`, and leaves the folder as it was.
-    func expectRefused(_ dir: StoreTemporaryDirectory, _ path: String, schema: @autoclosure () -> Schema = StoreTestSchema.make(),
-                       _ matches: (StoreError) -> Bool) {
+    func expectRefused(
+        _ dir: StoreTemporaryDirectory, _ path: String, schema: @autoclosure () -> Schema = StoreTestSchema.make(),
+        _ matches: (StoreError) -> Bool
+    ) {
         let before = dir.snapshot()
         for (readOnly, seeded) in [(false, false), (false, true), (true, false), (true, true)] {
             do {
@@ -53,7 +56,9 @@ func runSQL(_ path: String, _ sql: String) {
         let dir = try StoreTemporaryDirectory()
         let rollback = dir.path("shop.db"), wal = dir.path("wal-shop.db")
         runSQL(rollback, "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers (name) VALUES ('Ann')")
-        runSQL(wal, "PRAGMA journal_mode=WAL; CREATE TABLE orders (id INTEGER PRIMARY KEY, total REAL); INSERT INTO orders (total) VALUES (9.5)")
+        runSQL(
+            wal,
+            "PRAGMA journal_mode=WAL; CREATE TABLE orders (id INTEGER PRIMARY KEY, total REAL); INSERT INTO orders (total) VALUES (9.5)")
         #expect(!FileManager.default.fileExists(atPath: wal + "-wal"))
         expectRefused(dir, rollback, isForeign)
         expectRefused(dir, wal, isForeign)
@@ -65,7 +70,8 @@ func runSQL(_ path: String, _ sql: String) {
         let dir = try StoreTemporaryDirectory()
         let path = dir.path("zoo.sqlite")
         do {
-            let container = try PersistentContainer(schema: Schema(name: "Zoo", [TestZoo.self, TestClassification.self, TestAnimal.self]), path: path, pollInterval: 3600)
+            let container = try PersistentContainer(
+                schema: Schema(name: "Zoo", [TestZoo.self, TestClassification.self, TestAnimal.self]), path: path, pollInterval: 3600)
             TestAnimal(context: container.viewContext).commonName = "Okapi"
             try container.viewContext.save()
         }
@@ -75,7 +81,8 @@ func runSQL(_ path: String, _ sql: String) {
         expectRefused(dir, path, schema: Schema(name: "Aquarium", [TestZoo.self, TestClassification.self, TestAnimal.self]), isOtherSchema)
         // Unnamed, it must share an entity.
         expectRefused(dir, path, schema: Schema([IdentityNote.self]), isOtherSchema)
-        let same = try PersistentContainer(schema: Schema(name: "Zoo", [TestZoo.self, TestClassification.self, TestAnimal.self]), path: path, pollInterval: 3600)
+        let same = try PersistentContainer(
+            schema: Schema(name: "Zoo", [TestZoo.self, TestClassification.self, TestAnimal.self]), path: path, pollInterval: 3600)
         #expect(try same.viewContext.count(for: FetchRequest<TestAnimal>()) == 1)
     }
 
@@ -98,7 +105,8 @@ func runSQL(_ path: String, _ sql: String) {
             try (backend as! SQLiteBackend).connection.rows("SELECT value FROM folio_metadata WHERE key = 'schema'")
         }
         #expect("\(stored)".contains("\"name\":\"Tests\""))
-        #expect(try adopted.coordinator.withBackend { try ($0 as! SQLiteBackend).connection.rows("PRAGMA application_id") }
+        #expect(
+            try adopted.coordinator.withBackend { try ($0 as! SQLiteBackend).connection.rows("PRAGMA application_id") }
                 == [[.integer(Int64(StoreFile.applicationID))]])
     }
 

@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Finding 1 in an optimised build, where the getters that key paths print
 /// differ from a debug build's: the release `folio-store-worker` resolves

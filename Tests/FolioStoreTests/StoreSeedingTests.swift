@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Finding 8: a new store appears whole, with its schema and seed, so a
 /// process killed at any moment of its first launch leaves no store or a
@@ -60,8 +60,10 @@ import FolioTestSupport
             for child in children {
                 let opened = await child.waitForLine { $0.hasPrefix("opened") || $0.hasPrefix("failed") }
                 await child.finish()
-                #expect(opened?.line == "opened \(Self.seeded)",
-                        "round \(round): \(String(describing: opened?.line)); exit status \(child.terminationStatus), printed \(child.lines.map(\.line))")
+                #expect(
+                    opened?.line == "opened \(Self.seeded)",
+                    "round \(round): \(String(describing: opened?.line)); exit status \(child.terminationStatus), printed \(child.lines.map(\.line))"
+                )
             }
             #expect(try await MainActor.run { try items(path) } == Self.seeded, "round \(round)")
         }

@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Search filters: case, diacritics and width folded the same way in SQL
 /// (saved rows) and in memory (unsaved objects).
@@ -28,12 +28,15 @@ import FolioTestSupport
     @Test func caseAndDiacriticsFoldAsCoreDatasCD() throws {
         let (_, c) = try context(["Café Noir", "CAFE", "cafè", "Cafeteria", "Straße", "STRASSE", "Ωμέγα", "ﬁle", "Spider Monkey"])
         let cd: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
-        #expect(try names(c, StringFilter(\TestAnimal.commonName, .contains("cafe"), options: cd)) == ["CAFE", "Cafeteria", "Café Noir", "cafè"])
+        #expect(
+            try names(c, StringFilter(\TestAnimal.commonName, .contains("cafe"), options: cd)) == [
+                "CAFE", "Cafeteria", "Café Noir", "cafè",
+            ])
         #expect(try names(c, StringFilter(\TestAnimal.commonName, .contains("café"), options: .caseInsensitive)) == ["Café Noir"])
         #expect(try names(c, StringFilter(\TestAnimal.commonName, .contains("cafe"), options: .diacriticInsensitive)) == ["cafè"])
         #expect(try names(c, StringFilter(\TestAnimal.commonName, .equals("strasse"), options: .caseInsensitive)) == ["STRASSE", "Straße"])
         #expect(try names(c, StringFilter(\TestAnimal.commonName, .beginsWith("ΩΜΕΓ"), options: cd)) == ["Ωμέγα"])
-        #expect(try names(c, StringFilter(\TestAnimal.commonName, .beginsWith("fi"), options: cd)) == ["ﬁle"])   // "ﬁ" uppercases to "FI"
+        #expect(try names(c, StringFilter(\TestAnimal.commonName, .beginsWith("fi"), options: cd)) == ["ﬁle"])  // "ﬁ" uppercases to "FI"
         #expect(try names(c, StringFilter(\TestAnimal.commonName, .beginsWith("fi"), options: .diacriticInsensitive)) == [])
         #expect(try names(c, StringFilter(\TestAnimal.commonName, .beginsWith("fi"), options: [.widthInsensitive])) == ["ﬁle"])
         #expect(try names(c, StringFilter(\TestAnimal.commonName, .endsWith("MONKEY"), options: .caseInsensitive)) == ["Spider Monkey"])
@@ -42,9 +45,11 @@ import FolioTestSupport
 
     @Test func anyOfMatchesWhenOneAttributeDoes() throws {
         let (_, c) = try context(["Okapi", "Lion", "Hall"])
-        let filter = StringFilter<TestAnimal>(anyOf: [\TestAnimal.commonName, \TestAnimal.habitat], .contains("hall 4"), options: .caseInsensitive)
+        let filter = StringFilter<TestAnimal>(
+            anyOf: [\TestAnimal.commonName, \TestAnimal.habitat], .contains("hall 4"), options: .caseInsensitive)
         #expect(try names(c, filter) == ["Hall", "Lion"])
-        let none = StringFilter<TestAnimal>(anyOf: [\TestAnimal.commonName, \TestAnimal.habitat], .contains("oka"), options: .caseInsensitive)
+        let none = StringFilter<TestAnimal>(
+            anyOf: [\TestAnimal.commonName, \TestAnimal.habitat], .contains("oka"), options: .caseInsensitive)
         #expect(try names(c, none) == ["Okapi"])
     }
 
@@ -63,8 +68,10 @@ import FolioTestSupport
     /// in memory) and the filter's own test of each text (as a results
     /// controller narrowing its rows uses it) give the same answer.
     @Test func sqlAndMemoryFoldAlike() throws {
-        try checkFoldingAlike(["a", "A", "á", "Á", "a\u{301}", "e", "É", "ß", "SS", "ss", "ﬁ", "fi", "İ", "i", "ı", "ς", "Σ", "σ", "ø", "Ｅ",
-                               "’", " ", "z", "\u{301}", "Ǆ", "ǆ", "ﬀ", "🦁", "Ω", "ω"])
+        try checkFoldingAlike([
+            "a", "A", "á", "Á", "a\u{301}", "e", "É", "ß", "SS", "ss", "ﬁ", "fi", "İ", "i", "ı", "ς", "Σ", "σ", "ø", "Ｅ",
+            "’", " ", "z", "\u{301}", "Ǆ", "ǆ", "ﬀ", "🦁", "Ω", "ω",
+        ])
     }
 
     /// ASCII texts take a path of their own in memory: letters at the edges
@@ -88,12 +95,15 @@ import FolioTestSupport
         }
         let stored = (0..<120).map { _ in text(0...6) }.map { $0.isEmpty ? "-" : $0 }
         let (_, c) = try context(stored)
-        let options: [String.CompareOptions] = [[], .caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive],
-                                                .widthInsensitive, [.caseInsensitive, .diacriticInsensitive, .widthInsensitive]]
+        let options: [String.CompareOptions] = [
+            [], .caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive],
+            .widthInsensitive, [.caseInsensitive, .diacriticInsensitive, .widthInsensitive],
+        ]
         var filters: [StringFilter<TestAnimal>] = []
         for _ in 0..<150 {
             let needle = text(0...3)
-            let match: StringMatch = [.contains(needle), .beginsWith(needle), .endsWith(needle), .equals(needle)].randomElement(using: &random)!
+            let match: StringMatch = [.contains(needle), .beginsWith(needle), .endsWith(needle), .equals(needle)].randomElement(
+                using: &random)!
             filters.append(StringFilter(\TestAnimal.commonName, match, options: options.randomElement(using: &random)!))
         }
         let saved = try filters.map { inScalarOrder(try names(c, $0)) }
@@ -101,7 +111,7 @@ import FolioTestSupport
             let test = filter.textTest
             #expect(inScalarOrder(stored.filter { test.matches($0) }) == inSQL, "\(filter), seed \(random.seed)")
         }
-        for animal in try c.fetch(FetchRequest<TestAnimal>()) { animal.legs += 1 }   // every object now pending: matched in memory
+        for animal in try c.fetch(FetchRequest<TestAnimal>()) { animal.legs += 1 }  // every object now pending: matched in memory
         for (filter, inSQL) in zip(filters, saved) {
             #expect(inScalarOrder(try names(c, filter)) == inSQL, "\(filter), seed \(random.seed)")
         }

@@ -1,8 +1,8 @@
 import CSQLite
-import Foundation
-import Testing
 import FolioStore
 import FolioTestSupport
+import Foundation
+import Testing
 
 /// Finding 9 (check-then-write races): `performWrite` decides inside one
 /// write transaction, so what its body read still holds when the save
@@ -61,10 +61,11 @@ import FolioTestSupport
             #expect(throws: StoreError.self) { try c.performWrite { _ = TestAnimal(context: c) } }
             #expect(c.hasChanges)
             c.rollback()
-            #expect(try c.performWrite { () -> Int in
-                TestAnimal(context: c).commonName = "Tapir"
-                return try c.count(for: FetchRequest<TestAnimal>())
-            } == 1)
+            #expect(
+                try c.performWrite { () -> Int in
+                    TestAnimal(context: c).commonName = "Tapir"
+                    return try c.count(for: FetchRequest<TestAnimal>())
+                } == 1)
             #expect(try c.count(for: FetchRequest<TestAnimal>()) == 1)
         }
     }

@@ -27,7 +27,10 @@ struct BatchUpdateTests {
             Issue.record("an inconsistent batch was applied")
         } catch {
             #expect(error.failure.code == "E13")
-            #expect(error.message == "Invalid update: invalid number of rows in section 0.  The number of rows contained in an existing section after the update (5) must be equal to the number of rows contained in that section before the update (5), plus or minus the number of rows inserted or deleted from that section (1 inserted, 0 deleted) and plus or minus the number of rows moved into or out of that section (0 moved in, 0 moved out).")
+            #expect(
+                error.message
+                    == "Invalid update: invalid number of rows in section 0.  The number of rows contained in an existing section after the update (5) must be equal to the number of rows contained in that section before the update (5), plus or minus the number of rows inserted or deleted from that section (1 inserted, 0 deleted) and plus or minus the number of rows moved into or out of that section (0 moved in, 0 moved out)."
+            )
         }
         #expect(table.numberOfRows(inSection: 0) == 5)
         table.checkInvariants()
@@ -44,12 +47,13 @@ extension BatchUpdateTests {
         let table = source.makeTable()
         source.sections = [["b", "c"]]
         var completions: [Bool] = []
-        try table.performCheckedBatchUpdates({
-            table.deleteRows(at: [path(0, 0)])
-            table.performBatchUpdates({ table.insertRows(at: [path(0, 1)]) }, completion: { completions.append($0) })
-            #expect(table.numberOfRows(inSection: 0) == 2)
-            #expect(table.hasUncommittedUpdates)
-        }, completion: { completions.append($0) })
+        try table.performCheckedBatchUpdates(
+            {
+                table.deleteRows(at: [path(0, 0)])
+                table.performBatchUpdates({ table.insertRows(at: [path(0, 1)]) }, completion: { completions.append($0) })
+                #expect(table.numberOfRows(inSection: 0) == 2)
+                #expect(table.hasUncommittedUpdates)
+            }, completion: { completions.append($0) })
         #expect(texts(table) == ["b", "c"])
         #expect(completions == [true, true])  // rule 1.13
     }
@@ -208,15 +212,16 @@ extension BatchUpdateTests {
 extension BatchUpdateTests {
     /// UIKit's names trap on an invalid update, with UIKit's message, as UIKit raises.
     @Test func uikitNamedUpdatesTrapWithUIKitsMessage() async throws {
-        let result = try #require(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            await MainActor.run {
-                let source = TableArrayDataSource([["a", "b"]])
-                let table = source.makeTable()
-                table.beginUpdates()
-                table.insertRows(at: [IndexPath(row: 0, section: 0)], with: .fade)
-                table.endUpdates()
-            }
-        })
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                await MainActor.run {
+                    let source = TableArrayDataSource([["a", "b"]])
+                    let table = source.makeTable()
+                    table.beginUpdates()
+                    table.insertRows(at: [IndexPath(row: 0, section: 0)], with: .fade)
+                    table.endUpdates()
+                }
+            })
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(stderr.contains("Invalid update: invalid number of rows in section 0."))
     }

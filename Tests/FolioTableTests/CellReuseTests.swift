@@ -112,10 +112,12 @@ extension CellReuseTests {
         var made = 0
         func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { 1_000 }
         func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
-            let cell = tableView.dequeueReusableCell(withIdentifier: "Manual") ?? {
-                made += 1
-                return TableViewCell(style: .value1, reuseIdentifier: "Manual")
-            }()
+            let cell =
+                tableView.dequeueReusableCell(withIdentifier: "Manual")
+                ?? {
+                    made += 1
+                    return TableViewCell(style: .value1, reuseIdentifier: "Manual")
+                }()
             cell.textLabel?.text = "\(indexPath.row)"
             return cell
         }

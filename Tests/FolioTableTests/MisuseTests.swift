@@ -10,7 +10,10 @@ struct MisuseTests {
             }
         }
         let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(output.contains("unable to dequeue a cell with identifier Planet - must register a nib or a class for the identifier or connect a prototype cell in a storyboard"))
+        #expect(
+            output.contains(
+                "unable to dequeue a cell with identifier Planet - must register a nib or a class for the identifier or connect a prototype cell in a storyboard"
+            ))
     }
 
     @Test func rule_6_1_emptyIdentifierStops() async {

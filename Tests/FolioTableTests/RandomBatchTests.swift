@@ -18,8 +18,9 @@ struct RandomBatchTests {
         let counts = (0..<table.numberOfSections).map { table.numberOfRows(inSection: $0) }
         var cells: [IndexPath: String?] = [:]
         for path in table.indexPathsForVisibleRows { cells[path] = table.cellForRow(at: path)?.textLabel?.text }
-        return Observed(counts: counts, cells: cells, selected: table.indexPathsForSelectedRows ?? [],
-                        top: table.topVisibleItem, highlighted: table.highlightedIndexPath)
+        return Observed(
+            counts: counts, cells: cells, selected: table.indexPathsForSelectedRows ?? [],
+            top: table.topVisibleItem, highlighted: table.highlightedIndexPath)
     }
 
     /// A copy of a valid batch broken in a way UIKit always refuses.
@@ -60,7 +61,9 @@ struct RandomBatchTests {
             await Task.yield()  // a turn for the other main-actor tests
             var ids = 0
             let initial = (0..<Int.random(in: 0...4, using: &random)).map { _ in
-                (0..<Int.random(in: 0...6, using: &random)).map { _ -> String in ids += 1; return "r\(ids)" }
+                (0..<Int.random(in: 0...6, using: &random)).map { _ -> String in
+                    ids += 1; return "r\(ids)"
+                }
             }
             let source = TableArrayDataSource(initial)
             let table = source.makeTable(viewportHeight: Int.random(in: 2...9, using: &random))
@@ -71,9 +74,10 @@ struct RandomBatchTests {
                 if let path = rows.randomElement(using: &random) { try table.scrollToRow(at: path, at: .middle) }
                 let scenario = TableScenario.random(from: source.sections, using: &random, nextID: &ids)
                 let selectedBefore = (table.indexPathsForSelectedRows ?? []).map { source[$0] }
-                let keptSelection = Set((table.indexPathsForSelectedRows ?? []).filter {
-                    scenario.fates[$0] == .stay || scenario.fates[$0] == .move
-                }.map { source[$0] })
+                let keptSelection = Set(
+                    (table.indexPathsForSelectedRows ?? []).filter {
+                        scenario.fates[$0] == .stay || scenario.fates[$0] == .move
+                    }.map { source[$0] })
                 let before = observe(table)
                 source.sections = scenario.new
 
@@ -90,8 +94,9 @@ struct RandomBatchTests {
                 table.checkInvariants()
                 #expect((0..<table.numberOfSections).map { table.numberOfRows(inSection: $0) } == scenario.new.map(\.count))
                 for path in table.indexPathsForVisibleRows {
-                    #expect(table.cellForRow(at: path)?.textLabel?.text == source[path],
-                            "round \(round) step \(step): cell at \(path)\nold \(scenario.old)\nnew \(scenario.new)\n\(scenario.batch)")
+                    #expect(
+                        table.cellForRow(at: path)?.textLabel?.text == source[path],
+                        "round \(round) step \(step): cell at \(path)\nold \(scenario.old)\nnew \(scenario.new)\n\(scenario.batch)")
                 }
                 let selectedAfter = Set((table.indexPathsForSelectedRows ?? []).map { source[$0] })
                 #expect(selectedAfter == keptSelection, "round \(round) step \(step): selection \(selectedBefore) -> \(selectedAfter)")

@@ -30,9 +30,10 @@ struct ReorderingTests {
         table.beginReordering(at: p(0, 0))
         table.moveReorderingRow(by: 1)
         table.moveReorderingRow(by: 1)
-        #expect(delegate.events.filter { $0.hasPrefix("target") } == [
-            "target [0, 0] proposed [0, 1]", "target [0, 0] proposed [0, 2]",
-        ])
+        #expect(
+            delegate.events.filter { $0.hasPrefix("target") } == [
+                "target [0, 0] proposed [0, 1]", "target [0, 0] proposed [0, 2]",
+            ])
         table.cancelReordering()
         #expect(source.log.isEmpty)
     }

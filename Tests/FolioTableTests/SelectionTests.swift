@@ -53,10 +53,11 @@ struct SelectionTests {
         delegate.events = []
         delegate.selectRedirects = [p(0, 1): p(0, 2)]
         #expect(table.userDidTapRow(at: p(0, 1)) == p(0, 2))
-        #expect(delegate.events == [
-            "shouldHighlight [0, 1]", "didUnhighlight [0, 0]", "didHighlight [0, 1]",
-            "willSelect [0, 1]", "willDeselect [0, 0]", "didDeselect [0, 0]", "didSelect [0, 2]",
-        ])
+        #expect(
+            delegate.events == [
+                "shouldHighlight [0, 1]", "didUnhighlight [0, 0]", "didHighlight [0, 1]",
+                "willSelect [0, 1]", "willDeselect [0, 0]", "didDeselect [0, 0]", "didSelect [0, 2]",
+            ])
         #expect(table.indexPathsForSelectedRows == [p(0, 2)])
         delegate.selectRedirects = [p(0, 0): IndexPath?.none]
         #expect(table.userDidTapRow(at: p(0, 0)) == nil)
@@ -100,7 +101,10 @@ struct SelectionTests {
         do {
             try table.scrollToRow(at: p(0, 7), at: .top)
         } catch {
-            #expect(error.description.hasPrefix("Attempted to scroll the table view to an out-of-bounds row (7) when there are only 3 rows in section 0. Table view: <TableView"))
+            #expect(
+                error.description.hasPrefix(
+                    "Attempted to scroll the table view to an out-of-bounds row (7) when there are only 3 rows in section 0. Table view: <TableView"
+                ))
         }
     }
 

@@ -20,9 +20,10 @@ struct SwipeTests {
         #expect(table.revealTrailingSwipeActions(forRowAt: p(2)))  // at most one row revealed
         #expect(table.swipedIndexPath == p(2))
         table.hideSwipeActions()
-        #expect(delegate.events.filter { !$0.hasPrefix("editingStyle") } == [
-            "willBeginEditing [0, 1]", "didEndEditing [0, 1]", "willBeginEditing [0, 2]", "didEndEditing [0, 2]",
-        ])
+        #expect(
+            delegate.events.filter { !$0.hasPrefix("editingStyle") } == [
+                "willBeginEditing [0, 1]", "didEndEditing [0, 1]", "willBeginEditing [0, 2]", "didEndEditing [0, 2]",
+            ])
         #expect(!table.isSwipeEditing)
     }
 
@@ -61,8 +62,12 @@ struct SwipeTests {
 
     @Test func rule_3_10_actionsZeroIsOutermostAndFullSwipePerformsIt() {
         var performed: [String] = []
-        let flag = ContextualAction(style: .normal, title: "Flag") { _, done in performed.append("Flag"); done(true) }
-        let more = ContextualAction(style: .normal, title: "More") { _, done in performed.append("More"); done(false) }
+        let flag = ContextualAction(style: .normal, title: "Flag") { _, done in
+            performed.append("Flag"); done(true)
+        }
+        let more = ContextualAction(style: .normal, title: "More") { _, done in
+            performed.append("More"); done(false)
+        }
         delegate.swipeConfigurations[p(0)] = SwipeActionsConfiguration(actions: [flag, more])
         table.revealTrailingSwipeActions(forRowAt: p(0))
         #expect(table.focusedSwipeActionIndex == 1)  // the innermost, nearest the text

@@ -7,7 +7,8 @@ import Testing
 @MainActor
 struct ViewportModelTests {
     private func flatItems(_ table: TableView, _ source: TableArrayDataSource, _ delegate: TableRecordingDelegate)
-        -> [(TableLayoutItem.Kind, Int)] {
+        -> [(TableLayoutItem.Kind, Int)]
+    {
         var items: [(TableLayoutItem.Kind, Int)] = []
         for (section, rows) in source.sections.enumerated() {
             if let title = table.headerTitle(forSection: section), !title.isEmpty { items.append((.header(section: section), 1)) }
@@ -56,9 +57,12 @@ struct ViewportModelTests {
         print("seed:", random.seed)
         var ids = 0
         for round in 0..<30 {
-            let source = TableArrayDataSource((0..<Int.random(in: 1...5, using: &random)).map { _ in
-                (0..<Int.random(in: 0...8, using: &random)).map { _ -> String in ids += 1; return "r\(ids)" }
-            })
+            let source = TableArrayDataSource(
+                (0..<Int.random(in: 1...5, using: &random)).map { _ in
+                    (0..<Int.random(in: 0...8, using: &random)).map { _ -> String in
+                        ids += 1; return "r\(ids)"
+                    }
+                })
             source.headers = source.sections.indices.map { _ in Bool.random(using: &random) ? "H" : nil }
             source.footers = source.sections.indices.map { _ in Int.random(in: 0..<4, using: &random) == 0 ? "F" : nil }
             let table = source.makeTable(viewportHeight: Int.random(in: 1...7, using: &random))
@@ -72,8 +76,9 @@ struct ViewportModelTests {
                 case 1:
                     table.moveHighlight(by: .random(in: -5...5, using: &random))
                     if let highlighted = table.highlightedIndexPath {
-                        #expect(table.isRowFullyVisible(highlighted) || (delegate.rowHeights[highlighted] ?? 1) > table.viewportHeight,
-                                "\(context): \(highlighted) in \(table.layoutItems()) height \(table.viewportHeight) \(delegate.rowHeights)")
+                        #expect(
+                            table.isRowFullyVisible(highlighted) || (delegate.rowHeights[highlighted] ?? 1) > table.viewportHeight,
+                            "\(context): \(highlighted) in \(table.layoutItems()) height \(table.viewportHeight) \(delegate.rowHeights)")
                     }
                 case 2:
                     let rows = source.sections.indices.flatMap { s in source.sections[s].indices.map { IndexPath(row: $0, section: s) } }
@@ -120,6 +125,7 @@ struct ViewportModelTests {
         delegate.events = []
         table.reloadData()
         _ = table.layoutItems()
-        #expect(delegate.events.sorted() == ["didEndDisplaying [0, 1]", "didEndDisplaying [0, 2]", "willDisplay [0, 1]", "willDisplay [0, 2]"])
+        #expect(
+            delegate.events.sorted() == ["didEndDisplaying [0, 1]", "didEndDisplaying [0, 2]", "willDisplay [0, 1]", "willDisplay [0, 2]"])
     }
 }

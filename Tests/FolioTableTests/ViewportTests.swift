@@ -14,12 +14,13 @@ struct ViewportTests {
         source.headers = ["Mammals", nil]
         source.footers = [nil, "End"]
         let table = source.makeTable()
-        #expect(table.layoutItems() == [
-            TableLayoutItem(kind: .header(section: 0), y: 0, height: 1, title: "Mammals"),
-            TableLayoutItem(kind: .row(p(0, 0)), y: 1, height: 1, title: nil),
-            TableLayoutItem(kind: .row(p(1, 0)), y: 2, height: 1, title: nil),
-            TableLayoutItem(kind: .footer(section: 1), y: 3, height: 1, title: "End"),
-        ])
+        #expect(
+            table.layoutItems() == [
+                TableLayoutItem(kind: .header(section: 0), y: 0, height: 1, title: "Mammals"),
+                TableLayoutItem(kind: .row(p(0, 0)), y: 1, height: 1, title: nil),
+                TableLayoutItem(kind: .row(p(1, 0)), y: 2, height: 1, title: nil),
+                TableLayoutItem(kind: .footer(section: 1), y: 3, height: 1, title: "End"),
+            ])
     }
 
     @Test func rule_7_2_to_7_4_sectionIndex() {

@@ -1,5 +1,6 @@
-import Testing
 import FolioTableTestSupport
+import Testing
+
 @testable import FolioTerminal
 
 @Suite("ANSI renderer: only the difference is written")
@@ -52,8 +53,9 @@ struct ANSIRendererTests {
         for frame in 0..<400 {
             for _ in 0..<Int.random(in: 0...6, using: &random) {
                 let text = (0..<Int.random(in: 1...4, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
-                screen.draw(text, at: Int.random(in: 0..<17, using: &random), row: Int.random(in: 0..<5, using: &random),
-                            style: styles.randomElement(using: &random)!)
+                screen.draw(
+                    text, at: Int.random(in: 0..<17, using: &random), row: Int.random(in: 0..<5, using: &random),
+                    style: styles.randomElement(using: &random)!)
             }
             if frame % 97 == 0 { driver.invalidate() }
             driver.present(screen)

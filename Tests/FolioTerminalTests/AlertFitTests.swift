@@ -1,6 +1,7 @@
 import FolioTable
 import FolioTableTestSupport
 import Testing
+
 @testable import FolioTerminal
 
 /// Finding 4: an alert or action sheet keeps its buttons on the screen at
@@ -11,7 +12,8 @@ import Testing
 @Suite("Alerts and sheets keep their buttons on short screens")
 @MainActor
 struct AlertFitTests {
-    static let message = "Are you sure you want to permanently delete West Indian Manatee and its build order of 4 units? "
+    static let message =
+        "Are you sure you want to permanently delete West Indian Manatee and its build order of 4 units? "
         + "This cannot be undone, and another program may be showing it right now."
 
     func make(_ style: AlertController.Style, buttons: Int, message: String?) -> AlertController {
@@ -69,7 +71,8 @@ struct AlertFitTests {
         app.present(make(.alert, buttons: 1, message: Self.message))
         app.render()
         let lines = (0..<driver.screen.height).map { driver.screen.line($0) }
-        #expect(lines[lines.count - 2].contains("Planets") || lines[lines.count - 2].contains("1"), "the tab bar shows: \(driver.screen.text)")
+        #expect(
+            lines[lines.count - 2].contains("Planets") || lines[lines.count - 2].contains("1"), "the tab bar shows: \(driver.screen.text)")
         #expect(driver.screen.text.contains("OK") && driver.screen.text.contains("…"), "\(driver.screen.text)")
     }
 }

@@ -1,6 +1,7 @@
-import Testing
 import FolioTable
 import FolioTableTestSupport
+import Testing
+
 @testable import FolioTerminal
 
 @Suite("Tab bars, text fields, alerts, HUD and colour-free drawing")

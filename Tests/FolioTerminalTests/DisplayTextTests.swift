@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FolioTerminal
 
 @Suite("Sanitising and truncating text from data")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FolioTerminal
 
 @Suite("Display width per grapheme cluster")

@@ -1,6 +1,7 @@
-import Testing
 import FolioTable
 import FolioTableTestSupport
+import Testing
+
 @testable import FolioTerminal
 
 @Suite("Text fields in a table that stays in edit mode")

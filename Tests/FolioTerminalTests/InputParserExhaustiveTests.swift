@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FolioTerminal
 
 @Suite("Input parser: every combination")
@@ -10,9 +11,11 @@ struct InputParserExhaustiveTests {
     @Test("Every xterm modifier parameter on every CSI cursor and tilde key")
     func modifiers() {
         let finals: [(String, Key.Code)] = [("A", .up), ("B", .down), ("C", .right), ("D", .left), ("H", .home), ("F", .end)]
-        let tildes: [(Int, Key.Code)] = [(1, .home), (2, .insert), (3, .delete), (4, .end), (5, .pageUp), (6, .pageDown),
-                                         (7, .home), (8, .end), (11, .function(1)), (15, .function(5)), (17, .function(6)),
-                                         (21, .function(10)), (23, .function(11)), (24, .function(12))]
+        let tildes: [(Int, Key.Code)] = [
+            (1, .home), (2, .insert), (3, .delete), (4, .end), (5, .pageUp), (6, .pageDown),
+            (7, .home), (8, .end), (11, .function(1)), (15, .function(5)), (17, .function(6)),
+            (21, .function(10)), (23, .function(11)), (24, .function(12)),
+        ]
         for parameter in 1...8 {
             var modifiers: Key.Modifiers = []
             if (parameter - 1) & 1 != 0 { modifiers.insert(.shift) }

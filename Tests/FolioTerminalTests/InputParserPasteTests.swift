@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FolioTerminal
 
 @Suite("Bracketed paste across reads")
@@ -17,7 +18,8 @@ struct InputParserPasteTests {
         for first in 1..<whole.count {
             for second in first..<whole.count {
                 var parser = InputParser()
-                let events = parser.feed(Array(whole[..<first])) + parser.feed(Array(whole[first..<second]))
+                let events =
+                    parser.feed(Array(whole[..<first])) + parser.feed(Array(whole[first..<second]))
                     + parser.feed(Array(whole[second...]))
                 #expect(events == [.paste("héllo\r\nq wörld"), .key(Key(.character("j")))], "split at \(first), \(second)")
                 #expect(!parser.hasPending)

@@ -1,5 +1,6 @@
-import Testing
 import FolioTableTestSupport
+import Testing
+
 @testable import FolioTerminal
 
 @Suite("Input parser: bytes to events")
@@ -109,8 +110,9 @@ struct InputParserTests {
     @Test("A sequence cut off by a pause becomes Esc and typed keys, losing nothing")
     func truncatedSequences() {
         #expect(InputParser.parse(Array("\u{1B}[".utf8), atEnd: true).events == [Self.key(.escape), Self.key(.character("["))])
-        #expect(InputParser.parse(Array("\u{1B}[1;".utf8), atEnd: true).events
-            == [Self.key(.escape), Self.key(.character("[")), Self.key(.character("1")), Self.key(.character(";"))])
+        #expect(
+            InputParser.parse(Array("\u{1B}[1;".utf8), atEnd: true).events
+                == [Self.key(.escape), Self.key(.character("[")), Self.key(.character("1")), Self.key(.character(";"))])
         #expect(InputParser.parse(Array("\u{1B}[200~abc".utf8), atEnd: true).events == [.paste("abc")])
         #expect(InputParser.parse([0xE8, 0xAA], atEnd: true).events == [Self.key(.character("\u{FFFD}"))])
         #expect(InputParser.parse([0xE8, 0xAA], atEnd: false).consumed == 0)
@@ -119,7 +121,9 @@ struct InputParserTests {
     @Test("Random byte soup never traps and never loses the parser's place")
     func fuzz() {
         var random = ResultsRandom.printingSeed("input fuzz")
-        let alphabet: [UInt8] = [0x1B, 0x5B, 0x4F, 0x3C, 0x3B, 0x31, 0x32, 0x7E, 0x41, 0x4D, 0x6D, 0x61, 0xE8, 0xAA, 0x9E, 0x0D, 0x7F, 0x30]
+        let alphabet: [UInt8] = [
+            0x1B, 0x5B, 0x4F, 0x3C, 0x3B, 0x31, 0x32, 0x7E, 0x41, 0x4D, 0x6D, 0x61, 0xE8, 0xAA, 0x9E, 0x0D, 0x7F, 0x30,
+        ]
         for _ in 0..<3_000 {
             let bytes = (0..<Int.random(in: 0...12, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
             let result = InputParser.parse(bytes, atEnd: false)

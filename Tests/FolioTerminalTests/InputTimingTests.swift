@@ -2,6 +2,7 @@ import Dispatch
 import FolioTable
 import FolioTableTestSupport
 import Testing
+
 @testable import FolioTerminal
 
 @Suite("Input across reads")

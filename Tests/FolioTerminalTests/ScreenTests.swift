@@ -1,5 +1,6 @@
-import Testing
 import FolioTableTestSupport
+import Testing
+
 @testable import FolioTerminal
 
 @Suite("Screen: a grid of graphemes with style and width")

@@ -1,13 +1,15 @@
-import Testing
 import FolioTable
 import FolioTableTestSupport
+import Testing
+
 @testable import FolioTerminal
 
 @Suite("Table screens driven by key scripts")
 @MainActor
 struct TableScreenTests {
     func makeApp(_ fixture: PlanetsFixture = PlanetsFixture(), columns: Int = 48, rows: Int = 16)
-        -> (Application, PlanetsFixture, TerminalRecordingDriver) {
+        -> (Application, PlanetsFixture, TerminalRecordingDriver)
+    {
         let (app, driver) = Application.recording(NavigationController(root: fixture), columns: columns, rows: rows)
         return (app, fixture, driver)
     }

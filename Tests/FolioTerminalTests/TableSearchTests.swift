@@ -1,6 +1,7 @@
-import Testing
 import FolioTable
 import FolioTableTestSupport
+import Testing
+
 @testable import FolioTerminal
 
 /// A searchable list of names: `searchTextDidChange` narrows it.

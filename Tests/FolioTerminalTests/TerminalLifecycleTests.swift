@@ -1,9 +1,11 @@
+import FolioTableTestSupport
 import Foundation
 import Testing
+
 @testable import FolioTerminal
-import FolioTableTestSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Terminal lifecycle on a real pty", .serialized)
@@ -19,7 +21,8 @@ struct TerminalLifecycleTests {
 
     /// Runs the probe in a mode; returns what it wrote before READY, after, and how it ended.
     func run(_ mode: String, signal: Int32? = nil, environment: [String: String]? = nil) throws
-        -> (before: String, raw: termios, original: termios, after: String, end: (code: Int32?, signal: Int32?)) {
+        -> (before: String, raw: termios, original: termios, after: String, end: (code: Int32?, signal: Int32?))
+    {
         try #require(FileManager.default.isExecutableFile(atPath: probe), "folio-terminal-probe not built at \(probe)")
         let pty = try PseudoTerminal()
         let original = pty.modes()
@@ -60,9 +63,11 @@ struct TerminalLifecycleTests {
 
     @Test("Every signal that ends the process by default restores the terminal first")
     func everyTerminatingSignal() throws {
-        let signals: [Int32] = [SIGSYS, SIGXCPU, SIGXFSZ, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGVTALRM, SIGPROF,
-                                SIGIO, SIGPWR, SIGSTKFLT, SIGQUIT, SIGABRT, SIGTRAP, SIGBUS, SIGFPE, SIGILL, SIGSEGV,
-                                SIGRTMIN_(), SIGRTMAX_()]
+        let signals: [Int32] = [
+            SIGSYS, SIGXCPU, SIGXFSZ, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGVTALRM, SIGPROF,
+            SIGIO, SIGPWR, SIGSTKFLT, SIGQUIT, SIGABRT, SIGTRAP, SIGBUS, SIGFPE, SIGILL, SIGSEGV,
+            SIGRTMIN_(), SIGRTMAX_(),
+        ]
         for signal in signals {
             let result = try run("hold", signal: signal)
             #expect(result.end.signal == signal, "signal \(signal) ended it: \(result.end)")

@@ -1,12 +1,14 @@
 import Testing
+
 @testable import FolioTerminal
 
 @Suite("Wrapping text and drawing boxes")
 struct TextLayoutTests {
     @Test("Wrap breaks at spaces, keeps paragraphs, and cuts long words at grapheme boundaries")
     func wrap() {
-        #expect(DisplayText.wrap("Are you sure you want to permanently delete Mercury?", width: 20)
-            == ["Are you sure you", "want to permanently", "delete Mercury?"])
+        #expect(
+            DisplayText.wrap("Are you sure you want to permanently delete Mercury?", width: 20)
+                == ["Are you sure you", "want to permanently", "delete Mercury?"])
         #expect(DisplayText.wrap("one\ntwo", width: 10) == ["one", "two"])
         #expect(DisplayText.wrap("abcdefgh", width: 3) == ["abc", "def", "gh"])
         #expect(DisplayText.wrap("日本語テキスト", width: 5) == ["日本", "語テ", "キス", "ト"])

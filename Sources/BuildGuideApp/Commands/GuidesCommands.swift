@@ -52,10 +52,12 @@ enum GuidesCommands {
     static func listedTable(_ context: ObjectContext) throws -> ListedTable {
         try ListedTable(request: Guide.listRequest, context: context) { guide in
             let race = guide.race?.name ?? ""
-            return ListedTable.Row(id: "\(guide.objectID.rowID)", text: race.isEmpty ? guide.name : "\(guide.name) — \(race)", fields: [
-                ("name", .string(guide.name)), ("race", race.isEmpty ? .null : .string(race)),
-                ("units", .array(guide.units.map { .string($0.name) })),
-            ])
+            return ListedTable.Row(
+                id: "\(guide.objectID.rowID)", text: race.isEmpty ? guide.name : "\(guide.name) — \(race)",
+                fields: [
+                    ("name", .string(guide.name)), ("race", race.isEmpty ? .null : .string(race)),
+                    ("units", .array(guide.units.map { .string($0.name) })),
+                ])
         }
     }
 }

@@ -50,12 +50,14 @@ enum GuidesTransfer {
                 let guide = Guide(context: context)
                 guide.name = row.name
                 if let name = row.race {
-                    guide.race = known[name] ?? {
-                        let race = Race(context: context)
-                        race.name = name
-                        known[name] = race
-                        return race
-                    }()
+                    guide.race =
+                        known[name]
+                        ?? {
+                            let race = Race(context: context)
+                            race.name = name
+                            known[name] = race
+                            return race
+                        }()
                 }
                 guide.units = row.units.map { entry in
                     let step = Unit(context: context)

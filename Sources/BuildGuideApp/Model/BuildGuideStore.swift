@@ -54,15 +54,19 @@ public enum BuildGuideStore {
 
     /// Adds a guide with its build order (unit names of its race's catalogue) and saves.
     @discardableResult
-    public static func addGuide(named name: String, race raceName: String?, units: [String] = [],
-                                to context: ObjectContext, at url: URL) throws -> Guide {
+    public static func addGuide(
+        named name: String, race raceName: String?, units: [String] = [],
+        to context: ObjectContext, at url: URL
+    ) throws -> Guide {
         try AppStore.save(context, at: url, try addingGuide(named: name, race: raceName, units: units, to: context))
     }
 
     /// The write ``addGuide(named:race:units:to:at:)`` saves: the name is
     /// checked now, the rest inside the write transaction (``AppStore``'s saves).
-    public static func addingGuide(named name: String, race raceName: String?, units: [String] = [],
-                                   to context: ObjectContext) throws -> @MainActor () throws -> Guide {
+    public static func addingGuide(
+        named name: String, race raceName: String?, units: [String] = [],
+        to context: ObjectContext
+    ) throws -> @MainActor () throws -> Guide {
         let trimmed = try TextInput.limited(name.trimmingCharacters(in: .whitespaces), field: "NAME")
         guard !trimmed.isEmpty else { throw AppError.invalidValue(option: "NAME", value: name, reason: "must not be empty") }
         return {
@@ -81,15 +85,20 @@ public enum BuildGuideStore {
     /// transaction (a form refusing a change it has not shown).
     ///
     ///     try BuildGuideStore.updateGuide(guide, race: "Zerg", units: ["Drone"], in: context, at: url)
-    public static func updateGuide(_ guide: Guide, name: String? = nil, race raceName: String? = nil, units: [String]? = nil,
-                                   in context: ObjectContext, at url: URL, checking check: @escaping () throws -> Void = {}) throws {
-        try AppStore.save(context, at: url, try updatingGuide(guide, name: name, race: raceName, units: units, in: context, checking: check))
+    public static func updateGuide(
+        _ guide: Guide, name: String? = nil, race raceName: String? = nil, units: [String]? = nil,
+        in context: ObjectContext, at url: URL, checking check: @escaping () throws -> Void = {}
+    ) throws {
+        try AppStore.save(
+            context, at: url, try updatingGuide(guide, name: name, race: raceName, units: units, in: context, checking: check))
     }
 
     /// The write ``updateGuide(_:name:race:units:in:at:checking:)`` saves, to run inside a write transaction.
-    public static func updatingGuide(_ guide: Guide, name: String? = nil, race raceName: String? = nil, units: [String]? = nil,
-                                     in context: ObjectContext,
-                                     checking check: @escaping () throws -> Void = {}) throws -> @MainActor () throws -> Void {
+    public static func updatingGuide(
+        _ guide: Guide, name: String? = nil, race raceName: String? = nil, units: [String]? = nil,
+        in context: ObjectContext,
+        checking check: @escaping () throws -> Void = {}
+    ) throws -> @MainActor () throws -> Void {
         if let name { _ = try TextInput.limited(name, field: "Name") }
         return {
             try check()

@@ -19,11 +19,13 @@ public final class Guide: ManagedObject {
 
     /// Guide's entity; deleting a guide deletes its build order.
     override public class var entity: EntityDescription {
-        EntityDescription(Guide.self, properties: [
-            .attribute(\Guide.name, "name", indexed: true, rules: [.notEmpty]),
-            .toOne(\Guide.race, "race", inverse: \Race.guides),
-            .toMany(\Guide.units, "units", inverse: \Unit.guide, deleteRule: .cascade),
-        ])
+        EntityDescription(
+            Guide.self,
+            properties: [
+                .attribute(\Guide.name, "name", indexed: true, rules: [.notEmpty]),
+                .toOne(\Guide.race, "race", inverse: \Race.guides),
+                .toMany(\Guide.units, "units", inverse: \Unit.guide, deleteRule: .cascade),
+            ])
     }
 
     /// The schema of a BuildGuide store.

@@ -14,9 +14,11 @@ public final class Race: ManagedObject {
 
     /// Race's entity.
     override public class var entity: EntityDescription {
-        EntityDescription(Race.self, properties: [
-            .attribute(\Race.name, "name", unique: true, rules: [.notEmpty]),
-            .toMany(\Race.guides, "guides", inverse: \Guide.race),
-        ])
+        EntityDescription(
+            Race.self,
+            properties: [
+                .attribute(\Race.name, "name", unique: true, rules: [.notEmpty]),
+                .toMany(\Race.guides, "guides", inverse: \Guide.race),
+            ])
     }
 }

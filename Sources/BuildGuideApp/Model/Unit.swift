@@ -18,10 +18,12 @@ public final class Unit: ManagedObject {
 
     /// Unit's entity.
     override public class var entity: EntityDescription {
-        EntityDescription(Unit.self, properties: [
-            .attribute(\Unit.name, "name", rules: [.notEmpty]),
-            .attribute(\Unit.type, "type", defaultValue: "Unit"),
-            .toOne(\Unit.guide, "guide", inverse: \Guide.units),
-        ])
+        EntityDescription(
+            Unit.self,
+            properties: [
+                .attribute(\Unit.name, "name", rules: [.notEmpty]),
+                .attribute(\Unit.type, "type", defaultValue: "Unit"),
+                .toOne(\Unit.guide, "guide", inverse: \Guide.units),
+            ])
     }
 }

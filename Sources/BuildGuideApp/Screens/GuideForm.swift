@@ -9,19 +9,25 @@ import FolioTerminal
 @MainActor
 enum GuideForm {
     static func make(title: String, values: [String: String], units: [String]) -> FormController {
-        let form = FormController(title: title, sections: [
-            .init(title: "Guide Details", fields: [
-                .text("name", "Name", placeholder: "Guide name"),
-                .choice("race", "Race", hint: "choose the race") { form in pickRace(for: form) },
-            ]),
-            // A unit's type is its race's: the same name in another race may differ.
-            .list("units", title: "Build Order") { form, unit in
-                BuildGuideStore.catalogueUnit(unit, race: form.value("race"))?.type
-            },
-            .init(title: "Actions", fields: [
-                .button("addUnit", "Add a Unit", hint: "add a unit") { form in addUnit(to: form) },
-            ]),
-        ], values: values, lists: ["units": units])
+        let form = FormController(
+            title: title,
+            sections: [
+                .init(
+                    title: "Guide Details",
+                    fields: [
+                        .text("name", "Name", placeholder: "Guide name"),
+                        .choice("race", "Race", hint: "choose the race") { form in pickRace(for: form) },
+                    ]),
+                // A unit's type is its race's: the same name in another race may differ.
+                .list("units", title: "Build Order") { form, unit in
+                    BuildGuideStore.catalogueUnit(unit, race: form.value("race"))?.type
+                },
+                .init(
+                    title: "Actions",
+                    fields: [
+                        .button("addUnit", "Add a Unit", hint: "add a unit") { form in addUnit(to: form) }
+                    ]),
+            ], values: values, lists: ["units": units])
         // A build order holds its race's units: the two are the user's, and saved, together.
         form.keptTogether = [["race", "units"]]
         return form
@@ -37,8 +43,9 @@ enum GuideForm {
 
     private static func pickRace(for form: FormController) {
         let current = form.value("race")
-        let picker = PickerController(title: "Select Race", items: SampleData.races.map(\.name),
-                                      selected: current.isEmpty ? nil : current)
+        let picker = PickerController(
+            title: "Select Race", items: SampleData.races.map(\.name),
+            selected: current.isEmpty ? nil : current)
         picker.onChoose = { [weak form] name in
             guard let form else { return }
             form.navigationController?.pop()
@@ -57,12 +64,14 @@ enum GuideForm {
         let guide = form.value("name").isEmpty ? "this guide" : form.value("name")
         let sheet = AlertController(
             title: "Change Race",
-            message: "Changing \(guide) to \(name) removes its build order: \(steps.count) \(old.isEmpty ? "other" : old) unit\(steps.count == 1 ? "" : "s").",
+            message:
+                "Changing \(guide) to \(name) removes its build order: \(steps.count) \(old.isEmpty ? "other" : old) unit\(steps.count == 1 ? "" : "s").",
             preferredStyle: .actionSheet)
-        sheet.addAction(AlertAction(title: "Change to \(name)", style: .destructive) { [weak form] _ in
-            form?.setItems([], for: "units")
-            form?.setValue(name, for: "race")
-        })
+        sheet.addAction(
+            AlertAction(title: "Change to \(name)", style: .destructive) { [weak form] _ in
+                form?.setItems([], for: "units")
+                form?.setValue(name, for: "race")
+            })
         sheet.addAction(AlertAction(title: "Cancel", style: .cancel))
         form.present(sheet)
     }

@@ -40,8 +40,9 @@ final class GuidesController: ResultsTableController<Guide>, TableViewEditingDat
         let guide = results.object(at: indexPath)
         let steps = guide.units.count
         let buildOrder = steps == 0 ? "" : " and its build order of \(steps) unit\(steps == 1 ? "" : "s")"
-        confirmDeletion(of: guide, title: "Delete Guide",
-                        message: "Are you sure you want to permanently delete \(TextInput.shortened(guide.name))\(buildOrder)?")
+        confirmDeletion(
+            of: guide, title: "Delete Guide",
+            message: "Are you sure you want to permanently delete \(TextInput.shortened(guide.name))\(buildOrder)?")
     }
 
     /// `+`: a new guide under the tutorial's default name ("Test Guide",
@@ -68,10 +69,12 @@ final class GuidesController: ResultsTableController<Guide>, TableViewEditingDat
 
     /// Enter: the guide in the editor, following it (another program may change or delete it).
     private func open(_ guide: Guide) {
-        let form = GuideForm.make(title: "Edit Guide", values: GuideForm.values(of: guide), units: GuideForm.lists(of: guide)["units"] ?? [])
-        form.follow(guide, in: container.viewContext, noun: "guide",
-                    values: { ($0 as? Guide).map(GuideForm.values(of:)) ?? [:] },
-                    lists: { ($0 as? Guide).map(GuideForm.lists(of:)) ?? [:] })
+        let form = GuideForm.make(
+            title: "Edit Guide", values: GuideForm.values(of: guide), units: GuideForm.lists(of: guide)["units"] ?? [])
+        form.follow(
+            guide, in: container.viewContext, noun: "guide",
+            values: { ($0 as? Guide).map(GuideForm.values(of:)) ?? [:] },
+            lists: { ($0 as? Guide).map(GuideForm.lists(of:)) ?? [:] })
         form.onDone = { [weak self] form in self?.update(guide, from: form) }
         navigationController?.push(form)
     }
@@ -80,8 +83,9 @@ final class GuidesController: ResultsTableController<Guide>, TableViewEditingDat
         do {
             let name = try TextInput.visible(form.value("name"), field: "Name")
             let race = form.value("race")
-            let write = try BuildGuideStore.addingGuide(named: name, race: race.isEmpty ? nil : race, units: form.items("units"),
-                                                        to: container.viewContext)
+            let write = try BuildGuideStore.addingGuide(
+                named: name, race: race.isEmpty ? nil : race, units: form.items("units"),
+                to: container.viewContext)
             form.save(in: container.viewContext, at: storeURL, write) { [weak self, weak form] guide in
                 form?.close()
                 self?.highlight(guide)
@@ -97,10 +101,11 @@ final class GuidesController: ResultsTableController<Guide>, TableViewEditingDat
             // Only what the user changed: the rest keeps what the store has now.
             let changed = form.editedKeys
             let race = form.value("race")
-            let write = try BuildGuideStore.updatingGuide(guide, name: changed.contains("name") ? name : nil,
-                                                      race: changed.contains("race") && !race.isEmpty ? race : nil,
-                                                      units: changed.contains("units") ? form.items("units") : nil,
-                                                      in: container.viewContext, checking: form.requireNoChangeElsewhere)
+            let write = try BuildGuideStore.updatingGuide(
+                guide, name: changed.contains("name") ? name : nil,
+                race: changed.contains("race") && !race.isEmpty ? race : nil,
+                units: changed.contains("units") ? form.items("units") : nil,
+                in: container.viewContext, checking: form.requireNoChangeElsewhere)
             form.save(in: container.viewContext, at: storeURL, write) { [weak self, weak form] in
                 form?.close()
                 self?.highlight(guide)

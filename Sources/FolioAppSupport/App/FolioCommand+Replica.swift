@@ -109,16 +109,18 @@ extension FolioCommand {
         case .failure(let error):
             let waiting = Self.waiting(result, container)
             if Self.isOffline(error) {
-                console.error("folio: not synced: the server cannot be reached (\(AppError.oneLine("\(error)"))); "
-                              + "\(ReplicaRun.changesWait(waiting)) on the replica")
+                console.error(
+                    "folio: not synced: the server cannot be reached (\(AppError.oneLine("\(error)"))); "
+                        + "\(ReplicaRun.changesWait(waiting)) on the replica")
                 return .offline
             }
             console.error("folio: not synced: \(AppError.oneLine("\(error)")); \(ReplicaRun.changesWait(waiting)) on the replica")
             return .failure
         case .success(let report) where report.problem == Self.syncedElsewhere:
             // Nothing was synced here: say so, and what waits.
-            console.out("not synced here: another program open on this replica syncs it; "
-                        + (report.waiting == 0 ? "nothing waits" : "\(ReplicaRun.changesWait(report.waiting)) for the server"))
+            console.out(
+                "not synced here: another program open on this replica syncs it; "
+                    + (report.waiting == 0 ? "nothing waits" : "\(ReplicaRun.changesWait(report.waiting)) for the server"))
             return report.waiting == 0 ? .success : .failure
         case .success(let report):
             console.out("pushed \(ReplicaRun.changes(report.pushed)), pulled \(ReplicaRun.changes(report.pulled))")

@@ -85,7 +85,8 @@ public struct FolioCommand {
             return .launcher
         }
         guard let app = apps.first(where: { $0.command == name }) else {
-            throw AppError.usage(message: "unknown app '\(AppError.shown(name))' (expected one of: \(apps.map { $0.command }.joined(separator: ", ")))")
+            throw AppError.usage(
+                message: "unknown app '\(AppError.shown(name))' (expected one of: \(apps.map { $0.command }.joined(separator: ", ")))")
         }
         appName = name
         if arguments.wantsHelp {
@@ -114,8 +115,10 @@ public struct FolioCommand {
             throw AppError.usage(message: "unknown subcommand '\(AppError.shown(subcommand))' for \(app.command)")
         }
         if let replica {
-            return .onReplica(ReplicaRun(app: app.command, subcommand: subcommand, arguments: arguments.remaining,
-                                         storeURL: storeURL, replica: replica))
+            return .onReplica(
+                ReplicaRun(
+                    app: app.command, subcommand: subcommand, arguments: arguments.remaining,
+                    storeURL: storeURL, replica: replica))
         }
         try app.runSubcommand(subcommand, arguments: &arguments, context: AppContext(storeURL: storeURL, console: console))
         return .exit(.success)

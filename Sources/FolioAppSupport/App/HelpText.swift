@@ -52,8 +52,9 @@ public enum HelpText {
         let usage = [
             HelpEntry("folio \(app.command) [--store PATH]", "open \(app.title)"),
             HelpEntry("folio \(app.command) <subcommand> [--store PATH] [options]", "run a subcommand and exit"),
-            HelpEntry("folio \(app.command) [<subcommand>] --store URI --replica PATH",
-                      "the same on a local replica of a PostgreSQL store: it works offline and syncs"),
+            HelpEntry(
+                "folio \(app.command) [<subcommand>] --store URI --replica PATH",
+                "the same on a local replica of a PostgreSQL store: it works offline and syncs"),
         ]
         let keys = app.keys + commonKeys
         let subcommands = app.subcommands + [ReplicaRun.syncSubcommand]
@@ -62,17 +63,21 @@ public enum HelpText {
         lines += ["", "Usage:"] + table(usage, column: column)
         lines += ["", "Subcommands:"] + table(subcommands, column: column)
         lines += ["", "Keys in \(app.title):"] + table(keys, column: column)
-        lines += [""] + wrap(storeNote.replacingOccurrences(of: "<app>", with: app.command)) + [""] + wrap(replicaNote) + [""] + wrap(exitNote)
+        lines +=
+            [""] + wrap(storeNote.replacingOccurrences(of: "<app>", with: app.command)) + [""] + wrap(replicaNote) + [""] + wrap(exitNote)
         return lines.joined(separator: "\n")
     }
 
-    private static let storeNote = "Store: --store PATH, else $XDG_DATA_HOME/folio/<app>.sqlite, else "
+    private static let storeNote =
+        "Store: --store PATH, else $XDG_DATA_HOME/folio/<app>.sqlite, else "
         + "~/.local/share/folio/<app>.sqlite; created and seeded on first use."
 
-    private static let replicaNote = "Replica: --replica PATH (else $FOLIO_REPLICA) beside a postgresql:// --store keeps a local "
+    private static let replicaNote =
+        "Replica: --replica PATH (else $FOLIO_REPLICA) beside a postgresql:// --store keeps a local "
         + "SQLite copy at PATH: the app and subcommands work on it offline, and it syncs with the server in the background."
 
-    private static let exitNote = "Exit status: 0 success, 1 failure (not found, invalid value, unusable store, changes left "
+    private static let exitNote =
+        "Exit status: 0 success, 1 failure (not found, invalid value, unusable store, changes left "
         + "unsynced), 2 usage error, 3 sync could not reach the server."
 
     /// Where descriptions start: after the usages that fit a third of the

@@ -12,9 +12,11 @@ import FolioStore
 @MainActor
 public enum NamedObject {
     /// The object of `type` with `id`, or the only one `request(name)` finds.
-    public static func resolve<Entity: ManagedObject>(_ type: Entity.Type, kind: String, name: String?, id: String?,
-                                                      in context: ObjectContext,
-                                                      request: (String) -> FetchRequest<Entity>) throws -> Entity {
+    public static func resolve<Entity: ManagedObject>(
+        _ type: Entity.Type, kind: String, name: String?, id: String?,
+        in context: ObjectContext,
+        request: (String) -> FetchRequest<Entity>
+    ) throws -> Entity {
         if let id {
             guard let row = Int64(id), row > 0 else {
                 throw AppError.invalidValue(option: "--id", value: id, reason: "not a \(kind) id (a positive number from `list --json`)")
@@ -29,8 +31,10 @@ public enum NamedObject {
         let found = try context.fetch(request(name))
         guard let first = found.first else { throw AppError.notFound(kind: kind, name: name) }
         guard found.count == 1 else {
-            throw AppError.ambiguous(kind: kind, name: name, ids: found.map { "\($0.objectID.rowID)" }.sorted { $0.count == $1.count ? $0 < $1 : $0.count < $1.count },
-                                     option: "--id")
+            throw AppError.ambiguous(
+                kind: kind, name: name,
+                ids: found.map { "\($0.objectID.rowID)" }.sorted { $0.count == $1.count ? $0 < $1 : $0.count < $1.count },
+                option: "--id")
         }
         return first
     }

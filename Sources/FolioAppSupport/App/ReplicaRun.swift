@@ -22,8 +22,9 @@ public struct ReplicaRun: Sendable, Equatable {
     public let replica: URL
 
     /// `sync`, which every app has beside a replica.
-    static let syncSubcommand = HelpEntry("sync --replica PATH",
-                                          "sync the replica once: push its waiting changes, pull the server's, list what could not be settled")
+    static let syncSubcommand = HelpEntry(
+        "sync --replica PATH",
+        "sync the replica once: push its waiting changes, pull the server's, list what could not be settled")
 
     /// What `sync` and the changes' messages say, in words: "1 change", "3 changes".
     static func changes(_ count: Int) -> String {

@@ -38,8 +38,9 @@ public enum TextInput {
         guard text.utf8.count > maximumLength else { return text }
         let count = text.count
         guard count <= maximumLength else {
-            throw AppError.invalidValue(option: field, value: text,
-                                        reason: "is \(count) characters long; at most \(maximumLength) are allowed")
+            throw AppError.invalidValue(
+                option: field, value: text,
+                reason: "is \(count) characters long; at most \(maximumLength) are allowed")
         }
         return text
     }

@@ -1,7 +1,8 @@
 import FolioStore
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension AppError {

@@ -57,7 +57,13 @@ extension Arguments {
         let digits = CharacterSet(charactersIn: "0123456789")
         var whole = 0, fraction = 0, points = 0
         for scalar in scalars {
-            if scalar == "." { points += 1 } else if digits.contains(scalar) { if points == 0 { whole += 1 } else { fraction += 1 } } else { return false }
+            if scalar == "." {
+                points += 1
+            } else if digits.contains(scalar) {
+                if points == 0 { whole += 1 } else { fraction += 1 }
+            } else {
+                return false
+            }
         }
         return points <= 1 && whole + fraction > 0
     }

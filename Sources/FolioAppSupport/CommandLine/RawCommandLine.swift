@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The program's arguments and the environment variables that name its
@@ -20,7 +20,9 @@ package enum RawCommandLine {
     /// This process's arguments after the program's name, as bytes.
     package static var currentArguments: [[UInt8]] {
         (1..<Int(CommandLine.argc)).map { index in
-            CommandLine.unsafeArgv[index].map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0))) } ?? []
+            CommandLine.unsafeArgv[index].map {
+                Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0)))
+            } ?? []
         }
     }
 
@@ -29,10 +31,12 @@ package enum RawCommandLine {
         var names: Set<String> = []
         var entry = environ
         while let pointer = entry.pointee {
-            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
+            let bytes = Array(
+                UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
             if let equals = bytes.firstIndex(of: UInt8(ascii: "=")),
-               let name = String(validating: bytes[..<equals], as: UTF8.self), storeVariables.contains(name),
-               String(validating: bytes[(equals + 1)...], as: UTF8.self) == nil {
+                let name = String(validating: bytes[..<equals], as: UTF8.self), storeVariables.contains(name),
+                String(validating: bytes[(equals + 1)...], as: UTF8.self) == nil
+            {
                 names.insert(name)
             }
             entry += 1
@@ -45,8 +49,10 @@ package enum RawCommandLine {
     package static func arguments(_ raw: [[UInt8]]) throws -> [String] {
         try raw.enumerated().map { index, bytes in
             guard let text = String(validating: bytes, as: UTF8.self) else {
-                throw AppError.usage(message: "argument \(index + 1) ('\(shown(bytes))') is not UTF-8 text: "
-                    + "folio reads names and paths as UTF-8 and cannot keep these bytes; rename the file, or link to it by a UTF-8 name")
+                throw AppError.usage(
+                    message: "argument \(index + 1) ('\(shown(bytes))') is not UTF-8 text: "
+                        + "folio reads names and paths as UTF-8 and cannot keep these bytes; rename the file, or link to it by a UTF-8 name"
+                )
             }
             return text
         }
@@ -54,8 +60,9 @@ package enum RawCommandLine {
 
     /// The message for a store variable whose value is not UTF-8.
     package static func undecodableVariable(_ name: String) -> AppError {
-        AppError.usage(message: "$\(name) is not UTF-8 text: folio reads paths as UTF-8 and cannot keep its bytes; "
-            + "set it to a UTF-8 path, or name the store with --store")
+        AppError.usage(
+            message: "$\(name) is not UTF-8 text: folio reads paths as UTF-8 and cannot keep its bytes; "
+                + "set it to a UTF-8 path, or name the store with --store")
     }
 
     /// The bytes with each one that is not part of valid UTF-8 as `\xFF`.

@@ -39,7 +39,13 @@ public indirect enum JSONValue: Equatable, Sendable {
         case .string(let value): Self.writeString(value, to: &out)
         case .number(let value):
             // JSON has no NaN or infinity: such a value is null.
-            if !value.isFinite { out += "null" } else if value == value.rounded(), abs(value) < 1e15 { out += String(Int64(value)) } else { out += "\(value)" }
+            if !value.isFinite {
+                out += "null"
+            } else if value == value.rounded(), abs(value) < 1e15 {
+                out += String(Int64(value))
+            } else {
+                out += "\(value)"
+            }
         case .integer(let value): out += String(value)
         case .bool(let value): out += value ? "true" : "false"
         case .null: out += "null"

@@ -12,8 +12,10 @@ extension ListedTable {
     ///     }
     /// ```
     @MainActor
-    public static func runList(_ arguments: inout Arguments, context: AppContext,
-                               table: (_ storeURL: URL) throws -> ListedTable) throws {
+    public static func runList(
+        _ arguments: inout Arguments, context: AppContext,
+        table: (_ storeURL: URL) throws -> ListedTable
+    ) throws {
         let json = arguments.flag("--json")
         try arguments.finish()
         let listed = try table(context.storeURL)

@@ -16,10 +16,12 @@ extension ListedTable {
     @MainActor
     public init<Entity: ManagedObject>(results: FetchedResultsController<Entity>, row: (Entity) -> Row) {
         let sections = results.sections ?? []
-        self.init(sections: sections.indices.compactMap { index in
-            // An unsectioned controller keeps one section even when it is empty.
-            sections[index].numberOfObjects == 0 ? nil : Section(name: sections[index].name, rows: results.objects(inSection: index).map(row))
-        })
+        self.init(
+            sections: sections.indices.compactMap { index in
+                // An unsectioned controller keeps one section even when it is empty.
+                sections[index].numberOfObjects == 0
+                    ? nil : Section(name: sections[index].name, rows: results.objects(inSection: index).map(row))
+            })
     }
 
     /// The table that a fresh controller over `request` shows — the same
@@ -30,8 +32,10 @@ extension ListedTable {
     /// ```
     /// - Complexity: O(n log n).
     @MainActor
-    public init<Entity: ManagedObject>(request: FetchRequest<Entity>, context: ObjectContext,
-                                       sectionNameKeyPath: PartialKeyPath<Entity>? = nil, row: (Entity) -> Row) throws {
+    public init<Entity: ManagedObject>(
+        request: FetchRequest<Entity>, context: ObjectContext,
+        sectionNameKeyPath: PartialKeyPath<Entity>? = nil, row: (Entity) -> Row
+    ) throws {
         let results = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: sectionNameKeyPath)
         try results.performFetch()
         self.init(results: results, row: row)

@@ -69,13 +69,18 @@ public struct ListedTable: Sendable {
     ///
     /// - Complexity: O(rows).
     public var json: JSONValue {
-        .array(sections.map { section in
-            .object([
-                ("name", .string(section.name)),
-                ("rows", .array(section.rows.map { row in
-                    .object([("id", .string(row.id))] + row.fields)
-                })),
-            ])
-        })
+        .array(
+            sections.map { section in
+                .object([
+                    ("name", .string(section.name)),
+                    (
+                        "rows",
+                        .array(
+                            section.rows.map { row in
+                                .object([("id", .string(row.id))] + row.fields)
+                            })
+                    ),
+                ])
+            })
     }
 }

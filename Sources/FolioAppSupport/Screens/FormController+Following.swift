@@ -27,12 +27,15 @@ extension FormController {
     /// ```
     ///
     /// `lists` reads the values of the form's list sections (a build order).
-    public func follow(_ object: ManagedObject, in context: ObjectContext, noun: String,
-                       values: @escaping @MainActor (ManagedObject) -> [String: String],
-                       lists: @escaping @MainActor (ManagedObject) -> [String: [String]] = { _ in [:] }) {
+    public func follow(
+        _ object: ManagedObject, in context: ObjectContext, noun: String,
+        values: @escaping @MainActor (ManagedObject) -> [String: String],
+        lists: @escaping @MainActor (ManagedObject) -> [String: [String]] = { _ in [:] }
+    ) {
         let read: @MainActor (ManagedObject) -> Values = { Values(texts: values($0), lists: lists($0)) }
-        var followed = FollowedObject(id: object.objectID, context: context, noun: noun, read: read,
-                                      baseline: read(object), observation: nil)
+        var followed = FollowedObject(
+            id: object.objectID, context: context, noun: noun, read: read,
+            baseline: read(object), observation: nil)
         followed.observation = context.observeChanges { [weak self] changes in
             // Only saves by others: this context's own unsaved changes (`.pending`,
             // heard while Done saves) are the user's edit, not a change elsewhere.
@@ -148,14 +151,16 @@ extension FormController {
         self.followed = nil
         let noun = followed.noun
         guard let navigation = navigationController,
-              let index = navigation.viewControllers.firstIndex(where: { $0 === self }), index > 0 else {
+            let index = navigation.viewControllers.firstIndex(where: { $0 === self }), index > 0
+        else {
             presentError(title: "\(noun.capitalized) Deleted", message: "Another program deleted this \(noun); nothing was saved.")
             return
         }
         // Say that changes were lost only when there were some.
         let lost = editedKeys.isEmpty ? "" : "; your changes were not saved"
         navigation.pop(to: navigation.viewControllers[index - 1])
-        navigation.presentError(title: "\(noun.capitalized) Deleted",
-                                message: "Another program deleted this \(noun) while it was open here\(lost).")
+        navigation.presentError(
+            title: "\(noun.capitalized) Deleted",
+            message: "Another program deleted this \(noun) while it was open here\(lost).")
     }
 }

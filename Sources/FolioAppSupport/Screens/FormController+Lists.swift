@@ -60,7 +60,8 @@ extension FormController {
     /// Deleting an item changes the form's list only; Done saves it, Esc discards it.
     public func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
         guard editingStyle == .delete, let key = sections[indexPath.section].listKey,
-              indexPath.row < items(key).count else { return }
+            indexPath.row < items(key).count
+        else { return }
         current.lists[key, default: []].remove(at: indexPath.row)
         tableView.deleteRows(at: [indexPath])
         setNeedsDisplay()
@@ -76,8 +77,10 @@ extension FormController {
 
     /// An item dragged out of its list stays in it: first when dragged
     /// above, last when dragged below.
-    public func tableView(_ tableView: TableView, targetIndexPathForMoveFromRowAt sourceIndexPath: IndexPath,
-                          toProposedIndexPath proposedDestinationIndexPath: IndexPath) -> IndexPath {
+    public func tableView(
+        _ tableView: TableView, targetIndexPathForMoveFromRowAt sourceIndexPath: IndexPath,
+        toProposedIndexPath proposedDestinationIndexPath: IndexPath
+    ) -> IndexPath {
         if proposedDestinationIndexPath.section < sourceIndexPath.section {
             return IndexPath(row: 0, section: sourceIndexPath.section)
         }

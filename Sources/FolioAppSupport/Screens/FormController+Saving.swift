@@ -19,8 +19,10 @@ extension FormController {
     ///     list.highlight(animal)
     /// }
     /// ```
-    public func save<T>(in context: ObjectContext, at url: URL, touching: [ObjectID] = [],
-                        _ changes: @escaping @MainActor () throws -> T, onSaved saved: @escaping @MainActor (T) -> Void) {
+    public func save<T>(
+        in context: ObjectContext, at url: URL, touching: [ObjectID] = [],
+        _ changes: @escaping @MainActor () throws -> T, onSaved saved: @escaping @MainActor (T) -> Void
+    ) {
         guard !isSavingDone else { return application?.showNotice("Still saving: the form closes when it is saved") ?? () }
         isSavingDone = true
         shownAtDone = followed?.baseline
@@ -34,8 +36,9 @@ extension FormController {
             case .success(let value): saved(value)
             case .failure(let error) where error is DeletedElsewhere && self.followed != nil: self.closeForGoneObject()
             case .failure(let error) where self.application == nil:
-                self.presentWhereShown(title: "Not Saved", message: ErrorText.sentence(for: error) + " Nothing was saved.",
-                                       detail: ErrorText.detail(for: error), application: app)
+                self.presentWhereShown(
+                    title: "Not Saved", message: ErrorText.sentence(for: error) + " Nothing was saved.",
+                    detail: ErrorText.detail(for: error), application: app)
             case .failure(let error): self.presentSaveError(error)
             }
         }
@@ -45,7 +48,8 @@ extension FormController {
     /// picker pushed over it goes too); a form closed already stays closed.
     public func close() {
         guard let navigation = navigationController,
-              let index = navigation.viewControllers.firstIndex(where: { $0 === self }), index > 0 else { return }
+            let index = navigation.viewControllers.firstIndex(where: { $0 === self }), index > 0
+        else { return }
         navigation.pop(to: navigation.viewControllers[index - 1])
     }
 
@@ -61,13 +65,15 @@ extension FormController {
     public func presentSaveError(_ error: any Error) {
         let what = followed.map { "this \($0.noun)" } ?? "it"
         if let conflict = error as? ChangedElsewhere {
-            return presentError(title: "Changed Elsewhere",
-                                message: ErrorText.sentence(for: conflict)
-                                    + " Nothing was saved; your changes are still here: press Done (e) to save what you typed.")
+            return presentError(
+                title: "Changed Elsewhere",
+                message: ErrorText.sentence(for: conflict)
+                    + " Nothing was saved; your changes are still here: press Done (e) to save what you typed.")
         }
-        presentWhereShown(title: "Not Saved",
-                          message: ErrorText.sentence(for: error)
-                            + " Nothing was saved; your changes are still here: press Done (e) to save \(what) again.",
-                          detail: ErrorText.detail(for: error))
+        presentWhereShown(
+            title: "Not Saved",
+            message: ErrorText.sentence(for: error)
+                + " Nothing was saved; your changes are still here: press Done (e) to save \(what) again.",
+            detail: ErrorText.detail(for: error))
     }
 }

@@ -28,15 +28,19 @@ extension FormController {
         }
 
         /// A value1 row that runs `action` when selected: `.choice("category", "Category") { form in ... }`.
-        public static func choice(_ key: String, _ label: String, hint: String = "choose",
-                                  action: @escaping @MainActor (FormController) -> Void) -> Field {
+        public static func choice(
+            _ key: String, _ label: String, hint: String = "choose",
+            action: @escaping @MainActor (FormController) -> Void
+        ) -> Field {
             Field(key: key, label: label, kind: .choice(action: action), hint: hint)
         }
 
         /// A row that runs `action` when selected and holds no value:
         /// `.button("addUnit", "Add a Unit", hint: "add a unit") { form in ... }`.
-        public static func button(_ key: String, _ label: String, hint: String,
-                                  action: @escaping @MainActor (FormController) -> Void) -> Field {
+        public static func button(
+            _ key: String, _ label: String, hint: String,
+            action: @escaping @MainActor (FormController) -> Void
+        ) -> Field {
             Field(key: key, label: label, kind: .button(action: action), hint: hint)
         }
     }
@@ -69,13 +73,17 @@ extension FormController {
         /// ```swift
         /// .list("units", title: "Build Order") { form, unit in catalogue[form.value("race")]?[unit]?.type }
         /// ```
-        public static func list(_ key: String, title: String?,
-                                detail: @escaping @MainActor (FormController, String) -> String? = { _, _ in nil }) -> Section {
+        public static func list(
+            _ key: String, title: String?,
+            detail: @escaping @MainActor (FormController, String) -> String? = { _, _ in nil }
+        ) -> Section {
             Section(title: title, fields: [], listKey: key, detail: detail)
         }
 
-        private init(title: String?, fields: [Field], listKey: String?,
-                     detail: @escaping @MainActor (FormController, String) -> String?) {
+        private init(
+            title: String?, fields: [Field], listKey: String?,
+            detail: @escaping @MainActor (FormController, String) -> String?
+        ) {
             self.title = title
             self.fields = fields
             self.listKey = listKey

@@ -17,7 +17,8 @@ import FolioTerminal
 /// ```
 @MainActor
 public final class FormController: TableViewController, TableViewEditingDataSource, TableViewReorderingDataSource,
-    TableViewDelegate {
+    TableViewDelegate
+{
     /// The form's sections.
     public let sections: [Section]
     /// What the form holds now.
@@ -91,13 +92,15 @@ public final class FormController: TableViewController, TableViewEditingDataSour
             tableView.allowsSelectionDuringEditing = true
             setEditing(true)
         }
-        navigationItem.rightBarButtonItems = [BarButtonItem(system: .done) { [weak self] in
-            guard let self else { return }
-            if self.isSavingDone { return self.application?.showNotice("Still saving: the form closes when it is saved") ?? () }
-            // An object deleted elsewhere is never written to.
-            if self.followedObjectIsGone() { return self.closeForGoneObject() }
-            self.onDone?(self)
-        }]
+        navigationItem.rightBarButtonItems = [
+            BarButtonItem(system: .done) { [weak self] in
+                guard let self else { return }
+                if self.isSavingDone { return self.application?.showNotice("Still saving: the form closes when it is saved") ?? () }
+                // An object deleted elsewhere is never written to.
+                if self.followedObjectIsGone() { return self.closeForGoneObject() }
+                self.onDone?(self)
+            }
+        ]
     }
 
     /// A pushed form puts Cancel (Esc) where the back button was, as an

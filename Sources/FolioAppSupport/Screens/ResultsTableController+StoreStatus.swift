@@ -30,6 +30,10 @@ extension ResultsTableController {
     func showStoreStatus() {
         guard let application else { return }
         let reachable = results.managedObjectContext.isStoreReachable
-        if !reachable { application.status = Self.offlineStatus } else if application.status == Self.offlineStatus { application.status = nil }
+        if !reachable {
+            application.status = Self.offlineStatus
+        } else if application.status == Self.offlineStatus {
+            application.status = nil
+        }
     }
 }

@@ -43,8 +43,10 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
     var statusTimer: DispatchSourceTimer?
 
     /// A screen over `results` (fetched here), with cells of `cellType` in `cellStyle`.
-    public init(title: String, results: FetchedResultsController<Entity>, cellStyle: TableViewCell.Style = .default,
-                cellType: TableViewCell.Type = TableViewCell.self) throws {
+    public init(
+        title: String, results: FetchedResultsController<Entity>, cellStyle: TableViewCell.Style = .default,
+        cellType: TableViewCell.Type = TableViewCell.self
+    ) throws {
         self.results = results
         self.cellStyle = cellStyle
         reuseIdentifier = "\(Entity.self)Cell"
@@ -126,9 +128,10 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
         // A second Delete while the first waits for the store would act on what is about to go.
         if isSaving(id, in: context) { return application?.showNotice("Still saving the last change to this row: wait for it") ?? () }
         let sheet = AlertController(title: title, message: message, preferredStyle: .actionSheet)
-        sheet.addAction(AlertAction(title: "Delete", style: .destructive) { [weak self] _ in
-            self?.deleteWhenWritable(id)
-        })
+        sheet.addAction(
+            AlertAction(title: "Delete", style: .destructive) { [weak self] _ in
+                self?.deleteWhenWritable(id)
+            })
         sheet.addAction(AlertAction(title: "Cancel", style: .cancel))
         present(sheet)
     }
@@ -148,13 +151,16 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
     private func deleteWhenWritable(_ id: ObjectID) {
         let context = results.managedObjectContext
         let app = application
-        saveWhenWritable(context, at: nil, touching: [id], {
-            // Looked up once the lock is held: another program may have deleted it meanwhile.
-            guard let current = try? context.existingObject(with: id) as? Entity, !current.isDeleted else {
-                throw DeletedElsewhere()
+        saveWhenWritable(
+            context, at: nil, touching: [id],
+            {
+                // Looked up once the lock is held: another program may have deleted it meanwhile.
+                guard let current = try? context.existingObject(with: id) as? Entity, !current.isDeleted else {
+                    throw DeletedElsewhere()
+                }
+                context.delete(current)
             }
-            context.delete(current)
-        }) { [weak self] result in
+        ) { [weak self] result in
             guard case .failure(let error) = result else { return }
             self?.presentWhereShown(error: error, title: "Not Deleted", application: app)
         }
@@ -170,7 +176,8 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
 
     func rememberHighlight() {
         guard let path = tableView.highlightedIndexPath, path.section < (results.sections?.count ?? 0),
-              path.row < results.sections![path.section].numberOfObjects else {
+            path.row < results.sections![path.section].numberOfObjects
+        else {
             // An empty table (a search matching nothing) keeps the object,
             // so the highlight returns to it when rows come back.
             if tableView.numberOfRowsInAllSections > 0 { highlightedObject = nil }
@@ -236,7 +243,8 @@ extension ResultsTableController: DebugRowIdentifying {
     /// The object's store ID ("Planet/3"), for the debug state hook.
     package func debugIdentifier(forRowAt indexPath: IndexPath) -> String? {
         guard let sections = results.sections, indexPath.section < sections.count,
-              indexPath.row < sections[indexPath.section].numberOfObjects else { return nil }
+            indexPath.row < sections[indexPath.section].numberOfObjects
+        else { return nil }
         let id = results.object(at: indexPath).objectID
         return "\(id.entityName)/\(id.rowID)"
     }

@@ -20,10 +20,14 @@ extension SyncIndicator {
     /// The details, a line each.
     static func detailLines(_ status: SyncStatus) -> [String] {
         var lines = [status.isOnline ? "Online: the server answers." : "Offline: the server cannot be reached; changes are saved here."]
-        lines.append(status.waitingChanges == 0 ? "Nothing waits for the server."
-                     : "\(ReplicaRun.changesWait(status.waitingChanges)) for the server.")
+        lines.append(
+            status.waitingChanges == 0
+                ? "Nothing waits for the server."
+                : "\(ReplicaRun.changesWait(status.waitingChanges)) for the server.")
         if let last = status.lastSynced {
-            lines.append("Last synced at \(ISO8601DateFormatter.string(from: last, timeZone: .current, formatOptions: [.withTime, .withColonSeparatorInTime])).")
+            lines.append(
+                "Last synced at \(ISO8601DateFormatter.string(from: last, timeZone: .current, formatOptions: [.withTime, .withColonSeparatorInTime]))."
+            )
         }
         for conflict in status.conflicts { lines.append("Conflict: " + AppError.oneLine(conflict.description)) }
         if let problem = status.problem { lines.append("Not pushed: " + AppError.oneLine(problem)) }

@@ -22,9 +22,11 @@ extension ViewController {
     ///     if case .failure(let error) = result { self.presentWhereShown(error: error, title: "Not Deleted") }
     /// }
     /// ```
-    public func saveWhenWritable<T>(_ context: ObjectContext, at url: URL?, touching: [ObjectID] = [],
-                                    _ changes: @escaping @MainActor () throws -> T,
-                                    then outcome: @escaping @MainActor (Result<T, any Error>) -> Void) {
+    public func saveWhenWritable<T>(
+        _ context: ObjectContext, at url: URL?, touching: [ObjectID] = [],
+        _ changes: @escaping @MainActor () throws -> T,
+        then outcome: @escaping @MainActor (Result<T, any Error>) -> Void
+    ) {
         StoreSaveQueue.of(context).enqueue(touching: touching, application: application) {
             do {
                 // A screen shows a store error's reason (and the server's words as the alert's detail), never the path.

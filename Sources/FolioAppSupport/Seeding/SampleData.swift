@@ -87,17 +87,23 @@ public enum SampleData {
     /// A handful of sample locations in several categories, one without a
     /// description and one without an address, so every cell form shows.
     public static let locations: [LocationRecord] = [
-        LocationRecord(description: "Infinite Loop", category: "Apple Store", latitude: 37.33182, longitude: -122.03118,
-                       address: "1 Infinite Loop, Cupertino, CA 95014", date: "2025-03-14T10:20:00Z"),
-        LocationRecord(description: "Golden Gate Park", category: "Park", latitude: 37.76904, longitude: -122.48348,
-                       address: "501 Stanyan St, San Francisco, CA 94117", date: "2025-04-02T15:05:00Z"),
-        LocationRecord(description: "City Lights", category: "Bookstore", latitude: 37.79759, longitude: -122.40654,
-                       address: "261 Columbus Ave, San Francisco, CA 94133", date: "2025-04-18T18:45:00Z"),
-        LocationRecord(description: "Coit Tower", category: "Landmark", latitude: 37.80239, longitude: -122.40582,
-                       address: "", date: "2025-05-01T09:30:00Z"),
-        LocationRecord(description: "Dolores Park", category: "Park", latitude: 37.75962, longitude: -122.42692,
-                       address: "Dolores St & 19th St, San Francisco, CA 94114", date: "2025-05-20T12:00:00Z"),
-        LocationRecord(description: "", category: "Bar", latitude: 37.77493, longitude: -122.41942,
-                       address: "", date: "2025-06-07T21:15:00Z"),
+        LocationRecord(
+            description: "Infinite Loop", category: "Apple Store", latitude: 37.33182, longitude: -122.03118,
+            address: "1 Infinite Loop, Cupertino, CA 95014", date: "2025-03-14T10:20:00Z"),
+        LocationRecord(
+            description: "Golden Gate Park", category: "Park", latitude: 37.76904, longitude: -122.48348,
+            address: "501 Stanyan St, San Francisco, CA 94117", date: "2025-04-02T15:05:00Z"),
+        LocationRecord(
+            description: "City Lights", category: "Bookstore", latitude: 37.79759, longitude: -122.40654,
+            address: "261 Columbus Ave, San Francisco, CA 94133", date: "2025-04-18T18:45:00Z"),
+        LocationRecord(
+            description: "Coit Tower", category: "Landmark", latitude: 37.80239, longitude: -122.40582,
+            address: "", date: "2025-05-01T09:30:00Z"),
+        LocationRecord(
+            description: "Dolores Park", category: "Park", latitude: 37.75962, longitude: -122.42692,
+            address: "Dolores St & 19th St, San Francisco, CA 94114", date: "2025-05-20T12:00:00Z"),
+        LocationRecord(
+            description: "", category: "Bar", latitude: 37.77493, longitude: -122.41942,
+            address: "", date: "2025-06-07T21:15:00Z"),
     ]
 }

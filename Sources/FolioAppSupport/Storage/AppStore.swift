@@ -23,8 +23,10 @@ public enum AppStore {
     /// works on that local copy and syncs it in the background (its
     /// `syncStatus` says how); a new replica copies the server's store
     /// first, so the server must answer then. Failures name the replica file.
-    public static func open(schema: Schema, at url: URL, replica: URL? = nil, readOnly: Bool = false,
-                            seed: (ObjectContext) throws -> Void) throws -> PersistentContainer {
+    public static func open(
+        schema: Schema, at url: URL, replica: URL? = nil, readOnly: Bool = false,
+        seed: (ObjectContext) throws -> Void
+    ) throws -> PersistentContainer {
         let file = replica ?? url
         if !readOnly && isWriteProtected(file) {
             // A read-only mount is named as such; otherwise the file or its folder is.
@@ -34,8 +36,9 @@ public enum AppStore {
         let isNewReplica = replica.map { !FileManager.default.fileExists(atPath: $0.path) } ?? false
         do {
             let container = try withoutActuallyEscaping(seed) { seed in
-                try PersistentContainer(schema: schema, store: description(url, replica: replica), readOnly: readOnly,
-                                        syncsAutomatically: replicasSyncByThemselves, seed: seed)
+                try PersistentContainer(
+                    schema: schema, store: description(url, replica: replica), readOnly: readOnly,
+                    syncsAutomatically: replicasSyncByThemselves, seed: seed)
             }
             if readOnly { ReadOnlyStores.mark(container.viewContext) }
             // The later push wins key by key; what only the server changed stays (see DECISIONS.md).
@@ -43,8 +46,10 @@ public enum AppStore {
             return container
         } catch let error as StoreError {
             if isNewReplica, case .offline = error, let replica {
-                throw AppError.store(path: replica.path, message: AppError.reason(error, at: replica)
-                                     + "; a new replica first copies the server's store, so the server must answer then")
+                throw AppError.store(
+                    path: replica.path,
+                    message: AppError.reason(error, at: replica)
+                        + "; a new replica first copies the server's store, so the server must answer then")
             }
             throw AppError.store(error, at: file)
         } catch {
@@ -86,8 +91,10 @@ public enum AppStore {
     /// let planet = try await AppStore.saveWhenWritable(context, at: url) { Planet(context: context) }
     /// ```
     @discardableResult
-    public static func saveWhenWritable<T>(_ context: ObjectContext, at url: URL?,
-                                           _ changes: () throws -> T) async throws -> T {
+    public static func saveWhenWritable<T>(
+        _ context: ObjectContext, at url: URL?,
+        _ changes: () throws -> T
+    ) async throws -> T {
         if ReadOnlyStores.contains(context) {
             context.rollback()
             throw ReadOnlyStores.Refusal()
@@ -112,7 +119,8 @@ public enum AppStore {
     }
 
     /// Why a command cannot change a write-protected store, naming only what can be done.
-    static let writeProtected = "it or its folder is write-protected, so nothing can be changed; "
+    static let writeProtected =
+        "it or its folder is write-protected, so nothing can be changed; "
         + "`list` prints it, and the app shows it read-only"
 
     /// Whether the store file at `url` exists and cannot be written: the

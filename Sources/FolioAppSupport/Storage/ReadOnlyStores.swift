@@ -11,7 +11,8 @@ import Foundation
 @MainActor
 public enum ReadOnlyStores {
     /// Why nothing can be changed, as a screen says it.
-    public nonisolated static let reason = "This store is write-protected, so it is open read-only: nothing can be changed here. "
+    public nonisolated static let reason =
+        "This store is write-protected, so it is open read-only: nothing can be changed here. "
         + "Make the file and its folder writable, then open it again to make changes."
 
     /// What the hint bar shows while a read-only store is on screen.

@@ -18,8 +18,9 @@ extension StoreLocation {
         if explicitPath?.isEmpty == true { throw AppError.usage(message: "--replica needs a path; it was given an empty one") }
         guard let path = explicitPath ?? environment["FOLIO_REPLICA"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
         guard isServer(store) else {
-            throw AppError.usage(message: "\(option) keeps a local copy of a PostgreSQL store, but the store is the file "
-                                 + "\(AppError.shown(store.path, limit: 4096)); give --store postgresql://… with it, or leave \(option) out")
+            throw AppError.usage(
+                message: "\(option) keeps a local copy of a PostgreSQL store, but the store is the file "
+                    + "\(AppError.shown(store.path, limit: 4096)); give --store postgresql://… with it, or leave \(option) out")
         }
         if path.contains("://") {
             throw AppError.usage(message: "\(option) \(AppError.shown(path, limit: 4096)) is a URI; it takes the path of a local file")
@@ -28,8 +29,9 @@ extension StoreLocation {
         let url = URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL
         var isFolder: ObjCBool = false
         if path.hasSuffix("/") || (FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue) {
-            throw AppError.usage(message: "\(option) \(AppError.shown(url.path, limit: 4096)) is a folder; it takes the path of a file "
-                                 + "(made on first use)")
+            throw AppError.usage(
+                message: "\(option) \(AppError.shown(url.path, limit: 4096)) is a folder; it takes the path of a file "
+                    + "(made on first use)")
         }
         let folder = url.deletingLastPathComponent()
         do {

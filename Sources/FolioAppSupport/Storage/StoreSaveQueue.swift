@@ -53,8 +53,10 @@ package final class StoreSaveQueue {
 
     /// Runs `operation` after the saves queued before it; `application`'s
     /// hint bar says "saving…" until the queue is empty.
-    package func enqueue(touching ids: [ObjectID], application: Application?,
-                         _ operation: @escaping @MainActor () async -> Void) {
+    package func enqueue(
+        touching ids: [ObjectID], application: Application?,
+        _ operation: @escaping @MainActor () async -> Void
+    ) {
         let previous = tail
         count += 1
         for id in ids { pendingIDs[id, default: 0] += 1 }

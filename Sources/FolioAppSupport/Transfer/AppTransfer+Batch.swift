@@ -8,8 +8,10 @@ extension AppTransfer {
     /// ```swift
     /// let rows = try AppTransfer.checked(records, progress: progress) { record in try record.text("name") }
     /// ```
-    package static func checked<Row>(_ records: [ImportRecord], progress: ImportProgress,
-                                     _ check: (ImportRecord) throws -> Row) throws -> [Row] {
+    package static func checked<Row>(
+        _ records: [ImportRecord], progress: ImportProgress,
+        _ check: (ImportRecord) throws -> Row
+    ) throws -> [Row] {
         var rows: [Row] = []
         rows.reserveCapacity(records.count)
         for (index, record) in records.enumerated() {
@@ -49,25 +51,32 @@ extension AppTransfer {
 
     /// Runs `changes` in one write transaction and saves them (all or
     /// nothing), for imports that make related objects too.
-    package static func transaction(_ context: ObjectContext, at url: URL, progress: ImportProgress,
-                                    _ changes: () throws -> Void) throws {
+    package static func transaction(
+        _ context: ObjectContext, at url: URL, progress: ImportProgress,
+        _ changes: () throws -> Void
+    ) throws {
         progress.writing()
         try AppStore.save(context, at: url, changes)
     }
 
     /// Refuses a value given to two rows where it must be unique, naming the second row's line.
-    package static func refuseRepeats<Key: Hashable>(_ records: [ImportRecord], field: String, kind: String,
-                                                     existing: Set<Key>, key: (Int) -> Key, shown: (Key) -> String) throws {
+    package static func refuseRepeats<Key: Hashable>(
+        _ records: [ImportRecord], field: String, kind: String,
+        existing: Set<Key>, key: (Int) -> Key, shown: (Key) -> String
+    ) throws {
         var seen: [Key: Int] = [:]
         seen.reserveCapacity(records.count)
         for index in records.indices {
             let value = key(index)
             if existing.contains(value) {
-                throw ImportError(line: records[index].line, field: field, reason: "a \(kind) named '\(AppError.shown(shown(value)))' is already in the store")
+                throw ImportError(
+                    line: records[index].line, field: field,
+                    reason: "a \(kind) named '\(AppError.shown(shown(value)))' is already in the store")
             }
             if let first = seen[value] {
-                throw ImportError(line: records[index].line, field: field,
-                                  reason: "'\(AppError.shown(shown(value)))' is on line \(records[first].line) too, and must be unique")
+                throw ImportError(
+                    line: records[index].line, field: field,
+                    reason: "'\(AppError.shown(shown(value)))' is on line \(records[first].line) too, and must be unique")
             }
             seen[value] = index
         }

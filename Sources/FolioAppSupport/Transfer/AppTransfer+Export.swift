@@ -51,13 +51,15 @@ extension AppTransfer {
         do {
             try Data(text.utf8).write(to: temporary, options: .withoutOverwriting)
         } catch {
-            throw AppError.invalidValue(option: "FILE", value: path, reason: "cannot be written: \((error as NSError).localizedDescription)")
+            throw AppError.invalidValue(
+                option: "FILE", value: path, reason: "cannot be written: \((error as NSError).localizedDescription)")
         }
         defer { unlink(temporary.path) }
         // link() fails when the name exists: no check-then-write race; rename() replaces.
         let moved = replacing ? rename(temporary.path, path) : link(temporary.path, path)
         guard moved == 0 else {
-            let reason = errno == EEXIST ? "already exists; add --force to replace it" : "cannot be written: \(String(cString: strerror(errno)))"
+            let reason =
+                errno == EEXIST ? "already exists; add --force to replace it" : "cannot be written: \(String(cString: strerror(errno)))"
             throw AppError.invalidValue(option: "FILE", value: path, reason: reason)
         }
     }

@@ -22,8 +22,10 @@ package struct AppTransfer {
     /// the progress as it checks; returns how many rows were added.
     package let write: @MainActor (_ records: [ImportRecord], _ storeURL: URL, _ progress: ImportProgress) throws -> Int
 
-    package init(noun: String, fields: [String], table: @escaping @MainActor (URL) throws -> ListedTable,
-                 write: @escaping @MainActor (_ records: [ImportRecord], _ storeURL: URL, _ progress: ImportProgress) throws -> Int) {
+    package init(
+        noun: String, fields: [String], table: @escaping @MainActor (URL) throws -> ListedTable,
+        write: @escaping @MainActor (_ records: [ImportRecord], _ storeURL: URL, _ progress: ImportProgress) throws -> Int
+    ) {
         self.noun = noun
         self.fields = fields
         self.table = table
@@ -51,7 +53,9 @@ package struct AppTransfer {
         let format = try TransferFormat.choose(option: formatOption, path: path)
         let bytes: [UInt8]
         do {
-            bytes = path == "-" ? Array(FileHandle.standardInput.readDataToEndOfFile())
+            bytes =
+                path == "-"
+                ? Array(FileHandle.standardInput.readDataToEndOfFile())
                 : Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
             throw AppError.invalidValue(option: "FILE", value: path, reason: "cannot be read: \((error as NSError).localizedDescription)")

@@ -16,7 +16,8 @@ package enum CSVText {
 
     /// `field` as it goes in a record: as it is, or quoted with inner quotes doubled.
     package static func quoted(_ field: String) -> String {
-        let needs = field.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+        let needs =
+            field.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
             || field.first?.isWhitespace == true || field.last?.isWhitespace == true
         guard needs else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
@@ -64,12 +65,15 @@ package enum CSVText {
                     }
                     fields.append(try text(field, line: line))
                     guard index == bytes.count || [comma, lf, cr].contains(bytes[index]) else {
-                        throw Problem(line: line, reason: "text after a quoted field's closing quote (a quote inside a field is doubled: \"\")")
+                        throw Problem(
+                            line: line, reason: "text after a quoted field's closing quote (a quote inside a field is doubled: \"\")")
                     }
                 } else {
                     let begin = index
                     while index < bytes.count, bytes[index] != comma, bytes[index] != lf, bytes[index] != cr {
-                        if bytes[index] == quote { throw Problem(line: line, reason: "a quote inside an unquoted field (quote the field and double the quote)") }
+                        if bytes[index] == quote {
+                            throw Problem(line: line, reason: "a quote inside an unquoted field (quote the field and double the quote)")
+                        }
                         index += 1
                     }
                     fields.append(try text(bytes[begin..<index], line: line))

@@ -35,7 +35,9 @@ package final class ImportProgress {
         let percent = min(100, done * 100 / total)
         guard percent != shownPercent else { return }
         shownPercent = percent
-        draw("[\(String(repeating: "#", count: percent / 5))\(String(repeating: "-", count: 20 - percent / 5))] \(percent)% of \(total) rows")
+        draw(
+            "[\(String(repeating: "#", count: percent / 5))\(String(repeating: "-", count: 20 - percent / 5))] \(percent)% of \(total) rows"
+        )
     }
 
     /// The rows are checked; the one transaction is being written.

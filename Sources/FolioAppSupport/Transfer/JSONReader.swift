@@ -144,7 +144,9 @@ package struct JSONReader {
         index += 1  // the opening quote
         let start = index
         // The common case, no escapes: one slice.
-        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 { index += 1 }
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 {
+            index += 1
+        }
         if peek(UInt8(ascii: "\"")) {
             defer { index += 1 }
             return try utf8(bytes[start..<index])

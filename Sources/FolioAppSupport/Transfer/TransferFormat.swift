@@ -23,7 +23,8 @@ package enum TransferFormat: String, Sendable {
         case "json": return .json
         case "csv": return .csv
         default:
-            throw AppError.usage(message: "cannot tell the format of '\(AppError.shown(path))' from its name: add --format json or --format csv")
+            throw AppError.usage(
+                message: "cannot tell the format of '\(AppError.shown(path))' from its name: add --format json or --format csv")
         }
     }
 
@@ -41,19 +42,24 @@ package enum TransferFormat: String, Sendable {
             var seen = Set<String>()
             for name in header.fields {
                 guard allowed.contains(name) else { throw unknownField(name, line: header.line, known: known) }
-                guard seen.insert(name).inserted else { throw ImportError(line: header.line, field: name, reason: "the column is given twice") }
+                guard seen.insert(name).inserted else {
+                    throw ImportError(line: header.line, field: name, reason: "the column is given twice")
+                }
             }
             let columns = ImportRecord.Columns(header.fields)
             return try rows.dropFirst().map { row in
                 guard row.fields.count == header.fields.count else {
-                    throw ImportError(line: row.line, field: nil, reason: "\(row.fields.count) fields where the header has \(header.fields.count)")
+                    throw ImportError(
+                        line: row.line, field: nil, reason: "\(row.fields.count) fields where the header has \(header.fields.count)")
                 }
                 return ImportRecord(line: row.line, columns: columns, cells: row.fields)
             }
         case .json:
             var reader = JSONReader(bytes)
             let document: JSONValue
-            do { document = try reader.document() } catch { throw ImportError(line: error.line, field: nil, reason: "not JSON: \(error.reason)") }
+            do { document = try reader.document() } catch {
+                throw ImportError(line: error.line, field: nil, reason: "not JSON: \(error.reason)")
+            }
             let shape = "the JSON must be as `list --json` prints it: [{\"name\": …, \"rows\": [{…}, …]}, …]"
             guard case .array(let sections) = document else { throw ImportError(line: 1, field: nil, reason: shape) }
             var records: [ImportRecord] = []
@@ -63,7 +69,9 @@ package enum TransferFormat: String, Sendable {
                 guard case .object(let pairs) = section, pairs.allSatisfy({ $0.0 == "name" || $0.0 == "rows" }) else {
                     throw ImportError(line: 0, field: nil, reason: shape)
                 }
-                guard case .array(let rows)? = pairs.first(where: { $0.0 == "rows" })?.1 else { throw ImportError(line: 0, field: nil, reason: shape) }
+                guard case .array(let rows)? = pairs.first(where: { $0.0 == "rows" })?.1 else {
+                    throw ImportError(line: 0, field: nil, reason: shape)
+                }
                 for row in rows {
                     guard case .object(let pairs) = row else { throw ImportError(line: 0, field: nil, reason: shape) }
                     let line = lines.next() ?? 0

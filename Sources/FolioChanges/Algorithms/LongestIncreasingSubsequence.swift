@@ -9,7 +9,7 @@
 /// - Complexity: O(n log n).
 package func longestIncreasingSubsequence(_ values: [Int]) -> [Int] {
     guard !values.isEmpty else { return [] }
-    var tails: [Int] = []          // positions in `values`, by subsequence length
+    var tails: [Int] = []  // positions in `values`, by subsequence length
     var previous = [Int](repeating: -1, count: values.count)
     for (i, value) in values.enumerated() {
         var low = 0, high = tails.count

@@ -85,6 +85,7 @@ extension IndexPath {
 
     @usableFromInline
     func invalidTableIndexPath(_ property: StaticString) -> Never {
-        preconditionFailure("IndexPath.\(property): \(self) has \(count) indexes; a table or collection view path has two, the section and the row")
+        preconditionFailure(
+            "IndexPath.\(property): \(self) has \(count) indexes; a table or collection view path has two, the section and the row")
     }
 }

@@ -22,8 +22,12 @@ public struct ResultsSnapshot<ID: Hashable & Sendable>: Hashable, Sendable {
     /// ResultsSnapshot<Int>(sectionIdentifiers: [SectionIdentifier("A")], itemIdentifiers: [[1, 2]], reconfiguredItemIdentifiers: [])
     /// ```
     public init(sectionIdentifiers: [SectionIdentifier], itemIdentifiers: [[ID]], reconfiguredItemIdentifiers: [ID]) {
-        precondition(sectionIdentifiers.count == itemIdentifiers.count, "ResultsSnapshot: \(sectionIdentifiers.count) sections but \(itemIdentifiers.count) item lists")
-        precondition(Set(sectionIdentifiers).count == sectionIdentifiers.count, "ResultsSnapshot: section identifiers repeat in \(sectionIdentifiers)")
+        precondition(
+            sectionIdentifiers.count == itemIdentifiers.count,
+            "ResultsSnapshot: \(sectionIdentifiers.count) sections but \(itemIdentifiers.count) item lists")
+        precondition(
+            Set(sectionIdentifiers).count == sectionIdentifiers.count,
+            "ResultsSnapshot: section identifiers repeat in \(sectionIdentifiers)")
         self.sectionIdentifiers = sectionIdentifiers
         self.itemIdentifiers = itemIdentifiers
         self.reconfiguredItemIdentifiers = reconfiguredItemIdentifiers

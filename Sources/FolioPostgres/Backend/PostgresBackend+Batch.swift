@@ -30,8 +30,9 @@ extension PostgresBackend: BatchSQL {
         guard first <= ReplicaIDs.ordinaryLimit - Int64(count) else {
             throw StoreError.constraintViolation(entity: entity, key: "id", value: "\(first) + \(count), past the largest possible")
         }
-        try connection.query("INSERT INTO folio_sequence (entity, next) VALUES ($1, $2) ON CONFLICT (entity) DO UPDATE SET next = EXCLUDED.next",
-                             [.text(entity), .integer(first + Int64(count))])
+        try connection.query(
+            "INSERT INTO folio_sequence (entity, next) VALUES ($1, $2) ON CONFLICT (entity) DO UPDATE SET next = EXCLUDED.next",
+            [.text(entity), .integer(first + Int64(count))])
         return first
     }
 

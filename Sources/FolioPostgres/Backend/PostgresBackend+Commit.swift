@@ -11,8 +11,11 @@ extension PostgresBackend {
             if !isWriting { try beginWritingForSave(until: deadlineFromNow) }
             if try commitInOneRoundTrip(batch, author: author) { return [] }
         }
-        if inWriteTransaction { try connection.execute("SAVEPOINT folio_save") }
-        else if !isWriting { try beginWritingForSave(until: deadlineFromNow) }
+        if inWriteTransaction {
+            try connection.execute("SAVEPOINT folio_save")
+        } else if !isWriting {
+            try beginWritingForSave(until: deadlineFromNow)
+        }
         do {
             let permanent = try allocateIDs(batch)
             var map: [ObjectID: ObjectID] = [:]
@@ -36,12 +39,16 @@ extension PostgresBackend {
             }
             try throwIfStale(misses)
             for statement in relationshipWrites(batch, row: row) { try connection.query(statement.sql, statement.values) }
-            try writeHistory(batch.changes.historyText(inserted: permanent), author: author,
-                             then: inWriteTransaction ? "RELEASE SAVEPOINT folio_save" : "COMMIT")
+            try writeHistory(
+                batch.changes.historyText(inserted: permanent), author: author,
+                then: inWriteTransaction ? "RELEASE SAVEPOINT folio_save" : "COMMIT")
             return permanent
         } catch {
-            if inWriteTransaction { try? connection.execute("ROLLBACK TO SAVEPOINT folio_save; RELEASE SAVEPOINT folio_save") }
-            else { abandonWriting() }
+            if inWriteTransaction {
+                try? connection.execute("ROLLBACK TO SAVEPOINT folio_save; RELEASE SAVEPOINT folio_save")
+            } else {
+                abandonWriting()
+            }
             throw try clearerFailure(error, batch)
         }
     }
@@ -84,20 +91,27 @@ extension PostgresBackend {
     /// The deletes and updates of a save, each checking the row's version
     /// (`RETURNING id`: no row means another save changed or deleted it).
     private func versionedWrites(_ batch: SaveBatch, row: (ObjectID) -> StoreValue)
-        -> (deletes: [PGStatement], updates: [(SaveBatch.Update, PGStatement)]) {
+        -> (deletes: [PGStatement], updates: [(SaveBatch.Update, PGStatement)])
+    {
         let deletes = batch.deletes.map { d in
-            PGStatement("DELETE FROM \(quote(d.entity.name)) WHERE id = $1 AND \(RowVersion.column) = $2 RETURNING id",
-                        [row(d.id), .integer(d.version)])
+            PGStatement(
+                "DELETE FROM \(quote(d.entity.name)) WHERE id = $1 AND \(RowVersion.column) = $2 RETURNING id",
+                [row(d.id), .integer(d.version)])
         }
         let updates = batch.updates.filter { !($0.attrs.isEmpty && $0.ones.isEmpty) }.map { update in
             let names = update.attrs.map(\.0.name) + update.ones.map(\.0.name)
-            let sets = names.enumerated().map { "\(quote($0.element)) = $\($0.offset + 1)" }
+            let sets =
+                names.enumerated().map { "\(quote($0.element)) = $\($0.offset + 1)" }
                 + ["\(RowVersion.column) = \(RowVersion.column) + 1"]
             let values = update.attrs.map(\.1) + update.ones.map { $0.1.map(row) ?? .null } + [row(update.id), .integer(update.version)]
-            return (update, PGStatement("""
-                UPDATE \(quote(update.entity.name)) SET \(sets.joined(separator: ", "))
-                WHERE id = $\(names.count + 1) AND \(RowVersion.column) = $\(names.count + 2) RETURNING id
-                """, values))
+            return (
+                update,
+                PGStatement(
+                    """
+                    UPDATE \(quote(update.entity.name)) SET \(sets.joined(separator: ", "))
+                    WHERE id = $\(names.count + 1) AND \(RowVersion.column) = $\(names.count + 2) RETURNING id
+                    """, values)
+            )
         }
         return (deletes, updates)
     }
@@ -107,12 +121,15 @@ extension PostgresBackend {
         var statements: [PGStatement] = []
         for m in batch.joinRemoves {
             guard case .joinTable(let table, let mine, let other, _) = m.property.storage else { continue }
-            statements.append(PGStatement("DELETE FROM \(quote(table)) WHERE \(mine) = $1 AND \(other) = $2", [row(m.owner), row(m.member)]))
+            statements.append(
+                PGStatement("DELETE FROM \(quote(table)) WHERE \(mine) = $1 AND \(other) = $2", [row(m.owner), row(m.member)]))
         }
         for m in batch.joinAdds {
             guard case .joinTable(let table, let mine, let other, _) = m.property.storage else { continue }
-            statements.append(PGStatement("INSERT INTO \(quote(table)) (\(mine), \(other)) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-                                          [row(m.owner), row(m.member)]))
+            statements.append(
+                PGStatement(
+                    "INSERT INTO \(quote(table)) (\(mine), \(other)) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                    [row(m.owner), row(m.member)]))
         }
         for o in batch.orders {
             statements += dialect.positionWrites(o, row: row).map { PGStatement($0.sql, $0.values) }
@@ -147,8 +164,10 @@ extension PostgresBackend {
 
     /// Inserts `count` rows of an entity (its ID, then `columns`), as many
     /// rows per statement as the parameter limit allows; `row` appends row i's values.
-    func insertMany(_ entity: EntityDescription, columns: [PropertyDescription], count: Int,
-                    _ row: (Int, inout [StoreValue]) -> Void) throws {
+    func insertMany(
+        _ entity: EntityDescription, columns: [PropertyDescription], count: Int,
+        _ row: (Int, inout [StoreValue]) -> Void
+    ) throws {
         try insertMany(into: entity.name, columns: ["id"] + columns.map(\.name), count: count, row)
     }
 
@@ -187,7 +206,8 @@ extension PostgresBackend {
     func historyStatement(_ history: String, author: String) -> PGStatement? {
         guard !history.isEmpty else { return nil }
         // The payload is "position author": small, far below the server's 8,000-byte cap.
-        return PGStatement("""
+        return PGStatement(
+            """
             WITH h AS (INSERT INTO folio_history (author, changes) VALUES ($1, $2) RETURNING position)
             SELECT pg_notify($3, position::text || ' ' || $1) FROM h
             """, [.text(author), .text(history), .text(PostgresServer.channel(namespace))])
@@ -202,13 +222,16 @@ extension PostgresBackend {
         for insert in batch.inserts {
             let name = insert.entity.name
             let n = try next[name] ?? firstFreeID(name)
-            guard n < ReplicaIDs.ordinaryLimit else { throw StoreError.constraintViolation(entity: name, key: "id", value: "\(n), the largest possible") }
+            guard n < ReplicaIDs.ordinaryLimit else {
+                throw StoreError.constraintViolation(entity: name, key: "id", value: "\(n), the largest possible")
+            }
             result.append(ObjectID(entityName: name, rowID: n))
             next[name] = n + 1
         }
         for (name, n) in next {
-            try connection.query("INSERT INTO folio_sequence (entity, next) VALUES ($1, $2) ON CONFLICT (entity) DO UPDATE SET next = EXCLUDED.next",
-                                 [.text(name), .integer(n)])
+            try connection.query(
+                "INSERT INTO folio_sequence (entity, next) VALUES ($1, $2) ON CONFLICT (entity) DO UPDATE SET next = EXCLUDED.next",
+                [.text(name), .integer(n)])
         }
         return result
     }
@@ -219,12 +242,15 @@ extension PostgresBackend {
         if case .integer(let stored)? = try connection.scalar("SELECT next FROM folio_sequence WHERE entity = $1", [.text(entity)]) {
             n = stored
         }
-        if case .integer(let largest)? = try connection.scalar("SELECT max(id) FROM \(quote(entity)) WHERE id < $1",
-                                                               [.integer(ReplicaIDs.ordinaryLimit)]) {
+        if case .integer(let largest)? = try connection.scalar(
+            "SELECT max(id) FROM \(quote(entity)) WHERE id < $1",
+            [.integer(ReplicaIDs.ordinaryLimit)])
+        {
             n = max(n, largest + 1)
         }
         guard n < ReplicaIDs.ordinaryLimit else {
-            throw StoreError.constraintViolation(entity: entity, key: "id", value: "\(n), past the last ID of clients that are not replicas")
+            throw StoreError.constraintViolation(
+                entity: entity, key: "id", value: "\(n), past the last ID of clients that are not replicas")
         }
         return n
     }

@@ -36,13 +36,16 @@ extension PostgresBackend {
 
     /// Every table of the database outside PostgreSQL's own schemas, by namespace.
     private func tablesByNamespace() throws -> [String: Set<String>] {
-        let result = try connection.query("""
+        let result = try connection.query(
+            """
             SELECT table_schema, table_name FROM information_schema.tables
             WHERE table_schema NOT IN ('pg_catalog', 'information_schema')
             """)
         var tables: [String: Set<String>] = [:]
         for row in 0..<result.rowCount {
-            guard case .text(let space) = result.value(row: row, column: 0), case .text(let name) = result.value(row: row, column: 1) else { continue }
+            guard case .text(let space) = result.value(row: row, column: 0), case .text(let name) = result.value(row: row, column: 1) else {
+                continue
+            }
             tables[space, default: []].insert(name)
         }
         return tables
@@ -64,14 +67,18 @@ extension PostgresBackend {
         if mine.contains("folio_metadata") {
             // A Folio store: its record is checked in the migration; without one only Folio's own tables may be there.
             if try storedSchema() == nil, !foreign.isEmpty {
-                throw StoreError.notAFolioStore(path: path, reason: "the schema \(home) holds another program's tables: "
-                                                + foreign.prefix(3).joined(separator: ", "))
+                throw StoreError.notAFolioStore(
+                    path: path,
+                    reason: "the schema \(home) holds another program's tables: "
+                        + foreign.prefix(3).joined(separator: ", "))
             }
             return
         }
         if !mine.isEmpty {
-            throw StoreError.notAFolioStore(path: path, reason: "the schema \(home) holds another program's tables: "
-                                            + mine.sorted().prefix(3).joined(separator: ", "))
+            throw StoreError.notAFolioStore(
+                path: path,
+                reason: "the schema \(home) holds another program's tables: "
+                    + mine.sorted().prefix(3).joined(separator: ", "))
         }
         // A new store. Where does this program's data already live, if anywhere?
         let stores = all.filter { $0.value.contains("folio_metadata") }.keys.sorted()
@@ -81,29 +88,35 @@ extension PostgresBackend {
             let entities = Set(schema.entities.map(\.name))
             let same = stored.name == nil ? !entities.isDisjoint(with: stored.tables.keys) : stored.name == schema.name
             if same {
-                throw StoreError.notAFolioStore(path: path, reason: "this program's store is in the PostgreSQL schema \(space)"
-                    + (stored.name.map { " under the name \($0)" } ?? " without a name")
-                    + "; opening it as " + (schema.name.map { "the \($0) schema" } ?? "an unnamed schema")
-                    + " would start an empty store beside it. Open it with the name it was made with, or move its tables first")
+                throw StoreError.notAFolioStore(
+                    path: path,
+                    reason: "this program's store is in the PostgreSQL schema \(space)"
+                        + (stored.name.map { " under the name \($0)" } ?? " without a name")
+                        + "; opening it as " + (schema.name.map { "the \($0) schema" } ?? "an unnamed schema")
+                        + " would start an empty store beside it. Open it with the name it was made with, or move its tables first")
             }
         }
         let others = all.filter { !$0.value.contains("folio_metadata") }.flatMap { $0.value }.filter { !$0.hasPrefix("folio_") }
         if stores.isEmpty, !others.isEmpty {
-            throw StoreError.notAFolioStore(path: path, reason: "the database holds another program's tables: "
-                                            + others.sorted().prefix(3).joined(separator: ", "))
+            throw StoreError.notAFolioStore(
+                path: path,
+                reason: "the database holds another program's tables: "
+                    + others.sorted().prefix(3).joined(separator: ", "))
         }
     }
 
     private func migrate(to schema: Schema) throws {
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TABLE IF NOT EXISTS folio_metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS folio_sequence (entity TEXT PRIMARY KEY, next BIGINT NOT NULL);
             CREATE TABLE IF NOT EXISTS folio_history (position BIGSERIAL PRIMARY KEY, author TEXT NOT NULL, changes TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS folio_readers (reader TEXT PRIMARY KEY, position BIGINT NOT NULL, seen DOUBLE PRECISION NOT NULL)
             """)
         let stored = try storedSchema()
-        try connection.query("INSERT INTO folio_metadata (key, value) VALUES ('store_identifier', $1) ON CONFLICT (key) DO NOTHING",
-                             [.text(UUID().uuidString)])
+        try connection.query(
+            "INSERT INTO folio_metadata (key, value) VALUES ('store_identifier', $1) ON CONFLICT (key) DO NOTHING",
+            [.text(UUID().uuidString)])
         if let stored { try StoreFile.checkSchema(stored, of: path, against: schema) }
         if let stored, stored.version > schema.version {
             throw StoreError.newerSchema(stored: stored.version, current: schema.version)
@@ -117,13 +130,15 @@ extension PostgresBackend {
         var created: [EntityDescription] = []
         for entity in schema.entities where existing[entity.name]?.isEmpty != false {
             let columns = entity.storedColumns
-            let defs = ["id BIGINT PRIMARY KEY"] + columns.keys.sorted().map { columnDefinition(entity, $0, columns[$0]!, references: false) }
+            let defs =
+                ["id BIGINT PRIMARY KEY"] + columns.keys.sorted().map { columnDefinition(entity, $0, columns[$0]!, references: false) }
             try connection.execute("CREATE TABLE \(quote(entity.name)) (\(defs.joined(separator: ", ")))")
             created.append(entity)
         }
         for entity in created {
             for p in entity.toOnes {
-                try connection.execute("""
+                try connection.execute(
+                    """
                     ALTER TABLE \(quote(entity.name)) ADD FOREIGN KEY (\(quote(p.name)))
                     REFERENCES \(quote(p.target.name))(id) DEFERRABLE INITIALLY DEFERRED
                     """)
@@ -137,8 +152,9 @@ extension PostgresBackend {
         try connection.execute(PostgresFolding.functionSQL(icu: try hasICU()))
         let record = StoredSchema.recording(schema, over: stored)
         if record != stored {
-            try connection.query("INSERT INTO folio_metadata (key, value) VALUES ('schema', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-                                 [.text(record.json)])
+            try connection.query(
+                "INSERT INTO folio_metadata (key, value) VALUES ('schema', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                [.text(record.json)])
         }
     }
 
@@ -146,13 +162,16 @@ extension PostgresBackend {
     /// each with its recorded type where the record knows it, else the one
     /// it would be recorded as; empty when there is no such table.
     private func tableColumns(_ table: String, recorded: [String: String]?) throws -> [String: String] {
-        let result = try connection.query("""
+        let result = try connection.query(
+            """
             SELECT column_name, data_type FROM information_schema.columns
             WHERE table_schema = current_schema() AND table_name = $1 AND column_name <> 'id'
             """, [.text(table)])
         var columns: [String: String] = [:]
         for row in 0..<result.rowCount {
-            guard case .text(let name) = result.value(row: row, column: 0), case .text(let type) = result.value(row: row, column: 1) else { continue }
+            guard case .text(let name) = result.value(row: row, column: 0), case .text(let type) = result.value(row: row, column: 1) else {
+                continue
+            }
             columns[name] = recorded?[name] ?? Self.recordedType(type)
         }
         return columns
@@ -239,7 +258,8 @@ extension PostgresBackend {
     private func createJoinTables(_ entity: EntityDescription) throws {
         for p in entity.toManys {
             guard case .joinTable(let table, "a", _, _) = p.storage else { continue }
-            try connection.execute("""
+            try connection.execute(
+                """
                 CREATE TABLE IF NOT EXISTS \(quote(table)) (
                   a BIGINT NOT NULL REFERENCES \(quote(entity.name))(id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
                   b BIGINT NOT NULL REFERENCES \(quote(p.target.name))(id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,

@@ -43,8 +43,10 @@ final class PostgresBackend: StoreBackend {
         if let w = plan.whereSQL { conditions.append(w) }
         if let ids = plan.restrictToIDs { conditions.append("t0.id = ANY(\(bind(Self.idArray(ids)))::bigint[])") }
         if !plan.joinedIDs.isEmpty {
-            conditions.append("(" + plan.joinedIDs.map { "\($0.alias).id = ANY(\(bind(Self.idArray($0.ids)))::bigint[])" }
-                .joined(separator: " OR ") + ")")
+            conditions.append(
+                "("
+                    + plan.joinedIDs.map { "\($0.alias).id = ANY(\(bind(Self.idArray($0.ids)))::bigint[])" }
+                    .joined(separator: " OR ") + ")")
         }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         if !plan.orderBy.isEmpty || plan.limit != nil {
@@ -100,7 +102,8 @@ final class PostgresBackend: StoreBackend {
         var p = plan
         p.orderBy = []
         let (inner, bindings) = selectSQL(p, columns: "t0.id")
-        let sql = plan.limit == nil && plan.offset == nil
+        let sql =
+            plan.limit == nil && plan.offset == nil
             ? "SELECT count(*)" + inner.dropFirst("SELECT t0.id".count) : "SELECT count(*) FROM (\(inner)) counted"
         guard case .integer(let n)? = try connection.scalar(sql, bindings) else { return 0 }
         return Int(n)
@@ -108,8 +111,9 @@ final class PostgresBackend: StoreBackend {
 
     func rows(of entity: EntityDescription, ids: [Int64]) throws -> [Int64: StoredRow] {
         guard !ids.isEmpty else { return [:] }
-        let r = try connection.query("SELECT \(rowColumns(entity)) FROM \(quote(entity.name)) t0 WHERE t0.id = ANY($1::bigint[])",
-                                     [Self.idArray(ids)])
+        let r = try connection.query(
+            "SELECT \(rowColumns(entity)) FROM \(quote(entity.name)) t0 WHERE t0.id = ANY($1::bigint[])",
+            [Self.idArray(ids)])
         var result: [Int64: StoredRow] = [:]
         for row in 0..<r.rowCount { result[r.int64(row: row, column: 0)] = readRow(r, row, entity) }
         return result
@@ -161,8 +165,9 @@ final class PostgresBackend: StoreBackend {
     /// other contexts keep reading meanwhile (as SQLite's write transactions do).
     func beginWriteTransaction() throws -> StoreBackend {
         if isReadOnly { throw StoreError.readOnly(path: path) }
-        let backend = try PostgresBackend(server: server, namespace: namespace, readOnly: false,
-                                          busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        let backend = try PostgresBackend(
+            server: server, namespace: namespace, readOnly: false,
+            busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try backend.beginWriting(until: deadlineFromNow)
         backend.inWriteTransaction = true
         return backend

@@ -11,7 +11,8 @@ enum PostgresFolding {
     static let caseInsensitive = 1, diacriticInsensitive = 128, widthInsensitive = 256
 
     /// The combining marks that diacritic-insensitive folding drops.
-    static let marks = #"[\u0300-\u036F\u0483-\u0489\u0591-\u05BD\u05BF\u05C1-\u05C2\u05C4-\u05C5\u05C7\u0610-\u061A\u064B-\u065F\u0670\u1AB0-\u1AFF\u1DC0-\u1DFF\u20D0-\u20F0\u3099-\u309A\uFE20-\uFE2F]"#
+    static let marks =
+        #"[\u0300-\u036F\u0483-\u0489\u0591-\u05BD\u05BF\u05C1-\u05C2\u05C4-\u05C5\u05C7\u0610-\u061A\u064B-\u065F\u0670\u1AB0-\u1AFF\u1DC0-\u1DFF\u20D0-\u20F0\u3099-\u309A\uFE20-\uFE2F]"#
 
     static func functionSQL(icu: Bool) -> String {
         let collate = icu ? #" COLLATE "und-x-icu""# : ""

@@ -50,7 +50,8 @@ extension PGConnection {
         var option = options
         while let keyword = option.pointee.keyword {
             if String(cString: keyword) == "connect_timeout", let value = option.pointee.val,
-               let seconds = Int(String(cString: value).trimmingCharacters(in: .whitespaces)), seconds > 0 {
+                let seconds = Int(String(cString: value).trimmingCharacters(in: .whitespaces)), seconds > 0
+            {
                 return max(2, seconds)
             }
             option += 1

@@ -279,12 +279,16 @@ final class PGConnection {
 
     /// "Key (name)=(Mars) already exists." → ("name", "'Mars'"); the first column of a composite key.
     private static func duplicateKey(_ detail: String?) -> (String, String)? {
-        guard let detail, let open = detail.range(of: "Key ("), let close = detail.range(of: ")=(", range: open.upperBound..<detail.endIndex),
-              let end = detail.range(of: ") already exists", options: .backwards) else { return nil }
-        let key = detail[open.upperBound..<close.lowerBound].split(separator: ",").first.map {
-            $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
-        } ?? "?"
-        let raw = detail[close.upperBound..<end.lowerBound].split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        guard let detail, let open = detail.range(of: "Key ("),
+            let close = detail.range(of: ")=(", range: open.upperBound..<detail.endIndex),
+            let end = detail.range(of: ") already exists", options: .backwards)
+        else { return nil }
+        let key =
+            detail[open.upperBound..<close.lowerBound].split(separator: ",").first.map {
+                $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+            } ?? "?"
+        let raw =
+            detail[close.upperBound..<end.lowerBound].split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         return (key, Double(raw) == nil ? "'\(raw)'" : raw)
     }
 
@@ -316,7 +320,8 @@ final class PGConnection {
     static func redacted(_ uri: String) -> String {
         var text = uri
         if let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@"),
-           let colon = text[scheme.upperBound..<at].firstIndex(of: ":") {
+            let colon = text[scheme.upperBound..<at].firstIndex(of: ":")
+        {
             text.replaceSubrange(colon..<at, with: "")
         }
         if let range = text.range(of: #"password=[^&\s]*"#, options: .regularExpression) {

@@ -22,10 +22,10 @@ final class PGResult {
         columnCount = Int(PQnfields(result))
         kinds = (0..<Int32(PQnfields(result))).map { column in
             switch PQftype(result, column) {
-            case 20, 21, 23, 26: .integer      // int8, int2, int4, oid
-            case 700, 701, 1700: .real         // float4, float8, numeric
-            case 17: .bytes                    // bytea
-            case 16: .boolean                  // bool
+            case 20, 21, 23, 26: .integer  // int8, int2, int4, oid
+            case 700, 701, 1700: .real  // float4, float8, numeric
+            case 17: .bytes  // bytea
+            case 16: .boolean  // bool
             default: .text
             }
         }
@@ -54,7 +54,9 @@ final class PGResult {
             return .text(String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self))
         case .bytes:
             var length = 0
-            guard let bytes = PQunescapeBytea(UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), &length) else { return .blob(Data()) }
+            guard let bytes = PQunescapeBytea(UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), &length) else {
+                return .blob(Data())
+            }
             defer { PQfreemem(bytes) }
             return .blob(Data(bytes: bytes, count: length))
         }
@@ -106,8 +108,12 @@ struct PGParameters {
     }
 
     /// Calls `body` with libpq's parameter arrays (types, values, lengths, formats).
-    func withPointers<R>(_ body: (UnsafePointer<UInt32>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
-                                  UnsafePointer<Int32>?) -> R) -> R {
+    func withPointers<R>(
+        _ body: (
+            UnsafePointer<UInt32>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
+            UnsafePointer<Int32>?
+        ) -> R
+    ) -> R {
         if texts.isEmpty { return body(nil, nil, nil, nil) }
         // Text values end in NUL for libpq; binary ones are passed with their length.
         let buffers: [UnsafeMutablePointer<CChar>?] = texts.map { bytes -> UnsafeMutablePointer<CChar>? in

@@ -29,9 +29,11 @@ package enum PostgresNotices {
 
     /// Makes `connection` send its notices here; called before it talks to the server.
     static func install(on connection: OpaquePointer) {
-        _ = PQsetNoticeProcessor(connection, { _, message in
-            guard let message else { return }
-            PostgresNotices.deliver(String(cString: message))
-        }, nil)
+        _ = PQsetNoticeProcessor(
+            connection,
+            { _, message in
+                guard let message else { return }
+                PostgresNotices.deliver(String(cString: message))
+            }, nil)
     }
 }

@@ -35,7 +35,8 @@ package final class PostgresChangeFeed: StoreChangeFeed {
         let channel = PostgresServer.channel(namespace)
         connection = try server.openConnection(namespace: namespace, readOnly: false) { c in
             // Named in pg_stat_activity, so an operator (or a test) can tell the listener from the readers and writers.
-            try c.execute("SELECT set_config('application_name', current_setting('application_name') || ' (feed)', false); LISTEN \(channel)")
+            try c.execute(
+                "SELECT set_config('application_name', current_setting('application_name') || ' (feed)', false); LISTEN \(channel)")
         }
     }
 
@@ -52,7 +53,10 @@ package final class PostgresChangeFeed: StoreChangeFeed {
     }
 
     package func register() throws -> Int64 {
-        try using { try PostgresHistory.register($0, reader: reader, lockKey: PostgresLock.key(namespace ?? ""), waitMilliseconds: busyTimeoutMilliseconds) }
+        try using {
+            try PostgresHistory.register(
+                $0, reader: reader, lockKey: PostgresLock.key(namespace ?? ""), waitMilliseconds: busyTimeoutMilliseconds)
+        }
     }
 
     /// What was saved after `position`. When all of it was this reader's
@@ -76,8 +80,11 @@ package final class PostgresChangeFeed: StoreChangeFeed {
         guard let payloads else { return ownSinceRead = nil }
         for payload in payloads {
             let parts = payload.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[1] == reader, let position = Int64(parts[0]) { ownSinceRead?.append(position) }
-            else { ownSinceRead = nil }
+            if parts.count == 2, parts[1] == reader, let position = Int64(parts[0]) {
+                ownSinceRead?.append(position)
+            } else {
+                ownSinceRead = nil
+            }
         }
     }
 

@@ -9,7 +9,8 @@ import Foundation
 enum PostgresHistory {
     /// The newest position: the largest row's, or the trim mark when every row was trimmed.
     static func latestPosition(_ c: PGConnection) throws -> Int64 {
-        let value = try c.scalar("""
+        let value = try c.scalar(
+            """
             SELECT GREATEST((SELECT max(position) FROM folio_history),
                             (SELECT value::bigint FROM folio_metadata WHERE key = 'history_trimmed_through'), 0)
             """)
@@ -23,7 +24,8 @@ enum PostgresHistory {
     /// The marks ride on every row, and on the one row a read with no
     /// history after the position still returns.
     static func read(_ c: PGConnection, after position: Int64, excludingAuthor author: String) throws -> HistoryRead {
-        let result = try c.query("""
+        let result = try c.query(
+            """
             WITH marks AS (
                 SELECT COALESCE((SELECT value::bigint FROM folio_metadata WHERE key = 'history_trimmed_through'), 0) AS trimmed,
                        (SELECT max(position) FROM folio_history) AS newest)
@@ -59,7 +61,8 @@ enum PostgresHistory {
     }
 
     private static func upsertReader(_ c: PGConnection, _ reader: String, _ position: Int64, _ seen: Double) throws {
-        try c.query("""
+        try c.query(
+            """
             INSERT INTO folio_readers (reader, position, seen) VALUES ($1, $2, $3)
             ON CONFLICT (reader) DO UPDATE SET position = EXCLUDED.position, seen = EXCLUDED.seen
             """, [.text(reader), .integer(position), .real(seen)])
@@ -75,11 +78,14 @@ enum PostgresHistory {
             try c.execute("SET LOCAL lock_timeout = 200")
             try upsertReader(c, reader, position, now)
             try c.query("DELETE FROM folio_readers WHERE seen < $1", [.real(now - silenceLimit)])
-            if case .integer(let passed)? = try c.scalar("""
+            if case .integer(let passed)? = try c.scalar(
+                """
                 SELECT max(position) FROM folio_history WHERE position <= (SELECT min(position) FROM folio_readers)
-                """) {
+                """)
+            {
                 try c.query("DELETE FROM folio_history WHERE position <= $1", [.integer(passed)])
-                try c.query("""
+                try c.query(
+                    """
                     INSERT INTO folio_metadata (key, value) VALUES ('history_trimmed_through', $1)
                     ON CONFLICT (key) DO UPDATE SET value = GREATEST(folio_metadata.value::bigint, EXCLUDED.value::bigint)::text
                     """, [.text(String(passed))])

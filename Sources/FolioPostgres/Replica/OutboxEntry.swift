@@ -103,8 +103,11 @@ extension OutboxEntry {
         }
         adds = batch.joinAdds.map(link)
         removes = batch.joinRemoves.map(link)
-        orders = batch.orders.map { Order(entity: $0.owner.entityName, property: $0.property.name, owner: row($0.owner),
-                                          members: $0.members.map(row)) }
+        orders = batch.orders.map {
+            Order(
+                entity: $0.owner.entityName, property: $0.property.name, owner: row($0.owner),
+                members: $0.members.map(row))
+        }
         history = batch.changes.historyText(inserted: permanent)
     }
 }

@@ -75,11 +75,13 @@ struct PendingRows {
     /// server's were written to (a link to a row that is gone here is left out).
     func replayLinks(_ schema: Schema, into file: ReplicaFile) throws {
         for (link, add) in links {
-            guard let p = schema.entity(named: link.entity)?.byName[link.property], case .joinTable(let table, let mine, _, _) = p.storage else { continue }
+            guard let p = schema.entity(named: link.entity)?.byName[link.property], case .joinTable(let table, let mine, _, _) = p.storage
+            else { continue }
             let (a, b) = mine == "a" ? (link.owner, link.member) : (link.member, link.owner)
             if add {
                 let (aEntity, bEntity) = mine == "a" ? (link.entity, p.target.name) : (p.target.name, link.entity)
-                try file.connection.run("""
+                try file.connection.run(
+                    """
                     INSERT OR IGNORE INTO \(quote(table)) (a, b) SELECT ?, ?
                     WHERE EXISTS (SELECT 1 FROM \(quote(aEntity)) WHERE id = ?) AND EXISTS (SELECT 1 FROM \(quote(bEntity)) WHERE id = ?)
                     """, [.integer(a), .integer(b), .integer(a), .integer(b)])
@@ -98,7 +100,9 @@ struct PendingRows {
 extension OutboxEntry.Link {
     /// The many-to-many row the link names: its table and its `a` and `b` IDs; nil for a property stored otherwise.
     func joinRow(in schema: Schema) -> (table: String, a: Int64, b: Int64)? {
-        guard let p = schema.entity(named: entity)?.byName[property], case .joinTable(let table, let mine, _, _) = p.storage else { return nil }
+        guard let p = schema.entity(named: entity)?.byName[property], case .joinTable(let table, let mine, _, _) = p.storage else {
+            return nil
+        }
         return mine == "a" ? (table, owner, member) : (table, member, owner)
     }
 }

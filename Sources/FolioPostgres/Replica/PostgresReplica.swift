@@ -38,8 +38,9 @@ struct PostgresReplica: StoreReplica {
                 throw StoreError.cannotOpen(path: path, message: "it is a replica of \(identity.server), not of \(displayName)")
             }
             guard identity.schemaVersion == schema.version else {
-                throw StoreError.otherSchema(path: path, stored: "schema version \(identity.schemaVersion) (a replica)",
-                                             expected: "schema version \(schema.version)")
+                throw StoreError.otherSchema(
+                    path: path, stored: "schema version \(identity.schemaVersion) (a replica)",
+                    expected: "schema version \(schema.version)")
             }
             return ReplicaJournal(identity: identity)
         }
@@ -48,14 +49,16 @@ struct PostgresReplica: StoreReplica {
 
     /// Copies the server's store into the new replica at one history position and records who the replica is.
     private func firstSync(_ file: ReplicaFile, path: String, schema: Schema, busyTimeoutMilliseconds: Int32) throws -> ReplicaIdentity {
-        let server = try PostgresBackend(server: postgres, namespace: schema.name, readOnly: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        let server = try PostgresBackend(
+            server: postgres, namespace: schema.name, readOnly: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         defer { server.connection.close() }
         try server.prepare(schema)
         let (number, author) = try ReplicaSnapshot.register(server)
         // A reader of the server's history from before the copy's position on: no other reader's
         // acknowledgement trims what this replica's first pull needs (it would read the whole store again).
-        _ = try PostgresHistory.register(server.connection, reader: author, lockKey: PostgresLock.key(schema.name ?? ""),
-                                         waitMilliseconds: busyTimeoutMilliseconds)
+        _ = try PostgresHistory.register(
+            server.connection, reader: author, lockKey: PostgresLock.key(schema.name ?? ""),
+            waitMilliseconds: busyTimeoutMilliseconds)
         let identity = ReplicaIdentity(server: displayName, number: number, author: author, schemaVersion: schema.version)
         try file.write {
             let position = try ReplicaSnapshot.copy(from: server.connection, schema: schema, into: file)
@@ -69,8 +72,11 @@ struct PostgresReplica: StoreReplica {
         return identity
     }
 
-    func makeEngine(at path: String, schema: Schema, journal: any SaveJournal, busyTimeoutMilliseconds: Int32) throws -> any ReplicaSyncEngine {
+    func makeEngine(at path: String, schema: Schema, journal: any SaveJournal, busyTimeoutMilliseconds: Int32) throws
+        -> any ReplicaSyncEngine
+    {
         guard let journal = journal as? ReplicaJournal else { preconditionFailure("a replica's journal comes from its prepare") }
-        return ReplicaEngine(server: postgres, path: path, schema: schema, journal: journal, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        return ReplicaEngine(
+            server: postgres, path: path, schema: schema, journal: journal, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
     }
 }

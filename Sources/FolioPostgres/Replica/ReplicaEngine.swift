@@ -154,7 +154,8 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
         let server = try connect()
         let identity = journal.identity
         var result = SyncReport()
-        let push = ReplicaPush(server: server, file: file, schema: schema, identity: identity, policy: mergePolicy, localAuthor: localAuthor)
+        let push = ReplicaPush(
+            server: server, file: file, schema: schema, identity: identity, policy: mergePolicy, localAuthor: localAuthor)
         var waiting = WaitingSaves()
         try waiting.catchUp(file)
         pushing: while true {
@@ -208,12 +209,14 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
     /// The server connection (prepared for the schema once a session), and the connection that wakes the sync.
     private func connect() throws -> PostgresBackend {
         if let remote, remote.connection.isConnected { return remote }
-        let server = try PostgresBackend(server: postgres, namespace: schema.name, readOnly: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        let server = try PostgresBackend(
+            server: postgres, namespace: schema.name, readOnly: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try server.prepare(schema)
         remote = server
         if feed == nil {
-            let waker = try PostgresChangeFeed(server: postgres, namespace: schema.name, reader: journal.identity.author,
-                                               busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            let waker = try PostgresChangeFeed(
+                server: postgres, namespace: schema.name, reader: journal.identity.author,
+                busyTimeoutMilliseconds: busyTimeoutMilliseconds)
             _ = waker.startWaking(on: queue) { [weak self] in self?.wake() }
             feed = waker
         }

@@ -26,7 +26,8 @@ extension ReplicaFile {
                         }
                     } else {
                         for id in ids {
-                            try connection.run("""
+                            try connection.run(
+                                """
                                 UPDATE \(quote(entity.name)) SET \(quote(p.name)) = NULL, \(RowVersion.column) = \(RowVersion.column) + 1 WHERE id = ?
                                 """, [.integer(id)])
                             changes.updated[ObjectID(entityName: entity.name, rowID: id), default: []].insert(p.name)

@@ -47,7 +47,7 @@ struct ReplicaFile {
     /// The replica's identity, nil before its first sync.
     func identity() throws -> ReplicaIdentity? {
         guard let server = try metadata("replica_of"), let number = try metadata("replica_number").flatMap({ Int64($0) }),
-              let author = try metadata("replica_author"), let version = try metadata("replica_schema_version").flatMap({ Int($0) })
+            let author = try metadata("replica_author"), let version = try metadata("replica_schema_version").flatMap({ Int($0) })
         else { return nil }
         return ReplicaIdentity(server: server, number: number, author: author, schemaVersion: version)
     }
@@ -70,12 +70,14 @@ struct ReplicaFile {
 
     /// The saves waiting for the server (after `seq`), oldest first.
     func outbox(after seq: Int64 = 0, limit: Int = .max) throws -> [(seq: Int64, entry: OutboxEntry)] {
-        try connection.rows("SELECT seq, entry FROM folio_outbox WHERE seq > ? ORDER BY seq LIMIT ?",
-                            [.integer(seq), .integer(Int64(min(limit, Int(Int64.max))))])
-            .compactMap { row in
-                guard case .integer(let seq) = row[0], case .text(let text) = row[1] else { return nil }
-                return (seq, try OutboxEntry.decode(text))
-            }
+        try connection.rows(
+            "SELECT seq, entry FROM folio_outbox WHERE seq > ? ORDER BY seq LIMIT ?",
+            [.integer(seq), .integer(Int64(min(limit, Int(Int64.max))))]
+        )
+        .compactMap { row in
+            guard case .integer(let seq) = row[0], case .text(let text) = row[1] else { return nil }
+            return (seq, try OutboxEntry.decode(text))
+        }
     }
 
     func waitingCount() throws -> Int {
@@ -93,8 +95,12 @@ struct ReplicaFile {
 
     /// The server version the waiting saves of `row` were made on (0: the row is new here).
     func base(of row: RowKey) throws -> Int64 {
-        if case .integer(let v)? = try connection.rows("SELECT base FROM folio_replica_rows WHERE entity = ? AND id = ?",
-                                                        [.text(row.entity), .integer(row.id)]).first?.first { return v }
+        if case .integer(let v)? = try connection.rows(
+            "SELECT base FROM folio_replica_rows WHERE entity = ? AND id = ?",
+            [.text(row.entity), .integer(row.id)]
+        ).first?.first {
+            return v
+        }
         return 0
     }
 }

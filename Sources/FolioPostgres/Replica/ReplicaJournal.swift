@@ -26,12 +26,14 @@ final class ReplicaJournal: SaveJournal {
         }
         try connection.run("INSERT INTO folio_outbox (entry) VALUES (?)", [.text(try entry.encoded())])
         for insert in entry.inserts {
-            try connection.run("INSERT OR REPLACE INTO folio_replica_rows (entity, id, version, pending, base) VALUES (?, ?, 0, 1, 0)",
-                               [.text(insert.entity), .integer(insert.id)])
+            try connection.run(
+                "INSERT OR REPLACE INTO folio_replica_rows (entity, id, version, pending, base) VALUES (?, ?, 0, 1, 0)",
+                [.text(insert.entity), .integer(insert.id)])
         }
         for row in entry.updates.map({ RowKey($0.entity, $0.id) }) + entry.deletes.map({ RowKey($0.entity, $0.id) }) {
             // The first waiting save of a row is made on the version last seen here; later ones on what it leaves.
-            try connection.run("""
+            try connection.run(
+                """
                 UPDATE folio_replica_rows SET base = CASE WHEN pending = 0 THEN version ELSE base END, pending = pending + 1
                 WHERE entity = ? AND id = ?
                 """, [.text(row.entity), .integer(row.id)])

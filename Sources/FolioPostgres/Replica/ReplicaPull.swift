@@ -71,7 +71,8 @@ struct ReplicaPull {
         guard outcome.position != from || !deferred.isEmpty else { return outcome }
         try file.write {
             for row in vanished {
-                try file.connection.run("DELETE FROM folio_replica_deferred WHERE entity = ? AND id = ?", [.text(row.entity), .integer(row.id)])
+                try file.connection.run(
+                    "DELETE FROM folio_replica_deferred WHERE entity = ? AND id = ?", [.text(row.entity), .integer(row.id)])
             }
             if !changes.isEmpty || !fetched.isEmpty { try apply(changes, fetched, joins) }
             try file.setMetadata("replica_pulled", String(outcome.position))
@@ -93,12 +94,15 @@ struct ReplicaPull {
                 guard !owners.isEmpty else { continue }
                 switch p.storage {
                 case .joinTable(let table, let mine, _, _):
-                    joins.append(JoinRefresh(table: table, side: mine, entity: name, property: p.name, owners: owners,
-                                             rows: try ReplicaRows.readJoin(c, table, side: mine, owners: owners)))
+                    joins.append(
+                        JoinRefresh(
+                            table: table, side: mine, entity: name, property: p.name, owners: owners,
+                            rows: try ReplicaRows.readJoin(c, table, side: mine, owners: owners)))
                 case .inverseColumn(let column, _?):
                     // An ordered to-many's positions live in its members' rows.
-                    let r = try c.query("SELECT id FROM \(quote(p.target.name)) WHERE \(quote(column)) = ANY($1::bigint[])",
-                                        [PostgresBackend.idArray(owners)])
+                    let r = try c.query(
+                        "SELECT id FROM \(quote(p.target.name)) WHERE \(quote(column)) = ANY($1::bigint[])",
+                        [PostgresBackend.idArray(owners)])
                     let members = (0..<r.rowCount).map { r.int64(row: $0, column: 0) }
                     for row in try ReplicaRows.read(c, p.target, ids: members) { fetched[p.target.name, default: [:]][row.id] = row }
                 default:
@@ -135,10 +139,12 @@ struct ReplicaPull {
             let mine = Set(owners)
             guard let entity = schema.entity(named: join.entity), let p = entity.byName[join.property] else { continue }
             let ownerSide = join.side == "a"
-            try file.replaceJoin(join.table, side: join.side, owners: owners, with: join.rows.filter { row in
-                let owner = ownerSide ? row.a : row.b, member = ownerSide ? row.b : row.a
-                return mine.contains(owner) && !pending.isDeleted(RowKey(p.target.name, member))
-            })
+            try file.replaceJoin(
+                join.table, side: join.side, owners: owners,
+                with: join.rows.filter { row in
+                    let owner = ownerSide ? row.a : row.b, member = ownerSide ? row.b : row.a
+                    return mine.contains(owner) && !pending.isDeleted(RowKey(p.target.name, member))
+                })
         }
         // The server's rows replaced the waiting saves' links of those owners: they go on top again.
         if !joins.isEmpty { try pending.replayLinks(schema, into: file) }
@@ -160,7 +166,9 @@ struct ReplicaPull {
             outcome.position = try ReplicaSnapshot.copy(from: c, schema: schema, into: file, keep: pending)
             try pending.replayLinks(schema, into: file)
             try file.connection.run("INSERT INTO folio_history (author, changes) VALUES (?, '')", [.text(localAuthor)])
-            guard case .integer(let mark)? = try file.connection.rows("SELECT max(position) FROM folio_history").first?.first else { return }
+            guard case .integer(let mark)? = try file.connection.rows("SELECT max(position) FROM folio_history").first?.first else {
+                return
+            }
             try file.connection.run("DELETE FROM folio_history WHERE position <= ?", [.integer(mark)])
             try file.setMetadata("history_trimmed_through", String(mark))
             try file.setMetadata("replica_pulled", String(outcome.position))

@@ -77,7 +77,8 @@ extension ReplicaPush {
                         c.sendWithNextStatement(statements + [PGStatement("RELEASE SAVEPOINT folio_push")])
                     } else {
                         readBack = try read(Set(entry.rows).union(written.refresh).subtracting(written.gone))
-                        try server.writeHistory(history(entry, written, readBack), author: identity.author, then: "RELEASE SAVEPOINT folio_push")
+                        try server.writeHistory(
+                            history(entry, written, readBack), author: identity.author, then: "RELEASE SAVEPOINT folio_push")
                     }
                 }
                 for (row, version) in written.versions { if let version { bases[row] = version } }
@@ -87,8 +88,9 @@ extension ReplicaPush {
                 server.abandonWriting()
                 return outcome
             }
-            try c.query("UPDATE folio_replicas SET pushed_through = greatest(pushed_through, $1) WHERE number = $2",
-                        [.integer(last.seq), .integer(identity.number)], then: ["COMMIT"])
+            try c.query(
+                "UPDATE folio_replicas SET pushed_through = greatest(pushed_through, $1) WHERE number = $2",
+                [.integer(last.seq), .integer(identity.number)], then: ["COMMIT"])
         } catch {
             server.abandonWriting()
             throw error
@@ -110,7 +112,8 @@ extension ReplicaPush {
     /// rows its updates returned. Nil for any other entry.
     func updatedRowsAlone(_ entry: OutboxEntry, _ written: Written) -> ReadBack? {
         guard entry.inserts.isEmpty, entry.deletes.isEmpty, entry.orders.isEmpty, written.refresh.isEmpty, written.gone.isEmpty,
-              written.cleared.isEmpty, written.rowsAfter.count == entry.updates.count else { return nil }
+            written.cleared.isEmpty, written.rowsAfter.count == entry.updates.count
+        else { return nil }
         var readBack = ReadBack()
         for (row, after) in written.rowsAfter {
             readBack.rows[row.entity, default: []].append(after)
@@ -121,9 +124,13 @@ extension ReplicaPush {
 
     /// The newest entry the server has from this replica.
     func pushedThrough() throws -> Int64 {
-        guard case .integer(let through)? = try c.scalar("SELECT pushed_through FROM folio_replicas WHERE number = $1",
-                                                         [.integer(identity.number)]) else {
-            throw StoreError.server(store: server.path, code: "folio", message: "the server does not know replica \(identity.number)", sql: "")
+        guard
+            case .integer(let through)? = try c.scalar(
+                "SELECT pushed_through FROM folio_replicas WHERE number = $1",
+                [.integer(identity.number)])
+        else {
+            throw StoreError.server(
+                store: server.path, code: "folio", message: "the server does not know replica \(identity.number)", sql: "")
         }
         return through
     }

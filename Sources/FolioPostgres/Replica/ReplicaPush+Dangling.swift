@@ -134,12 +134,15 @@ extension ReplicaPush {
     /// After the entry's writes: rows that still refer to a row it deleted
     /// are deleted in turn (`.cascade`) or cleared (the other rules).
     func applyDeleteRules(_ entry: OutboxEntry, _ written: inout Written) throws {
-        var queue = entry.deletes.map { RowKey($0.entity, $0.id) }.filter { written.versions[$0] == .some(nil) && !written.refresh.contains($0) }
+        var queue = entry.deletes.map { RowKey($0.entity, $0.id) }.filter {
+            written.versions[$0] == .some(nil) && !written.refresh.contains($0)
+        }
         while let row = queue.popLast() {
             for entity in schema.entities {
                 for p in entity.toOnes where p.target.name == row.entity {
                     if p.inverse.deleteRule == .cascade {
-                        let r = try c.query("DELETE FROM \(quote(entity.name)) WHERE \(quote(p.name)) = $1 RETURNING id", [.integer(row.id)])
+                        let r = try c.query(
+                            "DELETE FROM \(quote(entity.name)) WHERE \(quote(p.name)) = $1 RETURNING id", [.integer(row.id)])
                         for i in 0..<r.rowCount {
                             let gone = RowKey(entity.name, r.int64(row: i, column: 0))
                             written.gone.insert(gone)
@@ -148,7 +151,8 @@ extension ReplicaPush {
                             queue.append(gone)
                         }
                     } else {
-                        let r = try c.query("""
+                        let r = try c.query(
+                            """
                             UPDATE \(quote(entity.name)) SET \(quote(p.name)) = NULL, \(RowVersion.column) = \(RowVersion.column) + 1
                             WHERE \(quote(p.name)) = $1 RETURNING id, \(RowVersion.column)
                             """, [.integer(row.id)])

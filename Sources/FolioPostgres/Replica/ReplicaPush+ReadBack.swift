@@ -45,11 +45,13 @@ extension ReplicaPush {
     func record(_ entry: OutboxEntry, _ written: Written, _ readBack: ReadBack, pending: PendingRows) throws {
         for (row, version) in written.versions {
             if let version {
-                try file.connection.run("""
+                try file.connection.run(
+                    """
                     UPDATE folio_replica_rows SET version = ?, base = ?, pending = max(pending - 1, 0) WHERE entity = ? AND id = ?
                     """, [.integer(version), .integer(version), .text(row.entity), .integer(row.id)])
             } else {
-                try file.connection.run("DELETE FROM folio_replica_rows WHERE entity = ? AND id = ?", [.text(row.entity), .integer(row.id)])
+                try file.connection.run(
+                    "DELETE FROM folio_replica_rows WHERE entity = ? AND id = ?", [.text(row.entity), .integer(row.id)])
             }
         }
         var changes = ChangeSet(origin: .otherProcess)
@@ -75,8 +77,10 @@ extension ReplicaPush {
     /// Writes the server's values of `rows` where they differ here (but for
     /// the keys of later waiting saves, and references to rows not here yet,
     /// which a later pull brings with them).
-    private func refresh(_ entity: EntityDescription, _ rows: [ServerRow], _ pending: PendingRows, _ coming: Set<RowKey>,
-                         _ changes: inout ChangeSet) throws {
+    private func refresh(
+        _ entity: EntityDescription, _ rows: [ServerRow], _ pending: PendingRows, _ coming: Set<RowKey>,
+        _ changes: inout ChangeSet
+    ) throws {
         let name = entity.name, columns = ReplicaRows.columns(of: entity)
         let targets = Dictionary(uniqueKeysWithValues: entity.toOnes.map { ($0.name, $0.target.name) })
         var keep: [Int64: Set<String>] = [:]
@@ -87,7 +91,8 @@ extension ReplicaPush {
             var kept = keep[row.id] ?? []
             for (index, column) in columns.enumerated() {
                 guard let target = targets[column], case .integer(let ref) = row.values[index],
-                      !coming.contains(RowKey(target, ref)), try !isHere(target, ref) else { continue }
+                    !coming.contains(RowKey(target, ref)), try !isHere(target, ref)
+                else { continue }
                 kept.insert(column)
             }
             let id = ObjectID(entityName: name, rowID: row.id)
@@ -100,8 +105,9 @@ extension ReplicaPush {
             }
             keep[row.id] = kept
             let keys = columns.indices.filter { !kept.contains(columns[$0]) && here[$0] != row.values[$0] }.map { columns[$0] }
-            try file.connection.run("UPDATE folio_replica_rows SET version = ? WHERE entity = ? AND id = ?",
-                                    [.integer(row.version), .text(name), .integer(row.id)])
+            try file.connection.run(
+                "UPDATE folio_replica_rows SET version = ? WHERE entity = ? AND id = ?",
+                [.integer(row.version), .text(name), .integer(row.id)])
             guard !keys.isEmpty else { continue }
             changes.updated[id, default: []].formUnion(keys)
             differing.append(row)

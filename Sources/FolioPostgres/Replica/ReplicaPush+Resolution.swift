@@ -22,8 +22,10 @@ extension ReplicaPush {
         guard let stored = try ReplicaRows.read(c, entity, ids: [u.id]).first else {
             // Deleted there: the change is dropped (the pull removes the row here), unless the app settles it.
             if policy == .error {
-                written.conflicts.append(SaveConflict(entity: u.entity, id: u.id, kind: .deletedElsewhere,
-                                                      keys: zip(u.keys, u.new).map { .init(key: $0, stored: .null, context: $1.value) }))
+                written.conflicts.append(
+                    SaveConflict(
+                        entity: u.entity, id: u.id, kind: .deletedElsewhere,
+                        keys: zip(u.keys, u.new).map { .init(key: $0, stored: .null, context: $1.value) }))
             }
             written.versions[row] = .some(nil)
             return
@@ -31,7 +33,9 @@ extension ReplicaPush {
         let columns = ReplicaRows.columns(of: entity)
         func theirs(_ key: String) -> StoreValue { columns.firstIndex(of: key).map { stored.values[$0] } ?? .null }
         if policy == .error {
-            let keys = zip(u.keys, u.new).filter { theirs($0.0) != $0.1.value }.map { SaveConflict.Key(key: $0.0, stored: theirs($0.0), context: $0.1.value) }
+            let keys = zip(u.keys, u.new).filter { theirs($0.0) != $0.1.value }.map {
+                SaveConflict.Key(key: $0.0, stored: theirs($0.0), context: $0.1.value)
+            }
             written.conflicts.append(SaveConflict(entity: u.entity, id: u.id, kind: .changed, keys: keys))
             return
         }

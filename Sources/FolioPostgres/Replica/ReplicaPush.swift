@@ -63,7 +63,8 @@ struct ReplicaPush {
         guard let entity = schema.entity(named: name), entity.byName[key]?.isAttribute == true else { return nil }
         let keys = Array(Set([key] + entity.uniqueTogether.filter { $0.contains(key) }.flatMap { $0 })).filter { entity.byName[$0] != nil }
         func now(_ id: Int64) throws -> [StoreValue]? {
-            try file.connection.rows("SELECT \(keys.map(quote).joined(separator: ", ")) FROM \(quote(name)) WHERE id = ?", [.integer(id)]).first
+            try file.connection.rows("SELECT \(keys.map(quote).joined(separator: ", ")) FROM \(quote(name)) WHERE id = ?", [.integer(id)])
+                .first
         }
         var changed = entry
         var adopted = false
@@ -156,8 +157,9 @@ struct ReplicaPush {
                 written.versions[row] = try ReplicaRows.read(c, entity, ids: [d.id]).first?.version
                 continue
             }
-            let r = try c.query("DELETE FROM \(quote(d.entity)) WHERE id = $1 AND \(RowVersion.column) = $2 RETURNING id",
-                                [.integer(d.id), .integer(bases[row] ?? 0)])
+            let r = try c.query(
+                "DELETE FROM \(quote(d.entity)) WHERE id = $1 AND \(RowVersion.column) = $2 RETURNING id",
+                [.integer(d.id), .integer(bases[row] ?? 0)])
             written.versions[row] = .some(nil)
             if r.rowCount == 0, let stored = try ReplicaRows.read(c, entity, ids: [d.id]).first {
                 try resolveDeletion(entity, stored, &written)
@@ -187,22 +189,29 @@ struct ReplicaPush {
     }
 
     /// Writes `keys` of a row at server version `version`; the row as written (all its columns), or nil when it is not at that version.
-    func updateReturningRow(_ entity: EntityDescription, _ id: Int64, keys: [String], values: [StoreValue], at version: Int64) throws -> ServerRow? {
+    func updateReturningRow(_ entity: EntityDescription, _ id: Int64, keys: [String], values: [StoreValue], at version: Int64) throws
+        -> ServerRow?
+    {
         let columns = ReplicaRows.columns(of: entity)
-        let sets = keys.enumerated().map { "\(quote($0.element)) = $\($0.offset + 1)" } + ["\(RowVersion.column) = \(RowVersion.column) + 1"]
-        let r = try c.query("""
+        let sets =
+            keys.enumerated().map { "\(quote($0.element)) = $\($0.offset + 1)" } + ["\(RowVersion.column) = \(RowVersion.column) + 1"]
+        let r = try c.query(
+            """
             UPDATE \(quote(entity.name)) SET \(sets.joined(separator: ", "))
             WHERE id = $\(keys.count + 1) AND \(RowVersion.column) = $\(keys.count + 2)
             RETURNING \((columns.map(quote) + [RowVersion.column]).joined(separator: ", "))
             """, values + [.integer(id), .integer(version)])
         guard r.rowCount > 0 else { return nil }
-        return ServerRow(id: id, values: (0..<columns.count).map { r.value(row: 0, column: $0) }, version: r.int64(row: 0, column: columns.count))
+        return ServerRow(
+            id: id, values: (0..<columns.count).map { r.value(row: 0, column: $0) }, version: r.int64(row: 0, column: columns.count))
     }
 
     /// Writes `keys` of a row at server version `version`; its new version, or nil when the row is not at that version.
     func update(_ entity: EntityDescription, _ id: Int64, keys: [String], values: [StoreValue], at version: Int64) throws -> Int64? {
-        let sets = keys.enumerated().map { "\(quote($0.element)) = $\($0.offset + 1)" } + ["\(RowVersion.column) = \(RowVersion.column) + 1"]
-        let r = try c.query("""
+        let sets =
+            keys.enumerated().map { "\(quote($0.element)) = $\($0.offset + 1)" } + ["\(RowVersion.column) = \(RowVersion.column) + 1"]
+        let r = try c.query(
+            """
             UPDATE \(quote(entity.name)) SET \(sets.joined(separator: ", "))
             WHERE id = $\(keys.count + 1) AND \(RowVersion.column) = $\(keys.count + 2) RETURNING \(RowVersion.column)
             """, values + [.integer(id), .integer(version)])
@@ -232,11 +241,13 @@ struct ReplicaPush {
         for (position, member) in order.members.enumerated() {
             switch p.storage {
             case .inverseColumn(_, let column?):
-                try c.query("UPDATE \(quote(p.target.name)) SET \(quote(column)) = $1 WHERE id = $2",
-                            [.integer(Int64(position)), .integer(member)])
+                try c.query(
+                    "UPDATE \(quote(p.target.name)) SET \(quote(column)) = $1 WHERE id = $2",
+                    [.integer(Int64(position)), .integer(member)])
             case .joinTable(let table, let mine, let other, let column?):
-                try c.query("UPDATE \(quote(table)) SET \(column) = $1 WHERE \(mine) = $2 AND \(other) = $3",
-                            [.integer(Int64(position)), .integer(order.owner), .integer(member)])
+                try c.query(
+                    "UPDATE \(quote(table)) SET \(column) = $1 WHERE \(mine) = $2 AND \(other) = $3",
+                    [.integer(Int64(position)), .integer(order.owner), .integer(member)])
             default:
                 return
             }

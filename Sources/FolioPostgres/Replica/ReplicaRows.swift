@@ -48,16 +48,19 @@ enum ReplicaRows {
         let r: PGResult
         if let ids {
             guard !ids.isEmpty else { return [] }
-            r = try c.query("SELECT \(select) FROM \(quote(entity.name)) WHERE id = ANY($1::bigint[]) ORDER BY id",
-                            [PostgresBackend.idArray(ids)])
+            r = try c.query(
+                "SELECT \(select) FROM \(quote(entity.name)) WHERE id = ANY($1::bigint[]) ORDER BY id",
+                [PostgresBackend.idArray(ids)])
         } else {
             r = try c.query("SELECT \(select) FROM \(quote(entity.name)) ORDER BY id")
         }
         var rows: [ServerRow] = []
         rows.reserveCapacity(r.rowCount)
         for row in 0..<r.rowCount {
-            rows.append(ServerRow(id: r.int64(row: row, column: 0), values: (0..<columns.count).map { r.value(row: row, column: $0 + 1) },
-                                  version: r.int64(row: row, column: columns.count + 1)))
+            rows.append(
+                ServerRow(
+                    id: r.int64(row: row, column: 0), values: (0..<columns.count).map { r.value(row: row, column: $0 + 1) },
+                    version: r.int64(row: row, column: columns.count + 1)))
         }
         return rows
     }
@@ -73,8 +76,9 @@ enum ReplicaRows {
             r = try c.query(select)
         }
         return (0..<r.rowCount).map {
-            JoinRow(a: r.int64(row: $0, column: 0), b: r.int64(row: $0, column: 1),
-                    aOrder: r.value(row: $0, column: 2), bOrder: r.value(row: $0, column: 3))
+            JoinRow(
+                a: r.int64(row: $0, column: 0), b: r.int64(row: $0, column: 1),
+                aOrder: r.value(row: $0, column: 2), bOrder: r.value(row: $0, column: 3))
         }
     }
 }
@@ -88,12 +92,15 @@ extension ReplicaFile {
     /// whose unique value a waiting local save holds is deferred (a later
     /// pull writes it); returns the IDs it inserted and those it deferred.
     @discardableResult
-    func upsert(_ entity: EntityDescription, _ rows: [ServerRow],
-                keep: [Int64: Set<String>] = [:]) throws -> (inserted: [Int64], deferred: [Int64]) {
+    func upsert(
+        _ entity: EntityDescription, _ rows: [ServerRow],
+        keep: [Int64: Set<String>] = [:]
+    ) throws -> (inserted: [Int64], deferred: [Int64]) {
         var result: (inserted: [Int64], deferred: [Int64]) = ([], [])
         let columns = ReplicaRows.columns(of: entity)
         let table = quote(entity.name)
-        let insert = "INSERT INTO \(table) (\((["id"] + columns.map(quote) + [RowVersion.column]).joined(separator: ", "))) VALUES ("
+        let insert =
+            "INSERT INTO \(table) (\((["id"] + columns.map(quote) + [RowVersion.column]).joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: columns.count + 2).joined(separator: ", ") + ")"
         for row in rows {
             let exists = try !connection.rows("SELECT 1 FROM \(table) WHERE id = ?", [.integer(row.id)]).isEmpty
@@ -103,8 +110,9 @@ extension ReplicaFile {
                     let kept = keep[row.id] ?? []
                     let written = columns.indices.filter { !kept.contains(columns[$0]) }
                     let sets = written.map { "\(quote(columns[$0])) = ?" } + ["\(RowVersion.column) = \(RowVersion.column) + 1"]
-                    try connection.run("UPDATE \(table) SET \(sets.joined(separator: ", ")) WHERE id = ?",
-                                       written.map { row.values[$0] } + [.integer(row.id)])
+                    try connection.run(
+                        "UPDATE \(table) SET \(sets.joined(separator: ", ")) WHERE id = ?",
+                        written.map { row.values[$0] } + [.integer(row.id)])
                 } else {
                     try connection.run(insert, [.integer(row.id)] + row.values + [.integer(RowVersion.first)])
                     result.inserted.append(row.id)
@@ -115,7 +123,8 @@ extension ReplicaFile {
                 continue
             }
             try connection.run("DELETE FROM folio_replica_deferred WHERE entity = ? AND id = ?", key)
-            try connection.run("""
+            try connection.run(
+                """
                 INSERT INTO folio_replica_rows (entity, id, version) VALUES (?, ?, ?)
                 ON CONFLICT (entity, id) DO UPDATE SET version = excluded.version
                 """, [.text(entity.name), .integer(row.id), .integer(row.version)])
@@ -128,7 +137,8 @@ extension ReplicaFile {
     /// without its look-ups, for a first sync.
     func insertNew(_ entity: EntityDescription, _ rows: [ServerRow]) throws {
         let columns = ReplicaRows.columns(of: entity)
-        let insert = "INSERT INTO \(quote(entity.name)) (\((["id"] + columns.map(quote) + [RowVersion.column]).joined(separator: ", "))) VALUES ("
+        let insert =
+            "INSERT INTO \(quote(entity.name)) (\((["id"] + columns.map(quote) + [RowVersion.column]).joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: columns.count + 2).joined(separator: ", ") + ")"
         var values: [StoreValue] = []
         values.reserveCapacity(columns.count + 2)
@@ -138,8 +148,9 @@ extension ReplicaFile {
             values += row.values
             values.append(.integer(RowVersion.first))
             try connection.run(insert, values)
-            try connection.run("INSERT OR REPLACE INTO folio_replica_rows (entity, id, version) VALUES (?, ?, ?)",
-                               [.text(entity.name), .integer(row.id), .integer(row.version)])
+            try connection.run(
+                "INSERT OR REPLACE INTO folio_replica_rows (entity, id, version) VALUES (?, ?, ?)",
+                [.text(entity.name), .integer(row.id), .integer(row.version)])
         }
     }
 
@@ -147,7 +158,8 @@ extension ReplicaFile {
     func delete(_ entity: EntityDescription, ids: [Int64]) throws {
         for id in ids {
             try connection.run("DELETE FROM \(quote(entity.name)) WHERE id = ?", [.integer(id)])
-            try connection.run("DELETE FROM folio_replica_rows WHERE entity = ? AND id = ? AND pending = 0", [.text(entity.name), .integer(id)])
+            try connection.run(
+                "DELETE FROM folio_replica_rows WHERE entity = ? AND id = ? AND pending = 0", [.text(entity.name), .integer(id)])
         }
     }
 
@@ -159,8 +171,9 @@ extension ReplicaFile {
 
     func insertJoin(_ table: String, _ rows: [JoinRow]) throws {
         for row in rows {
-            try connection.run("INSERT OR REPLACE INTO \(quote(table)) (a, b, a_order, b_order) VALUES (?, ?, ?, ?)",
-                               [.integer(row.a), .integer(row.b), row.aOrder, row.bOrder])
+            try connection.run(
+                "INSERT OR REPLACE INTO \(quote(table)) (a, b, a_order, b_order) VALUES (?, ?, ?, ?)",
+                [.integer(row.a), .integer(row.b), row.aOrder, row.bOrder])
         }
     }
 

@@ -15,8 +15,10 @@ enum ReplicaSnapshot {
         do {
             try ReplicaServerTables.create(c)
             guard case .integer(let number)? = try c.scalar("SELECT nextval('folio_replica_number')"),
-                  number <= ReplicaIDs.largestNumber else {
-                throw StoreError.server(store: server.path, code: "folio", message: "the server has handed out every replica number", sql: "")
+                number <= ReplicaIDs.largestNumber
+            else {
+                throw StoreError.server(
+                    store: server.path, code: "folio", message: "the server has handed out every replica number", sql: "")
             }
             let author = "replica-\(number)-\(UUID().uuidString.prefix(8).lowercased())"
             try c.query("INSERT INTO folio_replicas (number, author) VALUES ($1, $2)", [.integer(number), .text(author)])
@@ -33,7 +35,9 @@ enum ReplicaSnapshot {
     /// local saves (a re-read keeps them on top), and returns the history
     /// position the copy is at.
     @discardableResult
-    static func copy(from c: PGConnection, schema: Schema, into file: ReplicaFile, keep pending: PendingRows = PendingRows()) throws -> Int64 {
+    static func copy(from c: PGConnection, schema: Schema, into file: ReplicaFile, keep pending: PendingRows = PendingRows()) throws
+        -> Int64
+    {
         try c.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         do {
             let position = try PostgresHistory.latestPosition(c)
@@ -56,9 +60,11 @@ enum ReplicaSnapshot {
             for join in ReplicaRows.joinTables(schema) {
                 let rows = try ReplicaRows.readJoin(c, join.table)
                 try file.connection.run("DELETE FROM \(quote(join.table))")
-                try file.insertJoin(join.table, rows.filter {
-                    !pending.isDeleted(RowKey(join.a, $0.a)) && !pending.isDeleted(RowKey(join.b, $0.b))
-                })
+                try file.insertJoin(
+                    join.table,
+                    rows.filter {
+                        !pending.isDeleted(RowKey(join.a, $0.a)) && !pending.isDeleted(RowKey(join.b, $0.b))
+                    })
             }
             try c.execute("COMMIT")
             return position
@@ -72,7 +78,8 @@ enum ReplicaSnapshot {
 /// The tables the server keeps for its replicas (made by the first replica's first sync).
 enum ReplicaServerTables {
     static func create(_ c: PGConnection) throws {
-        try c.execute("""
+        try c.execute(
+            """
             CREATE SEQUENCE IF NOT EXISTS folio_replica_number;
             CREATE TABLE IF NOT EXISTS folio_replicas (
               number BIGINT PRIMARY KEY, author TEXT NOT NULL, pushed_through BIGINT NOT NULL DEFAULT 0)

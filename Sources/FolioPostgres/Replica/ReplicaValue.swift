@@ -18,12 +18,19 @@ struct ReplicaValue: Codable, Equatable {
             return
         }
         let c = try decoder.container(keyedBy: Key.self)
-        if let i = try c.decodeIfPresent(Int64.self, forKey: .i) { value = .integer(i) }
-        else if let r = try c.decodeIfPresent(Double.self, forKey: .r) { value = .real(r) }
-        else if let f = try c.decodeIfPresent(UInt64.self, forKey: .f) { value = .real(Double(bitPattern: f)) }
-        else if let t = try c.decodeIfPresent(String.self, forKey: .t) { value = .text(t) }
-        else if let b = try c.decodeIfPresent(String.self, forKey: .b), let data = Data(base64Encoded: b) { value = .blob(data) }
-        else { throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription: "not a stored value")) }
+        if let i = try c.decodeIfPresent(Int64.self, forKey: .i) {
+            value = .integer(i)
+        } else if let r = try c.decodeIfPresent(Double.self, forKey: .r) {
+            value = .real(r)
+        } else if let f = try c.decodeIfPresent(UInt64.self, forKey: .f) {
+            value = .real(Double(bitPattern: f))
+        } else if let t = try c.decodeIfPresent(String.self, forKey: .t) {
+            value = .text(t)
+        } else if let b = try c.decodeIfPresent(String.self, forKey: .b), let data = Data(base64Encoded: b) {
+            value = .blob(data)
+        } else {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription: "not a stored value"))
+        }
     }
 
     func encode(to encoder: any Encoder) throws {

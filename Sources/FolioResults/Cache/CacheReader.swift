@@ -1,5 +1,5 @@
-import Foundation
 import FolioStore
+import Foundation
 
 /// Reads what ``CacheWriter`` wrote; nil on truncated or unknown input.
 struct CacheReader {

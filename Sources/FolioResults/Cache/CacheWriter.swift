@@ -1,5 +1,5 @@
-import Foundation
 import FolioStore
+import Foundation
 
 /// Appends store values in a small tagged binary form.
 struct CacheWriter {

@@ -1,5 +1,5 @@
-import Foundation
 import FolioStore
+import Foundation
 
 /// A results cache file opened by a relaunch: its section table and every
 /// row ID are read and checked at once (8 bytes a row, read in one go), so
@@ -53,7 +53,8 @@ final class CachedOrder {
     /// Every ID in the file's order, each chunk checked against its checksum; nil on any damage.
     private static func checkedIDs(_ file: CacheFile, _ layout: CacheLayout) -> [Int64]? {
         guard let bytes = file.read(at: layout.idsOffset, count: layout.rowCount * 8),
-              let sums = file.read(at: layout.sumsOffset, count: layout.chunkCount * 8) else { return nil }
+            let sums = file.read(at: layout.sumsOffset, count: layout.chunkCount * 8)
+        else { return nil }
         return bytes.withUnsafeBytes { ids -> [Int64]? in
             let intact = sums.withUnsafeBytes { sums in
                 (0..<layout.chunkCount).allSatisfy { chunk in

@@ -1,5 +1,5 @@
-import Foundation
 import FolioStore
+import Foundation
 
 /// Loads a relaunch's whole cached order into a new engine, on any thread:
 /// the open file, where its keys lie, the sections and the checked IDs.
@@ -26,7 +26,8 @@ struct CachedRows: Sendable {
     /// - Complexity: O(n).
     func load() -> LoadedOrder? {
         guard let keyBytes = file.read(at: layout.keysOffset, count: layout.keysLength),
-              keyBytes.withUnsafeBytes({ CacheLayout.checksum($0) }) == layout.keysChecksum else { return nil }
+            keyBytes.withUnsafeBytes({ CacheLayout.checksum($0) }) == layout.keysChecksum
+        else { return nil }
         let width = keyAscending.count
         var reader = CacheReader(bytes: keyBytes)
         var rows: [ResultsRow<Int64, RowKey, SectionKey>] = []

@@ -1,7 +1,8 @@
-import Foundation
 import FolioStore
+import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Reading and writing cache files (see ``CacheLayout`` for the format).
@@ -23,11 +24,13 @@ extension ResultsCache {
         guard let size = file.size else { return nil }
         let headLength = header.count + CacheLayout.headFields * 8
         guard size >= headLength, let start = file.read(at: 0, count: headLength),
-              start.prefix(header.count).elementsEqual(header) else { return nil }
+            start.prefix(header.count).elementsEqual(header)
+        else { return nil }
         var fields = CacheReader(bytes: Array(start[header.count...]))
         let head = (0..<CacheLayout.headFields).compactMap { _ in fields.int64() }
         guard let layout = CacheLayout(textLength: header.count, head: head, fileSize: size),
-              let table = file.read(at: layout.tableOffset, count: layout.tableLength) else { return nil }
+            let table = file.read(at: layout.tableOffset, count: layout.tableLength)
+        else { return nil }
         let checked = (start[..<(headLength - 8)] + table).withUnsafeBytes { CacheLayout.checksum($0) }
         guard checked == UInt64(bitPattern: head[5]) else { return nil }
         // The sections: strictly in order, counts adding up to the rows.
@@ -36,7 +39,9 @@ extension ResultsCache {
         sections.reserveCapacity(layout.sectionCount)
         var rows = 0
         for _ in 0..<layout.sectionCount {
-            guard let value = reader.value(), let count = reader.int64(), count >= 0, count <= Int64(layout.rowCount - rows) else { return nil }
+            guard let value = reader.value(), let count = reader.int64(), count >= 0, count <= Int64(layout.rowCount - rows) else {
+                return nil
+            }
             let key = plan.sectioned ? SectionKey(value, ascending: plan.ascending[0]) : SectionKey(.null, ascending: true)
             if let last = sections.last, !(last.key < key) { return nil }
             sections.append(CachedOrder.Section(key: key, count: Int(count), start: rows))
@@ -44,9 +49,10 @@ extension ResultsCache {
         }
         guard reader.atEnd, rows == layout.rowCount, plan.sectioned || sections.count == 1 else { return nil }
         let first = plan.sectioned ? 1 : 0
-        return CachedOrder(file: file, layout: layout, sections: sections,
-                           keyAscending: Array(plan.ascending[first..<plan.sortCount]),
-                           fixedSection: plan.sectioned ? nil : SectionKey(.null, ascending: true))
+        return CachedOrder(
+            file: file, layout: layout, sections: sections,
+            keyAscending: Array(plan.ascending[first..<plan.sortCount]),
+            fixedSection: plan.sectioned ? nil : SectionKey(.null, ascending: true))
     }
 
     /// Writes the rows in their current order; failures leave no cache.
@@ -67,9 +73,10 @@ extension ResultsCache {
             rowCount += sectionIDs.count
         }
         let text = Array(header.utf8)
-        let layout = CacheLayout(textLength: text.count, sectionCount: engine.numberOfSections, rowCount: rowCount,
-                                 tableLength: table.bytes.count, keysLength: keys.bytes.count,
-                                 keysChecksum: keys.bytes.withUnsafeBytes { CacheLayout.checksum($0) })
+        let layout = CacheLayout(
+            textLength: text.count, sectionCount: engine.numberOfSections, rowCount: rowCount,
+            tableLength: table.bytes.count, keysLength: keys.bytes.count,
+            keysChecksum: keys.bytes.withUnsafeBytes { CacheLayout.checksum($0) })
         var file = CacheWriter()
         file.bytes.reserveCapacity(layout.fileLength)
         file.bytes.append(contentsOf: text)

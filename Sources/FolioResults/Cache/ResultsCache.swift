@@ -1,5 +1,5 @@
-import Foundation
 import FolioStore
+import Foundation
 import Synchronization
 
 /// The persistent section cache: a named file holding a fetch's rows in
@@ -26,7 +26,8 @@ public enum ResultsCache {
         get {
             if let url = location.withLock({ $0 }) { return url }
             let environment = ProcessInfo.processInfo.environment
-            let base = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+            let base =
+                environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
                 ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".cache")
             return base.appendingPathComponent("folio/results")
         }
@@ -34,7 +35,8 @@ public enum ResultsCache {
     }
 
     static func file(_ name: String) -> URL {
-        let safe = String(name.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" })
+        let safe = String(
+            name.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" })
         return directory.appendingPathComponent(safe + ".frc")
     }
 
@@ -58,7 +60,8 @@ public enum ResultsCache {
     static func header<E>(_ plan: KeyPlan<E>, context: ObjectContext) -> String? {
         // The identifier tells a store made again at the same path, at the same position, from the one cached.
         guard let path = context.storePath, let identifier = try? context.storeIdentifier(),
-              let generation = try? context.storeGeneration() else { return nil }
+            let generation = try? context.storeGeneration()
+        else { return nil }
         return "folio-results-cache 3\n\(path)\n\(identifier)\n\(generation)\n\(plan.fingerprint)\n"
     }
 }

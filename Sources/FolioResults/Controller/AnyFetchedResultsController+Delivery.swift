@@ -28,8 +28,12 @@ extension AnyFetchedResultsController {
 
     func publicChangeSet(_ report: ResultsChangeSet<Int64, SectionKey>) -> FetchedResultsChanges {
         ResultsChangeSet(
-            sectionChanges: report.sectionChanges.map { SectionChange(type: $0.type, index: $0.index, section: sectionIdentifier($0.section)) },
-            objectChanges: report.objectChanges.map { ObjectChange(type: $0.type, id: objectID($0.id), indexPath: $0.indexPath, newIndexPath: $0.newIndexPath) })
+            sectionChanges: report.sectionChanges.map {
+                SectionChange(type: $0.type, index: $0.index, section: sectionIdentifier($0.section))
+            },
+            objectChanges: report.objectChanges.map {
+                ObjectChange(type: $0.type, id: objectID($0.id), indexPath: $0.indexPath, newIndexPath: $0.newIndexPath)
+            })
     }
 
     /// Core Data's per-change callbacks for one batch, in the contract's
@@ -39,9 +43,12 @@ extension AnyFetchedResultsController {
         let hearing = beginHearing(calls: 2 + changes.sectionChanges.count + changes.objectChanges.count)
         delegate.controllerWillChangeContent(self)
         for change in changes.sectionChanges {
-            let info = change.type == .insert ? sectionInfo(at: change.index)
-                : FetchedResultsSection(identifier: change.section, indexTitle: sectionIndexTitle(forSectionName: change.section.name),
-                                        numberOfObjects: 0, index: change.index, controller: nil)
+            let info =
+                change.type == .insert
+                ? sectionInfo(at: change.index)
+                : FetchedResultsSection(
+                    identifier: change.section, indexTitle: sectionIndexTitle(forSectionName: change.section.name),
+                    numberOfObjects: 0, index: change.index, controller: nil)
             delegate.controller(self, didChange: info, atSectionIndex: change.index, for: change.type)
         }
         let handed = handedObjects
@@ -52,7 +59,8 @@ extension AnyFetchedResultsController {
                 if let j = handed?.index(at: i, id: id) {
                     // Borrowed from the handed list, which keeps it: no retain of each object
                     // (a cache miss each in a big batch) for a delegate that may not read it.
-                    delegate.controller(self, didChange: objects[j], at: change.indexPath, for: change.type, newIndexPath: change.newIndexPath)
+                    delegate.controller(
+                        self, didChange: objects[j], at: change.indexPath, for: change.type, newIndexPath: change.newIndexPath)
                 } else {
                     let object = resident[id] ?? managedObjectContext.object(with: change.id)
                     delegate.controller(self, didChange: object, at: change.indexPath, for: change.type, newIndexPath: change.newIndexPath)

@@ -12,7 +12,9 @@ extension AnyFetchedResultsController {
         var seen = Set<String>()
         var titles: [String] = []
         for index in 0..<shownSectionCount {
-            guard let title = sectionIndexTitle(forSectionName: sectionName(shownSection(at: index))), seen.insert(title).inserted else { continue }
+            guard let title = sectionIndexTitle(forSectionName: sectionName(shownSection(at: index))), seen.insert(title).inserted else {
+                continue
+            }
             titles.append(title)
         }
         return titles

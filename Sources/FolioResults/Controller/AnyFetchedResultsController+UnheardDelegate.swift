@@ -45,14 +45,15 @@ extension AnyFetchedResultsController {
     func endHearing(_ delegate: any FetchedResultsControllerDelegate) {
         delegateHearing.judged = true
         guard delegateHearing.defaulted == delegateHearing.made else { return }
-        let message = "folio: \(String(reflecting: type(of: delegate))) is a fetched results controller's delegate "
+        let message =
+            "folio: \(String(reflecting: type(of: delegate))) is a fetched results controller's delegate "
             + "but implements none of FetchedResultsControllerDelegate's change methods, so it hears no change; "
             + "check their signatures: the controller is an AnyFetchedResultsController, the object Any"
         if let handler = delegateHearing.handler {
             handler(message)
         } else {
             #if DEBUG
-            FileHandle.standardError.write(Data((message + "\n").utf8))
+                FileHandle.standardError.write(Data((message + "\n").utf8))
             #endif
         }
     }

@@ -29,7 +29,7 @@ public class AnyFetchedResultsController {
     /// ```
     public weak var delegate: (any FetchedResultsControllerDelegate)? {
         didSet {
-            sectionCache = nil   // index titles may come from the delegate
+            sectionCache = nil  // index titles may come from the delegate
             delegateHearing.judged = false
         }
     }
@@ -143,10 +143,13 @@ public class AnyFetchedResultsController {
     @_disfavoredOverload
     public func object(at indexPath: IndexPath) -> ManagedObject {
         precondition(hasFetched, "FetchedResultsController: object(at: \(indexPath)) before performFetch()")
-        precondition(indexPath.section >= 0 && indexPath.section < shownSectionCount,
-                     "FetchedResultsController: no section \(indexPath.section) for \(indexPath); there are \(shownSectionCount)")
-        precondition(indexPath.row >= 0 && indexPath.row < shownRowCount(inSection: indexPath.section),
-                     "FetchedResultsController: no row at \(indexPath); section \(indexPath.section) has \(shownRowCount(inSection: indexPath.section))")
+        precondition(
+            indexPath.section >= 0 && indexPath.section < shownSectionCount,
+            "FetchedResultsController: no section \(indexPath.section) for \(indexPath); there are \(shownSectionCount)")
+        precondition(
+            indexPath.row >= 0 && indexPath.row < shownRowCount(inSection: indexPath.section),
+            "FetchedResultsController: no row at \(indexPath); section \(indexPath.section) has \(shownRowCount(inSection: indexPath.section))"
+        )
         let id = shownID(at: indexPath)
         if let object = resident[id] { return object }
         return materialise(at: indexPath, id: id)
@@ -198,9 +201,10 @@ public class AnyFetchedResultsController {
     /// - Complexity: O(n).
     public func snapshot(reconfiguring reconfigured: [ObjectID] = []) -> ResultsSnapshot<ObjectID> {
         let sections = engine.snapshot()
-        return ResultsSnapshot(sectionIdentifiers: sections.map { sectionIdentifier($0.section) },
-                               itemIdentifiers: sections.map { $0.ids.map(objectID) },
-                               reconfiguredItemIdentifiers: reconfigured)
+        return ResultsSnapshot(
+            sectionIdentifiers: sections.map { sectionIdentifier($0.section) },
+            itemIdentifiers: sections.map { $0.ids.map(objectID) },
+            reconfiguredItemIdentifiers: reconfigured)
     }
 
     /// Removes a named cache, or every cache when `name` is nil (Core Data's
@@ -247,8 +251,9 @@ public class AnyFetchedResultsController {
 
     func sectionInfo(at index: Int) -> FetchedResultsSection {
         let key = shownSection(at: index)
-        return FetchedResultsSection(identifier: sectionIdentifier(key), indexTitle: sectionIndexTitle(forSectionName: sectionName(key)),
-                                     numberOfObjects: shownRowCount(inSection: index), index: index, controller: self)
+        return FetchedResultsSection(
+            identifier: sectionIdentifier(key), indexTitle: sectionIndexTitle(forSectionName: sectionName(key)),
+            numberOfObjects: shownRowCount(inSection: index), index: index, controller: self)
     }
 
     /// The objects of a section in order, as `ManagedObject`s.

@@ -55,8 +55,10 @@ extension FetchedResultsController {
             } else {
                 let live: [Int64]
                 if readsMemory, let keys = plan.objectKeys,
-                   let rest = readInMemory(keys, entity: plan.entityName, candidates, changed: changed, deleted: deleted,
-                                           into: &changeList, objects: &objects, ids: &objectIDs, present: &present) {
+                    let rest = readInMemory(
+                        keys, entity: plan.entityName, candidates, changed: changed, deleted: deleted,
+                        into: &changeList, objects: &objects, ids: &objectIDs, present: &present)
+                {
                     live = rest
                 } else {
                     live = candidates.compactMap { isDeleted($0.id) ? nil : $0.id }
@@ -112,14 +114,17 @@ extension FetchedResultsController {
     /// (not present, so it goes). A big batch is read on several threads
     /// (see ``UnsafeMemoryRead``).
     /// - Complexity: O(k) object lookups for k candidates.
-    func readInMemory(_ keys: ObjectKeys, entity: String, _ candidates: [Candidate], changed: [Int64], deleted: [Int64],
-                      into changes: inout [ResultsRowChange<Int64, RowKey, SectionKey>], objects: inout [ManagedObject],
-                      ids: inout [Int64], present: inout [Bool]) -> [Int64]? {
+    func readInMemory(
+        _ keys: ObjectKeys, entity: String, _ candidates: [Candidate], changed: [Int64], deleted: [Int64],
+        into changes: inout [ResultsRowChange<Int64, RowKey, SectionKey>], objects: inout [ManagedObject],
+        ids: inout [Int64], present: inout [Bool]
+    ) -> [Int64]? {
         precondition(changes.isEmpty && objects.isEmpty && ids.isEmpty, "readInMemory: the batch's first rows are read here")
         // One lookup of the entity for the batch; an object not registered is read from the store.
         guard let registered = managedObjectContext.registeredRows(ofEntity: entity) else { return nil }
-        let read = UnsafeMemoryRead(keys: keys, candidates: candidates, changed: changed, deleted: deleted, registered: registered,
-                              lanes: Lanes.count(for: changed.count))
+        let read = UnsafeMemoryRead(
+            keys: keys, candidates: candidates, changed: changed, deleted: deleted, registered: registered,
+            lanes: Lanes.count(for: changed.count))
         Lanes.run(read.lanes) { read.run(lane: $0) }
         // Room for the rows the store gives and the departures, so that no append regrows the list.
         let rest: [Int64]

@@ -27,7 +27,7 @@ extension FetchedResultsController {
     /// - Complexity: O(k) for k new objects.
     func adoptPermanentIDs(_ mapping: [ObjectID: ObjectID]) {
         guard !mapping.isEmpty else { return }
-        var rows: [Int64: Int64] = [:]      // engine IDs of this entity
+        var rows: [Int64: Int64] = [:]  // engine IDs of this entity
         for (temporary, permanent) in mapping where temporary.entityName == entityName {
             rows[engineID(temporary)] = engineID(permanent)
         }

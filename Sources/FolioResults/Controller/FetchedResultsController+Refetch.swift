@@ -65,14 +65,19 @@ extension FetchedResultsController {
             // Membership depends on rank: compare with the whole new window.
             entering = try fetchKeyRows(next, restrictedTo: nil)
             let members = Set(entering.map(\.0))
-            for id in engine.allIDs() where !members.contains(id) { changes.append(ResultsRowChange(id: id, row: nil, objectChanged: false)) }
+            for id in engine.allIDs() where !members.contains(id) {
+                changes.append(ResultsRowChange(id: id, row: nil, objectChanged: false))
+            }
         } else {
             // Only IDs for the scan; keys only for those that enter.
             let current = engine.allIDs()
             let restricted = narrowing && current.count <= Self.narrowingLookupLimit
-            let matching = restricted
-                ? try managedObjectContext.fetchKeys(fetchRequestForAll(unordered: true), keyPaths: [], restrictedTo: Set(current.map(objectID)))
-                    .map { engineID($0.id) }
+            let matching =
+                restricted
+                ? try managedObjectContext.fetchKeys(
+                    fetchRequestForAll(unordered: true), keyPaths: [], restrictedTo: Set(current.map(objectID))
+                )
+                .map { engineID($0.id) }
                 : try managedObjectContext.fetchIDs(fetchRequestForAll(unordered: true)).map(engineID)
             let members = RowIDSet(matching)
             for id in current where !members.contains(id) { changes.append(ResultsRowChange(id: id, row: nil, objectChanged: false)) }
@@ -96,8 +101,10 @@ extension FetchedResultsController {
 
     /// Takes the new plan and applies who left and who entered (`entering`
     /// lists the latter's IDs), then reports it.
-    func applyMembership(_ next: KeyPlan<Entity>, changes: [ResultsRowChange<Int64, RowKey, SectionKey>],
-                         entering rows: @autoclosure () -> [Int64], links: [(Int64, [StoreValue])]?) {
+    func applyMembership(
+        _ next: KeyPlan<Entity>, changes: [ResultsRowChange<Int64, RowKey, SectionKey>],
+        entering rows: @autoclosure () -> [Int64], links: [(Int64, [StoreValue])]?
+    ) {
         changeMembers(next, entering: rows(), links: links) { engine.apply(changes) }
         for change in changes where change.row == nil { forget(change.id) }
     }
@@ -110,8 +117,10 @@ extension FetchedResultsController {
     /// dropped, the entering rows' objects read when all are kept (only then
     /// is `entering` asked), and the search base kept in step. The caller
     /// lets go of the rows that left.
-    func changeMembers(_ next: KeyPlan<Entity>, entering rows: @autoclosure () -> [Int64], links: [(Int64, [StoreValue])]?,
-                       change: () -> ResultsChangeSet<Int64, SectionKey>) {
+    func changeMembers(
+        _ next: KeyPlan<Entity>, entering rows: @autoclosure () -> [Int64], links: [(Int64, [StoreValue])]?,
+        change: () -> ResultsChangeSet<Int64, SectionKey>
+    ) {
         plan = next
         // nil: the rows' related objects are already linked (a search narrowing kept rows).
         if let links {

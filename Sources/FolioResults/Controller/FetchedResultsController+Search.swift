@@ -66,7 +66,8 @@ extension FetchedResultsController {
         }
         if scan.leaving.count + scan.entering.count <= itemizedSearchLimit {
             for id in scan.leaving { if let object = resident[id] { searchBase!.hidden[id] = object } }
-            let changes = scan.leaving.map { ResultsRowChange<Int64, RowKey, SectionKey>(id: $0, row: nil, objectChanged: false) }
+            let changes =
+                scan.leaving.map { ResultsRowChange<Int64, RowKey, SectionKey>(id: $0, row: nil, objectChanged: false) }
                 + scan.enteringChanges(base.sections)
             applyMembership(next, changes: changes, entering: scan.enteringIDs(base.sections), links: nil)
             return true
@@ -151,7 +152,11 @@ extension FetchedResultsController {
     /// the request filters, and agrees with the results as they now are.
     func keepSearchBase() {
         guard searchBase != nil else { return }
-        if fetchRequest.stringFilters.isEmpty && !searchBase!.prepared { searchBase = nil } else { searchBase!.generation = engine.generation }
+        if fetchRequest.stringFilters.isEmpty && !searchBase!.prepared {
+            searchBase = nil
+        } else {
+            searchBase!.generation = engine.generation
+        }
     }
 
     /// Keeps a base that still agrees with the results and the request, or
@@ -171,8 +176,9 @@ extension FetchedResultsController {
         let shared = Engine(fixedSection: engine.fixedSection)
         shared.load(sorted: sections)
         engine.adopt(shared)
-        searchBase = SearchBase(request: unfiltered, sections: sections, generation: engine.generation,
-                                members: Array(repeating: true, count: engine.count), memberCount: engine.count)
+        searchBase = SearchBase(
+            request: unfiltered, sections: sections, generation: engine.generation,
+            members: Array(repeating: true, count: engine.count), memberCount: engine.count)
         return true
     }
 

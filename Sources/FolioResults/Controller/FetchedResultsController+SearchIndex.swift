@@ -24,7 +24,8 @@ extension FetchedResultsController {
             var sources: [TextSource] = [], stored: [PartialKeyPath<Entity>] = []
             for keyPath in filter.textKeyPaths {
                 guard let chain = try? entity.properties(along: keyPath),
-                      chain.count == 1, chain[0].isAttribute, chain[0].storeType == .text else { return nil }
+                    chain.count == 1, chain[0].isAttribute, chain[0].storeType == .text
+                else { return nil }
                 if let column = plan.keyPaths.firstIndex(where: { $0 == keyPath }) {
                     sources.append(.key(column))
                 } else {
@@ -45,14 +46,18 @@ extension FetchedResultsController {
     }
 
     /// The folded texts of `filter`'s attributes for every row of the base, in its order.
-    private func buildIndex(_ filter: StringFilter<Entity>, sources: [TextSource], stored: [PartialKeyPath<Entity>],
-                            sectioned: Bool) throws -> SearchIndex {
+    private func buildIndex(
+        _ filter: StringFilter<Entity>, sources: [TextSource], stored: [PartialKeyPath<Entity>],
+        sectioned: Bool
+    ) throws -> SearchIndex {
         let base = searchBase!
         let texts = try storedTexts(stored)
         let first = sectioned ? 1 : 0
         var section = 0, row = 0
-        return try SearchIndex(keyPaths: filter.textKeyPaths.map { $0 as AnyKeyPath }, options: filter.foldingOptions,
-                           rows: base.count) { position, add in
+        return try SearchIndex(
+            keyPaths: filter.textKeyPaths.map { $0 as AnyKeyPath }, options: filter.foldingOptions,
+            rows: base.count
+        ) { position, add in
             while row == base.sections[section].entries.count { section += 1; row = 0 }
             let (key, entry) = (base.sections[section].section, base.sections[section].entries[row])
             row += 1

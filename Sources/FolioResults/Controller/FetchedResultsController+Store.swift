@@ -29,32 +29,36 @@ extension FetchedResultsController {
 
     /// The prepared key fetch of `plan`, made once.
     private func keyFetch(_ plan: KeyPlan<Entity>) throws -> PreparedKeyFetch<Entity> {
-        try preparedFetches.keys ?? {
-            var request = fetchRequestForAll()
-            // No ORDER BY unless a limit or offset needs one: the engine sorts what it loads
-            // and places what changed. Ordered, SQLite walks the sort key's index and looks
-            // each row up (O(n) page reads even for a few restricted IDs); unordered, it
-            // reads the table once, or seeks each restricted ID.
-            if !plan.isWindowed { request.sortDescriptors = [] }
-            let fetch = try managedObjectContext.prepareKeyFetch(request, keyPaths: plan.keyPaths)
-            preparedFetches.keys = fetch
-            return fetch
-        }()
+        try preparedFetches.keys
+            ?? {
+                var request = fetchRequestForAll()
+                // No ORDER BY unless a limit or offset needs one: the engine sorts what it loads
+                // and places what changed. Ordered, SQLite walks the sort key's index and looks
+                // each row up (O(n) page reads even for a few restricted IDs); unordered, it
+                // reads the table once, or seeks each restricted ID.
+                if !plan.isWindowed { request.sortDescriptors = [] }
+                let fetch = try managedObjectContext.prepareKeyFetch(request, keyPaths: plan.keyPaths)
+                preparedFetches.keys = fetch
+                return fetch
+            }()
     }
 
     /// Each object's key values and related row IDs in one query, only among
     /// `ids`; for requests without a predicate or filters, whose members are
     /// every object, so that the related rows of the same objects come along.
     func fetchKeyAndRelatedRows(_ plan: KeyPlan<Entity>, restrictedTo ids: [Int64]) throws
-        -> (keys: [(Int64, [StoreValue])], related: [(Int64, [StoreValue])]) {
+        -> (keys: [(Int64, [StoreValue])], related: [(Int64, [StoreValue])])
+    {
         guard !ids.isEmpty else { return ([], []) }
-        let fetch = try preparedFetches.keysAndRelated ?? {
-            var request = fetchRequestForAll()
-            request.sortDescriptors = []
-            let fetch = try managedObjectContext.prepareKeyFetch(request, keyPaths: plan.keyPaths + plan.relatedKeyPaths)
-            preparedFetches.keysAndRelated = fetch
-            return fetch
-        }()
+        let fetch =
+            try preparedFetches.keysAndRelated
+            ?? {
+                var request = fetchRequestForAll()
+                request.sortDescriptors = []
+                let fetch = try managedObjectContext.prepareKeyFetch(request, keyPaths: plan.keyPaths + plan.relatedKeyPaths)
+                preparedFetches.keysAndRelated = fetch
+                return fetch
+            }()
         let rows = try managedObjectContext.fetchKeys(fetch, restrictedToRows: ids.map(storeRowID))
         let width = plan.keyPaths.count
         var keys: [(Int64, [StoreValue])] = [], related: [(Int64, [StoreValue])] = []
@@ -89,11 +93,13 @@ extension FetchedResultsController {
     /// when a related object changes.
     func fetchRelatedRows(_ plan: KeyPlan<Entity>, restrictedTo ids: [Int64]?) throws -> [(Int64, [StoreValue])] {
         if let ids, ids.isEmpty { return [] }
-        let fetch = try preparedFetches.related ?? {
-            let fetch = try managedObjectContext.prepareKeyFetch(FetchRequest<Entity>(), keyPaths: plan.relatedKeyPaths)
-            preparedFetches.related = fetch
-            return fetch
-        }()
+        let fetch =
+            try preparedFetches.related
+            ?? {
+                let fetch = try managedObjectContext.prepareKeyFetch(FetchRequest<Entity>(), keyPaths: plan.relatedKeyPaths)
+                preparedFetches.related = fetch
+                return fetch
+            }()
         return try managedObjectContext.fetchKeys(fetch, restrictedToRows: ids.map { $0.map(storeRowID) })
             .map { (engineID($0.id), $0.values) }
     }

@@ -11,9 +11,12 @@ extension FetchedResultsController {
     ///                                           sectionNameKeyPath: "classification.order", cacheName: nil)
     /// ```
     @_disfavoredOverload
-    public convenience init(fetchRequest: FetchRequest<Entity>, managedObjectContext context: ObjectContext,
-                            sectionNameKeyPath: String?, cacheName: String? = nil) {
-        self.init(fetchRequest: fetchRequest, managedObjectContext: context,
-                  sectionNameKeyPath: sectionNameKeyPath.map { NamedKeyPath.make($0, on: Entity.self) }, cacheName: cacheName)
+    public convenience init(
+        fetchRequest: FetchRequest<Entity>, managedObjectContext context: ObjectContext,
+        sectionNameKeyPath: String?, cacheName: String? = nil
+    ) {
+        self.init(
+            fetchRequest: fetchRequest, managedObjectContext: context,
+            sectionNameKeyPath: sectionNameKeyPath.map { NamedKeyPath.make($0, on: Entity.self) }, cacheName: cacheName)
     }
 }

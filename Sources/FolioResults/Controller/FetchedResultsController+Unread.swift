@@ -15,7 +15,8 @@ extension FetchedResultsController {
     /// A retry with nothing new (`placed`) places nothing again.
     /// - Returns: the candidates to report now and the key rows of those present.
     func placeUnread(_ plan: KeyPlan<Entity>, _ candidates: [Candidate], deleted: [Int64], placed: Bool)
-        -> (candidates: [Candidate], keyed: [(Int64, [StoreValue])]) {
+        -> (candidates: [Candidate], keyed: [(Int64, [StoreValue])])
+    {
         func isDeleted(_ id: Int64) -> Bool { Self.position(of: id, in: deleted) { $0 } != nil }
         guard !plan.isWindowed, !placed else {
             holdUnread(candidates)
@@ -23,8 +24,9 @@ extension FetchedResultsController {
         }
         let live = candidates.filter { !isDeleted($0.id) }
         holdUnread(live)
-        let known = managedObjectContext.fetchKeysInMemory(fetchRequestForAll(), keyPaths: plan.keyPaths,
-                                                           restrictedTo: live.map { objectID($0.id) })
+        let known = managedObjectContext.fetchKeysInMemory(
+            fetchRequestForAll(), keyPaths: plan.keyPaths,
+            restrictedTo: live.map { objectID($0.id) })
         var keyed: [(Int64, [StoreValue])] = []
         for (id, values) in known { if let values { keyed.append((engineID(id), values)) } }
         let placed = candidates.filter { isDeleted($0.id) || known[objectID($0.id)] != nil }

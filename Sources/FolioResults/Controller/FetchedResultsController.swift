@@ -1,5 +1,5 @@
-import Foundation
 import FolioStore
+import Foundation
 
 /// Live, sorted, sectioned results of a fetch request, with an exact change
 /// report for every change its context sees (Core Data's
@@ -64,11 +64,14 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
     /// let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
     ///                                           sectionNameKeyPath: nil, cacheName: nil)
     /// ```
-    public init(fetchRequest: FetchRequest<Entity>, managedObjectContext context: ObjectContext,
-                sectionNameKeyPath: PartialKeyPath<Entity>? = nil, cacheName: String? = nil) {
+    public init(
+        fetchRequest: FetchRequest<Entity>, managedObjectContext context: ObjectContext,
+        sectionNameKeyPath: PartialKeyPath<Entity>? = nil, cacheName: String? = nil
+    ) {
         self.fetchRequest = fetchRequest
         self.sectionNameKeyPath = sectionNameKeyPath
-        super.init(managedObjectContext: context, cacheName: cacheName, entityName: Entity.entity.name, sectioned: sectionNameKeyPath != nil)
+        super.init(
+            managedObjectContext: context, cacheName: cacheName, entityName: Entity.entity.name, sectioned: sectionNameKeyPath != nil)
     }
 
     /// Fetches the results afresh (after a change to the request, too) and
@@ -111,7 +114,9 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
         relatedKeys = RelatedKeyIndex(plan.related)
         relatedKeys.link(links, removed: [])
         unread = []
-        if let cacheName, order == nil, !pending { ResultsCache.store(name: cacheName, plan: plan, engine: loadedEngine, context: managedObjectContext) }
+        if let cacheName, order == nil, !pending {
+            ResultsCache.store(name: cacheName, plan: plan, engine: loadedEngine, context: managedObjectContext)
+        }
         followContext()
         if let order { loadInBackground(order) }
     }

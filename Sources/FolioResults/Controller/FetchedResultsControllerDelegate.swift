@@ -63,8 +63,9 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
     ///     if type == .insert { tableView.insertSections(IndexSet(integer: sectionIndex), with: .fade) }
     /// }
     /// ```
-    func controller(_ controller: AnyFetchedResultsController, didChange sectionInfo: any FetchedResultsSectionInfo,
-                    atSectionIndex sectionIndex: Int, for type: ResultsChangeType)
+    func controller(
+        _ controller: AnyFetchedResultsController, didChange sectionInfo: any FetchedResultsSectionInfo,
+        atSectionIndex sectionIndex: Int, for type: ResultsChangeType)
 
     /// An object was inserted, deleted, moved or updated (coordinates in docs/change-report.md).
     ///
@@ -74,8 +75,9 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
     ///     if type == .delete { tableView.deleteRows(at: [indexPath!], with: .fade) }
     /// }
     /// ```
-    func controller(_ controller: AnyFetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
-                    for type: ResultsChangeType, newIndexPath: IndexPath?)
+    func controller(
+        _ controller: AnyFetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
+        for type: ResultsChangeType, newIndexPath: IndexPath?)
 
     /// The batch is complete (`tableView.endUpdates()`).
     ///
@@ -114,13 +116,17 @@ extension FetchedResultsControllerDelegate {
         controller.noteDefaultDelegateCall()
     }
     /// Does nothing.
-    public func controller(_ controller: AnyFetchedResultsController, didChange sectionInfo: any FetchedResultsSectionInfo,
-                           atSectionIndex sectionIndex: Int, for type: ResultsChangeType) {
+    public func controller(
+        _ controller: AnyFetchedResultsController, didChange sectionInfo: any FetchedResultsSectionInfo,
+        atSectionIndex sectionIndex: Int, for type: ResultsChangeType
+    ) {
         controller.noteDefaultDelegateCall()
     }
     /// Does nothing.
-    public func controller(_ controller: AnyFetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
-                           for type: ResultsChangeType, newIndexPath: IndexPath?) {
+    public func controller(
+        _ controller: AnyFetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
+        for type: ResultsChangeType, newIndexPath: IndexPath?
+    ) {
         controller.noteDefaultDelegateCall()
     }
     /// Does nothing.
@@ -128,5 +134,7 @@ extension FetchedResultsControllerDelegate {
         controller.noteDefaultDelegateCall()
     }
     /// Keeps the default title.
-    public func controller(_ controller: AnyFetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String? { nil }
+    public func controller(_ controller: AnyFetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String? {
+        nil
+    }
 }

@@ -28,8 +28,10 @@ final class SearchIndex {
     static let nilMarker: UInt8 = 0xFE
 
     /// Reads `rows` rows: `read(row, add)` calls `add` once per attribute, in order, with its text or nil.
-    init(keyPaths: [AnyKeyPath], options: String.CompareOptions, rows: Int,
-         read: (Int, (String?) -> Void) throws -> Void) throws {
+    init(
+        keyPaths: [AnyKeyPath], options: String.CompareOptions, rows: Int,
+        read: (Int, (String?) -> Void) throws -> Void
+    ) throws {
         self.keyPaths = keyPaths
         self.options = options
         ends.reserveCapacity(rows)
@@ -44,7 +46,11 @@ final class SearchIndex {
                     for byte in utf8 { any |= byte }
                     guard any < 0x80 else { return false }
                     // ASCII folds to itself, lowercased when caseless (as TextFolding does).
-                    if caseless { for byte in utf8 { bytes.append(byte &- 65 < 26 ? byte | 0x20 : byte) } } else { bytes.append(contentsOf: utf8) }
+                    if caseless {
+                        for byte in utf8 { bytes.append(byte &- 65 < 26 ? byte | 0x20 : byte) }
+                    } else {
+                        bytes.append(contentsOf: utf8)
+                    }
                     return true
                 }
                 if ascii != true { bytes.append(contentsOf: StringTextTest.fold(text, options).utf8) }

@@ -36,8 +36,10 @@ final class UnsafeMemoryRead: @unchecked Sendable {
     private let rests: UnsafeMutableBufferPointer<[Int64]>
     private var taken = false
 
-    init(keys: ObjectKeys, candidates: [Candidate], changed: [Int64], deleted: [Int64],
-         registered: RegisteredRows, lanes: Int) {
+    init(
+        keys: ObjectKeys, candidates: [Candidate], changed: [Int64], deleted: [Int64],
+        registered: RegisteredRows, lanes: Int
+    ) {
         (self.keys, self.candidates, self.changed, self.deleted, self.registered) = (keys, candidates, changed, deleted, registered)
         self.lanes = max(1, min(lanes, candidates.count))
         changeBuffer = .allocate(capacity: candidates.count)
@@ -86,13 +88,15 @@ final class UnsafeMemoryRead: @unchecked Sendable {
             while c < changed.count && changed[c] < id { c += 1 }
             // Not changed here, not registered, or not loaded: the store says.
             guard c < changed.count && changed[c] == id,
-                  let object = registered.object(anyRowID: AnyFetchedResultsController.storeRowID(id))?.takeUnretainedValue(), !object.isFault else {
+                let object = registered.object(anyRowID: AnyFetchedResultsController.storeRowID(id))?.takeUnretainedValue(), !object.isFault
+            else {
                 rest.append(id)
                 continue
             }
             guard !object.isDeleted else { continue }
             assert(start + written < end, "UnsafeMemoryRead: lane \(lane) wrote past its run")
-            (changeBuffer + start + written).initialize(to: Change(id: id, row: keys.row(id: id, object: object), objectChanged: candidate.changed))
+            (changeBuffer + start + written).initialize(
+                to: Change(id: id, row: keys.row(id: id, object: object), objectChanged: candidate.changed))
             (objectBuffer + start + written).initialize(to: object)
             (idBuffer + start + written).initialize(to: id)
             presentBuffer[index] = true
@@ -109,8 +113,10 @@ final class UnsafeMemoryRead: @unchecked Sendable {
     func take(capacity: Int) -> (rows: [Change], objects: [ManagedObject], ids: [Int64], present: [Bool], rest: [Int64]) {
         precondition(!taken, "UnsafeMemoryRead: taken twice")
         taken = true
-        return (gather(changeBuffer, capacity: capacity), gather(objectBuffer), gather(idBuffer), Array(presentBuffer),
-                rests.count == 1 ? rests[0] : Array(rests.joined()))
+        return (
+            gather(changeBuffer, capacity: capacity), gather(objectBuffer), gather(idBuffer), Array(presentBuffer),
+            rests.count == 1 ? rests[0] : Array(rests.joined())
+        )
     }
 
     private func gather<T>(_ buffer: UnsafeMutablePointer<T>, capacity: Int = 0) -> [T] {

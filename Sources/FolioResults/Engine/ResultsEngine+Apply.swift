@@ -141,7 +141,8 @@ extension ResultsEngine {
                 target = editOfSlot[Int(arrival.from)]!.store
             } else {
                 if runStore?.section != row.section {
-                    precondition(fixedSection == nil || row.section == fixedSection, "ResultsEngine: row \(row.id) is outside the fixed section")
+                    precondition(
+                        fixedSection == nil || row.section == fixedSection, "ResultsEngine: row \(row.id) is outside the fixed section")
                     if let existing = stores[row.section] {
                         runStore = existing
                     } else {
@@ -153,7 +154,11 @@ extension ResultsEngine {
                 target = runStore!
             }
             edit(target).arriving.append((Entry(key: row.key, id: row.id), arrival.change, arrival.handle))
-            if arrival.from >= 0 { relocated.append((arrival.change, arrival.from, target.slot)) } else { inserted.append((arrival.change, target.slot)) }
+            if arrival.from >= 0 {
+                relocated.append((arrival.change, arrival.from, target.slot))
+            } else {
+                inserted.append((arrival.change, target.slot))
+            }
         }
 
         // The batch's scratch for each touched section, by slot: its indexes
@@ -193,16 +198,20 @@ extension ResultsEngine {
         var inserts = inserted.map { Reported(change: $0.change, old: 0, new: Self.pack(newIndex[Int($0.slot)], rows.new[Int($0.change)])) }
         var moves: [Reported] = []
         var updates = inPlace.map {
-            Reported(change: $0.change, old: Self.pack(oldIndex[Int($0.slot)], rows.old[Int($0.change)]),
-                     new: Self.pack(newIndex[Int($0.slot)], rows.new[Int($0.change)]))
+            Reported(
+                change: $0.change, old: Self.pack(oldIndex[Int($0.slot)], rows.old[Int($0.change)]),
+                new: Self.pack(newIndex[Int($0.slot)], rows.new[Int($0.change)]))
         }
         let relocations = relocated.map {
-            Relocation(change: $0.change, oldSlot: $0.from, oldRow: Int(rows.old[Int($0.change)]), newSlot: $0.to, newRow: Int(rows.new[Int($0.change)]))
+            Relocation(
+                change: $0.change, oldSlot: $0.from, oldRow: Int(rows.old[Int($0.change)]), newSlot: $0.to,
+                newRow: Int(rows.new[Int($0.change)]))
         }
         let staying = rowsKeepingTheirPlace(relocations, edits: editOfSlot, isNew: isNew)
         for (i, item) in relocations.enumerated() {
-            let record = Reported(change: item.change, old: Self.pack(oldIndex[Int(item.oldSlot)], Int32(item.oldRow)),
-                                  new: Self.pack(newIndex[Int(item.newSlot)], Int32(item.newRow)))
+            let record = Reported(
+                change: item.change, old: Self.pack(oldIndex[Int(item.oldSlot)], Int32(item.oldRow)),
+                new: Self.pack(newIndex[Int(item.newSlot)], Int32(item.newRow)))
             if staying[i] {
                 updates.append(record)
             } else if isGone[Int(item.oldSlot)] || isNew[Int(item.newSlot)] || record.old == record.new {
@@ -230,8 +239,10 @@ extension ResultsEngine {
         let ids = merged.map(\.id)
         func emit(_ records: [Reported], _ type: ResultsChangeType, old: Bool, new: Bool) {
             for r in records {
-                report.objectChanges.append(ObjectChange(type: type, id: ids[Int(r.change)],
-                                                         indexPath: old ? Self.unpack(r.old) : nil, newIndexPath: new ? Self.unpack(r.new) : nil))
+                report.objectChanges.append(
+                    ObjectChange(
+                        type: type, id: ids[Int(r.change)],
+                        indexPath: old ? Self.unpack(r.old) : nil, newIndexPath: new ? Self.unpack(r.new) : nil))
                 sources.append(r.change)
             }
         }
@@ -280,7 +291,8 @@ extension ResultsEngine {
         var byID: [ID: ResultsRowChange<ID, Key, Section>] = [:]
         for change in changes {
             let earlier = byID[change.id]
-            byID[change.id] = ResultsRowChange(id: change.id, row: change.row, objectChanged: (earlier?.objectChanged ?? false) || change.objectChanged)
+            byID[change.id] = ResultsRowChange(
+                id: change.id, row: change.row, objectChanged: (earlier?.objectChanged ?? false) || change.objectChanged)
         }
         return Array(byID.values)
     }

@@ -37,7 +37,9 @@ extension ResultsEngine {
     func install(_ section: Section, sorted entries: ContiguousArray<Entry>, leads: ContiguousArray<UInt64>) {
         let store = store(for: section)
         store.rows = OrderStatisticTree(sorted: entries, leads: leads)
-        let fresh = entries.withUnsafeBufferPointer { entries in locations.placeNew(slot: store.slot, count: entries.count) { entries[$0].id } }
+        let fresh = entries.withUnsafeBufferPointer { entries in
+            locations.placeNew(slot: store.slot, count: entries.count) { entries[$0].id }
+        }
         precondition(fresh, "ResultsEngine: an id loaded twice")
     }
 }

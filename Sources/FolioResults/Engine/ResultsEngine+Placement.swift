@@ -20,7 +20,9 @@ extension ResultsEngine {
         var start = 0
         while start < candidates.count {
             var end = start + 1
-            while end < candidates.count && candidates[end].slot == candidates[start].slot && candidates[end].before == candidates[start].before { end += 1 }
+            while end < candidates.count && candidates[end].slot == candidates[start].slot
+                && candidates[end].before == candidates[start].before
+            { end += 1 }
             if end - start == 1 {
                 staying[candidates[start].index] = true
             } else {

@@ -52,7 +52,9 @@ extension ResultsEngine {
     /// - Complexity: O(log n).
     package func id(at indexPath: IndexPath) -> ID {
         let rows = stores[section(at: indexPath.section)]!.rows
-        precondition(indexPath.row >= 0 && indexPath.row < rows.count, "ResultsEngine: no row at \(indexPath); section \(indexPath.section) has \(rows.count)")
+        precondition(
+            indexPath.row >= 0 && indexPath.row < rows.count,
+            "ResultsEngine: no row at \(indexPath); section \(indexPath.section) has \(rows.count)")
         return rows.element(at: indexPath.row).id
     }
 
@@ -144,7 +146,9 @@ extension ResultsEngine {
             store.rows.checkInvariants()
             store.rows.forEachInOrder { entry in
                 guard let location = self.locations[entry.id] else { preconditionFailure("ResultsEngine: id \(entry.id) not in the map") }
-                precondition(location.slot == store.slot && storeOf(location).rows[location.handle] == entry, "ResultsEngine: id \(entry.id) mislocated")
+                precondition(
+                    location.slot == store.slot && storeOf(location).rows[location.handle] == entry,
+                    "ResultsEngine: id \(entry.id) mislocated")
             }
             total += store.rows.count
         }

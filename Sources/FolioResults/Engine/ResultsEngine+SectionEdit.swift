@@ -68,11 +68,12 @@ extension ResultsEngine {
     /// that arrive from elsewhere get a new place in the identifier map.
     /// - Complexity: O(c log m) in place, O(m + c) rebuilt, for c changed of m rows.
     func perform(_ edit: SectionEdit, rows: UnsafeBatchRows) {
-        let rebuild = switch editStrategy {
-        case .automatic: edit.changed * 16 >= edit.store.rows.count
-        case .inPlace: false
-        case .rebuild: true
-        }
+        let rebuild =
+            switch editStrategy {
+            case .automatic: edit.changed * 16 >= edit.store.rows.count
+            case .inPlace: false
+            case .rebuild: true
+            }
         if rebuild { self.rebuild(edit, rows: rows) } else { editInPlace(edit, rows: rows) }
         edit.comingRows = edit.arriving.map { Int(rows.new[Int($0.change)]) }
         edit.comingRows.sort()
@@ -142,7 +143,7 @@ extension ResultsEngine {
 
     private func rebuild(_ edit: SectionEdit, rows: UnsafeBatchRows) {
         let store = edit.store
-        edit.sortArrivals()   // O(a) when they came in order
+        edit.sortArrivals()  // O(a) when they came in order
         // Per node: -1 untouched, else the change's index, doubled, plus 1 when it leaves.
         var marks = [Int32](repeating: -1, count: store.rows.capacity)
         for item in edit.departing { marks[Int(item.handle)] = item.change << 1 | 1 }
@@ -160,8 +161,9 @@ extension ResultsEngine {
         }
         edit.leavingRows = leaving
         for item in edit.departing where !item.moving { store.rows.release(item.handle) }
-        let arriving = nodes(for: edit, reuse: { store.rows.replace($0, with: $1, lead: Self.lead(of: $1.key)) },
-                             make: { store.rows.allocate($0, lead: Self.lead(of: $0.key)) })
+        let arriving = nodes(
+            for: edit, reuse: { store.rows.replace($0, with: $1, lead: Self.lead(of: $1.key)) },
+            make: { store.rows.allocate($0, lead: Self.lead(of: $0.key)) })
         // Merge the survivors (in order) with the arrivals (sorted).
         var order: [Handle] = []
         order.reserveCapacity(survivors.count + arriving.count)
@@ -181,4 +183,3 @@ extension ResultsEngine {
         store.rows.relink(order)
     }
 }
-

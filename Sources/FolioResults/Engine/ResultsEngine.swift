@@ -12,7 +12,9 @@
 /// let report = engine.apply([ResultsRowChange(id: 1, row: nil, objectChanged: true)])
 /// // report.sectionChanges == [delete section 0 (A)], objectChanges == [delete 1 [0, 0]]
 /// ```
-package final class ResultsEngine<ID: Hashable & Comparable & Sendable, Key: Comparable & Sendable, Section: Hashable & Comparable & Sendable> {
+package final class ResultsEngine<
+    ID: Hashable & Comparable & Sendable, Key: Comparable & Sendable, Section: Hashable & Comparable & Sendable
+> {
     struct Entry: Comparable {
         var key: Key
         var id: ID

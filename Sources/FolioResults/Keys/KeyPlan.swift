@@ -80,16 +80,20 @@ struct KeyPlan<Entity: ManagedObject> {
             }
         }
         keyPaths = sortPaths
-        plainAttributes = request.predicate == nil && request.stringFilters.isEmpty && !isWindowed
-            && chains.allSatisfy({ $0.count == 1 && $0[0].isAttribute }) ? chains.map { $0[0].name } : nil
+        plainAttributes =
+            request.predicate == nil && request.stringFilters.isEmpty && !isWindowed
+                && chains.allSatisfy({ $0.count == 1 && $0[0].isAttribute }) ? chains.map { $0[0].name } : nil
         plainSlots = plainAttributes == nil ? nil : chains.map { $0[0].attributeSlot! }
         relatedKeyPaths = extra
         self.related = related
-        fingerprint = ([entityName, String(describing: request.predicate.map { "\($0)" } ?? "-"),
-                        request.stringFilters.isEmpty ? "" : "filters:\(request.stringFilters)",
-                        "limit:\(request.fetchLimit)", "offset:\(request.fetchOffset)",
-                        sectionKeyPath.map { names($0).joined(separator: ".") } ?? "-"]
-                       + zip(sortPaths, ascending).map { "\(names($0.0).joined(separator: ".")):\($0.1)" }).joined(separator: "|")
+        fingerprint =
+            ([
+                entityName, String(describing: request.predicate.map { "\($0)" } ?? "-"),
+                request.stringFilters.isEmpty ? "" : "filters:\(request.stringFilters)",
+                "limit:\(request.fetchLimit)", "offset:\(request.fetchOffset)",
+                sectionKeyPath.map { names($0).joined(separator: ".") } ?? "-",
+            ]
+            + zip(sortPaths, ascending).map { "\(names($0.0).joined(separator: ".")):\($0.1)" }).joined(separator: "|")
     }
 
     /// The engine's row for one fetched object.
@@ -118,12 +122,14 @@ struct ObjectKeys: Sendable {
     /// The engine's row for a loaded object: the usual one or two keys make no array.
     func row(id: Int64, object: ManagedObject) -> ResultsRow<Int64, RowKey, SectionKey> {
         let first = sectioned ? 1 : 0
-        let section = sectioned ? SectionKey(object.attributeValue(atSlot: slots[0]), ascending: ascending[0]) : SectionKey(.null, ascending: true)
-        let key = switch sortCount - first {
-        case 0: RowKey(.empty, lead: RowKey.noLead)
-        case 1: RowKey(one: object.attributeValue(atSlot: slots[first]), ascending: ascending[first])
-        default: RowKey(slots[first...].map { object.attributeValue(atSlot: $0) }[...], ascending: ascending[first..<sortCount])
-        }
+        let section =
+            sectioned ? SectionKey(object.attributeValue(atSlot: slots[0]), ascending: ascending[0]) : SectionKey(.null, ascending: true)
+        let key =
+            switch sortCount - first {
+            case 0: RowKey(.empty, lead: RowKey.noLead)
+            case 1: RowKey(one: object.attributeValue(atSlot: slots[first]), ascending: ascending[first])
+            default: RowKey(slots[first...].map { object.attributeValue(atSlot: $0) }[...], ascending: ascending[first..<sortCount])
+            }
         return ResultsRow(id: id, key: key, section: section)
     }
 }

@@ -81,8 +81,10 @@ struct RelatedKeyIndex {
         guard !dependents.isEmpty else { return }
         for target in targets {
             func visit(_ id: ObjectID) { for row in dependents[id] ?? [] { body(row) } }
-            for (id, keys) in changes.updated where id.entityName == target.entity
-                && target.keyNames.map({ !keys.isDisjoint(with: $0) }) ?? true {
+            for (id, keys) in changes.updated
+            where id.entityName == target.entity
+                && target.keyNames.map({ !keys.isDisjoint(with: $0) }) ?? true
+            {
                 visit(id)
             }
             for id in changes.deleted where id.entityName == target.entity { visit(id) }

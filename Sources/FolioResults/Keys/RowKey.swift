@@ -1,5 +1,5 @@
-import Foundation
 import FolioStore
+import Foundation
 
 /// A row's sort key as the controller keeps it: the sort values after the
 /// section key (equal within a section, so not repeated), each with its

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension OrderStatisticTree {
@@ -61,8 +61,9 @@ extension OrderStatisticTree {
     /// ```
     /// - Complexity: O(log n).
     package mutating func detachRanked(_ handle: Handle) -> Int {
-        precondition(handle >= 0 && Int(handle) < elements.count && leafOf[Int(handle)] != Self.none,
-                     "OrderStatisticTree: handle \(handle) is not in the tree")
+        precondition(
+            handle >= 0 && Int(handle) < elements.count && leafOf[Int(handle)] != Self.none,
+            "OrderStatisticTree: handle \(handle) is not in the tree")
         return detachRanked(handle, at: place(of: handle))
     }
 
@@ -83,8 +84,9 @@ extension OrderStatisticTree {
     /// - Complexity: O(k) for k handles.
     package func places(of handles: [Handle]) -> [Place] {
         handles.map { handle in
-            precondition(handle >= 0 && Int(handle) < elements.count && leafOf[Int(handle)] != Self.none,
-                         "OrderStatisticTree: handle \(handle) is not in the tree")
+            precondition(
+                handle >= 0 && Int(handle) < elements.count && leafOf[Int(handle)] != Self.none,
+                "OrderStatisticTree: handle \(handle) is not in the tree")
             return place(of: handle)
         }
     }
@@ -244,8 +246,9 @@ extension OrderStatisticTree {
         }
         if low < count {
             let other = leafLeads[base + low]
-            precondition((lead != other && (lead | other) & Self.noLead == 0) || elements[Int(leafHandles[base + low])] != element,
-                         "OrderStatisticTree: element inserted twice")
+            precondition(
+                (lead != other && (lead | other) & Self.noLead == 0) || elements[Int(leafHandles[base + low])] != element,
+                "OrderStatisticTree: element inserted twice")
         }
         UnsafeBlockMove.shift(&leafHandles, from: base + low, to: base + low + 1, count: count - low)
         UnsafeBlockMove.shift(&leafLeads, from: base + low, to: base + low + 1, count: count - low)
@@ -259,7 +262,6 @@ extension OrderStatisticTree {
     }
 
     @inline(__always) func width(atHeight height: Int) -> Int { height == 0 ? Self.leafWidth : Self.innerWidth }
-
 
     /// A new root above the old one, with the old one as its only child.
     private mutating func growRoot() {
@@ -344,7 +346,8 @@ extension OrderStatisticTree {
             innerHeaders[Int(reused)] = Header(count: 0, parent: parent)
             return reused
         }
-        innerChildren.append(contentsOf: repeatElement(Child(size: 0, node: Self.none, firstHandle: Self.none, firstLead: 0), count: Self.innerWidth))
+        innerChildren.append(
+            contentsOf: repeatElement(Child(size: 0, node: Self.none, firstHandle: Self.none, firstLead: 0), count: Self.innerWidth))
         innerHeaders.append(Header(count: 0, parent: parent))
         return Int32(innerHeaders.count - 1)
     }

@@ -177,7 +177,8 @@ extension OrderStatisticTree {
 
     /// Checks one subtree and returns its size.
     private func check(_ node: Int32, atHeight level: Int, parent: Int32) -> Int32 {
-        precondition(self.parent(of: node, atHeight: level) == parent, "OrderStatisticTree: node \(node) does not know its parent \(parent)")
+        precondition(
+            self.parent(of: node, atHeight: level) == parent, "OrderStatisticTree: node \(node) does not know its parent \(parent)")
         let width = fill(of: node, atHeight: level)
         precondition(width > 0 && width <= self.width(atHeight: level), "OrderStatisticTree: node \(node) holds \(width)")
         if level == 0 {
@@ -194,8 +195,9 @@ extension OrderStatisticTree {
         for i in 0..<width {
             let child = innerChildren[base + i]
             let first = first(of: child.node, atHeight: level - 1)
-            precondition(child.firstHandle == first.handle && child.firstLead == first.lead,
-                         "OrderStatisticTree: node \(node) has a stale first element for child \(i)")
+            precondition(
+                child.firstHandle == first.handle && child.firstLead == first.lead,
+                "OrderStatisticTree: node \(node) has a stale first element for child \(i)")
             precondition(check(child.node, atHeight: level - 1, parent: node) == child.size, "OrderStatisticTree: bad size at node \(node)")
             size += child.size
         }
@@ -213,7 +215,9 @@ extension OrderStatisticTree {
     /// ```
     /// - Complexity: O(n) comparisons of neighbouring leads, or a walk of the tree.
     package func inOrder() -> (elements: ContiguousArray<Element>, leads: ContiguousArray<UInt64>) {
-        if freeList.isEmpty && elements.count == count && (1..<max(1, elements.count)).allSatisfy({ isOrdered(Int32($0 - 1), before: Int32($0)) }) {
+        if freeList.isEmpty && elements.count == count
+            && (1..<max(1, elements.count)).allSatisfy({ isOrdered(Int32($0 - 1), before: Int32($0)) })
+        {
             return (elements, leads)
         }
         var sorted = ContiguousArray<Element>(), leads = ContiguousArray<UInt64>()

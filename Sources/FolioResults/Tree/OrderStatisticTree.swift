@@ -253,7 +253,9 @@ extension OrderStatisticTree {
                     size += child.size
                     setParent(of: child.node, atHeight: height, to: node)
                 }
-                for _ in width..<Self.innerWidth { innerChildren.append(Child(size: 0, node: Self.none, firstHandle: Self.none, firstLead: 0)) }
+                for _ in width..<Self.innerWidth {
+                    innerChildren.append(Child(size: 0, node: Self.none, firstHandle: Self.none, firstLead: 0))
+                }
                 innerHeaders.append(Header(count: Int32(width), parent: Self.none))
                 next.append(Child(size: size, node: node, firstHandle: level[start].firstHandle, firstLead: level[start].firstLead))
                 start += width

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Moves a run of values within one array with one uniqueness check and one
@@ -18,9 +18,12 @@ import Darwin
 /// UnsafeBlockMove.shift(&slots, from: 1, to: 0, count: 3)   // [2, 3, 4, 4]
 /// ```
 enum UnsafeBlockMove {
-    @inline(__always) static func shift<T: BitwiseCopyable>(_ array: inout ContiguousArray<T>, from source: Int, to destination: Int, count: Int) {
+    @inline(__always) static func shift<T: BitwiseCopyable>(
+        _ array: inout ContiguousArray<T>, from source: Int, to destination: Int, count: Int
+    ) {
         guard count > 0 else { return }
-        precondition(source >= 0 && destination >= 0 && max(source, destination) + count <= array.count, "UnsafeBlockMove: shift out of range")
+        precondition(
+            source >= 0 && destination >= 0 && max(source, destination) + count <= array.count, "UnsafeBlockMove: shift out of range")
         array.withUnsafeMutableBufferPointer { buffer in
             let base = buffer.baseAddress!
             _ = memmove(base + destination, base + source, count * MemoryLayout<T>.stride)

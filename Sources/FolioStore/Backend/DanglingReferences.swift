@@ -29,8 +29,9 @@ extension StoreBackend {
             let target: EntityDescription = group[0].property.target
             let present = try rows(of: target, ids: group.map(\.target.rowID))
             if let missing = group.first(where: { present[$0.target.rowID] == nil }) {
-                return .relatedObjectDeleted(entity: missing.property.entity.name, key: missing.property.name,
-                                             target: target.name, targetID: missing.target.rowID)
+                return .relatedObjectDeleted(
+                    entity: missing.property.entity.name, key: missing.property.name,
+                    target: target.name, targetID: missing.target.rowID)
             }
         }
         return nil

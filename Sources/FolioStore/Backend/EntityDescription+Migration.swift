@@ -11,16 +11,20 @@ extension EntityDescription {
         for name in wanted.keys.sorted() {
             let type = wanted[name]!
             if let old = existing[name] {
-                if old != type { throw StoreError.migrationImpossible(entity: self.name, key: name, reason: "its type changed from \(old) to \(type)") }
+                if old != type {
+                    throw StoreError.migrationImpossible(entity: self.name, key: name, reason: "its type changed from \(old) to \(type)")
+                }
                 continue
             }
             if let p = byName[name], p.isAttribute, !p.isOptional, p.defaultValue == nil {
-                throw StoreError.migrationImpossible(entity: self.name, key: name,
-                                                     reason: "a new required attribute needs a default value for existing rows")
+                throw StoreError.migrationImpossible(
+                    entity: self.name, key: name,
+                    reason: "a new required attribute needs a default value for existing rows")
             }
             if let p = byName[name], p.isToOne, !p.isOptional {
-                throw StoreError.migrationImpossible(entity: self.name, key: name,
-                                                     reason: "a new required relationship cannot be filled in for existing rows")
+                throw StoreError.migrationImpossible(
+                    entity: self.name, key: name,
+                    reason: "a new required relationship cannot be filled in for existing rows")
             }
             added.append(name)
         }

@@ -69,11 +69,15 @@ extension SQLDialect {
             let at = StoreValue.integer(Int64(position))
             switch order.property.storage {
             case .inverseColumn(_, let column?):
-                return ("UPDATE \(quote(order.property.target.name)) SET \(quote(column)) = \(placeholder(1)) WHERE id = \(placeholder(2))",
-                        [at, row(member)])
+                return (
+                    "UPDATE \(quote(order.property.target.name)) SET \(quote(column)) = \(placeholder(1)) WHERE id = \(placeholder(2))",
+                    [at, row(member)]
+                )
             case .joinTable(let table, let mine, let other, let column?):
-                return ("UPDATE \(quote(table)) SET \(column) = \(placeholder(1)) WHERE \(mine) = \(placeholder(2)) AND \(other) = \(placeholder(3))",
-                        [at, row(order.owner), row(member)])
+                return (
+                    "UPDATE \(quote(table)) SET \(column) = \(placeholder(1)) WHERE \(mine) = \(placeholder(2)) AND \(other) = \(placeholder(3))",
+                    [at, row(order.owner), row(member)]
+                )
             default:
                 return nil
             }

@@ -56,8 +56,9 @@ struct BatchUniqueCheck {
             let key = group.map { values[$0.slot] }
             if key.contains(where: \.isNull) { continue }
             if !seen[i].insert(key).inserted {
-                throw StoreError.constraintViolation(entity: entity.name, key: group.map(\.name).joined(separator: ", "),
-                                                     value: key.map(\.description).joined(separator: ", "))
+                throw StoreError.constraintViolation(
+                    entity: entity.name, key: group.map(\.name).joined(separator: ", "),
+                    value: key.map(\.description).joined(separator: ", "))
             }
         }
     }

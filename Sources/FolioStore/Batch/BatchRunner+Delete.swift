@@ -36,17 +36,21 @@ extension BatchRunner {
                 guard let first = survivors.min() else { continue }
                 if p.deleteRule == .deny { throw StoreError.deleteDenied(entity: e.name, key: p.name) }
                 if p.inverse.isToOne && !p.inverse.isOptional {
-                    throw StoreError.validation(entity: p.target.name, key: p.inverse.name,
-                                                reason: "a related object is required (\(p.target.name) \(first) would lose its \(e.name))")
+                    throw StoreError.validation(
+                        entity: p.target.name, key: p.inverse.name,
+                        reason: "a related object is required (\(p.target.name) \(first) would lose its \(e.name))")
                 }
-                for s in survivors { outcome.changes.updated[ObjectID(entityName: p.target.name, rowID: s), default: []].insert(p.inverse.name) }
+                for s in survivors {
+                    outcome.changes.updated[ObjectID(entityName: p.target.name, rowID: s), default: []].insert(p.inverse.name)
+                }
             }
         }
 
         for (p, gone) in clears { try clear(p, of: gone) }
         for name in order {
             let gone = doomed[name]!.sorted()
-            try sql.batchRun("DELETE FROM \(quote(name)) WHERE \(dialect.isOneOf("id", ids: dialect.placeholder(1)))", [dialect.idList(gone)])
+            try sql.batchRun(
+                "DELETE FROM \(quote(name)) WHERE \(dialect.isOneOf("id", ids: dialect.placeholder(1)))", [dialect.idList(gone)])
             for id in gone { outcome.changes.deleted.insert(ObjectID(entityName: name, rowID: id)) }
         }
         outcome.ids = ids.map { ObjectID(entityName: root.name, rowID: $0) }
@@ -79,12 +83,14 @@ extension BatchRunner {
         case .column:
             // One-to-one: the other side holds a column too; to-many inverses live in the deleted rows.
             guard p.inverse.isToOne, case .column(let column) = p.inverse.storage else { return }
-            try sql.batchRun("UPDATE \(quote(p.target.name)) SET \(quote(column)) = NULL, \(Self.bump) WHERE \(dialect.isOneOf(quote(column), ids: marker))",
-                             [dialect.idList(gone)])
+            try sql.batchRun(
+                "UPDATE \(quote(p.target.name)) SET \(quote(column)) = NULL, \(Self.bump) WHERE \(dialect.isOneOf(quote(column), ids: marker))",
+                [dialect.idList(gone)])
         case .inverseColumn(let column, let order):
             let sets = [column] + (order.map { [$0] } ?? [])
-            try sql.batchRun("UPDATE \(quote(p.target.name)) SET \((sets.map { "\(quote($0)) = NULL" } + [Self.bump]).joined(separator: ", ")) "
-                             + "WHERE \(dialect.isOneOf(quote(column), ids: marker))", [dialect.idList(gone)])
+            try sql.batchRun(
+                "UPDATE \(quote(p.target.name)) SET \((sets.map { "\(quote($0)) = NULL" } + [Self.bump]).joined(separator: ", ")) "
+                    + "WHERE \(dialect.isOneOf(quote(column), ids: marker))", [dialect.idList(gone)])
         case .joinTable(let table, let mine, _, _):
             try sql.batchRun("DELETE FROM \(quote(table)) WHERE \(dialect.isOneOf(mine, ids: marker))", [dialect.idList(gone)])
         case .none:

@@ -30,7 +30,9 @@ package struct BatchRunner {
         outcome.history = "+\(name) \(first == last ? "\(first)" : "\(first)-\(last)")"
         // The related objects gained members: their to-manys changed.
         var gained = ChangeSet(origin: .otherContext)
-        for (p, ids) in related { for id in ids { gained.updated[ObjectID(entityName: p.target.name, rowID: id), default: []].insert(p.inverse.name) } }
+        for (p, ids) in related {
+            for id in ids { gained.updated[ObjectID(entityName: p.target.name, rowID: id), default: []].insert(p.inverse.name) }
+        }
         if !gained.updated.isEmpty {
             outcome.changes.updated = gained.updated
             outcome.history += "\n" + gained.historyText()
@@ -66,11 +68,13 @@ package struct BatchRunner {
         try checkUnique(e, sets, rows: ids)
         var values = sets.map(\.1)
         // Each row changed is a version on, so a context's save of it meets the change (never overwrites it unseen).
-        let assignments = sets.enumerated().map { "\(quote($0.element.0.name)) = \(dialect.placeholder($0.offset + 1))" }
+        let assignments =
+            sets.enumerated().map { "\(quote($0.element.0.name)) = \(dialect.placeholder($0.offset + 1))" }
             + [Self.bump]
         values.append(dialect.idList(ids))
-        try sql.batchRun("UPDATE \(quote(e.name)) SET \(assignments.joined(separator: ", ")) WHERE "
-                         + dialect.isOneOf("id", ids: dialect.placeholder(values.count)), values)
+        try sql.batchRun(
+            "UPDATE \(quote(e.name)) SET \(assignments.joined(separator: ", ")) WHERE "
+                + dialect.isOneOf("id", ids: dialect.placeholder(values.count)), values)
         let keys = Set(sets.map(\.0.name))
         outcome.ids = ids.map { ObjectID(entityName: e.name, rowID: $0) }
         outcome.changes.updated.reserveCapacity(ids.count)
@@ -91,9 +95,12 @@ package struct BatchRunner {
     /// another row holds, breaks its constraint: refused before any write.
     private func checkUnique(_ e: EntityDescription, _ sets: [(PropertyDescription, StoreValue)], rows: [Int64]) throws {
         for (p, v) in sets where p.isUnique && !v.isNull {
-            let taken = rows.count > 1 ? true : !(try sql.batchIDs(
-                "SELECT id FROM \(quote(e.name)) WHERE \(quote(p.name)) = \(dialect.placeholder(1)) AND id <> \(dialect.placeholder(2))",
-                [v, .integer(rows[0])])).isEmpty
+            let taken =
+                rows.count > 1
+                ? true
+                : !(try sql.batchIDs(
+                    "SELECT id FROM \(quote(e.name)) WHERE \(quote(p.name)) = \(dialect.placeholder(1)) AND id <> \(dialect.placeholder(2))",
+                    [v, .integer(rows[0])])).isEmpty
             if taken { throw StoreError.constraintViolation(entity: e.name, key: p.name, value: v.description) }
         }
     }
@@ -101,7 +108,8 @@ package struct BatchRunner {
     /// Rows of `table` whose `column` is one of `ids` (the first column of `select`).
     func rows(_ select: String, from table: String, where column: String, in ids: [Int64]) throws -> [Int64] {
         guard !ids.isEmpty else { return [] }
-        return try sql.batchIDs("SELECT \(select) FROM \(quote(table)) WHERE \(dialect.isOneOf(column, ids: dialect.placeholder(1)))",
-                                [dialect.idList(ids)])
+        return try sql.batchIDs(
+            "SELECT \(select) FROM \(quote(table)) WHERE \(dialect.isOneOf(column, ids: dialect.placeholder(1)))",
+            [dialect.idList(ids)])
     }
 }

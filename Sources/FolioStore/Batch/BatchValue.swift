@@ -36,25 +36,29 @@ extension PropertyDescription {
             if let id = value as? ObjectID { return try checkedBatchRelation(id) }
             if let object = value as? ManagedObject { return try checkedBatchRelation(object.objectID) }
             if let managed = value as? any ManagedValue, case .one(let id) = managed._slot.storage { return try checkedBatchRelation(id) }
-            throw StoreError.validation(entity: entity.name, key: name,
-                                        reason: "expected a \(target.name) or its object ID, found a \(type(of: value))")
+            throw StoreError.validation(
+                entity: entity.name, key: name,
+                reason: "expected a \(target.name) or its object ID, found a \(type(of: value))")
         }
         if value is NSNull { return try checkedBatchValue(.null) }
         if let managed = value as? any ManagedValue, case .value(let v) = managed._slot.storage { return try checkedBatchValue(v) }
         if value is any ManagedValue {
             throw StoreError.validation(entity: entity.name, key: name, reason: "batch requests set attributes only, not relationships")
         }
-        throw StoreError.validation(entity: entity.name, key: name,
-                                    reason: "expected a value of type \(storeType.rawValue), found a \(type(of: value))")
+        throw StoreError.validation(
+            entity: entity.name, key: name,
+            reason: "expected a value of type \(storeType.rawValue), found a \(type(of: value))")
     }
 
     /// A to-one a batch insert sets: the related row's ID, or NULL. The
     /// related object must be saved (its row is checked when the batch runs).
     func checkedBatchRelation(_ id: ObjectID?) throws(StoreError) -> StoreValue {
         guard isToOne, !inverse.isToOne, !inverse.isOrdered else {
-            throw StoreError.validation(entity: entity.name, key: name, reason: isToOne
-                ? "a batch insert sets a to-one only when its inverse is an unordered to-many"
-                : "batch requests set attributes and to-ones only, not to-many relationships")
+            throw StoreError.validation(
+                entity: entity.name, key: name,
+                reason: isToOne
+                    ? "a batch insert sets a to-one only when its inverse is an unordered to-many"
+                    : "batch requests set attributes and to-ones only, not to-many relationships")
         }
         guard let id else {
             if !isOptional { throw StoreError.validation(entity: entity.name, key: name, reason: "a related object is required") }
@@ -64,7 +68,8 @@ extension PropertyDescription {
             throw StoreError.validation(entity: entity.name, key: name, reason: "expected a \(target.name), found \(id)")
         }
         guard !id.isTemporary else {
-            throw StoreError.validation(entity: entity.name, key: name, reason: "the related \(target.name) is not saved yet; save it first")
+            throw StoreError.validation(
+                entity: entity.name, key: name, reason: "the related \(target.name) is not saved yet; save it first")
         }
         return .integer(id.rowID)
     }

@@ -49,7 +49,7 @@ package struct QueueConfined<Value> {
     @inline(__always)
     private func checkQueue() {
         #if DEBUG
-        dispatchPrecondition(condition: .onQueue(queue))
+            dispatchPrecondition(condition: .onQueue(queue))
         #endif
     }
 }

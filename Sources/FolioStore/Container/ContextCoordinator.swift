@@ -78,11 +78,12 @@ final class ContextCoordinator: Sendable {
         let writes = self.writes
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(with: Result {
-                    try writes.with { backend in
-                        if !backend.isWriting { try backend.beginWriting(until: deadline) }
-                    }
-                })
+                continuation.resume(
+                    with: Result {
+                        try writes.with { backend in
+                            if !backend.isWriting { try backend.beginWriting(until: deadline) }
+                        }
+                    })
             }
         }
     }

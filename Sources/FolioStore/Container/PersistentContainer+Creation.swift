@@ -3,8 +3,10 @@ extension PersistentContainer {
     /// the seed are built in memory, saved, and the finished file placed in
     /// one step (``StoreFile/place(_:at:for:busyTimeout:)``). Returns whether this call made it.
     @discardableResult
-    static func createStoreIfNeeded(at path: String, schema: Schema, busyTimeout: Double,
-                                    seed: ((ObjectContext) throws -> Void)?) throws -> Bool {
+    static func createStoreIfNeeded(
+        at path: String, schema: Schema, busyTimeout: Double,
+        seed: ((ObjectContext) throws -> Void)?
+    ) throws -> Bool {
         if case .folio = try StoreFile.inspect(path, for: schema) { return false }
         let builder = try StoreCoordinator(schema: schema, path: nil, busyTimeoutMilliseconds: Int32(busyTimeout * 1000))
         let context = ObjectContext(coordinator: builder, delivery: .caller)

@@ -2,12 +2,15 @@ extension PersistentContainer {
     /// Makes the replica file at `path` (an empty store, then its first
     /// sync) unless it is there; a new replica's `seed` is saved on the
     /// server, once, as for any container on it.
-    static func createReplicaIfNeeded(at path: String, _ replica: any StoreReplica, schema: Schema, readOnly: Bool,
-                                      busyTimeout: Double, seed: ((ObjectContext) throws -> Void)?) throws {
+    static func createReplicaIfNeeded(
+        at path: String, _ replica: any StoreReplica, schema: Schema, readOnly: Bool,
+        busyTimeout: Double, seed: ((ObjectContext) throws -> Void)?
+    ) throws {
         if readOnly { return }
         try createStoreIfNeeded(at: path, schema: schema, busyTimeout: busyTimeout, seed: nil)
         guard let seed, try !replica.hasFirstSynced(at: path) else { return }
-        try seedOnce(StoreCoordinator(schema: schema, store: .server(replica.server), busyTimeoutMilliseconds: Int32(busyTimeout * 1000)), seed)
+        try seedOnce(
+            StoreCoordinator(schema: schema, store: .server(replica.server), busyTimeoutMilliseconds: Int32(busyTimeout * 1000)), seed)
     }
 
     /// On a replica: pushes the saves waiting for the server, then pulls
@@ -46,16 +49,20 @@ extension PersistentContainer {
     ///
     ///     let replica = try PersistentContainer(schema: schema, store: .postgreSQL(uri, replica: path), syncsAutomatically: false)
     package convenience init(schema: Schema, store: StoreDescription, syncsAutomatically: Bool) throws {
-        try self.init(schema: schema, store: store, integrityCheckLimit: SQLiteBackend.integrityCheckLimit, syncsAutomatically: syncsAutomatically)
+        try self.init(
+            schema: schema, store: store, integrityCheckLimit: SQLiteBackend.integrityCheckLimit, syncsAutomatically: syncsAutomatically)
     }
 
     /// As the public initialiser, with automatic sync chosen: a command that
     /// syncs at its own moments opens its replica with it off, so that its
     /// ``syncNow()`` reports every push and pull the process makes.
-    package convenience init(schema: Schema, store: StoreDescription, readOnly: Bool, syncsAutomatically: Bool,
-                             seed: ((ObjectContext) throws -> Void)?) throws {
-        try self.init(schema: schema, store: store, readOnly: readOnly, integrityCheckLimit: SQLiteBackend.integrityCheckLimit,
-                      syncsAutomatically: syncsAutomatically, seed: seed)
+    package convenience init(
+        schema: Schema, store: StoreDescription, readOnly: Bool, syncsAutomatically: Bool,
+        seed: ((ObjectContext) throws -> Void)?
+    ) throws {
+        try self.init(
+            schema: schema, store: store, readOnly: readOnly, integrityCheckLimit: SQLiteBackend.integrityCheckLimit,
+            syncsAutomatically: syncsAutomatically, seed: seed)
     }
 
     /// How a replica settles a pushed change that meets a newer server value,

@@ -47,10 +47,13 @@ public final class PersistentContainer {
     ///     let seeded = try PersistentContainer(schema: schema, path: url.path) { context in
     ///         Planet(context: context).name = "Mercury"
     ///     }
-    public convenience init(schema: Schema, path: String?, readOnly: Bool = false, busyTimeout: Double = 5,
-                            pollInterval: Double = 1, seed: ((ObjectContext) throws -> Void)? = nil) throws {
-        try self.init(schema: schema, path: path, readOnly: readOnly, busyTimeout: busyTimeout, pollInterval: pollInterval,
-                      integrityCheckLimit: SQLiteBackend.integrityCheckLimit, seed: seed)
+    public convenience init(
+        schema: Schema, path: String?, readOnly: Bool = false, busyTimeout: Double = 5,
+        pollInterval: Double = 1, seed: ((ObjectContext) throws -> Void)? = nil
+    ) throws {
+        try self.init(
+            schema: schema, path: path, readOnly: readOnly, busyTimeout: busyTimeout, pollInterval: pollInterval,
+            integrityCheckLimit: SQLiteBackend.integrityCheckLimit, seed: seed)
     }
 
     /// Opens the store `store` describes: a file (as ``init(schema:path:readOnly:busyTimeout:pollInterval:seed:)``),
@@ -61,23 +64,31 @@ public final class PersistentContainer {
     /// any machine, arrive as change sets as they do for a file.
     ///
     ///     let container = try PersistentContainer(schema: schema, store: .postgreSQL("postgresql:///folio?host=/run/pg"))
-    public convenience init(schema: Schema, store: StoreDescription, readOnly: Bool = false, busyTimeout: Double = 5,
-                            pollInterval: Double = 1, seed: ((ObjectContext) throws -> Void)? = nil) throws {
-        try self.init(schema: schema, store: store, readOnly: readOnly, busyTimeout: busyTimeout, pollInterval: pollInterval,
-                      integrityCheckLimit: SQLiteBackend.integrityCheckLimit, seed: seed)
+    public convenience init(
+        schema: Schema, store: StoreDescription, readOnly: Bool = false, busyTimeout: Double = 5,
+        pollInterval: Double = 1, seed: ((ObjectContext) throws -> Void)? = nil
+    ) throws {
+        try self.init(
+            schema: schema, store: store, readOnly: readOnly, busyTimeout: busyTimeout, pollInterval: pollInterval,
+            integrityCheckLimit: SQLiteBackend.integrityCheckLimit, seed: seed)
     }
 
     /// As the public initialiser, with the size up to which the whole file is checked at open.
-    package convenience init(schema: Schema, path: String?, readOnly: Bool = false, busyTimeout: Double = 5, pollInterval: Double = 1,
-                             integrityCheckLimit: Int, seed: ((ObjectContext) throws -> Void)? = nil) throws {
-        try self.init(schema: schema, store: path.map(StoreDescription.file) ?? .inMemory, readOnly: readOnly, busyTimeout: busyTimeout,
-                      pollInterval: pollInterval, integrityCheckLimit: integrityCheckLimit, seed: seed)
+    package convenience init(
+        schema: Schema, path: String?, readOnly: Bool = false, busyTimeout: Double = 5, pollInterval: Double = 1,
+        integrityCheckLimit: Int, seed: ((ObjectContext) throws -> Void)? = nil
+    ) throws {
+        try self.init(
+            schema: schema, store: path.map(StoreDescription.file) ?? .inMemory, readOnly: readOnly, busyTimeout: busyTimeout,
+            pollInterval: pollInterval, integrityCheckLimit: integrityCheckLimit, seed: seed)
     }
 
     /// `syncsAutomatically: false` makes a replica sync only at ``syncNow()`` from its first moment (see
     /// ``syncsAutomatically``): turned off after the container started, a first round may already be under way.
-    package init(schema: Schema, store: StoreDescription, readOnly: Bool = false, busyTimeout: Double = 5, pollInterval: Double = 1,
-                 integrityCheckLimit: Int, syncsAutomatically: Bool = true, seed: ((ObjectContext) throws -> Void)? = nil) throws {
+    package init(
+        schema: Schema, store: StoreDescription, readOnly: Bool = false, busyTimeout: Double = 5, pollInterval: Double = 1,
+        integrityCheckLimit: Int, syncsAutomatically: Bool = true, seed: ((ObjectContext) throws -> Void)? = nil
+    ) throws {
         self.schema = schema
         self.store = store
         path = store.path
@@ -94,14 +105,16 @@ public final class PersistentContainer {
             return { try SeedRows.made(by: seed, for: schema, busyTimeoutMilliseconds: timeout) }
         }
         do {
-            coordinator = try StoreCoordinator(schema: schema, store: store, readOnly: readOnly, busyTimeoutMilliseconds: timeout,
-                                               integrityCheckLimit: integrityCheckLimit, seed: seedRows)
+            coordinator = try StoreCoordinator(
+                schema: schema, store: store, readOnly: readOnly, busyTimeoutMilliseconds: timeout,
+                integrityCheckLimit: integrityCheckLimit, seed: seedRows)
         } catch StoreError.migrationNeeded(let where_, let reason) {
             // A read-only open of a server store that is not there yet makes it (with its seed) first, as for a file.
             guard case .server = store.location, let seed else { throw StoreError.migrationNeeded(path: where_, reason: reason) }
             try Self.seedOnce(StoreCoordinator(schema: schema, store: store, busyTimeoutMilliseconds: timeout, seed: seedRows), seed)
-            coordinator = try StoreCoordinator(schema: schema, store: store, readOnly: true, busyTimeoutMilliseconds: timeout,
-                                               integrityCheckLimit: integrityCheckLimit)
+            coordinator = try StoreCoordinator(
+                schema: schema, store: store, readOnly: true, busyTimeoutMilliseconds: timeout,
+                integrityCheckLimit: integrityCheckLimit)
         }
         if case .server = store.location, let seed, !readOnly { try Self.seedOnce(coordinator, seed) }
         viewContext = ObjectContext(coordinator: coordinator, delivery: .main)

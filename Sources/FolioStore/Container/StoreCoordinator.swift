@@ -36,8 +36,10 @@ final class StoreCoordinator: Sendable {
     /// of `schema` (or a database of another program) is refused before
     /// anything is written; a read-only store registers no reader, follows
     /// no other process and is never written.
-    init(schema: Schema, store: StoreDescription, readOnly: Bool = false, busyTimeoutMilliseconds: Int32,
-         integrityCheckLimit: Int = SQLiteBackend.integrityCheckLimit, seed: (() throws -> SeedRows)? = nil) throws {
+    init(
+        schema: Schema, store: StoreDescription, readOnly: Bool = false, busyTimeoutMilliseconds: Int32,
+        integrityCheckLimit: Int = SQLiteBackend.integrityCheckLimit, seed: (() throws -> SeedRows)? = nil
+    ) throws {
         self.schema = schema
         if case .server = store.location { isOnServer = true } else { isOnServer = false }
         let writer: StoreBackend
@@ -52,8 +54,10 @@ final class StoreCoordinator: Sendable {
             if !readOnly {
                 // Saves made without the replica's journal would never reach its server.
                 if try sqlite.isReplica() {
-                    throw StoreError.cannotOpen(path: path, message: "it is a replica of a server's store; open it as one "
-                                                + "(.postgreSQL(uri, replica: path)) so that its saves reach the server")
+                    throw StoreError.cannotOpen(
+                        path: path,
+                        message: "it is a replica of a server's store; open it as one "
+                            + "(.postgreSQL(uri, replica: path)) so that its saves reach the server")
                 }
                 if !checked { try sqlite.checkIntegrity(upTo: integrityCheckLimit) }
             }
@@ -70,12 +74,14 @@ final class StoreCoordinator: Sendable {
             let health = sqlite.connection.health
             writer = sqlite
             open = {
-                let backend = try SQLiteBackend(path: path, readOnly: readOnly, health: health, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+                let backend = try SQLiteBackend(
+                    path: path, readOnly: readOnly, health: health, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
                 backend.journal = journal
                 return backend
             }
             if let journal {
-                engine = try replica.makeEngine(at: path, schema: schema, journal: journal, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+                engine = try replica.makeEngine(
+                    at: path, schema: schema, journal: journal, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
             }
         case .memory:
             writer = try SQLiteBackend(path: nil, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
@@ -108,10 +114,13 @@ final class StoreCoordinator: Sendable {
     }
 
     /// As above, for the file at `path` (nil: in memory).
-    convenience init(schema: Schema, path: String?, readOnly: Bool = false, busyTimeoutMilliseconds: Int32,
-                     integrityCheckLimit: Int = SQLiteBackend.integrityCheckLimit) throws {
-        try self.init(schema: schema, store: path.map(StoreDescription.file) ?? .inMemory, readOnly: readOnly,
-                      busyTimeoutMilliseconds: busyTimeoutMilliseconds, integrityCheckLimit: integrityCheckLimit)
+    convenience init(
+        schema: Schema, path: String?, readOnly: Bool = false, busyTimeoutMilliseconds: Int32,
+        integrityCheckLimit: Int = SQLiteBackend.integrityCheckLimit
+    ) throws {
+        try self.init(
+            schema: schema, store: path.map(StoreDescription.file) ?? .inMemory, readOnly: readOnly,
+            busyTimeoutMilliseconds: busyTimeoutMilliseconds, integrityCheckLimit: integrityCheckLimit)
     }
 
     deinit {

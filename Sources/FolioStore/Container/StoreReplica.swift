@@ -15,8 +15,10 @@ package protocol StoreReplica: Sendable {
     /// their rows.
     func prepare(at path: String, schema: Schema, busyTimeoutMilliseconds: Int32) throws -> any SaveJournal
     /// The sync engine of one container on the replica at `path`; it does nothing until started.
-    func makeEngine(at path: String, schema: Schema, journal: any SaveJournal,
-                    busyTimeoutMilliseconds: Int32) throws -> any ReplicaSyncEngine
+    func makeEngine(
+        at path: String, schema: Schema, journal: any SaveJournal,
+        busyTimeoutMilliseconds: Int32
+    ) throws -> any ReplicaSyncEngine
 }
 
 /// What a replica's saves write beside their rows: called by the SQLite

@@ -26,8 +26,10 @@ public final class SyncStatus {
         /// A state; all parts default to an idle, online replica.
         ///
         ///     SyncStatus.State(isOnline: false, waitingChanges: 3)
-        public init(isOnline: Bool = true, waitingChanges: Int = 0, lastSynced: Date? = nil,
-                    conflicts: [SaveConflict] = [], problem: String? = nil) {
+        public init(
+            isOnline: Bool = true, waitingChanges: Int = 0, lastSynced: Date? = nil,
+            conflicts: [SaveConflict] = [], problem: String? = nil
+        ) {
             self.isOnline = isOnline
             self.waitingChanges = waitingChanges
             self.lastSynced = lastSynced

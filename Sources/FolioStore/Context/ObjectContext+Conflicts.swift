@@ -35,8 +35,10 @@ extension ObjectContext {
     /// Commits `pending` with `commit`; when rows changed elsewhere, resolves
     /// them by ``mergePolicy`` and commits what the context then holds.
     /// Nil when the resolution left nothing to write.
-    func commitResolvingConflicts(_ pending: PendingSave,
-                                  _ commit: (SaveBatch) throws -> [ObjectID]) throws -> (PendingSave, [ObjectID])? {
+    func commitResolvingConflicts(
+        _ pending: PendingSave,
+        _ commit: (SaveBatch) throws -> [ObjectID]
+    ) throws -> (PendingSave, [ObjectID])? {
         var pending = pending
         for round in 1... {
             do { return (pending, try commit(pending.batch)) } catch let stale as StaleWrite {
@@ -111,7 +113,9 @@ extension ObjectContext {
         guard o.isDeletedFlag, !o.isInsertedFlag else { return }
         var cascaded: [ManagedObject] = []
         for p in o.meta.properties where !p.isAttribute && p.deleteRule == .cascade {
-            let ids: [ObjectID] = p.isToOne ? [o.committed?.ones[p.slot] ?? nil].compactMap { $0 }
+            let ids: [ObjectID] =
+                p.isToOne
+                ? [o.committed?.ones[p.slot] ?? nil].compactMap { $0 }
                 : (o.manys[p.slot]?.removed ?? []).map { ObjectID(entityName: p.target.name, rowID: $0) }
             cascaded += ids.compactMap { registry[$0] }.filter(\.isDeletedFlag)
         }

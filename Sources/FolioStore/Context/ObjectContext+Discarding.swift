@@ -90,7 +90,8 @@ extension ObjectContext {
         }
         func clash<V: Equatable>(_ mine: V, _ was: V, _ theirs: V) -> Bool { mine != was && theirs != was && theirs != mine }
         if o.meta.attributes.contains(where: { clash(o.attrs[$0.slot], c.attrs[$0.slot], row.attributes[$0.slot]) })
-            || o.meta.toOnes.contains(where: { clash(o.ones[$0.slot], c.ones[$0.slot], row.toOnes[$0.slot]) }) {
+            || o.meta.toOnes.contains(where: { clash(o.ones[$0.slot], c.ones[$0.slot], row.toOnes[$0.slot]) })
+        {
             o.isBehindStore = true
             return
         }

@@ -52,7 +52,8 @@ extension ObjectContext {
         var gone: [LoadedListIndex.KeptList] = []
         for (key, p) in registry.lists.keptBehind {
             guard let o = registry.object(p.entity, anyRowID: key.rowID), let list = o.manys[p.slot],
-                  forgetStoredMembers(of: o, p, list, &visit) else {
+                forgetStoredMembers(of: o, p, list, &visit)
+            else {
                 gone.append(key)
                 continue
             }
@@ -67,7 +68,8 @@ extension ObjectContext {
             var gone: [Int64] = []
             for rowID in rowIDs {
                 guard let o = registry.object(p.entity, anyRowID: rowID), let list = o.manys[p.slot],
-                      forgetStoredMembers(of: o, p, list, &visit) else {
+                    forgetStoredMembers(of: o, p, list, &visit)
+                else {
                     gone.append(rowID)
                     continue
                 }
@@ -78,8 +80,10 @@ extension ObjectContext {
 
     /// One list's part of a merge, once per merge (a second visit could drop
     /// an ordered list the first left without changes); false when it was dropped.
-    private func forgetStoredMembers(of o: ManagedObject, _ p: PropertyDescription, _ list: MemberList,
-                                     _ visit: inout MembershipVisit) -> Bool {
+    private func forgetStoredMembers(
+        of o: ManagedObject, _ p: PropertyDescription, _ list: MemberList,
+        _ visit: inout MembershipVisit
+    ) -> Bool {
         guard visit.lists.insert(ObjectIdentifier(list)).inserted else { return true }
         if !list.hasChanges {
             o.manys[p.slot] = nil

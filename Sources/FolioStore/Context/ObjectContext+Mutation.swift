@@ -12,7 +12,8 @@ extension ObjectContext {
     ///   to-many inverse is loaded once); O(n + m) to replace a to-many's n members with m.
     func set(_ object: ManagedObject, _ p: PropertyDescription, _ slot: ManagedSlot) {
         if object.isDeletedFlag {
-            precondition(object.isDeletedElsewhere, "\(object.objectID).\(p.name): the object was deleted in this context; it cannot be changed")
+            precondition(
+                object.isDeletedElsewhere, "\(object.objectID).\(p.name): the object was deleted in this context; it cannot be changed")
             if object.isFault { fulfill(object) }
             return deletedElsewhere.write(object, p, slot)
         }
@@ -61,8 +62,9 @@ extension ObjectContext {
 
     /// A relationship may not take an object deleted in this context (the save could not store it).
     private func checkRelatable(_ id: ObjectID, _ object: ManagedObject, _ p: PropertyDescription) {
-        precondition(registry[id]?.isDeletedFlag != true,
-                     "\(object.objectID).\(p.name): \(id) was deleted; it cannot be related to")
+        precondition(
+            registry[id]?.isDeletedFlag != true,
+            "\(object.objectID).\(p.name): \(id) was deleted; it cannot be related to")
     }
 
     /// Writes one attribute or to-one slot, recording the committed value,

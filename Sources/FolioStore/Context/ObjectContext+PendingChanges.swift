@@ -39,7 +39,9 @@ extension ObjectContext {
                 } else if present && !o.dirtyKeys.isEmpty {
                     // An object is in a batch once, so its entry is new: no empty set is made to be replaced.
                     let keys = names.names(of: o.dirtyKeys, in: o.meta)
-                    if let earlier = changes.updated.updateValue(keys, forKey: o.objectID) { changes.updated[o.objectID]!.formUnion(earlier) }
+                    if let earlier = changes.updated.updateValue(keys, forKey: o.objectID) {
+                        changes.updated[o.objectID]!.formUnion(earlier)
+                    }
                 }
             }
             o.reportedPresent = present

@@ -16,7 +16,8 @@ extension ObjectContext {
     ///         try context.count(for: FetchRequest<Planet>())
     ///     }
     nonisolated(nonsending)
-    public func perform<T: Sendable>(_ body: @escaping @Sendable (ObjectContext) throws -> T) async throws -> T {
+        public func perform<T: Sendable>(_ body: @escaping @Sendable (ObjectContext) throws -> T) async throws -> T
+    {
         guard let queue else {
             defer { processPendingChanges() }
             return try body(self)

@@ -12,7 +12,8 @@ extension ObjectContext {
         requireConfinement()
         precondition(writeTransaction == nil, "save() inside performWrite: its changes are saved when the body returns")
         guard let pending = try prepareSave(),
-              let (saved, permanent) = try commitResolvingConflicts(pending, coordinator.commit) else { return }
+            let (saved, permanent) = try commitResolvingConflicts(pending, coordinator.commit)
+        else { return }
         finishSave(saved, permanent: permanent)
     }
 
@@ -56,9 +57,13 @@ extension ObjectContext {
     private func pendingChanges(_ objects: [ManagedObject]) -> ChangeSet {
         var c = ChangeSet()
         for o in objects {
-            if o.isInsertedFlag { if !o.isDeletedFlag { c.inserted.insert(o.objectID) } }
-            else if o.isDeletedFlag { c.deleted.insert(o.objectID) }
-            else { c.updated[o.objectID] = o.changedKeys }
+            if o.isInsertedFlag {
+                if !o.isDeletedFlag { c.inserted.insert(o.objectID) }
+            } else if o.isDeletedFlag {
+                c.deleted.insert(o.objectID)
+            } else {
+                c.updated[o.objectID] = o.changedKeys
+            }
         }
         return c
     }
@@ -68,8 +73,10 @@ extension ObjectContext {
         if o.isDeletedFlag {
             // The relationship as the save will store it: members deleted in the same save do not
             // count, and a new object deleted again is refused like a stored one (its members would point at nothing).
-            for p in e.properties where p.deleteRule == .deny && !p.isAttribute
-                && targets(o, p).contains(where: { registry[$0]?.isDeletedFlag != true }) {
+            for p in e.properties
+            where p.deleteRule == .deny && !p.isAttribute
+                && targets(o, p).contains(where: { registry[$0]?.isDeletedFlag != true })
+            {
                 throw StoreError.deleteDenied(entity: e.name, key: p.name)
             }
             return
@@ -147,8 +154,12 @@ extension ObjectContext {
                 guard let list = o.manys[p.slot], list.hasChanges else { continue }
                 let target = p.target.name
                 if case .joinTable = p.storage {
-                    batch.joinRemoves += list.removed.map { .init(property: p, owner: o.objectID, member: ObjectID(entityName: target, rowID: $0)) }
-                    batch.joinAdds += list.added.map { .init(property: p, owner: o.objectID, member: ObjectID(entityName: target, rowID: $0)) }
+                    batch.joinRemoves += list.removed.map {
+                        .init(property: p, owner: o.objectID, member: ObjectID(entityName: target, rowID: $0))
+                    }
+                    batch.joinAdds += list.added.map {
+                        .init(property: p, owner: o.objectID, member: ObjectID(entityName: target, rowID: $0))
+                    }
                 }
                 if p.isOrdered && list.isLoaded && list.count > 0 {
                     batch.orders.append(.init(property: p, owner: o.objectID, members: list.objectIDs(of: target)))
@@ -224,7 +235,9 @@ private struct ChangedKeySets {
     private var last: (shape: Shape, keys: Set<String>)?
 
     /// `o.changedKeys`, given its changed attributes and to-ones (empty for a fault).
-    mutating func keys(_ o: ManagedObject, attrs: [(PropertyDescription, StoreValue)], ones: [(PropertyDescription, ObjectID?)]) -> Set<String> {
+    mutating func keys(_ o: ManagedObject, attrs: [(PropertyDescription, StoreValue)], ones: [(PropertyDescription, ObjectID?)]) -> Set<
+        String
+    > {
         let e = o.meta
         guard e.properties.count <= 64 else { return o.changedKeys }
         var bits: UInt64 = 0

@@ -25,7 +25,8 @@ extension ObjectContext {
     ///     }
     public func performWrite<T>(_ body: () throws -> T) throws -> T {
         precondition(writeTransaction == nil, "performWrite inside performWrite on the same context")
-        let (result, saved) = coordinator.isInMemory
+        let (result, saved) =
+            coordinator.isInMemory
             // One connection: keep every other context off it until the transaction ends.
             ? try coordinator.withBackend { try write(in: try $0.beginWriteTransaction(), body) }
             // A connection of its own: other contexts keep reading while this one waits and writes.

@@ -235,8 +235,9 @@ public class ObjectContext {
     func fulfill(_ object: ManagedObject) {
         guard object.isFault else { return }
         let id = object.objectID
-        let placeholder = StoredRow(attributes: object.meta.attributes.map { $0.defaultValue ?? ($0.isOptional ? .null : $0.storeType.emptyValue) },
-                                    toOnes: Array(repeating: nil, count: object.meta.toOnes.count))
+        let placeholder = StoredRow(
+            attributes: object.meta.attributes.map { $0.defaultValue ?? ($0.isOptional ? .null : $0.storeType.emptyValue) },
+            toOnes: Array(repeating: nil, count: object.meta.toOnes.count))
         guard isStoreReachable, let rows = try? withStore({ try $0.rows(of: object.meta, ids: [id.rowID]) }) else {
             object.attrs = placeholder.attributes
             object.ones = placeholder.toOnes

@@ -62,7 +62,8 @@ public struct SaveConflict: Sendable, Equatable, CustomStringConvertible {
         case .changed:
             return "\(entity) \(id) was changed by another save" + (values.isEmpty ? "" : ": " + values)
         case .deletedElsewhere:
-            return "\(entity) \(id) was deleted by another save" + (changes.isEmpty ? "" : ", so its changes here (\(changes)) cannot be saved")
+            return "\(entity) \(id) was deleted by another save"
+                + (changes.isEmpty ? "" : ", so its changes here (\(changes)) cannot be saved")
         case .changedBeforeDelete:
             return "\(entity) \(id) was changed by another save since it was read here, so it was not deleted"
                 + (values.isEmpty ? "" : ": " + values)

@@ -52,8 +52,8 @@ extension StoreError {
     public var store: String? {
         switch self {
         case let .notADatabase(path), let .notAFolioStore(path, _), let .otherSchema(path, _, _), let .corrupt(path, _),
-             let .readOnly(path), let .migrationNeeded(path, _), let .busy(path), let .diskFull(path), let .cannotOpen(path, _),
-             let .notOnReplica(path, _):
+            let .readOnly(path), let .migrationNeeded(path, _), let .busy(path), let .diskFull(path), let .cannotOpen(path, _),
+            let .notOnReplica(path, _):
             path
         case let .offline(store, _), let .timedOut(store), let .server(store, _, _, _):
             store

@@ -27,8 +27,9 @@ extension ObjectContext {
     ///     try context.narrows(typedTwoLetters, typedOne)   // true
     package func narrows<T: ManagedObject>(_ request: FetchRequest<T>, _ wider: FetchRequest<T>) throws -> Bool {
         guard request.fetchLimit == wider.fetchLimit, request.fetchOffset == wider.fetchOffset,
-              request.includesPendingChanges == wider.includesPendingChanges,
-              wider.stringFilters.allSatisfy({ filter in request.stringFilters.contains { $0.implies(filter) } }) else { return false }
+            request.includesPendingChanges == wider.includesPendingChanges,
+            wider.stringFilters.allSatisfy({ filter in request.stringFilters.contains { $0.implies(filter) } })
+        else { return false }
         guard let widerPredicate = wider.predicate else { return true }
         guard let predicate = request.predicate else { return false }
         let e = schema.entity(for: T.self)

@@ -52,8 +52,10 @@ extension ObjectContext {
     ///     try context.fetchKeys(request, keyPaths: [\Animal.commonName], restrictedTo: changedIDs)
     ///
     /// - Complexity: one query; O(n log n) when unsaved changes must be merged in.
-    package func fetchKeys<T: ManagedObject>(_ request: FetchRequest<T>, keyPaths: [PartialKeyPath<T>],
-                                            restrictedTo ids: Set<ObjectID>? = nil) throws -> [FetchedKeys] {
+    package func fetchKeys<T: ManagedObject>(
+        _ request: FetchRequest<T>, keyPaths: [PartialKeyPath<T>],
+        restrictedTo ids: Set<ObjectID>? = nil
+    ) throws -> [FetchedKeys] {
         let prepared = try prepareKeyFetch(request, keyPaths: keyPaths)
         let name = prepared.entity.name
         return try fetchKeys(prepared, restrictedToRows: ids.map { $0.compactMap { $0.entityName == name ? $0.rowID : nil } })
@@ -87,10 +89,12 @@ extension ObjectContext {
             let rows = try withStore { try $0.rows(of: e, ids: rowIDs) }
             for (rowID, row) in rows { keep.append(materialise(e, rowID, row)) }
         }
-        return withExtendedLifetime(keep) { ids.compactMap { id in
-            guard let o = registry[id], !o.isFault, !o.isDeletedFlag else { return nil }
-            return o as? T
-        } }
+        return withExtendedLifetime(keep) {
+            ids.compactMap { id in
+                guard let o = registry[id], !o.isFault, !o.isDeletedFlag else { return nil }
+                return o as? T
+            }
+        }
     }
 
     /// The values of key paths for an object, as the store sorts them; use

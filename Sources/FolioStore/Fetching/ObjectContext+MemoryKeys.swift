@@ -8,8 +8,10 @@ extension ObjectContext {
     /// knows them. The request's limit and offset are not applied.
     ///
     ///     let known = context.fetchKeysInMemory(request, keyPaths: [\Animal.commonName], restrictedTo: ids)
-    package func fetchKeysInMemory<T: ManagedObject>(_ request: FetchRequest<T>, keyPaths: [PartialKeyPath<T>],
-                                                     restrictedTo ids: [ObjectID]) -> [ObjectID: [StoreValue]?] {
+    package func fetchKeysInMemory<T: ManagedObject>(
+        _ request: FetchRequest<T>, keyPaths: [PartialKeyPath<T>],
+        restrictedTo ids: [ObjectID]
+    ) -> [ObjectID: [StoreValue]?] {
         let e = schema.entity(for: T.self)
         guard let chains = try? keyPaths.map({ try e.resolve(keyPath: $0) }) else { return [:] }
         var known: [ObjectID: [StoreValue]?] = [:]
@@ -20,8 +22,10 @@ extension ObjectContext {
                 continue
             }
             guard !o.isFault, chains.allSatisfy({ isLoaded(o, through: $0) }), let t = o as? T,
-                  let matching = try? request.predicate.map({ try $0.evaluate(t) }) ?? true else { continue }
-            let values: [StoreValue]? = matching && request.stringFilters.allSatisfy({ matches($0, o) })
+                let matching = try? request.predicate.map({ try $0.evaluate(t) }) ?? true
+            else { continue }
+            let values: [StoreValue]? =
+                matching && request.stringFilters.allSatisfy({ matches($0, o) })
                 ? chains.map { value(of: o, through: $0) } : nil
             known[id] = .some(values)
         }

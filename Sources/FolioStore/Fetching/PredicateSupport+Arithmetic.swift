@@ -15,11 +15,12 @@ extension PredicateExpressions.UnaryMinus: SQLTranslatable {
 
 extension PredicateExpressions.Arithmetic: SQLTranslatable {
     func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
-        let symbol = switch op {
-        case .add: "+"
-        case .subtract: "-"
-        case .multiply: "*"
-        }
+        let symbol =
+            switch op {
+            case .add: "+"
+            case .subtract: "-"
+            case .multiply: "*"
+            }
         return .column("(\(try b.sql(PredicateSupport.term(lhs, b))) \(symbol) \(try b.sql(PredicateSupport.term(rhs, b))))")
     }
 }

@@ -105,12 +105,13 @@ private func equality(_ l: SQLTerm, _ r: SQLTerm, _ op: String, _ b: SQLQueryBui
 
 extension PredicateExpressions.Comparison: SQLTranslatable {
     func sqlTerm(_ b: SQLQueryBuilder) throws -> SQLTerm {
-        let symbol = switch op {
-        case .lessThan: "<"
-        case .lessThanOrEqual: "<="
-        case .greaterThan: ">"
-        case .greaterThanOrEqual: ">="
-        }
+        let symbol =
+            switch op {
+            case .lessThan: "<"
+            case .lessThanOrEqual: "<="
+            case .greaterThan: ">"
+            case .greaterThanOrEqual: ">="
+            }
         return try infix(lhs, symbol, rhs, b, operands: b.sql)
     }
 }
@@ -124,8 +125,10 @@ extension PredicateExpressions.Disjunction: SQLTranslatable {
 }
 
 /// `(lhs op rhs)`, each side rendered by `operands` (as a value or as a condition).
-private func infix(_ lhs: Any, _ op: String, _ rhs: Any, _ b: SQLQueryBuilder,
-                   operands: (SQLTerm) throws -> String) throws -> SQLTerm {
+private func infix(
+    _ lhs: Any, _ op: String, _ rhs: Any, _ b: SQLQueryBuilder,
+    operands: (SQLTerm) throws -> String
+) throws -> SQLTerm {
     let l = try operands(PredicateSupport.term(lhs, b))
     let r = try operands(PredicateSupport.term(rhs, b))
     return .condition("(\(l) \(op) \(r))")
@@ -163,7 +166,8 @@ extension PredicateExpressions.SequenceContainsWhere: SQLTranslatable {
         b.insideSubquery = true
         defer { b.insideSubquery = false }
         let inner = try b.condition(PredicateSupport.term(test, b))
-        return .condition("(EXISTS (SELECT 1 FROM \(quote(p.target.name)) \(alias) WHERE \(alias).id IN (\(b.members(p, owner))) AND \(inner)))")
+        return .condition(
+            "(EXISTS (SELECT 1 FROM \(quote(p.target.name)) \(alias) WHERE \(alias).id IN (\(b.members(p, owner))) AND \(inner)))")
     }
 }
 

@@ -25,7 +25,8 @@ extension ObjectContext {
     /// ```swift
     /// let keys = try context.prepareKeyFetch(request, keyPaths: [\Animal.commonName])
     /// ```
-    package func prepareKeyFetch<T: ManagedObject>(_ request: FetchRequest<T>, keyPaths: [PartialKeyPath<T>]) throws -> PreparedKeyFetch<T> {
+    package func prepareKeyFetch<T: ManagedObject>(_ request: FetchRequest<T>, keyPaths: [PartialKeyPath<T>]) throws -> PreparedKeyFetch<T>
+    {
         let e = schema.entity(for: T.self)
         let plan = try makePlan(request, keyPaths: keyPaths, withSortKeys: true)
         let chains = try (request.sortDescriptors.map { try sortKeyPath($0) } + keyPaths.map { $0 as AnyKeyPath })
@@ -61,9 +62,12 @@ extension ObjectContext {
         plan.limit = nil
         plan.offset = nil
         let excluded = Set(pending.map(\.objectID))
-        var all = plan.restrictToIDs?.isEmpty == true ? [] : try withStore { try $0.fetchKeys(plan) }
-            .map { (ObjectID(entityName: e.name, rowID: $0.0), $0.1) }
-            .filter { !excluded.contains($0.0) }
+        var all =
+            plan.restrictToIDs?.isEmpty == true
+            ? []
+            : try withStore { try $0.fetchKeys(plan) }
+                .map { (ObjectID(entityName: e.name, rowID: $0.0), $0.1) }
+                .filter { !excluded.contains($0.0) }
         for o in pending where !o.isDeletedFlag {
             if let p = request.predicate, !(try p.evaluate(o as! T)) { continue }
             if !request.stringFilters.allSatisfy({ matches($0, o) }) { continue }
@@ -96,11 +100,14 @@ extension ObjectContext {
     /// ```swift
     /// let streamed = try context.forEachStoredKey(keys) { rowID, values in rows.append((rowID, values[0])) }
     /// ```
-    package func forEachStoredKey<T: ManagedObject>(_ prepared: PreparedKeyFetch<T>,
-                                                   _ body: (Int64, borrowing [StoreValue]) throws -> Void) throws -> Bool {
+    package func forEachStoredKey<T: ManagedObject>(
+        _ prepared: PreparedKeyFetch<T>,
+        _ body: (Int64, borrowing [StoreValue]) throws -> Void
+    ) throws -> Bool {
         var plan = prepared.plan
         guard prepared.request.fetchLimit == 0, prepared.request.fetchOffset == 0,
-              try pendingObjects(of: prepared.entity, prepared.request, plan).isEmpty else { return false }
+            try pendingObjects(of: prepared.entity, prepared.request, plan).isEmpty
+        else { return false }
         plan.keyColumns.removeFirst(prepared.request.sortDescriptors.count)
         try withStore { try $0.fetchKeys(plan, each: body) }
         return true

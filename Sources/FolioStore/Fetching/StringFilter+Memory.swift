@@ -50,12 +50,13 @@ package struct StringTextTest {
         foldedNeedle = TextFolding.fold(match.string, options)
         owner = Needle(foldedNeedle)
         needle = UnsafeBufferPointer(owner.bytes)
-        kind = switch match {
-        case .equals: .equals
-        case .contains: .contains
-        case .beginsWith: .beginsWith
-        case .endsWith: .endsWith
-        }
+        kind =
+            switch match {
+            case .equals: .equals
+            case .contains: .contains
+            case .beginsWith: .beginsWith
+            case .endsWith: .endsWith
+            }
         caseless = options.contains(.caseInsensitive)
     }
 
@@ -83,8 +84,10 @@ package struct StringTextTest {
 
     /// The verdict on ASCII bytes (which fold to ASCII, lowercased when
     /// caseless and otherwise unchanged); nil for any other text.
-    private static func matchesASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ pattern: UnsafeBufferPointer<UInt8>,
-                                     _ kind: Kind, _ caseless: Bool) -> Bool? {
+    private static func matchesASCII(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ pattern: UnsafeBufferPointer<UInt8>,
+        _ kind: Kind, _ caseless: Bool
+    ) -> Bool? {
         var any: UInt8 = 0
         for byte in bytes { any |= byte }
         guard any < 0x80 else { return nil }

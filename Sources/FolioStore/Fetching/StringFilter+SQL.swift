@@ -10,7 +10,8 @@ extension StringFilter {
             let chain = try builder.root.resolve(keyPath: keyPath)
             guard let last = chain.last, last.isAttribute, last.storeType == .text else {
                 throw StoreError.unsupportedPredicate(
-                    "a StringFilter on \(chain.map(\.name).joined(separator: ".")) of \(builder.root.name), which is not a String attribute")
+                    "a StringFilter on \(chain.map(\.name).joined(separator: ".")) of \(builder.root.name), which is not a String attribute"
+                )
             }
             let column = builder.column(for: chain)
             let text = options.isEmpty ? column : "folio_fold(\(column), \(flags))"

@@ -59,8 +59,9 @@ public struct StringFilter<Entity: ManagedObject>: CustomStringConvertible {
     ///                  options: [.caseInsensitive, .diacriticInsensitive])
     public init(anyOf keyPaths: [PartialKeyPath<Entity>], _ match: StringMatch, options: String.CompareOptions = []) {
         precondition(!keyPaths.isEmpty, "StringFilter(anyOf:): give at least one key path")
-        precondition(TextFolding.supported.isSuperset(of: options),
-                     "StringFilter: only .caseInsensitive, .diacriticInsensitive and .widthInsensitive are supported, not \(options.rawValue)")
+        precondition(
+            TextFolding.supported.isSuperset(of: options),
+            "StringFilter: only .caseInsensitive, .diacriticInsensitive and .widthInsensitive are supported, not \(options.rawValue)")
         self.keyPaths = keyPaths
         self.match = match
         self.options = options

@@ -33,8 +33,10 @@ enum TextFolding {
         }
         guard options.contains(.diacriticInsensitive) else {
             // Marks stay, so composition must be undone and redone over the whole text.
-            var folded = options.contains(.widthInsensitive) ? text.precomposedStringWithCompatibilityMapping
-                                                             : text.precomposedStringWithCanonicalMapping
+            var folded =
+                options.contains(.widthInsensitive)
+                ? text.precomposedStringWithCompatibilityMapping
+                : text.precomposedStringWithCanonicalMapping
             if caseless { folded = folded.uppercased().lowercased().precomposedStringWithCanonicalMapping }
             return folded
         }

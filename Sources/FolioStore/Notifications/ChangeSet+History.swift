@@ -32,7 +32,9 @@ extension ChangeSet {
         var last = -1
         for (id, keys) in updated {
             if last < 0 || groups[last].entity != id.entityName || groups[last].keys != keys {
-                if let i = groupIndex[id.entityName]?[keys] { last = i } else {
+                if let i = groupIndex[id.entityName]?[keys] {
+                    last = i
+                } else {
                     last = groups.count
                     groupIndex[id.entityName, default: [:]][keys] = last
                     groups.append((id.entityName, keys, []))

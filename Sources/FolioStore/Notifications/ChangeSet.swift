@@ -46,8 +46,10 @@ public struct ChangeSet: Sendable, Equatable, Codable, CustomStringConvertible {
     /// A change set; all parts default to empty.
     ///
     ///     ChangeSet(inserted: [id])
-    public init(inserted: Set<ObjectID> = [], updated: [ObjectID: Set<String>] = [:], deleted: Set<ObjectID> = [],
-                origin: Origin = .thisContext, permanentIDs: [ObjectID: ObjectID] = [:]) {
+    public init(
+        inserted: Set<ObjectID> = [], updated: [ObjectID: Set<String>] = [:], deleted: Set<ObjectID> = [],
+        origin: Origin = .thisContext, permanentIDs: [ObjectID: ObjectID] = [:]
+    ) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted

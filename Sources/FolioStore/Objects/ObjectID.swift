@@ -45,7 +45,7 @@ public struct ObjectID: Hashable, Comparable, Sendable, CustomStringConvertible,
         guard a.entityName == b.entityName else { return a.entityName < b.entityName }
         switch (a.isTemporary, b.isTemporary) {
         case (false, false): return a.rowID < b.rowID
-        case (true, true): return a.rowID > b.rowID     // -1 was created before -2
+        case (true, true): return a.rowID > b.rowID  // -1 was created before -2
         case (let first, _): return !first
         }
     }

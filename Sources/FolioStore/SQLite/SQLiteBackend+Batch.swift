@@ -37,9 +37,10 @@ extension SQLiteBackend: BatchSQL {
             // Unique-together groups are left to the index: name the columns SQLite names.
             // "UNIQUE constraint failed: Zoo.name, Zoo.location" → Zoo, "name, location".
             let columns = (message.components(separatedBy: ": ").last ?? message).components(separatedBy: ", ")
-            throw StoreError.constraintViolation(entity: columns.first?.components(separatedBy: ".").first ?? "?",
-                                                 key: columns.map { $0.components(separatedBy: ".").last ?? $0 }.joined(separator: ", "),
-                                                 value: "the value set")
+            throw StoreError.constraintViolation(
+                entity: columns.first?.components(separatedBy: ".").first ?? "?",
+                key: columns.map { $0.components(separatedBy: ".").last ?? $0 }.joined(separator: ", "),
+                value: "the value set")
         }
     }
 
@@ -48,7 +49,8 @@ extension SQLiteBackend: BatchSQL {
         guard first <= Int64.max - Int64(count) else {
             throw StoreError.constraintViolation(entity: entity, key: "id", value: "\(first) + \(count), past the largest possible")
         }
-        try connection.run("INSERT OR REPLACE INTO folio_sequence (entity, next) VALUES (?, ?)", [.text(entity), .integer(first + Int64(count))])
+        try connection.run(
+            "INSERT OR REPLACE INTO folio_sequence (entity, next) VALUES (?, ?)", [.text(entity), .integer(first + Int64(count))])
         return first
     }
 

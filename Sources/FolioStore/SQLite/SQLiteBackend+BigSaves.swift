@@ -32,7 +32,8 @@ extension SQLiteBackend {
         /// Whether two updates set the same columns of the same entity (read in place, not copied).
         static func same(_ a: UnsafePointer<SaveBatch.Update>, _ b: UnsafePointer<SaveBatch.Update>) -> Bool {
             guard a.pointee.entity === b.pointee.entity, a.pointee.attrs.count == b.pointee.attrs.count,
-                  a.pointee.ones.count == b.pointee.ones.count else { return false }
+                a.pointee.ones.count == b.pointee.ones.count
+            else { return false }
             for i in a.pointee.attrs.indices where a.pointee.attrs[i].0 !== b.pointee.attrs[i].0 { return false }
             for i in a.pointee.ones.indices where a.pointee.ones[i].0 !== b.pointee.ones[i].0 { return false }
             return true
@@ -55,8 +56,11 @@ extension SQLiteBackend {
         for i in updates.indices where !(updates[i].attrs.isEmpty && updates[i].ones.isEmpty) {
             let e = ObjectIdentifier(updates[i].entity)
             let entity: Int
-            if let lastEntity, lastEntity.0 == e { entity = lastEntity.1 }
-            else if let known = entities[e] { entity = known } else {
+            if let lastEntity, lastEntity.0 == e {
+                entity = lastEntity.1
+            } else if let known = entities[e] {
+                entity = known
+            } else {
                 entity = names.count
                 entities[e] = entity
                 names.append(updates[i].entity.name)

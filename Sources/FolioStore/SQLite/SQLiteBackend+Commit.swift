@@ -8,8 +8,11 @@ extension SQLiteBackend {
     /// Inside a write transaction it is a savepoint of that transaction.
     func commit(_ batch: SaveBatch, author: String) throws -> [ObjectID] {
         // Inside performWrite a savepoint; after beginWriting(until:) the lock is already held.
-        if inWriteTransaction { try connection.execute("SAVEPOINT folio_save") }
-        else if !connection.isInTransaction { try connection.execute("BEGIN IMMEDIATE") }
+        if inWriteTransaction {
+            try connection.execute("SAVEPOINT folio_save")
+        } else if !connection.isInTransaction {
+            try connection.execute("BEGIN IMMEDIATE")
+        }
         do {
             let permanent = try allocateIDs(batch)
             // A replica records the save beside it, reading the rows as they were before its writes.
@@ -31,14 +34,17 @@ extension SQLiteBackend {
             // A write that matches no row at its version: changed or deleted by another save since it was read.
             var misses: [VersionMiss] = []
             for d in batch.deletes.sorted(by: { ($0.entity.name, $0.id.rowID) < ($1.entity.name, $1.id.rowID) }) {
-                try connection.run("DELETE FROM \(quote(d.entity.name)) WHERE id = ? AND \(RowVersion.column) = ?", [row(d.id), .integer(d.version)])
+                try connection.run(
+                    "DELETE FROM \(quote(d.entity.name)) WHERE id = ? AND \(RowVersion.column) = ?", [row(d.id), .integer(d.version)])
                 if connection.changes == 0 { misses.append(VersionMiss(entity: d.entity, id: d.id, deleting: true)) }
             }
             var insertStatements: [String: SQLiteStatement] = [:]
             for (index, insert) in batch.inserts.enumerated() {
                 let e = insert.entity
                 let s: SQLiteStatement
-                if let cached = insertStatements[e.name] { s = cached; s.reset() } else {
+                if let cached = insertStatements[e.name] {
+                    s = cached; s.reset()
+                } else {
                     let names = ["id"] + (e.attributes + e.toOnes).map { quote($0.name) }
                     let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
                     s = try connection.prepare("INSERT INTO \(quote(e.name)) (\(names.joined(separator: ", "))) VALUES (\(marks))")
@@ -59,11 +65,16 @@ extension SQLiteBackend {
                     let e = update.pointee.entity
                     let s: SQLiteStatement
                     // Most of a big save's updates set the same columns as the one before: no shape to build or hash.
-                    if let previous, UpdateShape.same(updates.baseAddress! + previous.index, update) { s = previous.statement; s.reset() }
-                    else if let cached = updateStatements[UpdateShape(update.pointee)] { s = cached; s.reset() } else {
+                    if let previous, UpdateShape.same(updates.baseAddress! + previous.index, update) {
+                        s = previous.statement; s.reset()
+                    } else if let cached = updateStatements[UpdateShape(update.pointee)] {
+                        s = cached; s.reset()
+                    } else {
                         let sets = (update.pointee.attrs.map(\.0.name) + update.pointee.ones.map(\.0.name)).map { "\(quote($0)) = ?" }
                         let bump = "\(RowVersion.column) = \(RowVersion.column) + 1"
-                        s = try connection.prepare("UPDATE \(quote(e.name)) SET \((sets + [bump]).joined(separator: ", ")) WHERE id = ? AND \(RowVersion.column) = ?")
+                        s = try connection.prepare(
+                            "UPDATE \(quote(e.name)) SET \((sets + [bump]).joined(separator: ", ")) WHERE id = ? AND \(RowVersion.column) = ?"
+                        )
                         updateStatements[UpdateShape(update.pointee)] = s
                     }
                     previous = (index, s)
@@ -83,7 +94,8 @@ extension SQLiteBackend {
             }
             for m in batch.joinAdds {
                 guard case .joinTable(let table, let mine, let other, _) = m.property.storage else { continue }
-                try connection.run("INSERT OR IGNORE INTO \(quote(table)) (\(mine), \(other)) VALUES (?, ?)", [row(m.owner), row(m.member)])
+                try connection.run(
+                    "INSERT OR IGNORE INTO \(quote(table)) (\(mine), \(other)) VALUES (?, ?)", [row(m.owner), row(m.member)])
             }
             for o in batch.orders {
                 for (sql, values) in dialect.positionWrites(o, row: row) { try connection.run(sql, values) }
@@ -99,17 +111,23 @@ extension SQLiteBackend {
             try? connection.execute(inWriteTransaction ? "ROLLBACK TO folio_save; RELEASE folio_save" : "ROLLBACK")
             // The deferred foreign keys refused the commit: say which relationship, and why.
             if case StoreError.sqlite(SQLITE_CONSTRAINT | (3 << 8), _, _) = error,  // SQLITE_CONSTRAINT_FOREIGNKEY
-               let clear = try? danglingReferenceError(batch) { throw clear }
+                let clear = try? danglingReferenceError(batch)
+            {
+                throw clear
+            }
             throw error
         }
     }
 
     /// Steps an insert or update, turning a UNIQUE failure into a constraint violation naming the value.
-    func step(_ s: SQLiteStatement, entity: EntityDescription, values: @autoclosure () -> [StoreValue],
-              keys: @autoclosure () -> [String]? = nil) throws {
+    func step(
+        _ s: SQLiteStatement, entity: EntityDescription, values: @autoclosure () -> [StoreValue],
+        keys: @autoclosure () -> [String]? = nil
+    ) throws {
         do { while try s.step() {} } catch StoreError.sqlite(let code, let message, _) where code & 0xff == SQLITE_CONSTRAINT {
             // "UNIQUE constraint failed: Planet.name" → the key and its value.
-            let key = message.components(separatedBy: ": ").last?.components(separatedBy: ", ").first?
+            let key =
+                message.components(separatedBy: ": ").last?.components(separatedBy: ", ").first?
                 .components(separatedBy: ".").last ?? "?"
             let names = keys() ?? entity.attributes.map(\.name)
             let value = names.firstIndex(of: key).map { values()[$0].description } ?? "?"
@@ -145,7 +163,9 @@ extension SQLiteBackend {
     func firstFreeID(_ entity: String) throws -> Int64 {
         if let range = journal?.rowIDs { return try firstFreeID(entity, in: range) }
         var n: Int64 = 1
-        if case .integer(let stored)? = try connection.rows("SELECT next FROM folio_sequence WHERE entity = ?", [.text(entity)]).first?.first {
+        if case .integer(let stored)? = try connection.rows("SELECT next FROM folio_sequence WHERE entity = ?", [.text(entity)]).first?
+            .first
+        {
             n = stored
         }
         if case .integer(let largest)? = try connection.rows("SELECT max(id) FROM \(quote(entity))").first?.first {
@@ -158,11 +178,15 @@ extension SQLiteBackend {
     /// lie outside it, and only this replica's saves write inside it.
     private func firstFreeID(_ entity: String, in range: Range<Int64>) throws -> Int64 {
         var n = range.lowerBound
-        if case .integer(let stored)? = try connection.rows("SELECT next FROM folio_sequence WHERE entity = ?", [.text(entity)]).first?.first {
+        if case .integer(let stored)? = try connection.rows("SELECT next FROM folio_sequence WHERE entity = ?", [.text(entity)]).first?
+            .first
+        {
             n = max(n, stored)
         }
-        if case .integer(let largest)? = try connection.rows("SELECT max(id) FROM \(quote(entity)) WHERE id >= ? AND id < ?",
-                                                            [.integer(range.lowerBound), .integer(range.upperBound)]).first?.first {
+        if case .integer(let largest)? = try connection.rows(
+            "SELECT max(id) FROM \(quote(entity)) WHERE id >= ? AND id < ?",
+            [.integer(range.lowerBound), .integer(range.upperBound)]
+        ).first?.first {
             n = max(n, largest + 1)
         }
         guard n < range.upperBound else {

@@ -13,7 +13,8 @@ extension SQLiteBackend {
     func readHistory(after position: Int64, excludingAuthor author: String) throws -> HistoryRead {
         try connection.execute("BEGIN")
         do {
-            let rows = try connection.rows("""
+            let rows = try connection.rows(
+                """
                 SELECT position, author, CASE WHEN author = ? THEN '' ELSE changes END
                 FROM folio_history WHERE position > ? ORDER BY position
                 """, [.text(author), .integer(position)])
@@ -31,7 +32,9 @@ extension SQLiteBackend {
     }
 
     func storeIdentifier() throws -> String? {
-        if case .text(let id)? = try connection.rows("SELECT value FROM folio_metadata WHERE key = 'store_identifier'").first?.first { return id }
+        if case .text(let id)? = try connection.rows("SELECT value FROM folio_metadata WHERE key = 'store_identifier'").first?.first {
+            return id
+        }
         return nil
     }
 
@@ -48,8 +51,9 @@ extension SQLiteBackend {
         try connection.withDeadline(connection.deadlineFromNow) { try connection.execute("BEGIN IMMEDIATE") }
         do {
             let position = try latestHistoryPosition()
-            try connection.run("INSERT OR REPLACE INTO folio_readers (reader, position, seen) VALUES (?, ?, ?)",
-                               [.text(reader), .integer(position), .real(Date().timeIntervalSince1970)])
+            try connection.run(
+                "INSERT OR REPLACE INTO folio_readers (reader, position, seen) VALUES (?, ?, ?)",
+                [.text(reader), .integer(position), .real(Date().timeIntervalSince1970)])
             try connection.execute("COMMIT")
             return position
         } catch {
@@ -60,8 +64,11 @@ extension SQLiteBackend {
 
     /// The newest position ever trimmed (0 when nothing was).
     private func trimmedThrough() throws -> Int64 {
-        guard case .text(let text)? = try connection.rows(
-            "SELECT value FROM folio_metadata WHERE key = 'history_trimmed_through'").first?.first else { return 0 }
+        guard
+            case .text(let text)? = try connection.rows(
+                "SELECT value FROM folio_metadata WHERE key = 'history_trimmed_through'"
+            ).first?.first
+        else { return 0 }
         return Int64(text) ?? 0
     }
 
@@ -74,16 +81,20 @@ extension SQLiteBackend {
             try connection.execute("BEGIN IMMEDIATE")
         }
         do {
-            try connection.run("INSERT OR REPLACE INTO folio_readers (reader, position, seen) VALUES (?, ?, ?)",
-                               [.text(reader), .integer(position), .real(now)])
+            try connection.run(
+                "INSERT OR REPLACE INTO folio_readers (reader, position, seen) VALUES (?, ?, ?)",
+                [.text(reader), .integer(position), .real(now)])
             try connection.run("DELETE FROM folio_readers WHERE seen < ?", [.real(now - silenceLimit)])
-            if case .integer(let passed)? = try connection.rows("""
+            if case .integer(let passed)? = try connection.rows(
+                """
                 SELECT max(position) FROM folio_history WHERE position <= (SELECT min(position) FROM folio_readers)
-                """).first?.first {
+                """
+            ).first?.first {
                 try connection.run("DELETE FROM folio_history WHERE position <= ?", [.integer(passed)])
                 if passed > (try trimmedThrough()) {
-                    try connection.run("INSERT OR REPLACE INTO folio_metadata (key, value) VALUES ('history_trimmed_through', ?)",
-                                       [.text(String(passed))])
+                    try connection.run(
+                        "INSERT OR REPLACE INTO folio_metadata (key, value) VALUES ('history_trimmed_through', ?)",
+                        [.text(String(passed))])
                 }
             }
             try connection.execute("COMMIT")

@@ -18,7 +18,8 @@ extension SQLiteBackend {
     }
 
     private func migrate(to schema: Schema) throws {
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TABLE IF NOT EXISTS folio_metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS folio_sequence (entity TEXT PRIMARY KEY, next INTEGER NOT NULL);
             CREATE TABLE IF NOT EXISTS folio_history (position INTEGER PRIMARY KEY AUTOINCREMENT, author TEXT NOT NULL, changes TEXT NOT NULL);
@@ -44,9 +45,11 @@ extension SQLiteBackend {
             // What the table really has, not what the record says: a column another build added is adopted.
             let existing = try tableColumns(entity.name, recorded: stored?.tables[entity.name])
             if existing.isEmpty {
-                let defs = ["id INTEGER PRIMARY KEY"] + columns.keys.sorted().map { name in
-                    columnDefinition(entity, name, columns[name]!)
-                }
+                let defs =
+                    ["id INTEGER PRIMARY KEY"]
+                    + columns.keys.sorted().map { name in
+                        columnDefinition(entity, name, columns[name]!)
+                    }
                 try connection.execute("CREATE TABLE \(quote(entity.name)) (\(defs.joined(separator: ", ")))")
             } else {
                 try addMissingColumns(entity, columns, existing)
@@ -87,11 +90,13 @@ extension SQLiteBackend {
             throw StoreError.migrationNeeded(path: path, reason: "it has no Folio tables yet")
         }
         if stored.version > schema.version { throw StoreError.newerSchema(stored: stored.version, current: schema.version) }
-        let tables = Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
-            if case .text(let name) = row[0] { name } else { nil }
-        })
+        let tables = Set(
+            try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
+                if case .text(let name) = row[0] { name } else { nil }
+            })
         for entity in schema.entities {
-            for (column, type) in Self.columns(of: entity).sorted(by: { $0.key < $1.key }) where stored.tables[entity.name]?[column] != type {
+            for (column, type) in Self.columns(of: entity).sorted(by: { $0.key < $1.key }) where stored.tables[entity.name]?[column] != type
+            {
                 throw StoreError.migrationNeeded(path: path, reason: "\(entity.name).\(column) is not stored yet")
             }
             for p in entity.toManys {
@@ -142,7 +147,8 @@ extension SQLiteBackend {
     private func createJoinTables(_ entity: EntityDescription) throws {
         for p in entity.toManys {
             guard case .joinTable(let table, "a", _, _) = p.storage else { continue }
-            try connection.execute("""
+            try connection.execute(
+                """
                 CREATE TABLE IF NOT EXISTS \(quote(table)) (
                   a INTEGER NOT NULL REFERENCES \(quote(entity.name))(id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
                   b INTEGER NOT NULL REFERENCES \(quote(p.target.name))(id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,

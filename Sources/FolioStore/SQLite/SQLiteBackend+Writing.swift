@@ -18,7 +18,8 @@ extension SQLiteBackend {
 
     /// Opens the file again with the same busy timeout (the schema is already prepared).
     func reopenConnection() throws -> SQLiteBackend {
-        try SQLiteBackend(path: path, health: connection.health, busyTimeoutMilliseconds: Int32(connection.busyWait.timeoutNanoseconds / 1_000_000))
+        try SQLiteBackend(
+            path: path, health: connection.health, busyTimeoutMilliseconds: Int32(connection.busyWait.timeoutNanoseconds / 1_000_000))
     }
 
     func makeChangeFeed(reader: String) throws -> StoreChangeFeed? {

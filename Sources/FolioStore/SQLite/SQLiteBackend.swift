@@ -22,8 +22,10 @@ final class SQLiteBackend: StoreBackend {
     /// in-memory store for nil. Read-only connections leave the file as it
     /// is; where SQLite cannot make the `-shm` index beside it (a read-only
     /// folder, so nobody can be writing), they read it as immutable.
-    init(path: String?, readOnly: Bool = false, health: StoreHealth = StoreHealth(),
-         busyTimeoutMilliseconds: Int32 = 5000) throws {
+    init(
+        path: String?, readOnly: Bool = false, health: StoreHealth = StoreHealth(),
+        busyTimeoutMilliseconds: Int32 = 5000
+    ) throws {
         isInMemory = path == nil
         isReadOnly = readOnly && path != nil
         self.path = path ?? ":memory:"
@@ -61,8 +63,10 @@ final class SQLiteBackend: StoreBackend {
 
     /// The connection, after a first read: NOTADB and CORRUPT surface here,
     /// before anything is written.
-    private static func connect(_ path: String, readOnly: Bool, health: StoreHealth,
-                                busyTimeoutMilliseconds: Int32) throws -> SQLiteConnection {
+    private static func connect(
+        _ path: String, readOnly: Bool, health: StoreHealth,
+        busyTimeoutMilliseconds: Int32
+    ) throws -> SQLiteConnection {
         func opened(_ mode: SQLiteConnection.Mode) throws -> SQLiteConnection {
             let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, mode: mode, health: health)
             _ = try connection.rows("SELECT count(*) FROM sqlite_master")
@@ -124,7 +128,8 @@ final class SQLiteBackend: StoreBackend {
         if let w = plan.whereSQL { conditions.append(w) }
         if let ids = plan.restrictToIDs { conditions.append(Self.idCondition("t0.id", ids, &bindings)) }
         if !plan.joinedIDs.isEmpty {
-            conditions.append("(" + plan.joinedIDs.map { Self.idCondition("\($0.alias).id", $0.ids, &bindings) }.joined(separator: " OR ") + ")")
+            conditions.append(
+                "(" + plan.joinedIDs.map { Self.idCondition("\($0.alias).id", $0.ids, &bindings) }.joined(separator: " OR ") + ")")
         }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         if !plan.orderBy.isEmpty || plan.limit != nil {
@@ -217,8 +222,10 @@ final class SQLiteBackend: StoreBackend {
         var p = plan
         p.orderBy = []
         let (inner, bindings) = selectSQL(p, columns: "t0.id")
-        let sql = plan.limit == nil && plan.offset == nil ? inner.replacingOccurrences(
-            of: "SELECT t0.id FROM", with: "SELECT count(*) FROM", options: .anchored) : "SELECT count(*) FROM (\(inner))"
+        let sql =
+            plan.limit == nil && plan.offset == nil
+            ? inner.replacingOccurrences(
+                of: "SELECT t0.id FROM", with: "SELECT count(*) FROM", options: .anchored) : "SELECT count(*) FROM (\(inner))"
         guard case .integer(let n)? = try connection.rows(sql, bindings).first?.first else { return 0 }
         return Int(n)
     }

@@ -27,10 +27,12 @@ final class SQLiteBusyWait {
 
     /// Makes `db` call this handler when a lock is busy. The handler must outlive `db`.
     func install(on db: OpaquePointer) {
-        sqlite3_busy_handler(db, { context, count in
-            guard let context else { return 0 }
-            return Unmanaged<SQLiteBusyWait>.fromOpaque(context).takeUnretainedValue().retry(count) ? 1 : 0
-        }, Unmanaged.passUnretained(self).toOpaque())
+        sqlite3_busy_handler(
+            db,
+            { context, count in
+                guard let context else { return 0 }
+                return Unmanaged<SQLiteBusyWait>.fromOpaque(context).takeUnretainedValue().retry(count) ? 1 : 0
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Sleeps a little and says to try again, or says to give up at the deadline.

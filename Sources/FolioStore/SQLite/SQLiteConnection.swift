@@ -1,7 +1,6 @@
 import CSQLite
 import Foundation
 
-
 /// SQLITE_IOERR_SHMSIZE (a macro Swift does not import): the `-shm` index could not grow, which is a full disk.
 private let ioErrorSHMSize = SQLITE_IOERR | (19 << 8)
 

@@ -39,7 +39,8 @@ package enum StoreFile {
             }
             let id = header[68..<72].reduce(Int32(0)) { $0 << 8 | Int32($1) }
             if id != 0 && id != applicationID {
-                throw StoreError.notAFolioStore(path: path, reason: "its application id is \(String(format: "0x%08X", id)), another program's")
+                throw StoreError.notAFolioStore(
+                    path: path, reason: "its application id is \(String(format: "0x%08X", id)), another program's")
             }
             // A stamped store of a named schema is known by its header alone, read while others may be writing.
             let code = header[60..<64].reduce(Int32(0)) { $0 << 8 | Int32($1) }
@@ -47,8 +48,9 @@ package enum StoreFile {
                 guard code == nameCode(schema.name) else {
                     // The name only for the message: a failed read costs its wording, nothing else.
                     let stored = (try? readSchema(path, mode: .immutable))?.stored?.name.map { "the \($0) schema" }
-                    throw StoreError.otherSchema(path: path, stored: stored ?? "another schema",
-                                                 expected: describe(schema.name, Set(schema.entities.map(\.name))))
+                    throw StoreError.otherSchema(
+                        path: path, stored: stored ?? "another schema",
+                        expected: describe(schema.name, Set(schema.entities.map(\.name))))
                 }
                 // With nobody in it (no log), a newer schema is refused before a connection makes files beside it.
                 if logSize == 0, let stored = (try? readSchema(path, mode: .immutable))?.stored { try checkVersion(stored, of: schema) }
@@ -201,8 +203,9 @@ package enum StoreFile {
             if case .integer(let n)? = try connection.rows("PRAGMA \(pragma)").first?.first { return n }
             return 0
         }
-        var contents = Contents(tables: tables, objects: objects, applicationID: Int32(truncatingIfNeeded: try integer("application_id")),
-                                userVersion: try integer("user_version"))
+        var contents = Contents(
+            tables: tables, objects: objects, applicationID: Int32(truncatingIfNeeded: try integer("application_id")),
+            userVersion: try integer("user_version"))
         guard tables.contains("folio_metadata") else { return contents }
         guard case .text(let json)? = try connection.rows("SELECT value FROM folio_metadata WHERE key = 'schema'").first?.first else {
             return contents

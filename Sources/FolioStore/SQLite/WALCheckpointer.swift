@@ -52,11 +52,13 @@ final class WALCheckpointer: @unchecked Sendable {  // mutable state is @QueueCo
         try store.execute("PRAGMA wal_autocheckpoint=0")
         // A log that grew past this during one big save is cut back when it restarts.
         try store.execute("PRAGMA journal_size_limit=\(Self.sizeLimitBytes)")
-        sqlite3_wal_hook(store.db, { context, _, _, pages in
-            guard let context else { return SQLITE_OK }
-            Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().committed(logPages: pages)
-            return SQLITE_OK
-        }, Unmanaged.passUnretained(self).toOpaque())
+        sqlite3_wal_hook(
+            store.db,
+            { context, _, _, pages in
+                guard let context else { return SQLITE_OK }
+                Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().committed(logPages: pages)
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Stops watching `store`'s commits.

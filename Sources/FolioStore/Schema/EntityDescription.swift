@@ -38,8 +38,10 @@ public final class EntityDescription: @unchecked Sendable {
     /// Declares an entity for `type`.
     ///
     ///     EntityDescription(Zoo.self, properties: [.attribute(\Zoo.name, "name"), .toMany(\Zoo.animals, "animals", inverse: \Animal.zoos)])
-    public convenience init<T: ManagedObject>(_ type: T.Type, name: String? = nil, properties: [PropertyDescription],
-                                              uniqueTogether: [[String]] = []) {
+    public convenience init<T: ManagedObject>(
+        _ type: T.Type, name: String? = nil, properties: [PropertyDescription],
+        uniqueTogether: [[String]] = []
+    ) {
         self.init(objectType: type, name: name ?? String(describing: type), properties: properties, uniqueTogether: uniqueTogether)
     }
 

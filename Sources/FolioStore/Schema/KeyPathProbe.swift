@@ -78,7 +78,8 @@ final class KeyPathProbe {
         case .attribute:
             // An optional with no stand-in reads as nil; `chain` then refuses, as it cannot check the result.
             guard let sample = Self.sample(for: p, as: Value.self) ?? (Value.self is any OptionalBox.Type ? .null : nil) else {
-                preconditionFailure("""
+                preconditionFailure(
+                    """
                     \(p.entity.name).\(p.name): no value of \(Value.self) could stand in for it while resolving a key path; \
                     give the attribute a defaultValue
                     """)
@@ -99,8 +100,10 @@ final class KeyPathProbe {
     }
 
     /// Checks that the reads form one chain ending in what the key path returned.
-    private func chain(from start: ManagedObject, result: Any?, keyPath: AnyKeyPath,
-                       root: EntityDescription) -> Result<[PropertyDescription], StoreError> {
+    private func chain(
+        from start: ManagedObject, result: Any?, keyPath: AnyKeyPath,
+        root: EntityDescription
+    ) -> Result<[PropertyDescription], StoreError> {
         var current: ManagedObject? = start
         var chain: [PropertyDescription] = []
         var hops: [PropertyDescription] = []
@@ -114,10 +117,13 @@ final class KeyPathProbe {
         guard let last = reads.last else { return .failure(refusal(keyPath, root, hops: hops)) }
         if case .value(.null) = last.handedOut {
             let p = last.property
-            return .failure(.unknownKeyPath(entity: root.name, keyPath: """
-                \(String(describing: keyPath)) cannot be checked: nothing stands in for \(p.entity.name).\(p.name) \
-                (give it a defaultValue), so it
-                """))
+            return .failure(
+                .unknownKeyPath(
+                    entity: root.name,
+                    keyPath: """
+                        \(String(describing: keyPath)) cannot be checked: nothing stands in for \(p.entity.name).\(p.name) \
+                        (give it a defaultValue), so it
+                        """))
         }
         let value = result.flatMap(Self.unwrapped)
         let matches: Bool
@@ -125,7 +131,11 @@ final class KeyPathProbe {
         case .object(let object): matches = (value as AnyObject?) === object
         case .value(let sample): matches = (value as? any AttributeValue)?.storeValue == sample
         case .members:
-            if let slot = (value as? any ManagedValue)?._slot, case .many(let ids) = slot.storage { matches = ids.isEmpty } else { matches = false }
+            if let slot = (value as? any ManagedValue)?._slot, case .many(let ids) = slot.storage {
+                matches = ids.isEmpty
+            } else {
+                matches = false
+            }
         }
         if matches { return .success(chain) }
         if case .object = last.handedOut { hops.removeLast() }
@@ -171,8 +181,11 @@ final class KeyPathProbe {
         }
         let candidates: [StoreValue]
         switch p.storeType {
-        case .text: candidates = [.text(" Folio Probe "), .text(""), .text("00000000-0000-0000-0000-000000000000"),
-                                  .text("{}"), .text("[]"), .text("0"), .text("null")]
+        case .text:
+            candidates = [
+                .text(" Folio Probe "), .text(""), .text("00000000-0000-0000-0000-000000000000"),
+                .text("{}"), .text("[]"), .text("0"), .text("null"),
+            ]
         case .integer: candidates = [.integer(-7), .integer(0), .integer(1)]
         case .real: candidates = [.real(-7.25), .real(0)]
         case .blob: candidates = [.blob(.init([0xF0, 0x0D])), .blob(.init())]

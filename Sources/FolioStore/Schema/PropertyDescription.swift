@@ -36,10 +36,12 @@ public final class PropertyDescription: @unchecked Sendable {
     package unowned var inverse: PropertyDescription!
     package var storage: RelationshipStorage = .none
 
-    init(name: String, keyPath: AnyKeyPath, kind: Kind, isOptional: Bool, defaultValue: StoreValue? = nil,
-         isIndexed: Bool = false, isUnique: Bool = false,
-         hasRules: Bool = false, validate: @escaping (StoreValue) -> String? = { _ in nil },
-         targetType: ManagedObject.Type? = nil, inverseKeyPath: AnyKeyPath? = nil, deleteRule: DeleteRule = .nullify) {
+    init(
+        name: String, keyPath: AnyKeyPath, kind: Kind, isOptional: Bool, defaultValue: StoreValue? = nil,
+        isIndexed: Bool = false, isUnique: Bool = false,
+        hasRules: Bool = false, validate: @escaping (StoreValue) -> String? = { _ in nil },
+        targetType: ManagedObject.Type? = nil, inverseKeyPath: AnyKeyPath? = nil, deleteRule: DeleteRule = .nullify
+    ) {
         self.name = name
         self.keyPath = keyPath
         self.kind = kind
@@ -56,9 +58,10 @@ public final class PropertyDescription: @unchecked Sendable {
 
     /// The same declaration, not yet part of any entity or schema.
     func copy() -> PropertyDescription {
-        PropertyDescription(name: name, keyPath: keyPath, kind: kind, isOptional: isOptional, defaultValue: defaultValue,
-                            isIndexed: isIndexed, isUnique: isUnique, hasRules: hasRules, validate: validate,
-                            targetType: targetType, inverseKeyPath: inverseKeyPath, deleteRule: deleteRule)
+        PropertyDescription(
+            name: name, keyPath: keyPath, kind: kind, isOptional: isOptional, defaultValue: defaultValue,
+            isIndexed: isIndexed, isUnique: isUnique, hasRules: hasRules, validate: validate,
+            targetType: targetType, inverseKeyPath: inverseKeyPath, deleteRule: deleteRule)
     }
 
     package var isAttribute: Bool { if case .attribute = kind { true } else { false } }
@@ -89,9 +92,10 @@ public final class PropertyDescription: @unchecked Sendable {
             for rule in checks { if let reason = rule(value) { return reason } }
             return nil
         }
-        return PropertyDescription(name: name, keyPath: keyPath, kind: .attribute(type), isOptional: kind.optional,
-                                   defaultValue: defaultStored, isIndexed: indexed || unique, isUnique: unique,
-                                   hasRules: !rules.isEmpty, validate: check)
+        return PropertyDescription(
+            name: name, keyPath: keyPath, kind: .attribute(type), isOptional: kind.optional,
+            defaultValue: defaultStored, isIndexed: indexed || unique, isUnique: unique,
+            hasRules: !rules.isEmpty, validate: check)
     }
 
     /// An optional to-one relationship with its inverse on the target.
@@ -101,8 +105,9 @@ public final class PropertyDescription: @unchecked Sendable {
         _ keyPath: ReferenceWritableKeyPath<Root, Target?>, _ name: String,
         inverse: PartialKeyPath<Target>, deleteRule: DeleteRule = .nullify
     ) -> PropertyDescription {
-        PropertyDescription(name: name, keyPath: keyPath, kind: .toOne, isOptional: true, isIndexed: true,
-                            targetType: Target.self, inverseKeyPath: inverse, deleteRule: deleteRule)
+        PropertyDescription(
+            name: name, keyPath: keyPath, kind: .toOne, isOptional: true, isIndexed: true,
+            targetType: Target.self, inverseKeyPath: inverse, deleteRule: deleteRule)
     }
 
     /// A required to-one relationship: a save fails validation while it is unset.
@@ -112,8 +117,9 @@ public final class PropertyDescription: @unchecked Sendable {
         _ keyPath: ReferenceWritableKeyPath<Root, Target>, _ name: String,
         inverse: PartialKeyPath<Target>, deleteRule: DeleteRule = .nullify
     ) -> PropertyDescription {
-        PropertyDescription(name: name, keyPath: keyPath, kind: .toOne, isOptional: false, isIndexed: true,
-                            targetType: Target.self, inverseKeyPath: inverse, deleteRule: deleteRule)
+        PropertyDescription(
+            name: name, keyPath: keyPath, kind: .toOne, isOptional: false, isIndexed: true,
+            targetType: Target.self, inverseKeyPath: inverse, deleteRule: deleteRule)
     }
 
     /// A to-many relationship (a set) with its inverse on the target.
@@ -123,8 +129,9 @@ public final class PropertyDescription: @unchecked Sendable {
         _ keyPath: ReferenceWritableKeyPath<Root, Set<Target>>, _ name: String,
         inverse: PartialKeyPath<Target>, deleteRule: DeleteRule = .nullify
     ) -> PropertyDescription {
-        PropertyDescription(name: name, keyPath: keyPath, kind: .toMany(ordered: false), isOptional: true,
-                            targetType: Target.self, inverseKeyPath: inverse, deleteRule: deleteRule)
+        PropertyDescription(
+            name: name, keyPath: keyPath, kind: .toMany(ordered: false), isOptional: true,
+            targetType: Target.self, inverseKeyPath: inverse, deleteRule: deleteRule)
     }
 
     /// An ordered to-many relationship (an array kept in order) with its inverse.
@@ -134,8 +141,9 @@ public final class PropertyDescription: @unchecked Sendable {
         _ keyPath: ReferenceWritableKeyPath<Root, [Target]>, _ name: String,
         inverse: PartialKeyPath<Target>, deleteRule: DeleteRule = .nullify
     ) -> PropertyDescription {
-        PropertyDescription(name: name, keyPath: keyPath, kind: .toMany(ordered: true), isOptional: true,
-                            targetType: Target.self, inverseKeyPath: inverse, deleteRule: deleteRule)
+        PropertyDescription(
+            name: name, keyPath: keyPath, kind: .toMany(ordered: true), isOptional: true,
+            targetType: Target.self, inverseKeyPath: inverse, deleteRule: deleteRule)
     }
 }
 

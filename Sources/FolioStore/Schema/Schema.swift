@@ -60,8 +60,9 @@ public final class Schema: @unchecked Sendable {
         guard let ik = p.inverseKeyPath, let inverse = target.byKeyPath[ik] else {
             preconditionFailure("\(label): its inverse is not a declared property of \(target.name)")
         }
-        precondition(!inverse.isAttribute && inverse.targetType == e.objectType,
-                     "\(label): the inverse \(target.name).\(inverse.name) must be a relationship back to \(e.name)")
+        precondition(
+            !inverse.isAttribute && inverse.targetType == e.objectType,
+            "\(label): the inverse \(target.name).\(inverse.name) must be a relationship back to \(e.name)")
         p.inverse = inverse
         switch p.kind {
         case .attribute: break

@@ -29,9 +29,10 @@ public final class ContextualAction {
     /// ```swift
     /// let handler: ContextualAction.Handler = { action, done in done(true) }
     /// ```
-    public typealias Handler = @MainActor (
-        _ action: ContextualAction, _ completion: @escaping @MainActor (Bool) -> Void
-    ) -> Void
+    public typealias Handler =
+        @MainActor (
+            _ action: ContextualAction, _ completion: @escaping @MainActor (Bool) -> Void
+        ) -> Void
 
     /// The button's style.
     ///

@@ -35,7 +35,8 @@ extension TableView {
     package func proposeReorderDestination(_ proposed: IndexPath) -> IndexPath? {
         guard let source = reorderingSourceIndexPath else { return nil }
         let clamped = clampedDestination(proposed, source: source)
-        let target = delegate?.tableView(self, targetIndexPathForMoveFromRowAt: source, toProposedIndexPath: clamped)
+        let target =
+            delegate?.tableView(self, targetIndexPathForMoveFromRowAt: source, toProposedIndexPath: clamped)
             ?? clamped
         reorderingDestinationIndexPath = clampedDestination(target, source: source)
         return reorderingDestinationIndexPath

@@ -20,7 +20,8 @@ extension TableView {
             return configuration
         }
         guard dataSourceCommitsEdits, canEditRow(at: indexPath),
-              (delegate?.tableView(self, editingStyleForRowAt: indexPath) ?? .delete) == .delete else { return nil }
+            (delegate?.tableView(self, editingStyleForRowAt: indexPath) ?? .delete) == .delete
+        else { return nil }
         let delete = ContextualAction(style: .destructive, title: deleteConfirmationTitle(forRowAt: indexPath)) {
             [weak self] _, completion in
             guard let self else { return completion(false) }
@@ -98,7 +99,8 @@ extension TableView {
     @discardableResult
     package func performFullSwipe(onRowAt indexPath: IndexPath) -> Bool {
         guard revealTrailingSwipeActions(forRowAt: indexPath), let configuration = swipeConfiguration,
-              configuration.performsFirstActionWithFullSwipe, let first = configuration.actions.first else {
+            configuration.performsFirstActionWithFullSwipe, let first = configuration.actions.first
+        else {
             return false
         }
         perform(first)

@@ -61,7 +61,8 @@ extension TableView {
     public func dequeueReusableCell(withIdentifier identifier: String, for indexPath: IndexPath) -> TableViewCell {
         guard let cell = dequeueReusableCell(withIdentifier: identifier) else {
             preconditionFailure(
-                "unable to dequeue a cell with identifier \(identifier) - must register a nib or a class for the identifier or connect a prototype cell in a storyboard")
+                "unable to dequeue a cell with identifier \(identifier) - must register a nib or a class for the identifier or connect a prototype cell in a storyboard"
+            )
         }
         return cell
     }

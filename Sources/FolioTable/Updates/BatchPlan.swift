@@ -51,8 +51,9 @@ struct BatchPlan {
         let inserted = input.insertedSections.count + input.reloadedSections.count
         let deleted = input.deletedSections.count + input.reloadedSections.count
         if newSections != oldSections + inserted - deleted {
-            throw Refusal(failure: .invalidSectionCount(
-                after: newSections, before: oldSections, inserted: inserted, deleted: deleted))
+            throw Refusal(
+                failure: .invalidSectionCount(
+                    after: newSections, before: oldSections, inserted: inserted, deleted: deleted))
         }
         let removed = input.deletedSections.union(input.sectionMoves.map(\.from))
         let occupied = input.insertedSections.union(input.sectionMoves.map(\.to))
@@ -132,13 +133,15 @@ struct BatchPlan {
         for section in newCounts.indices {
             if newCounts[section] < 0 { throw Refusal(failure: .negativeRowCount(section: section)) }
             guard let old = origin[section] else { continue }
-            let expected = oldCounts[old] + insertedCount[section, default: 0] - deletedCount[old, default: 0]
+            let expected =
+                oldCounts[old] + insertedCount[section, default: 0] - deletedCount[old, default: 0]
                 + movedIn[section, default: 0] - movedOut[old, default: 0]
             if newCounts[section] != expected {
-                throw Refusal(failure: .invalidRowCount(
-                    section: section, after: newCounts[section], before: oldCounts[old],
-                    inserted: insertedCount[section, default: 0], deleted: deletedCount[old, default: 0],
-                    movedIn: movedIn[section, default: 0], movedOut: movedOut[old, default: 0]))
+                throw Refusal(
+                    failure: .invalidRowCount(
+                        section: section, after: newCounts[section], before: oldCounts[old],
+                        inserted: insertedCount[section, default: 0], deleted: deletedCount[old, default: 0],
+                        movedIn: movedIn[section, default: 0], movedOut: movedOut[old, default: 0]))
             }
         }
     }

@@ -35,7 +35,8 @@ extension TableUpdateError {
         case .insertRowInMissingSection(let row, let section, let count):
             return "attempt to insert row \(row) into section \(section), but there are only \(count) sections after the update"
         case .insertRowOutOfRange(let row, let section, let count):
-            return "attempt to insert row \(row) into section \(section), but there are only \(count) rows in section \(section) after the update"
+            return
+                "attempt to insert row \(row) into section \(section), but there are only \(count) rows in section \(section) after the update"
         case .insertAndMoveRow(let path):
             return "attempt to perform an insert and a move to the same index path (\(path))"
         case .insertAndMoveSection(let section):
@@ -46,13 +47,17 @@ extension TableUpdateError {
             // The doubled "to" is UIKit's own.
             return "attempt to to move section \(from) to section \(to), but there are only \(count) sections after the update"
         case .moveRowFromMissingSection(let path, let count):
-            return "attempt to move index path (\(path)) from a section that does not exist - there are only \(count) sections before the update"
+            return
+                "attempt to move index path (\(path)) from a section that does not exist - there are only \(count) sections before the update"
         case .moveRowFromOutOfRange(let path, let count):
-            return "attempt to move index path (\(path)) that does not exist - there are only \(count) rows in section \(path.section) before the update"
+            return
+                "attempt to move index path (\(path)) that does not exist - there are only \(count) rows in section \(path.section) before the update"
         case .moveRowToMissingSection(let from, let to, let count):
-            return "attempt to move index path (\(from)) to index path (\(to)) in section that does not exist - there are only \(count) sections after the update"
+            return
+                "attempt to move index path (\(from)) to index path (\(to)) in section that does not exist - there are only \(count) sections after the update"
         case .moveRowToOutOfRange(let from, let to, let count):
-            return "attempt to move index path (\(from)) to index path (\(to)) that does not exist - there are only \(count) rows in section \(to.section) after the update"
+            return
+                "attempt to move index path (\(from)) to index path (\(to)) that does not exist - there are only \(count) rows in section \(to.section) after the update"
         case .sectionMovedTwice(let section, let first, let second):
             return "attempt to move section \(section) to both section \(first) and section \(second)"
         case .rowMovedTwice(let path, let first, let second):
@@ -63,10 +68,12 @@ extension TableUpdateError {
             return "attempt to move both row at index path \(first) and \(second) to \(to)"
         case .invalidSectionCount(let after, let before, let inserted, let deleted):
             if dialect == .iOS16 { return modernCountMessage(context) }
-            return "Invalid update: invalid number of sections.\(gap)The number of sections contained in the table view after the update (\(after)) must be equal to the number of sections contained in the table view before the update (\(before)), plus or minus the number of sections inserted or deleted (\(inserted) inserted, \(deleted) deleted)."
+            return
+                "Invalid update: invalid number of sections.\(gap)The number of sections contained in the table view after the update (\(after)) must be equal to the number of sections contained in the table view before the update (\(before)), plus or minus the number of sections inserted or deleted (\(inserted) inserted, \(deleted) deleted)."
         case .invalidRowCount(let section, let after, let before, let inserted, let deleted, let movedIn, let movedOut):
             if dialect == .iOS16 { return modernCountMessage(context) }
-            let text = "Invalid update: invalid number of rows in section \(section).\(gap)The number of rows contained in an existing section after the update (\(after)) must be equal to the number of rows contained in that section before the update (\(before)), plus or minus the number of rows inserted or deleted from that section (\(inserted) inserted, \(deleted) deleted) and plus or minus the number of rows moved into or out of that section (\(movedIn) moved in, \(movedOut) moved out)."
+            let text =
+                "Invalid update: invalid number of rows in section \(section).\(gap)The number of rows contained in an existing section after the update (\(after)) must be equal to the number of rows contained in that section before the update (\(before)), plus or minus the number of rows inserted or deleted from that section (\(inserted) inserted, \(deleted) deleted) and plus or minus the number of rows moved into or out of that section (\(movedIn) moved in, \(movedOut) moved out)."
             return dialect == .iOS14 ? text + " Table view: \(context.tableDescription)" : text
         case .negativeRowCount(let section):
             return "Invalid update: invalid number of rows in section \(section).\(gap)Attempt to delete more rows than exist in section."

@@ -84,7 +84,8 @@ public struct TableUpdateError: Error, Hashable, Sendable, CustomStringConvertib
             case .insertRowOutOfRange: "E8"
             case .insertAndMoveRow, .insertAndMoveSection: "E9"
             case .moveSectionFromOutOfRange, .moveSectionToOutOfRange, .moveRowFromMissingSection,
-                .moveRowFromOutOfRange, .moveRowToMissingSection, .moveRowToOutOfRange: "E10"
+                .moveRowFromOutOfRange, .moveRowToMissingSection, .moveRowToOutOfRange:
+                "E10"
             case .sectionMovedTwice, .rowMovedTwice, .sectionsMovedToSame, .rowsMovedToSame: "E11"
             case .invalidSectionCount: "E12"
             case .invalidRowCount: "E13"

@@ -27,20 +27,22 @@ extension TableView {
         while let kind = cursor, y < viewportHeight {
             let height = height(of: kind)
             if height > 0 {
-                let title: String? = switch kind {
-                case .header(let section): headerTitle(forSection: section)
-                case .footer(let section): footerTitle(forSection: section)
-                case .row: nil
-                }
+                let title: String? =
+                    switch kind {
+                    case .header(let section): headerTitle(forSection: section)
+                    case .footer(let section): footerTitle(forSection: section)
+                    case .row: nil
+                    }
                 items.append(TableLayoutItem(kind: kind, y: y, height: height, title: title))
                 y += height
             }
             cursor = item(after: kind)
         }
         cachedLayout = items
-        let visible = Set(items.compactMap { item -> IndexPath? in
-            if case .row(let path) = item.kind { return path } else { return nil }
-        })
+        let visible = Set(
+            items.compactMap { item -> IndexPath? in
+                if case .row(let path) = item.kind { return path } else { return nil }
+            })
         for (path, cell) in visibleCells where !visible.contains(path) {
             visibleCells[path] = nil
             recycle(cell, at: path)
@@ -122,7 +124,7 @@ extension TableView {
         var candidate = topItem ?? .header(section: 0)
         switch candidate {
         case .header(let section) where section >= rowCounts.count,
-             .footer(let section) where section >= rowCounts.count:
+            .footer(let section) where section >= rowCounts.count:
             candidate = .footer(section: rowCounts.count - 1)
         case .row(let path) where path.section >= rowCounts.count:
             candidate = .footer(section: rowCounts.count - 1)

@@ -16,7 +16,8 @@ extension Application {
     /// queue): the key read after it is never taken for Alt plus that key.
     func receive(_ bytes: [UInt8], at time: DispatchTime) {
         if parser.hasPending, let since = pendingInputSince,
-           time.uptimeNanoseconds >= since.uptimeNanoseconds + Self.escapePause {
+            time.uptimeNanoseconds >= since.uptimeNanoseconds + Self.escapePause
+        {
             for event in parser.flush() { handle(event) }
             pendingInputSince = nil
         }

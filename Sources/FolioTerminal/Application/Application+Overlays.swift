@@ -45,12 +45,14 @@ extension Application {
         let lines = DisplayText.wrap("✓ " + text, width: inner)
         let width = min(bounds.width, (lines.map(DisplayWidth.of).max() ?? 0) + 4)
         let height = min(bounds.height, lines.count + 2)
-        let box = Rect(x: bounds.x + (bounds.width - width) / 2, y: bounds.y + max(0, (bounds.height - height) / 2),
-                       width: width, height: height)
+        let box = Rect(
+            x: bounds.x + (bounds.width - width) / 2, y: bounds.y + max(0, (bounds.height - height) / 2),
+            width: width, height: height)
         screen.drawBox(box, style: Style(attributes: .bold))
         for (index, line) in lines.enumerated() where box.y + 1 + index < box.maxY - 1 {
-            screen.draw(line, in: Rect(x: box.x + 2, y: box.y + 1 + index, width: max(0, width - 4), height: 1),
-                        style: Style(attributes: .bold), alignment: .center)
+            screen.draw(
+                line, in: Rect(x: box.x + 2, y: box.y + 1 + index, width: max(0, width - 4), height: 1),
+                style: Style(attributes: .bold), alignment: .center)
         }
     }
 
@@ -74,21 +76,24 @@ extension Application {
         let width = min(bounds.width, max(30, keyWidth + 4 + (hints.map { DisplayWidth.of($0.action) }.max() ?? 0) + 3))
         let shown = min(hints.count, helpLinesShown(in: bounds))
         let height = min(bounds.height, shown + 4)
-        let box = Rect(x: bounds.x + (bounds.width - width) / 2, y: bounds.y + max(0, (bounds.height - height) / 2),
-                       width: width, height: height)
+        let box = Rect(
+            x: bounds.x + (bounds.width - width) / 2, y: bounds.y + max(0, (bounds.height - height) / 2),
+            width: width, height: height)
         screen.drawBox(box)
         helpOffset = max(0, min(helpOffset, hints.count - shown))
         let scrolls = hints.count > shown
         helpScrolls = scrolls
-        screen.draw(scrolls ? " Keys \(helpOffset + 1)–\(helpOffset + shown) of \(hints.count) " : " Keys ",
-                    in: box.row(0), style: theme.title, alignment: .center)
+        screen.draw(
+            scrolls ? " Keys \(helpOffset + 1)–\(helpOffset + shown) of \(hints.count) " : " Keys ",
+            in: box.row(0), style: theme.title, alignment: .center)
         var row = box.y + 1
         for hint in hints.dropFirst(helpOffset).prefix(shown) where row < box.maxY - 2 {
             screen.draw(hint.keys, at: box.x + 2, row: row, style: Style(attributes: .bold), maxWidth: keyWidth)
             screen.draw(hint.action, at: box.x + 3 + keyWidth, row: row, maxWidth: box.maxX - 1 - (box.x + 3 + keyWidth))
             row += 1
         }
-        screen.draw(scrolls ? "↑↓ more · other keys close" : "any key closes help",
-                    in: Rect(x: box.x + 1, y: box.maxY - 2, width: width - 2, height: 1), style: theme.secondary, alignment: .center)
+        screen.draw(
+            scrolls ? "↑↓ more · other keys close" : "any key closes help",
+            in: Rect(x: box.x + 1, y: box.maxY - 2, width: width - 2, height: 1), style: theme.secondary, alignment: .center)
     }
 }

@@ -18,7 +18,8 @@ extension AlertController {
         let messageLines = shownMessage.isEmpty ? [] : DisplayText.wrap(shownMessage, width: inner)
         // A sheet's Cancel has a box of its own (3 lines and a gap) only while the text keeps up to 3 lines.
         let textWanted = min(3, titleLines.count + messageLines.count)
-        let cancelApart = preferredStyle == .actionSheet && shown.last?.style == .cancel && shown.count > 1
+        let cancelApart =
+            preferredStyle == .actionSheet && shown.last?.style == .cancel && shown.count > 1
             && 2 + (shown.count - 1) + 4 + (textWanted > 0 ? textWanted + 1 : 0) <= limit
         let grouped = cancelApart ? shown.count - 1 : shown.count
         let cancelHeight = cancelApart ? 4 : 0
@@ -79,11 +80,12 @@ extension AlertController {
 
     private func drawButton(_ action: AlertAction, index: Int, into screen: inout Screen, row: Int, x: Int, width: Int) {
         let focused = index == focusedIndex
-        var style: FolioTerminal.Style = switch action.style {
-        case .destructive: theme.destructive
-        case .cancel: FolioTerminal.Style(attributes: .bold)
-        case .default: theme.barButton
-        }
+        var style: FolioTerminal.Style =
+            switch action.style {
+            case .destructive: theme.destructive
+            case .cancel: FolioTerminal.Style(attributes: .bold)
+            case .default: theme.barButton
+            }
         if focused { style = style.adding(.reverse) }
         let label = (action.style == .destructive ? theme.destructiveMarker + " " : "") + action.title
         let rect = Rect(x: x, y: row, width: width, height: 1)

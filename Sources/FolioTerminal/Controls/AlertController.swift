@@ -67,8 +67,9 @@ public final class AlertController {
     /// alert.addAction(AlertAction(title: "OK", style: .cancel))
     /// ```
     public func addAction(_ action: AlertAction) {
-        precondition(action.style != .cancel || !actions.contains { $0.style == .cancel },
-                     "alert '\(title ?? "")' already has a cancel action; '\(action.title)' cannot be a second one")
+        precondition(
+            action.style != .cancel || !actions.contains { $0.style == .cancel },
+            "alert '\(title ?? "")' already has a cancel action; '\(action.title)' cannot be a second one")
         actions.append(action)
     }
 

@@ -36,8 +36,9 @@ public final class TabBarController: ViewController {
     /// ```
     public var selectedIndex = 0 {
         didSet {
-            precondition(selectedIndex >= 0 && selectedIndex < tabs.count,
-                         "selectedIndex \(selectedIndex) out of range: there are \(tabs.count) tabs")
+            precondition(
+                selectedIndex >= 0 && selectedIndex < tabs.count,
+                "selectedIndex \(selectedIndex) out of range: there are \(tabs.count) tabs")
             if oldValue != selectedIndex {
                 selectedViewController.appear()
                 setNeedsDisplay()

@@ -87,8 +87,10 @@ public struct ANSIRenderer: Sendable {
     /// When a band of rows moved up or down (a table scrolled), scrolls it in
     /// the terminal with a scroll region, so that only the rows that came in
     /// are written; `base` becomes what the terminal then shows.
-    private mutating func scrollIfShifted(from base: Screen, to screen: Screen, dirty: [Bool],
-                                          into out: inout [UInt8]) -> (top: Int, bottom: Int, amount: Int)? {
+    private mutating func scrollIfShifted(
+        from base: Screen, to screen: Screen, dirty: [Bool],
+        into out: inout [UInt8]
+    ) -> (top: Int, bottom: Int, amount: Int)? {
         guard let (top, bottom, amount) = Self.scrollBand(from: base, to: screen, changed: dirty) else { return nil }
         // Rows scrolled in are erased with the current background: reset it first.
         out.append(contentsOf: "\u{1B}[0m\u{1B}[\(top + 1);\(bottom + 1)r".utf8)
@@ -113,7 +115,8 @@ public struct ANSIRenderer: Sendable {
             var runStart: Int?
             for row in 0...new.height {
                 let source = row + amount
-                let moved = row < new.height && changed[row] && source >= 0 && source < old.height
+                let moved =
+                    row < new.height && changed[row] && source >= 0 && source < old.height
                     && new.row(row, equals: source, of: old)
                 if moved {
                     if runStart == nil { runStart = row }
@@ -145,7 +148,8 @@ public struct ANSIRenderer: Sendable {
             oldCells.withUnsafeBufferPointer { old in
                 while column < width {
                     let cell = new[offset + column]
-                    let wideChanged = cell.width == 2 && column + 1 < width
+                    let wideChanged =
+                        cell.width == 2 && column + 1 < width
                         && new[offset + column + 1] != old[oldOffset + column + 1]
                     if cell == old[oldOffset + column] && !wideChanged {
                         column += 1

@@ -90,20 +90,22 @@ extension InputParser.Scanner {
         if code & 4 != 0 { modifiers.insert(.shift) }
         if code & 8 != 0 { modifiers.insert(.alt) }
         if code & 16 != 0 { modifiers.insert(.control) }
-        let button: MouseEvent.Button? = switch code & 3 {
-        case 0: .left
-        case 1: .middle
-        case 2: .right
-        default: nil
-        }
+        let button: MouseEvent.Button? =
+            switch code & 3 {
+            case 0: .left
+            case 1: .middle
+            case 2: .right
+            default: nil
+            }
         let kind: MouseEvent.Kind
         if code & 64 != 0 {
-            kind = switch code & 3 {
-            case 0: .wheelUp
-            case 1: .wheelDown
-            case 2: .wheelLeft
-            default: .wheelRight
-            }
+            kind =
+                switch code & 3 {
+                case 0: .wheelUp
+                case 1: .wheelDown
+                case 2: .wheelLeft
+                default: .wheelRight
+                }
         } else if !pressed {
             kind = .release
         } else if code & 32 != 0 {

@@ -122,7 +122,8 @@ public struct InputParser: Sendable {
         var cursor = start
         while cursor + needle.count <= bytes.count {
             if bytes[bytes.index(base, offsetBy: cursor)] == needle[0],
-               bytes[bytes.index(base, offsetBy: cursor)..<bytes.index(base, offsetBy: cursor + needle.count)].elementsEqual(needle) {
+                bytes[bytes.index(base, offsetBy: cursor)..<bytes.index(base, offsetBy: cursor + needle.count)].elementsEqual(needle)
+            {
                 return cursor
             }
             cursor += 1

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The terminal while Folio owns it: raw mode, the alternate screen, a hidden
@@ -77,8 +77,9 @@ public final class TerminalSession {
         // Armed before the first change: a signal at any point after this
         // finds the way back ready (restoring what is not yet changed is harmless).
         let exitBytes = Array(Self.exitSequence(mouse: options.mouse).utf8)
-        TerminalRestore.arm(descriptor: descriptor, output: outputDescriptor, saved: saved, exitSequence: exitBytes,
-                            captureStandardError: isatty(STDERR_FILENO) == 1)
+        TerminalRestore.arm(
+            descriptor: descriptor, output: outputDescriptor, saved: saved, exitSequence: exitBytes,
+            captureStandardError: isatty(STDERR_FILENO) == 1)
         active = true
         var raw = saved
         cfmakeraw(&raw)

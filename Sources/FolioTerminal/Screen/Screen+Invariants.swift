@@ -12,11 +12,13 @@ extension Screen {
             for column in 0..<width {
                 let cell = cells[row * width + column]
                 if cell.width == 2 {
-                    precondition(column + 1 < width && cells[row * width + column + 1].isContinuation,
-                                 "wide cell (\(column), \(row)) has no continuation")
+                    precondition(
+                        column + 1 < width && cells[row * width + column + 1].isContinuation,
+                        "wide cell (\(column), \(row)) has no continuation")
                 } else if cell.isContinuation {
-                    precondition(column > 0 && cells[row * width + column - 1].width == 2,
-                                 "continuation (\(column), \(row)) follows no wide cell")
+                    precondition(
+                        column > 0 && cells[row * width + column - 1].width == 2,
+                        "continuation (\(column), \(row)) follows no wide cell")
                 }
             }
         }

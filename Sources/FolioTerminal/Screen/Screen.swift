@@ -42,13 +42,15 @@ public struct Screen: Hashable, Sendable {
     /// ```
     public subscript(column: Int, row: Int) -> Cell {
         get {
-            precondition(column >= 0 && column < width && row >= 0 && row < height,
-                         "cell (\(column), \(row)) is outside the \(width)x\(height) screen")
+            precondition(
+                column >= 0 && column < width && row >= 0 && row < height,
+                "cell (\(column), \(row)) is outside the \(width)x\(height) screen")
             return cells[row * width + column]
         }
         set {
-            precondition(column >= 0 && column < width && row >= 0 && row < height,
-                         "cell (\(column), \(row)) is outside the \(width)x\(height) screen")
+            precondition(
+                column >= 0 && column < width && row >= 0 && row < height,
+                "cell (\(column), \(row)) is outside the \(width)x\(height) screen")
             cells[row * width + column] = newValue
         }
     }

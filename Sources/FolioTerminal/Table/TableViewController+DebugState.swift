@@ -24,7 +24,8 @@ extension TableViewController: DebugInspectable {
         if let path = tableView.swipedIndexPath { facts["swiped"] = Self.debugName(path) }
         if let path = tableView.deleteConfirmationIndexPath { facts["confirming"] = Self.debugName(path) }
         if let path = revealedActionPath, let naming = self as? any DebugRowIdentifying,
-           let name = naming.debugIdentifier(forRowAt: path) {
+            let name = naming.debugIdentifier(forRowAt: path)
+        {
             facts["revealedID"] = name
         }
         return facts

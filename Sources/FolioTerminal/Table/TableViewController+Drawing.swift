@@ -100,8 +100,10 @@ extension TableViewController {
                 let width = DisplayWidth.of(label)
                 guard right - width > rect.x + 4 else { break }
                 right -= width - 1
-                var style = destructive ? Style(foreground: .white, background: .red, attributes: .bold)
-                                        : Style(foreground: .white, background: .blue, attributes: .bold)
+                var style =
+                    destructive
+                    ? Style(foreground: .white, background: .red, attributes: .bold)
+                    : Style(foreground: .white, background: .blue, attributes: .bold)
                 if focused { style.attributes.insert(.reverse) }
                 screen.draw(label, at: right, row: rect.y, style: style)
                 actionFrames.append((Rect(x: right, y: rect.y, width: width, height: 1), index))
@@ -121,13 +123,14 @@ extension TableViewController {
             screen.draw("≡", at: right, row: rect.y, style: base)
             right -= 2
         }
-        let accessory: String = switch cell.currentAccessoryType {
-        case .none: ""
-        case .disclosureIndicator: "›"
-        case .checkmark: "✓"
-        case .detailButton: "ⓘ"
-        case .detailDisclosureButton: "ⓘ ›"
-        }
+        let accessory: String =
+            switch cell.currentAccessoryType {
+            case .none: ""
+            case .disclosureIndicator: "›"
+            case .checkmark: "✓"
+            case .detailButton: "ⓘ"
+            case .detailDisclosureButton: "ⓘ ›"
+            }
         if !accessory.isEmpty {
             let width = DisplayWidth.of(accessory)
             right -= width - 1
@@ -161,7 +164,8 @@ extension TableViewController {
             drawLines(detail.isEmpty ? [text] : [text, detail], in: rect, base: base, into: &screen)
         case .value1:
             let detailWidth = min(DisplayWidth.of(detail), rect.width / 2)
-            let used = screen.draw(text, at: rect.x, row: rect.y, style: base, maxWidth: rect.width - detailWidth - (detail.isEmpty ? 0 : 1))
+            let used = screen.draw(
+                text, at: rect.x, row: rect.y, style: base, maxWidth: rect.width - detailWidth - (detail.isEmpty ? 0 : 1))
             if !detail.isEmpty {
                 let start = max(rect.x + used + 1, rect.maxX - detailWidth)
                 screen.draw(detail, at: start, row: rect.y, style: secondary, maxWidth: rect.maxX - start)

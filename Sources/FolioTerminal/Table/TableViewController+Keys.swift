@@ -94,7 +94,7 @@ extension TableViewController {
     static func actsOnRevealedActions(_ key: Key) -> Bool {
         switch (key.code, key.character) {
         case (.left, _) where key.modifiers.isEmpty, (.right, _) where key.modifiers.isEmpty,
-             (.enter, _), (.escape, _), (.delete, _), (_, "h"), (_, "l"), (_, "d"):
+            (.enter, _), (.escape, _), (.delete, _), (_, "h"), (_, "l"), (_, "d"):
             return true
         default:
             return false
@@ -186,7 +186,8 @@ extension TableViewController {
         guard tableView.isEditing else {
             // Say how, rather than do nothing, where the highlighted row can be reordered.
             guard let reordering = tableView.dataSource as? any TableViewReorderingDataSource,
-                  reordering.tableView(tableView, canMoveRowAt: path) else { return false }
+                reordering.tableView(tableView, canMoveRowAt: path)
+            else { return false }
             application?.showNotice("Rows are reordered in edit mode: press e, then K/J")
             return true
         }
@@ -202,8 +203,10 @@ extension TableViewController {
     var tableKeyHints: [KeyHint] {
         if searchEditor != nil { return searchKeyHints }
         if textEditor != nil {
-            return [KeyHint("Enter", "done"), KeyHint("Esc", "cancel edit"), KeyHint("←→", "move cursor"),
-                    KeyHint("Backspace", "erase")]
+            return [
+                KeyHint("Enter", "done"), KeyHint("Esc", "cancel edit"), KeyHint("←→", "move cursor"),
+                KeyHint("Backspace", "erase"),
+            ]
         }
         if tableView.swipedIndexPath != nil {
             return [KeyHint("←→", "choose action"), KeyHint("Enter", "do it"), KeyHint("Esc", "hide actions")]

@@ -42,7 +42,8 @@ extension TableViewController {
     private func click(column: Int, row: Int) {
         if let (_, index) = indexFrames.first(where: { $0.0.contains(column: column, row: row) }) {
             if let section = tableView.userDidTapSectionIndexTitle(at: index),
-               let first = tableView.firstRow(atOrAfter: IndexPath(row: 0, section: section)) {
+                let first = tableView.firstRow(atOrAfter: IndexPath(row: 0, section: section))
+            {
                 tableView.highlightRow(at: first)
             }
             return

@@ -89,8 +89,9 @@ extension TableViewController {
         let line = rect.row(0)
         if let editor = searchEditor {
             let used = screen.draw("/ ", at: line.x + 1, row: line.y, style: theme.barButton)
-            editor.draw(into: &screen, in: Rect(x: line.x + 1 + used, y: line.y, width: line.width - 2 - used, height: 1),
-                        style: Style(attributes: .underline), placeholderStyle: Style(attributes: .dim))
+            editor.draw(
+                into: &screen, in: Rect(x: line.x + 1 + used, y: line.y, width: line.width - 2 - used, height: 1),
+                style: Style(attributes: .underline), placeholderStyle: Style(attributes: .dim))
         } else {
             let used = screen.draw("Filter: ", at: line.x + 1, row: line.y, style: theme.secondary)
             screen.draw(searchText, at: line.x + 1 + used, row: line.y, style: Style(attributes: .bold), maxWidth: line.width - 2 - used)
@@ -101,8 +102,10 @@ extension TableViewController {
     /// The keys of the search field, or those that start and clear a search.
     var searchKeyHints: [KeyHint] {
         if searchEditor != nil {
-            return [KeyHint("Enter", "keep filter"), KeyHint("Esc", "clear search"), KeyHint("↑↓", "to the results"),
-                    KeyHint("Backspace", "erase")]
+            return [
+                KeyHint("Enter", "keep filter"), KeyHint("Esc", "clear search"), KeyHint("↑↓", "to the results"),
+                KeyHint("Backspace", "erase"),
+            ]
         }
         guard isSearchable else { return [] }
         var hints = [KeyHint("/", "search")]

@@ -21,8 +21,9 @@ enum LocationsCommands {
             let address = try arguments.option("--address") ?? ""
             let date = try arguments.option("--date") ?? ""
             try arguments.finish()
-            let input = try LocationInput(description: description, category: category, latitude: latitude,
-                                          longitude: longitude, address: address, date: date)
+            let input = try LocationInput(
+                description: description, category: category, latitude: latitude,
+                longitude: longitude, address: address, date: date)
             let container = try context.store { try LocationsStore.open(at: $0) }
             let location = try LocationsStore.add(input, to: container.viewContext, at: context.storeURL)
             context.console.out("\(location.objectID.rowID)")
@@ -47,12 +48,14 @@ enum LocationsCommands {
     /// The Locations tab's table, from the same results controller.
     static func listedTable(_ context: ObjectContext) throws -> ListedTable {
         try ListedTable(request: Location.listRequest, context: context, sectionNameKeyPath: Location.sectionKeyPath) { location in
-            ListedTable.Row(id: "\(location.objectID.rowID)", text: "\(location.titleLine) — \(location.detailLine)", fields: [
-                ("description", .string(location.locationDescription)), ("category", .string(location.category)),
-                ("latitude", .number(location.latitude)), ("longitude", .number(location.longitude)),
-                ("address", .string(location.address)),
-                ("date", .string(ISODate.text(location.date))),
-            ])
+            ListedTable.Row(
+                id: "\(location.objectID.rowID)", text: "\(location.titleLine) — \(location.detailLine)",
+                fields: [
+                    ("description", .string(location.locationDescription)), ("category", .string(location.category)),
+                    ("latitude", .number(location.latitude)), ("longitude", .number(location.longitude)),
+                    ("address", .string(location.address)),
+                    ("date", .string(ISODate.text(location.date))),
+                ])
         }
     }
 }

@@ -21,7 +21,9 @@ enum LocationsTransfer {
         let inputs = try AppTransfer.checked(records, progress: progress) { record in
             let category = try record.text("category")
             guard SampleData.locationCategories.contains(category) else {
-                throw record.problem("category", "'\(AppError.shown(category))' is not a category; one of: \(SampleData.locationCategories.joined(separator: ", "))")
+                throw record.problem(
+                    "category",
+                    "'\(AppError.shown(category))' is not a category; one of: \(SampleData.locationCategories.joined(separator: ", "))")
             }
             let date = try record.text("date", default: "")
             return Row(

@@ -25,14 +25,16 @@ public final class Location: ManagedObject {
 
     /// Location's entity.
     override public class var entity: EntityDescription {
-        EntityDescription(Location.self, properties: [
-            .attribute(\Location.locationDescription, "locationDescription", defaultValue: ""),
-            .attribute(\Location.category, "category", defaultValue: "No Category", indexed: true, rules: [.notEmpty]),
-            .attribute(\Location.latitude, "latitude", defaultValue: 0, rules: [.range(-90...90)]),
-            .attribute(\Location.longitude, "longitude", defaultValue: 0, rules: [.range(-180...180)]),
-            .attribute(\Location.date, "date", defaultValue: Date(timeIntervalSince1970: 0), indexed: true),
-            .attribute(\Location.address, "address", defaultValue: ""),
-        ])
+        EntityDescription(
+            Location.self,
+            properties: [
+                .attribute(\Location.locationDescription, "locationDescription", defaultValue: ""),
+                .attribute(\Location.category, "category", defaultValue: "No Category", indexed: true, rules: [.notEmpty]),
+                .attribute(\Location.latitude, "latitude", defaultValue: 0, rules: [.range(-90...90)]),
+                .attribute(\Location.longitude, "longitude", defaultValue: 0, rules: [.range(-180...180)]),
+                .attribute(\Location.date, "date", defaultValue: Date(timeIntervalSince1970: 0), indexed: true),
+                .attribute(\Location.address, "address", defaultValue: ""),
+            ])
     }
 
     /// The schema of a MyLocations store.

@@ -35,11 +35,14 @@ public struct LocationInput: Sendable, Equatable {
 
     /// Checks typed values; errors name the option (`--latitude`) or, with
     /// `naming: .form`, the form's field ("Latitude").
-    public init(description: String, category: String, latitude: String, longitude: String,
-                address: String, date: String, now: Date = Date(), naming: Naming = .commandLine) throws {
+    public init(
+        description: String, category: String, latitude: String, longitude: String,
+        address: String, date: String, now: Date = Date(), naming: Naming = .commandLine
+    ) throws {
         guard SampleData.locationCategories.contains(category) else {
-            throw AppError.invalidValue(option: naming.name("--category", "Category"), value: category,
-                                        reason: "not a category; one of: \(SampleData.locationCategories.joined(separator: ", "))")
+            throw AppError.invalidValue(
+                option: naming.name("--category", "Category"), value: category,
+                reason: "not a category; one of: \(SampleData.locationCategories.joined(separator: ", "))")
         }
         let lat = try Arguments.decimal(latitude, named: naming.name("--latitude", "Latitude"), in: -90...90)
         let long = try Arguments.decimal(longitude, named: naming.name("--longitude", "Longitude"), in: -180...180)

@@ -16,8 +16,9 @@ final class LocationsController: ResultsTableController<Location>, TableViewEdit
     init(container: PersistentContainer, storeURL: URL) throws {
         self.container = container
         self.storeURL = storeURL
-        let results = FetchedResultsController(fetchRequest: Location.listRequest, managedObjectContext: container.viewContext,
-                                               sectionNameKeyPath: Location.sectionKeyPath)
+        let results = FetchedResultsController(
+            fetchRequest: Location.listRequest, managedObjectContext: container.viewContext,
+            sectionNameKeyPath: Location.sectionKeyPath)
         try super.init(title: "Locations", results: results, cellType: LocationCell.self)
         emptyStateText = "No locations"
         selectionHint = "edit"
@@ -48,8 +49,9 @@ final class LocationsController: ResultsTableController<Location>, TableViewEdit
     func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
         guard editingStyle == .delete else { return }
         let location = results.object(at: indexPath)
-        confirmDeletion(of: location, title: "Delete Location",
-                        message: "Are you sure you want to permanently delete “\(TextInput.shortened(location.titleLine))”?")
+        confirmDeletion(
+            of: location, title: "Delete Location",
+            message: "Are you sure you want to permanently delete “\(TextInput.shortened(location.titleLine))”?")
     }
 
     private func update(_ location: Location, from form: FormController) {
@@ -57,10 +59,13 @@ final class LocationsController: ResultsTableController<Location>, TableViewEdit
             let input = try LocationForm.input(from: form)
             // Only what the user changed: the rest keeps what the store has now.
             let changed = form.editedKeys
-            form.save(in: container.viewContext, at: storeURL, {
-                try form.requireNoChangeElsewhere()
-                LocationForm.write(input, changed, to: location)
-            }) { [weak self, weak form] in
+            form.save(
+                in: container.viewContext, at: storeURL,
+                {
+                    try form.requireNoChangeElsewhere()
+                    LocationForm.write(input, changed, to: location)
+                }
+            ) { [weak self, weak form] in
                 form?.close()
                 self?.highlight(location)
                 self?.showHUD("Updated")

@@ -37,9 +37,11 @@ enum PlanetsCommands {
     /// The Planets table as the app shows it, from the same results controller.
     static func listedTable(_ context: ObjectContext) throws -> ListedTable {
         try ListedTable(request: Planet.listRequest, context: context) { planet in
-            ListedTable.Row(id: "\(planet.objectID.rowID)", text: planet.name, fields: [
-                ("name", .string(planet.name)), ("position", .integer(Int64(planet.position))),
-            ])
+            ListedTable.Row(
+                id: "\(planet.objectID.rowID)", text: planet.name,
+                fields: [
+                    ("name", .string(planet.name)), ("position", .integer(Int64(planet.position))),
+                ])
         }
     }
 }

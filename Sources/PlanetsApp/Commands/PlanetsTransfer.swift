@@ -7,9 +7,11 @@ import Foundation
 /// import makes holds only the imported planets.
 @MainActor
 package enum PlanetsTransfer {
-    package static let transfer = AppTransfer(noun: "planets", fields: ["name", "position"], table: { url in
-        try PlanetsCommands.listedTable(try PlanetsStore.open(at: url, readOnly: true).viewContext)
-    }, write: importPlanets)
+    package static let transfer = AppTransfer(
+        noun: "planets", fields: ["name", "position"],
+        table: { url in
+            try PlanetsCommands.listedTable(try PlanetsStore.open(at: url, readOnly: true).viewContext)
+        }, write: importPlanets)
 
     struct Row {
         var name: String
@@ -41,7 +43,8 @@ package enum PlanetsTransfer {
             next += 1
         }
         do {
-            return try AppTransfer.batchInsert(rows, into: context, at: url, progress: progress) { (row, values: inout BatchInsertValues<Planet>) in
+            return try AppTransfer.batchInsert(rows, into: context, at: url, progress: progress) {
+                (row, values: inout BatchInsertValues<Planet>) in
                 values[\.name] = row.name
                 values[\.position] = row.position ?? 0
             }

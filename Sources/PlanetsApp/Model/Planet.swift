@@ -1,6 +1,6 @@
 import FolioAppSupport
-import Foundation
 import FolioStore
+import Foundation
 
 /// A planet of the Planets app: its name and its place in the saved order.
 ///
@@ -18,10 +18,12 @@ public final class Planet: ManagedObject {
 
     /// Planet's entity: a unique, non-empty name and an indexed position.
     override public class var entity: EntityDescription {
-        EntityDescription(Planet.self, properties: [
-            .attribute(\Planet.name, "name", unique: true, rules: [.notEmpty]),
-            .attribute(\Planet.position, "position", defaultValue: 0, indexed: true),
-        ])
+        EntityDescription(
+            Planet.self,
+            properties: [
+                .attribute(\Planet.name, "name", unique: true, rules: [.notEmpty]),
+                .attribute(\Planet.position, "position", defaultValue: 0, indexed: true),
+            ])
     }
 
     /// The schema of a Planets store.

@@ -33,8 +33,9 @@ final class PlanetsListController: ResultsTableController<Planet>, TableViewEdit
     func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
         guard editingStyle == .delete else { return }
         let planet = results.object(at: indexPath)
-        confirmDeletion(of: planet, title: "Delete Planet",
-                        message: "Are you sure you want to permanently delete \(TextInput.shortened(planet.name))?")
+        confirmDeletion(
+            of: planet, title: "Delete Planet",
+            message: "Are you sure you want to permanently delete \(TextInput.shortened(planet.name))?")
     }
 
     /// Rows move only in the whole list: positions are renumbered over every planet.

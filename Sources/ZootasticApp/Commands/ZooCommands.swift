@@ -47,11 +47,13 @@ enum ZooCommands {
     static func listedTable(_ context: ObjectContext) throws -> ListedTable {
         try ListedTable(request: Animal.listRequest, context: context, sectionNameKeyPath: Animal.sectionKeyPath) { animal in
             let order = animal.classification?.order ?? ""
-            return ListedTable.Row(id: "\(animal.objectID.rowID)", text: "\(animal.commonName) — \(animal.habitat)", fields: [
-                ("commonName", .string(animal.commonName)), ("habitat", .string(animal.habitat)),
-                ("order", .string(order)), ("family", .string(animal.classification?.family ?? "")),
-                ("zoos", .array(animal.zoos.map(\.name).sorted().map { .string($0) })),
-            ])
+            return ListedTable.Row(
+                id: "\(animal.objectID.rowID)", text: "\(animal.commonName) — \(animal.habitat)",
+                fields: [
+                    ("commonName", .string(animal.commonName)), ("habitat", .string(animal.habitat)),
+                    ("order", .string(order)), ("family", .string(animal.classification?.family ?? "")),
+                    ("zoos", .array(animal.zoos.map(\.name).sorted().map { .string($0) })),
+                ])
         }
     }
 }

@@ -24,7 +24,8 @@ enum ZooTransfer {
 
     static func importAnimals(_ records: [ImportRecord], at url: URL, progress: ImportProgress) throws -> Int {
         let rows = try AppTransfer.checked(records, progress: progress) { record in
-            Row(name: try TextInput.visible(try record.text("commonName"), field: "commonName"),
+            Row(
+                name: try TextInput.visible(try record.text("commonName"), field: "commonName"),
                 habitat: try TextInput.limited(try record.text("habitat", default: ""), field: "habitat"),
                 order: try TextInput.visible(try record.text("order"), field: "order"),
                 family: try TextInput.limited(try record.text("family", default: ""), field: "family"),
@@ -46,21 +47,25 @@ enum ZooTransfer {
                 animal.commonName = row.name
                 animal.habitat = row.habitat
                 let kind = Kind(order: row.order, family: row.family)
-                animal.classification = kinds[kind] ?? {
-                    let classification = Classification(context: context)
-                    classification.order = row.order
-                    classification.family = row.family
-                    kinds[kind] = classification
-                    return classification
-                }()
-                animal.zoos = Set(row.zoos.map { name in
-                    zoos[name] ?? {
-                        let zoo = Zoo(context: context)
-                        zoo.name = name
-                        zoos[name] = zoo
-                        return zoo
+                animal.classification =
+                    kinds[kind]
+                    ?? {
+                        let classification = Classification(context: context)
+                        classification.order = row.order
+                        classification.family = row.family
+                        kinds[kind] = classification
+                        return classification
                     }()
-                })
+                animal.zoos = Set(
+                    row.zoos.map { name in
+                        zoos[name]
+                            ?? {
+                                let zoo = Zoo(context: context)
+                                zoo.name = name
+                                zoos[name] = zoo
+                                return zoo
+                            }()
+                    })
             }
         }
         return rows.count

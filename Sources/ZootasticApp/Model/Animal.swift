@@ -21,12 +21,14 @@ public final class Animal: ManagedObject {
 
     /// Animal's entity.
     override public class var entity: EntityDescription {
-        EntityDescription(Animal.self, properties: [
-            .attribute(\Animal.commonName, "commonName", indexed: true, rules: [.notEmpty]),
-            .attribute(\Animal.habitat, "habitat", defaultValue: ""),
-            .toOne(\Animal.classification, "classification", inverse: \Classification.animals),
-            .toMany(\Animal.zoos, "zoos", inverse: \Zoo.animals),
-        ])
+        EntityDescription(
+            Animal.self,
+            properties: [
+                .attribute(\Animal.commonName, "commonName", indexed: true, rules: [.notEmpty]),
+                .attribute(\Animal.habitat, "habitat", defaultValue: ""),
+                .toOne(\Animal.classification, "classification", inverse: \Classification.animals),
+                .toMany(\Animal.zoos, "zoos", inverse: \Zoo.animals),
+            ])
     }
 
     /// The schema of a Zootastic store.

@@ -18,11 +18,13 @@ public final class Classification: ManagedObject {
 
     /// Classification's entity.
     override public class var entity: EntityDescription {
-        EntityDescription(Classification.self, properties: [
-            .attribute(\Classification.scientificClassification, "scientificClassification", defaultValue: ""),
-            .attribute(\Classification.order, "order", indexed: true, rules: [.notEmpty]),
-            .attribute(\Classification.family, "family", defaultValue: ""),
-            .toMany(\Classification.animals, "animals", inverse: \Animal.classification),
-        ])
+        EntityDescription(
+            Classification.self,
+            properties: [
+                .attribute(\Classification.scientificClassification, "scientificClassification", defaultValue: ""),
+                .attribute(\Classification.order, "order", indexed: true, rules: [.notEmpty]),
+                .attribute(\Classification.family, "family", defaultValue: ""),
+                .toMany(\Classification.animals, "animals", inverse: \Animal.classification),
+            ])
     }
 }

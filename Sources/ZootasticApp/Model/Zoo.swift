@@ -17,10 +17,12 @@ public final class Zoo: ManagedObject {
 
     /// Zoo's entity.
     override public class var entity: EntityDescription {
-        EntityDescription(Zoo.self, properties: [
-            .attribute(\Zoo.name, "name", unique: true, rules: [.notEmpty]),
-            .attribute(\Zoo.location, "location", defaultValue: ""),
-            .toMany(\Zoo.animals, "animals", inverse: \Animal.zoos),
-        ])
+        EntityDescription(
+            Zoo.self,
+            properties: [
+                .attribute(\Zoo.name, "name", unique: true, rules: [.notEmpty]),
+                .attribute(\Zoo.location, "location", defaultValue: ""),
+                .toMany(\Zoo.animals, "animals", inverse: \Animal.zoos),
+            ])
     }
 }

@@ -42,8 +42,11 @@ public enum ZooStore {
 
     /// The first classification whose order is `order`, or nil.
     public static func classification(order: String, in context: ObjectContext) throws -> Classification? {
-        try context.fetch(FetchRequest<Classification>(predicate: #Predicate { $0.order == order },
-                                                       sortBy: [SortDescriptor(\Classification.family)])).first
+        try context.fetch(
+            FetchRequest<Classification>(
+                predicate: #Predicate { $0.order == order },
+                sortBy: [SortDescriptor(\Classification.family)])
+        ).first
     }
 
     /// Adds an animal in the classification of `order` (created when new) and saves.
@@ -56,12 +59,16 @@ public enum ZooStore {
     /// it returns runs inside the write transaction (``AppStore``'s saves),
     /// where the order is looked up, so concurrent adds of a new order make
     /// one classification.
-    public static func addingAnimal(name: String, habitat: String, order: String,
-                                    to context: ObjectContext) throws -> @MainActor () throws -> Animal {
+    public static func addingAnimal(
+        name: String, habitat: String, order: String,
+        to context: ObjectContext
+    ) throws -> @MainActor () throws -> Animal {
         let name = name.trimmingCharacters(in: .whitespaces), order = order.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { throw AppError.invalidValue(option: "--name", value: name, reason: "must not be empty") }
         guard !order.isEmpty else { throw AppError.invalidValue(option: "--order", value: order, reason: "must not be empty") }
-        for (value, option) in [(name, "--name"), (habitat, "--habitat"), (order, "--order")] { _ = try TextInput.limited(value, field: option) }
+        for (value, option) in [(name, "--name"), (habitat, "--habitat"), (order, "--order")] {
+            _ = try TextInput.limited(value, field: option)
+        }
         return {
             let animal = Animal(context: context)
             animal.commonName = name
@@ -78,16 +85,23 @@ public enum ZooStore {
     /// first inside the write transaction (a form refusing a change it has not shown).
     ///
     ///     try ZooStore.updateAnimal(manatee, habitat: "North Pool", in: context, at: url)
-    public static func updateAnimal(_ animal: Animal, name: String? = nil, habitat: String? = nil, order: String? = nil,
-                                    in context: ObjectContext, at url: URL, checking check: @escaping () throws -> Void = {}) throws {
-        try AppStore.save(context, at: url, try updatingAnimal(animal, name: name, habitat: habitat, order: order,
-                                                               in: context, checking: check))
+    public static func updateAnimal(
+        _ animal: Animal, name: String? = nil, habitat: String? = nil, order: String? = nil,
+        in context: ObjectContext, at url: URL, checking check: @escaping () throws -> Void = {}
+    ) throws {
+        try AppStore.save(
+            context, at: url,
+            try updatingAnimal(
+                animal, name: name, habitat: habitat, order: order,
+                in: context, checking: check))
     }
 
     /// The write ``updateAnimal(_:name:habitat:order:in:at:checking:)`` saves, checked now, to run inside the write transaction.
-    public static func updatingAnimal(_ animal: Animal, name: String? = nil, habitat: String? = nil, order: String? = nil,
-                                      in context: ObjectContext,
-                                      checking check: @escaping () throws -> Void = {}) throws -> @MainActor () throws -> Void {
+    public static func updatingAnimal(
+        _ animal: Animal, name: String? = nil, habitat: String? = nil, order: String? = nil,
+        in context: ObjectContext,
+        checking check: @escaping () throws -> Void = {}
+    ) throws -> @MainActor () throws -> Void {
         let name = name?.trimmingCharacters(in: .whitespaces), order = order?.trimmingCharacters(in: .whitespaces)
         if name?.isEmpty == true { throw AppError.invalidValue(option: "Common Name", value: "", reason: "must not be empty") }
         if order?.isEmpty == true { throw AppError.invalidValue(option: "Order", value: "", reason: "must not be empty") }
@@ -116,16 +130,20 @@ public enum ZooStore {
     /// Renames an order in every classification that has it: their animals
     /// move section. Onto an order that already exists it refuses (the two
     /// would become one) unless `merge` says that is meant (`--merge`).
-    public static func renameOrder(_ old: String, to new: String, merging merge: Bool = false,
-                                   in context: ObjectContext, at url: URL) throws {
+    public static func renameOrder(
+        _ old: String, to new: String, merging merge: Bool = false,
+        in context: ObjectContext, at url: URL
+    ) throws {
         let new = try TextInput.visible(new, field: "NEW")
         try AppStore.save(context, at: url) {
             let classifications = try context.fetch(FetchRequest<Classification>(predicate: #Predicate { $0.order == old }))
             guard !classifications.isEmpty else { throw AppError.notFound(kind: "order", name: old) }
             let existing = try context.count(for: FetchRequest<Classification>(predicate: #Predicate { $0.order == new }))
             if new != old && existing > 0 && !merge {
-                throw AppError.invalidValue(option: "NEW", value: new,
-                                            reason: "an order with that name exists; renaming '\(AppError.shown(old))' to it merges the two: add --merge to do that")
+                throw AppError.invalidValue(
+                    option: "NEW", value: new,
+                    reason: "an order with that name exists; renaming '\(AppError.shown(old))' to it merges the two: add --merge to do that"
+                )
             }
             for classification in classifications { classification.order = new }
         }

@@ -17,8 +17,9 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
     init(container: PersistentContainer, storeURL: URL) throws {
         self.container = container
         self.storeURL = storeURL
-        let results = FetchedResultsController(fetchRequest: Animal.listRequest, managedObjectContext: container.viewContext,
-                                               sectionNameKeyPath: Animal.sectionKeyPath)
+        let results = FetchedResultsController(
+            fetchRequest: Animal.listRequest, managedObjectContext: container.viewContext,
+            sectionNameKeyPath: Animal.sectionKeyPath)
         try super.init(title: "Zootastic", results: results, cellStyle: .subtitle)
         showsSectionIndex = true
         emptyStateText = "No animals"
@@ -35,8 +36,9 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
     func tableView(_ tableView: TableView, commit editingStyle: TableViewCell.EditingStyle, forRowAt indexPath: IndexPath) {
         guard editingStyle == .delete else { return }
         let animal = results.object(at: indexPath)
-        confirmDeletion(of: animal, title: "Delete Animal",
-                        message: "Are you sure you want to permanently delete \(TextInput.shortened(animal.commonName))?")
+        confirmDeletion(
+            of: animal, title: "Delete Animal",
+            message: "Are you sure you want to permanently delete \(TextInput.shortened(animal.commonName))?")
     }
 
     /// Enter opens the animal in the same form; Done saves (a new order moves the row).
@@ -56,13 +58,17 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
     }
 
     private static func animalForm(title: String, values: [String: String] = [:]) -> FormController {
-        FormController(title: title, sections: [
-            .init(title: "Animal", fields: [
-                .text("name", "Common Name", placeholder: "e.g. Okapi"),
-                .text("habitat", "Habitat", placeholder: "e.g. Forest Exhibit"),
-                .text("order", "Order", placeholder: "e.g. Primates"),
-            ]),
-        ], values: values)
+        FormController(
+            title: title,
+            sections: [
+                .init(
+                    title: "Animal",
+                    fields: [
+                        .text("name", "Common Name", placeholder: "e.g. Okapi"),
+                        .text("habitat", "Habitat", placeholder: "e.g. Forest Exhibit"),
+                        .text("order", "Order", placeholder: "e.g. Primates"),
+                    ])
+            ], values: values)
     }
 
     private func showAddForm() {
@@ -73,8 +79,10 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
 
     /// The form's text checked in its own words: a name and an order with a visible character.
     private static func checked(_ form: FormController) throws -> (name: String, habitat: String, order: String) {
-        (try TextInput.visible(form.value("name"), field: "Common Name"), form.value("habitat"),
-         try TextInput.visible(form.value("order"), field: "Order"))
+        (
+            try TextInput.visible(form.value("name"), field: "Common Name"), form.value("habitat"),
+            try TextInput.visible(form.value("order"), field: "Order")
+        )
     }
 
     private func update(_ animal: Animal, from form: FormController) {
@@ -82,10 +90,11 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
             let typed = try Self.checked(form)
             // Only what the user changed: the rest keeps what the store has now.
             let changed = form.editedKeys
-            let write = try ZooStore.updatingAnimal(animal, name: changed.contains("name") ? typed.name : nil,
-                                                    habitat: changed.contains("habitat") ? typed.habitat : nil,
-                                                    order: changed.contains("order") ? typed.order : nil,
-                                                    in: container.viewContext, checking: form.requireNoChangeElsewhere)
+            let write = try ZooStore.updatingAnimal(
+                animal, name: changed.contains("name") ? typed.name : nil,
+                habitat: changed.contains("habitat") ? typed.habitat : nil,
+                order: changed.contains("order") ? typed.order : nil,
+                in: container.viewContext, checking: form.requireNoChangeElsewhere)
             form.save(in: container.viewContext, at: storeURL, write) { [weak self, weak form] in
                 form?.close()
                 self?.highlight(animal)
@@ -98,8 +107,9 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
     private func add(from form: FormController) {
         do {
             let typed = try Self.checked(form)
-            let write = try ZooStore.addingAnimal(name: typed.name, habitat: typed.habitat, order: typed.order,
-                                                  to: container.viewContext)
+            let write = try ZooStore.addingAnimal(
+                name: typed.name, habitat: typed.habitat, order: typed.order,
+                to: container.viewContext)
             form.save(in: container.viewContext, at: storeURL, write) { [weak self, weak form] animal in
                 form?.close()
                 self?.highlight(animal)

@@ -1,12 +1,13 @@
-import Foundation
 import FolioTestSupport
+import Foundation
 import Testing
 
 extension EndToEnd {
     /// The harness itself, on a plain shell program: keys in, screen out, exit status.
     @Suite struct AppTerminalTests {
         @Test func keysReachTheProgramAndTheScreenComesBack() throws {
-            let term = try AppTerminal(["/bin/sh", "-c", "echo ready; read line; echo \"got:$line\"; sleep 0.5; exit 3"], width: 60, height: 10)
+            let term = try AppTerminal(
+                ["/bin/sh", "-c", "echo ready; read line; echo \"got:$line\"; sleep 0.5; exit 3"], width: 60, height: 10)
             defer { term.close() }
             try term.waitFor("ready")
             term.type("hello")

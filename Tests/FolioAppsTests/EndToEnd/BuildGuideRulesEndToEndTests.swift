@@ -89,7 +89,9 @@ extension EndToEnd {
             let zoo = try FolioBinary("zoo")
             try zoo.run("add", "--name", "Twin", "--habitat", "A", "--order", "Primates")
             try zoo.run("add", "--name", "Twin", "--habitat", "B", "--order", "Primates")
-            let twins = try zoo.sections().flatMap(\.rows).filter { $0["commonName"] as? String == "Twin" }.compactMap { $0["id"] as? String }
+            let twins = try zoo.sections().flatMap(\.rows).filter { $0["commonName"] as? String == "Twin" }.compactMap {
+                $0["id"] as? String
+            }
             let twin = try zoo.run("delete", "--name", "Twin", expecting: 1)
             #expect(twin.stderr.contains("2 animals are named 'Twin'"), "\(twin)")
             try zoo.run("delete", "--id", twins[0])

@@ -14,8 +14,9 @@ extension EndToEnd {
 
         /// The error is one line: no line break but the last.
         func expectOneLine(_ result: AppProcess.Result, sourceLocation: SourceLocation = #_sourceLocation) {
-            #expect(result.stderr.hasSuffix("\n") && result.stderr.dropLast().allSatisfy { !$0.isNewline },
-                    "\(result.stderr.debugDescription)", sourceLocation: sourceLocation)
+            #expect(
+                result.stderr.hasSuffix("\n") && result.stderr.dropLast().allSatisfy { !$0.isNewline },
+                "\(result.stderr.debugDescription)", sourceLocation: sourceLocation)
         }
 
         @Test func aLinkToAStoreOpensTheStore() throws {
@@ -50,13 +51,21 @@ extension EndToEnd {
                 "$0" planets add Vulcan --store "$1/folder/new.sqlite"
                 "$0" planets list --store "$1/kept.sqlite" | head -1
                 """
-            let result = try AppProcess.run(URL(fileURLWithPath: "/usr/bin/unshare"),
-                                            (getuid() == 0 ? [] : ["--user", "--map-root-user"]) + ["--mount", "/bin/sh", "-c", script, folio, mount])
+            let result = try AppProcess.run(
+                URL(fileURLWithPath: "/usr/bin/unshare"),
+                (getuid() == 0 ? [] : ["--user", "--map-root-user"]) + ["--mount", "/bin/sh", "-c", script, folio, mount])
             let lines = result.stderr.split(separator: "\n").map(String.init)
             #expect(lines.count == 3, "\(result)")
-            #expect(lines.first?.hasSuffix("kept.sqlite: it is on a file system mounted read-only, so nothing can be saved to it (reading it works)") == true, "\(result)")
-            #expect(lines.dropFirst().first?.hasSuffix("its folder is on a file system mounted read-only, so a new store cannot be made there") == true, "\(result)")
-            #expect(lines.last?.hasSuffix("cannot create the folder \(mount)/folder: the file system is mounted read-only") == true, "\(result)")
+            #expect(
+                lines.first?.hasSuffix(
+                    "kept.sqlite: it is on a file system mounted read-only, so nothing can be saved to it (reading it works)") == true,
+                "\(result)")
+            #expect(
+                lines.dropFirst().first?.hasSuffix("its folder is on a file system mounted read-only, so a new store cannot be made there")
+                    == true, "\(result)")
+            #expect(
+                lines.last?.hasSuffix("cannot create the folder \(mount)/folder: the file system is mounted read-only") == true, "\(result)"
+            )
             #expect(result.stdout.contains("Mercury"), "reading still works: \(result)")
         }
 
@@ -95,13 +104,16 @@ extension EndToEnd {
             let folder = try AppTemporaryDirectory()
             let store = folder.path("planets.sqlite")
             let name = String(repeating: "n", count: 100_000)
-            for arguments in [["planets", "delete", name], ["planets", "list", "--" + name], ["planets", "list", name], [name],
-                              ["planets", name], ["locations", "add", "--description", "x", "--category", name, "--latitude", "0", "--longitude", "0"]] {
+            for arguments in [
+                ["planets", "delete", name], ["planets", "list", "--" + name], ["planets", "list", name], [name],
+                ["planets", name], ["locations", "add", "--description", "x", "--category", name, "--latitude", "0", "--longitude", "0"],
+            ] {
                 let result = try run(arguments + ["--store", store])
                 #expect(result.status != 0, "\(arguments.map { $0.prefix(20) })")
                 #expect(result.stderr.count < 1_000, "\(arguments.map { $0.prefix(20) }): \(result.stderr.count) characters")
-                #expect(result.stderr.contains("(100000 characters)") || result.stderr.contains("(100002 characters)"),
-                        "\(result.stderr.prefix(300))")
+                #expect(
+                    result.stderr.contains("(100000 characters)") || result.stderr.contains("(100002 characters)"),
+                    "\(result.stderr.prefix(300))")
             }
             // Past the text limit, an add is refused, quoting the name shortened.
             let added = try run(["planets", "add", name, "--store", store])

@@ -70,8 +70,9 @@ extension EndToEnd {
                     #expect(added.stderr.contains("must have a visible character"), "\(added)")
                 }
             }
-            let zoo = try run("zoo", "add", "--name", "\u{200D}", "--habitat", "x", "--order", "Primates",
-                              "--store", folder.path("zoo.sqlite"))
+            let zoo = try run(
+                "zoo", "add", "--name", "\u{200D}", "--habitat", "x", "--order", "Primates",
+                "--store", folder.path("zoo.sqlite"))
             #expect(zoo.status == 1, "\(zoo)")
         }
 
@@ -85,13 +86,15 @@ extension EndToEnd {
             #expect(missing.status == 1)
             #expect(missing.stderr.contains("no location with id 9999"), "\(missing)")
             for latitude in ["0x10", "1e1", "inf", "nan", "+-1", "1_0"] {
-                let added = try run("locations", "add", "--description", "x", "--category", "Bar",
-                                    "--latitude", latitude, "--longitude", "0", "--store", store)
+                let added = try run(
+                    "locations", "add", "--description", "x", "--category", "Bar",
+                    "--latitude", latitude, "--longitude", "0", "--store", store)
                 #expect(added.status == 1, "latitude \(latitude): \(added)")
             }
             for latitude in ["-12.5", "+12.5", "12", " 12.25 ", "-0"] {
-                let added = try run("locations", "add", "--description", "x", "--category", "Bar",
-                                    "--latitude", latitude, "--longitude", "0", "--store", store)
+                let added = try run(
+                    "locations", "add", "--description", "x", "--category", "Bar",
+                    "--latitude", latitude, "--longitude", "0", "--store", store)
                 #expect(added.status == 0, "latitude \(latitude): \(added)")
             }
         }

@@ -1,8 +1,9 @@
 import FolioTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension EndToEnd {
@@ -22,7 +23,9 @@ extension EndToEnd {
                     let at = moment.map { "\($0) ms" } ?? "the first byte"
                     let run = try Self.start(planets, signalling: signal, at: moment)
                     let what = "signal \(signal) at \(at)"
-                    #expect(run.signal == signal, "\(what): ended by \(run.signal.map(String.init) ?? "nothing") \(run.ended ? "" : "(still running after 20 s)")")
+                    #expect(
+                        run.signal == signal,
+                        "\(what): ended by \(run.signal.map(String.init) ?? "nothing") \(run.ended ? "" : "(still running after 20 s)")")
                     #expect(!run.output.contains("Press space"), "\(what): \(run.output.suffix(300).debugDescription)")
                     #expect(run.restored, "\(what): the terminal's modes were not put back")
                     for (on, off) in [("\u{1B}[?1049h", "\u{1B}[?1049l"), ("\u{1B}[?1002h", "\u{1B}[?1002l")] {
@@ -44,7 +47,9 @@ extension EndToEnd {
         static func start(_ planets: FolioBinary, signalling signal: Int32, at moment: Int?) throws -> Run {
             let pty = try PseudoTerminal(columns: 80, rows: 24)
             let modes = pty.modes()
-            let environment = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"]
+            let environment = [
+                "TERM": "xterm-256color", "LANG": "C.UTF-8", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin",
+            ]
             let pid = try pty.spawn(planets.binary.path, ["planets", "--store", planets.store], environment: environment)
             var output: [UInt8] = []
             if let moment {

@@ -13,7 +13,8 @@ extension EndToEnd {
 
             init(_ path: String) throws {
                 guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK,
-                      sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK else {
+                    sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK
+                else {
                     let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
                     sqlite3_close(db)
                     throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot lock \(path): \(message)"])

@@ -39,9 +39,11 @@ extension EndToEnd {
 
         /// An edit form's Esc discards what it holds: its bar and footer say
         /// Cancel, never "back", in every app's forms.
-        @Test(arguments: [("locations", "Tag Location", ["2", "Enter"], "Edit Location"),
-                          ("zoo", "West Indian Manatee", ["+"], "Add Animal"),
-                          ("guides", "Cannon Rush", ["Down", "Enter"], "Edit Guide")])
+        @Test(arguments: [
+            ("locations", "Tag Location", ["2", "Enter"], "Edit Location"),
+            ("zoo", "West Indian Manatee", ["+"], "Add Animal"),
+            ("guides", "Cannon Rush", ["Down", "Enter"], "Edit Guide"),
+        ])
         func aFormsEscSaysCancel(app name: String, ready: String, keys: [String], form: String) throws {
             let folio = try FolioBinary(name)
             let app = try folio.launch(waitingFor: ready, columns: 120, rows: 30)

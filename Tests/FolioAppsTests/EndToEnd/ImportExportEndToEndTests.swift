@@ -25,7 +25,9 @@ extension EndToEnd {
             for app in Self.apps {
                 let source = try FolioBinary(app, on: backend)
                 if app == "planets" { try source.run("add", "Alpha, \"Prime\"") }
-                if app == "zoo" { try source.run("add", "--name", "Okapi", "--habitat", "Forest,\n\"north\" side", "--order", "Artiodactyla") }
+                if app == "zoo" {
+                    try source.run("add", "--name", "Okapi", "--habitat", "Forest,\n\"north\" side", "--order", "Artiodactyla")
+                }
                 let listed = Self.withoutIDs(try source.run("list", "--json").stdout)
                 for format in ["json", "csv"] {
                     let exported = source.folder.path("\(app).\(format)")
@@ -66,8 +68,9 @@ extension EndToEnd {
             let zoo = try FolioBinary("zoo", on: backend)
             let zooBefore = try zoo.run("list", "--json").stdout
             let rows = (0..<300).map { "Animal \($0),Den,Carnivora,Felidae,\($0 == 250 ? "\"[\"\"Zoo\"\", 5]\"" : "[]")" }
-            let zooBad = try zoo.run("import", try file(zoo.folder, "zoo.csv", "commonName,habitat,order,family,zoos\n" + rows.joined(separator: "\n")),
-                                     expecting: 1)
+            let zooBad = try zoo.run(
+                "import", try file(zoo.folder, "zoo.csv", "commonName,habitat,order,family,zoos\n" + rows.joined(separator: "\n")),
+                expecting: 1)
             #expect(zooBad.stderr.contains("line 252, field 'zoos'"), "\(zooBad)")
             #expect(try zoo.run("list", "--json").stdout == zooBefore)
         }
@@ -75,8 +78,10 @@ extension EndToEnd {
         @Test func aFailedImportMakesNoStore() throws {
             let folder = try AppTemporaryDirectory()
             let binary = try AppProcess.folioBinary()
-            for (app, text) in [("planets", "name\nVulcan\nVulcan\n"), ("planets", "name,position\nVulcan,x\n"),
-                                ("zoo", "commonName,order\nOkapi,\n"), ("locations", "category\nNowhere\n")] {
+            for (app, text) in [
+                ("planets", "name\nVulcan\nVulcan\n"), ("planets", "name,position\nVulcan,x\n"),
+                ("zoo", "commonName,order\nOkapi,\n"), ("locations", "category\nNowhere\n"),
+            ] {
                 let file = try self.file(folder, "\(app).csv", text), store = folder.path("new-\(app).sqlite")
                 let run = try AppProcess.run(binary, [app, "import", file, "--store", store])
                 #expect(run.status == 1 && run.stderr.contains("line "), "\(app) \(text.debugDescription): \(run)")
@@ -108,7 +113,9 @@ extension EndToEnd {
             let command = [planets.binary.path, "planets", "import", path, "--store", other].map { "'\($0)'" }.joined(separator: " ")
             let tty = try AppProcess.run(URL(fileURLWithPath: "/usr/bin/script"), ["-qefc", command, "/dev/null"])
             #expect(tty.status == 0, "\(tty)")
-            #expect(tty.stdout.contains("Importing [") && tty.stdout.contains("100% of 50000 rows"), "\(tty.stdout.suffix(300).debugDescription)")
+            #expect(
+                tty.stdout.contains("Importing [") && tty.stdout.contains("100% of 50000 rows"),
+                "\(tty.stdout.suffix(300).debugDescription)")
         }
 
         @Test func exportNeverOverwritesWithoutForce() throws {

@@ -103,7 +103,10 @@ struct Monkey {
                 // A save waits for the store off the main actor: its outcome is part of this key.
                 try app.waitUntil("the key's saves to land") { $0.state["status"] != "saving…" && $0.state["status"] != "opening…" }
                 if before["depth"] == "1", app.state["depth"] == "2", before["tab"] == app.state["tab"],
-                   let id = before["highlightID"] { opened[before["tab"] ?? "", default: []].insert(id) }
+                    let id = before["highlightID"]
+                {
+                    opened[before["tab"] ?? "", default: []].insert(id)
+                }
                 if watch.changed() {
                     writes += 1
                     guard try explained(app, before: before, known: known, now: &known, step: step) else { return }
@@ -148,8 +151,10 @@ struct Monkey {
     /// Whether every object that left the store since `known` is the one the
     /// screen showed highlighted (or revealed) in `before` or whose editor is
     /// open, and every one that changed is one of those; updates `now`.
-    private mutating func explained(_ app: PtyApp, before: [String: String], known: MonkeyListing,
-                                    now: inout MonkeyListing, step: Int) throws -> Bool {
+    private mutating func explained(
+        _ app: PtyApp, before: [String: String], known: MonkeyListing,
+        now: inout MonkeyListing, step: Int
+    ) throws -> Bool {
         let current = try MonkeyListing(folio, entity: plan.entity)
         let lost = Set(known.fields.keys).subtracting(current.fields.keys)
         let changed = Set(known.fields.keys.filter { current.fields[$0] != nil && current.fields[$0] != known.fields[$0] })
@@ -158,11 +163,17 @@ struct Monkey {
         let tab = before["tab"] ?? "", open = opened[tab] ?? []
         now = current
         guard lost.isSubset(of: shown.union(open)) else {
-            return fail("\(lost.sorted()) left the store; the screen showed \(shown.sorted()) highlighted, editors open on \(open.sorted())", app, step)
+            return fail(
+                "\(lost.sorted()) left the store; the screen showed \(shown.sorted()) highlighted, editors open on \(open.sorted())", app,
+                step)
         }
         guard changed.isSubset(of: shown.union(open)) else {
-            let what = changed.subtracting(shown.union(open)).sorted().map { "\($0): \(known.fields[$0] ?? "") → \(current.fields[$0] ?? "")" }
-            return fail("\(what.joined(separator: "; ")) changed; the screen showed \(shown.sorted()) highlighted, editors open on \(open.sorted())", app, step)
+            let what = changed.subtracting(shown.union(open)).sorted().map {
+                "\($0): \(known.fields[$0] ?? "") → \(current.fields[$0] ?? "")"
+            }
+            return fail(
+                "\(what.joined(separator: "; ")) changed; the screen showed \(shown.sorted()) highlighted, editors open on \(open.sorted())",
+                app, step)
         }
         if app.state["depth"] != "1" {
             // An object made while an editor is open (BuildGuide's +) is that editor's.
@@ -177,7 +188,8 @@ struct Monkey {
     private mutating func matchesList(_ app: PtyApp, _ known: MonkeyListing, step: Int) -> Bool {
         let state = app.state
         guard state["screen"] == list, state["depth"] == "1", state["alert"] == nil, state["help"] == "0",
-              state["editingText"] == "0", state["drawn"] != nil else { return true }
+            state["editingText"] == "0", state["drawn"] != nil
+        else { return true }
         compared += 1
         guard known.mismatch(app) != nil else { return true }
         do {
@@ -186,7 +198,8 @@ struct Monkey {
         } catch {
             let drawn = MonkeyListing.drawn(app.state)
             let rows = app.lines.enumerated().filter { line in drawn.contains { $0.line == line.offset } }.map(\.element)
-            return fail("""
+            return fail(
+                """
                 the screen is not list's: \(known.mismatch(app) ?? "")
                 list, from the screen's first item:
                 \(known.text(from: drawn.first?.name, count: drawn.count))
@@ -200,7 +213,8 @@ struct Monkey {
     private mutating func backOnTheList(_ app: PtyApp, known: inout MonkeyListing, watch: StoreWatch, step: Int) throws -> Bool {
         for _ in 0..<12 {
             let state = app.state
-            let atList = state["alert"] == nil && state["help"] == "0" && state["editingText"] == "0"
+            let atList =
+                state["alert"] == nil && state["help"] == "0" && state["editingText"] == "0"
                 && state["depth"] == "1" && (state["search"] ?? "") == "" && state["swiped"] == nil && state["confirming"] == nil
             if atList && state["searching"] != nil { break }
             let before = state
@@ -232,8 +246,9 @@ struct Monkey {
         let end = try app.waitForExit()
         #expect(end.code == 0, "seed \(seed): q ended the app with \(end)")
         let modes = app.terminal.modes()
-        #expect(modes.c_lflag == app.initialModes.c_lflag && modes.c_iflag == app.initialModes.c_iflag,
-                "seed \(seed): the terminal's modes were not restored")
+        #expect(
+            modes.c_lflag == app.initialModes.c_lflag && modes.c_iflag == app.initialModes.c_iflag,
+            "seed \(seed): the terminal's modes were not restored")
     }
 
     private func fail(_ what: String, _ app: PtyApp, _ step: Int) -> Bool {

@@ -68,8 +68,9 @@ extension EndToEnd {
 
         @Test func aDescriptionHoldingAnEscapeSequenceIsShownHarmlessly() throws {
             let folio = try FolioBinary("locations")
-            try folio.run("add", "--description", "Bad\u{1B}[2J\u{1B}]0;owned\u{7}Place", "--category", "Club",
-                          "--latitude", "1", "--longitude", "2")
+            try folio.run(
+                "add", "--description", "Bad\u{1B}[2J\u{1B}]0;owned\u{7}Place", "--category", "Club",
+                "--latitude", "1", "--longitude", "2")
             let term = try folio.open(waitingFor: "Tag Location")
             defer { term.close() }
             term.press("2")

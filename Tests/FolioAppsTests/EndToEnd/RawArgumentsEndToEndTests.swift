@@ -44,7 +44,8 @@ extension EndToEnd {
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
             // Named by --store, the store does not need them.
             let store = folder.path("planets.sqlite")
-            let listed = try folio(#"HOME="/tmp/$(printf '\377')" FOLIO_STORE="x$(printf '\377')" exec "$0" planets list --store "\#(store)""#)
+            let listed = try folio(
+                #"HOME="/tmp/$(printf '\377')" FOLIO_STORE="x$(printf '\377')" exec "$0" planets list --store "\#(store)""#)
             #expect(listed.status == 0, "\(listed)")
         }
     }

@@ -12,7 +12,7 @@ extension EndToEnd {
             let setpriv = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
             if getuid() != 0 { return [] }
             guard FileManager.default.isExecutableFile(atPath: setpriv[0]),
-                  (try? AppProcess.run(URL(fileURLWithPath: setpriv[0]), Array(setpriv.dropFirst()) + ["/bin/true"]))?.status == 0
+                (try? AppProcess.run(URL(fileURLWithPath: setpriv[0]), Array(setpriv.dropFirst()) + ["/bin/true"]))?.status == 0
             else { return nil }
             return setpriv
         }()
@@ -42,8 +42,9 @@ extension EndToEnd {
             return try AppProcess.run(URL(fileURLWithPath: first), Array(prefix.dropFirst()) + [binary.path] + arguments)
         }
 
-        @Test(.enabled(if: unprivileged != nil, "no way to run folio as a user that file permissions bind"),
-              arguments: [("planets", "Mercury", 0o555), ("zoo", "West Indian Manatee", 0o777), ("guides", "Cannon Rush", 0o555)])
+        @Test(
+            .enabled(if: unprivileged != nil, "no way to run folio as a user that file permissions bind"),
+            arguments: [("planets", "Mercury", 0o555), ("zoo", "West Indian Manatee", 0o777), ("guides", "Cannon Rush", 0o555)])
         func theAppShowsItReadOnlyAndExplainsWhatItCannotDo(app: String, row: String, folderMode: Int) throws {
             let root = try AppTemporaryDirectory()
             let store = try protectedStore(app, root, folderMode: folderMode)

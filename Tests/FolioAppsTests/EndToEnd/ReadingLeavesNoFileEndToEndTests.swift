@@ -38,7 +38,8 @@ extension EndToEnd {
                 #expect(chmod(store, 0o444) == 0)
                 reader = [binary.path]
             }
-            let listed = try AppProcess.run(URL(fileURLWithPath: reader[0]), Array(reader.dropFirst()) + ["planets", "list", "--store", store])
+            let listed = try AppProcess.run(
+                URL(fileURLWithPath: reader[0]), Array(reader.dropFirst()) + ["planets", "list", "--store", store])
             #expect(listed.status == 0, "\(listed)")
             #expect(listed.stdout.contains("Vulcan"))
             #expect(try owners(folder) == before, "the read made files beside the store")

@@ -16,14 +16,17 @@ extension EndToEnd {
 
             init(_ path: String) throws {
                 process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = ["python3", "-c", """
+                process.arguments = [
+                    "python3", "-c",
+                    """
                     import sqlite3, sys
                     db = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=30)
                     db.execute("BEGIN EXCLUSIVE")
                     print("locked", flush=True)
                     sys.stdin.readline()
                     db.execute("ROLLBACK")
-                    """, path]
+                    """, path,
+                ]
                 process.standardInput = input
                 process.standardOutput = output
                 try process.run()

@@ -47,7 +47,8 @@ extension EndToEnd {
             try app.press("/")
             try app.type("AQUÁTIC")
             try app.waitUntil("the manatee alone") { $0.state["rowCount"] == "1" }
-            #expect(app.text.contains("West Indian Manatee") && app.text.contains("Sirenia") && !app.text.contains("Primates"), "\(app.text)")
+            #expect(
+                app.text.contains("West Indian Manatee") && app.text.contains("Sirenia") && !app.text.contains("Primates"), "\(app.text)")
             try app.press("Enter")
             try folio.run("add", "--name", "Dugong", "--habitat", "Aquatic Pool", "--order", "Sirenia")
             try folio.run("add", "--name", "Okapi", "--habitat", "Forest", "--order", "Artiodactyla")
@@ -74,8 +75,10 @@ extension EndToEnd {
             try app.waitUntil("City Lights by its address") { $0.state["rowCount"] == "1" }
             #expect(app.text.contains("City Lights") && !app.text.contains("Coit Tower"), "\(app.text)")
             try app.press("Enter")
-            try folio.run("add", "--description", "Columbus Tower", "--category", "Landmark", "--latitude", "37.79", "--longitude", "-122.40")
-            try folio.run("add", "--description", "Ferry Building", "--category", "Landmark", "--latitude", "37.79", "--longitude", "-122.39")
+            try folio.run(
+                "add", "--description", "Columbus Tower", "--category", "Landmark", "--latitude", "37.79", "--longitude", "-122.40")
+            try folio.run(
+                "add", "--description", "Ferry Building", "--category", "Landmark", "--latitude", "37.79", "--longitude", "-122.39")
             try app.waitFor("Columbus Tower")
             #expect(!app.text.contains("Ferry Building"), "\(app.text)")
             try app.press("Escape")

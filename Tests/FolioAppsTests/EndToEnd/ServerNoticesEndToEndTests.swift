@@ -13,7 +13,8 @@ extension EndToEnd {
             let store = try cluster.makeDatabase(prefix: "notices")
             #expect(try AppProcess.run(binary, ["planets", "list", "--store", store]).status == 0)
             // Clear the screen, set the window title, and a C1 CSI (U+009B).
-            try cluster.runSQL("""
+            try cluster.runSQL(
+                """
                 CREATE FUNCTION shout() RETURNS trigger LANGUAGE plpgsql AS $$
                 BEGIN
                     RAISE WARNING 'orbit%', E'\\x1b[2J' || E'\\x1b]0;pwned\\x07' || chr(155) || '1m';
@@ -37,7 +38,8 @@ extension EndToEnd {
             try app.waitFor("Mercury")
             // The app's sessions sit idle: each is told why it ends while no statement runs.
             let database = PostgresCluster.databaseName(store)
-            let ended = try cluster.runSQL("""
+            let ended = try cluster.runSQL(
+                """
                 SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
                 WHERE datname = '\(database)' AND pid <> pg_backend_pid()
                 """)

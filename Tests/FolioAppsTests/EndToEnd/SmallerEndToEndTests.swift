@@ -40,7 +40,9 @@ extension EndToEnd {
             defer { app.close() }
             try app.waitFor("BuildGuide")
             let starts = ["the planets", "animals by", "tag places", "build guides"].compactMap { summary in
-                app.lines.first { $0.contains(summary) }.flatMap { line in line.range(of: summary).map { line.distance(from: line.startIndex, to: $0.lowerBound) } }
+                app.lines.first { $0.contains(summary) }.flatMap { line in
+                    line.range(of: summary).map { line.distance(from: line.startIndex, to: $0.lowerBound) }
+                }
             }
             #expect(starts.count == 4 && Set(starts).count == 1, "\(starts)\n\(app.text)")
         }

@@ -32,7 +32,8 @@ final class StoreWatch {
         var statement: OpaquePointer?
         defer { sqlite3_finalize(statement) }
         guard sqlite3_prepare_v2(db, "PRAGMA data_version", -1, &statement, nil) == SQLITE_OK,
-              sqlite3_step(statement) == SQLITE_ROW else { return -1 }
+            sqlite3_step(statement) == SQLITE_ROW
+        else { return -1 }
         return sqlite3_column_int64(statement, 0)
     }
 }

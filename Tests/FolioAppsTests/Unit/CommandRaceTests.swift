@@ -37,11 +37,14 @@ struct CommandRaceTests {
         for round in 0..<8 {
             let store = folder.path("zoo-\(round).sqlite")
             _ = try await MainActor.run { try ZooStore.open(at: URL(fileURLWithPath: store)) }
-            try together((0..<6).map { ["zoo", "add", "--name", "Sloth \($0)", "--habitat", "Canopy", "--order", "Pilosa", "--store", store] })
+            try together(
+                (0..<6).map { ["zoo", "add", "--name", "Sloth \($0)", "--habitat", "Canopy", "--order", "Pilosa", "--store", store] })
             let (classifications, animals) = try await MainActor.run {
                 let context = try ZooStore.open(at: URL(fileURLWithPath: store)).viewContext
-                return (try context.count(for: FetchRequest<Classification>(predicate: #Predicate { $0.order == "Pilosa" })),
-                        try context.count(for: FetchRequest<Animal>(predicate: #Predicate { $0.habitat == "Canopy" })))
+                return (
+                    try context.count(for: FetchRequest<Classification>(predicate: #Predicate { $0.order == "Pilosa" })),
+                    try context.count(for: FetchRequest<Animal>(predicate: #Predicate { $0.habitat == "Canopy" }))
+                )
             }
             #expect(classifications == 1, "round \(round)")
             #expect(animals == 6, "round \(round)")

@@ -23,8 +23,9 @@ struct CommandRunner {
     /// As `run(_:)`, with the arguments in an array.
     func run(arguments: [String]) -> (status: FolioCommand.Outcome, out: String, err: String) {
         let console = Console.capturing()
-        let command = FolioCommand(apps: [PlanetsApp.self, ZootasticApp.self, MyLocationsApp.self, BuildGuideApp.self],
-                                   console: console, environment: ["HOME": folder.url.path])
+        let command = FolioCommand(
+            apps: [PlanetsApp.self, ZootasticApp.self, MyLocationsApp.self, BuildGuideApp.self],
+            console: console, environment: ["HOME": folder.url.path])
         let app = arguments.first ?? ""
         let outcome = command.run(arguments + ["--store", store(app)])
         return (outcome, console.output, console.errorOutput)

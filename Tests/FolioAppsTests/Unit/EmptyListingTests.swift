@@ -15,7 +15,8 @@ import ZootasticApp
             .init(id: "\(planet.objectID.rowID)", text: planet.name, fields: [])
         }
         let zoo = try PersistentContainer(schema: Animal.schema, path: nil)
-        let sectioned = try ListedTable(request: Animal.listRequest, context: zoo.viewContext, sectionNameKeyPath: Animal.sectionKeyPath) { animal in
+        let sectioned = try ListedTable(request: Animal.listRequest, context: zoo.viewContext, sectionNameKeyPath: Animal.sectionKeyPath) {
+            animal in
             .init(id: "\(animal.objectID.rowID)", text: animal.commonName, fields: [])
         }
         for table in [unsectioned, sectioned] {

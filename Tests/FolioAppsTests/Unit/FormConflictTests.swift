@@ -28,15 +28,18 @@ import ZootasticApp
 
     /// Edits the first field of the open form (its text plus `suffix`) while
     /// `theirs` saves another value of it at `moment`, then presses Done until it saves.
-    func editAgainstAnotherProgram(_ app: Application, _ moment: Moment, suffix: String,
-                                   field label: String, theirs: () throws -> Void) async throws {
+    func editAgainstAnotherProgram(
+        _ app: Application, _ moment: Moment, suffix: String,
+        field label: String, theirs: () throws -> Void
+    ) async throws {
         let form = try #require(topForm(app))
         press(app, Key(.enter))  // the first field starts editing
         type(app, suffix)
         if moment == .whileTyping {
             try theirs()
-            #expect(await waitUntil { app.presentedAlert?.title == "Changed Elsewhere" },
-                    "while the user types in \(label), the form points out the other program's change to it")
+            #expect(
+                await waitUntil { app.presentedAlert?.title == "Changed Elsewhere" },
+                "while the user types in \(label), the form points out the other program's change to it")
             #expect(app.presentedAlert?.message?.contains(label) == true, "\(app.presentedAlert?.message ?? "")")
             press(app, Key(.enter))  // OK
         }
@@ -63,8 +66,10 @@ import ZootasticApp
     }
 
     /// An app's screen on a new store in `file`, and another program's container on it.
-    func launchBesideAnotherProgram(_ file: String, open: (URL) throws -> PersistentContainer,
-                                    screen: (URL) throws -> ViewController) throws -> (Application, PersistentContainer, URL, AppTemporaryDirectory) {
+    func launchBesideAnotherProgram(
+        _ file: String, open: (URL) throws -> PersistentContainer,
+        screen: (URL) throws -> ViewController
+    ) throws -> (Application, PersistentContainer, URL, AppTemporaryDirectory) {
         let folder = try AppTemporaryDirectory()
         let url = folder.url.appendingPathComponent(file)
         let other = try open(url)
@@ -73,8 +78,9 @@ import ZootasticApp
 
     @Test(arguments: Moment.allCases)
     func editLocationNeverOverwritesAnUnseenChange(_ moment: Moment) async throws {
-        let (app, other, url, folder) = try launchBesideAnotherProgram("locations.sqlite", open: { try LocationsStore.open(at: $0) },
-                                                                       screen: { try MyLocationsApp.makeScreen(storeURL: $0) })
+        let (app, other, url, folder) = try launchBesideAnotherProgram(
+            "locations.sqlite", open: { try LocationsStore.open(at: $0) },
+            screen: { try MyLocationsApp.makeScreen(storeURL: $0) })
         defer { withExtendedLifetime(folder) {} }
         press(app, Key(.character("2")), Key(.enter))  // Locations; Edit Location on its first row
         let description = try #require(topForm(app)).value("description")
@@ -91,8 +97,9 @@ import ZootasticApp
 
     @Test(arguments: Moment.allCases)
     func editAnimalNeverOverwritesAnUnseenChange(_ moment: Moment) async throws {
-        let (app, other, url, folder) = try launchBesideAnotherProgram("zoo.sqlite", open: { try ZooStore.open(at: $0) },
-                                                                       screen: { try ZootasticApp.makeScreen(storeURL: $0) })
+        let (app, other, url, folder) = try launchBesideAnotherProgram(
+            "zoo.sqlite", open: { try ZooStore.open(at: $0) },
+            screen: { try ZootasticApp.makeScreen(storeURL: $0) })
         defer { withExtendedLifetime(folder) {} }
         press(app, Key(.enter))  // Edit Animal on the first row
         let name = try #require(topForm(app)).value("name")
@@ -109,8 +116,9 @@ import ZootasticApp
 
     @Test(arguments: Moment.allCases)
     func editGuideNeverOverwritesAnUnseenChange(_ moment: Moment) async throws {
-        let (app, other, url, folder) = try launchBesideAnotherProgram("guides.sqlite", open: { try BuildGuideStore.open(at: $0) },
-                                                                       screen: { try BuildGuideApp.makeScreen(storeURL: $0) })
+        let (app, other, url, folder) = try launchBesideAnotherProgram(
+            "guides.sqlite", open: { try BuildGuideStore.open(at: $0) },
+            screen: { try BuildGuideApp.makeScreen(storeURL: $0) })
         defer { withExtendedLifetime(folder) {} }
         press(app, Key(.down), Key(.enter))  // the guide editor on Cannon Rush ("4-gate pressure" sorts first)
         let name = try #require(topForm(app), "the guide editor is a form").value("name")

@@ -28,8 +28,9 @@ import Testing
         let url = folder.url.appendingPathComponent("guides.sqlite")
         let other = try BuildGuideStore.open(at: url)
         for unit in units {
-            try BuildGuideStore.addUnit(unit, to: try BuildGuideStore.guide(named: "Cannon Rush", in: other.viewContext),
-                                        in: other.viewContext, at: url)
+            try BuildGuideStore.addUnit(
+                unit, to: try BuildGuideStore.guide(named: "Cannon Rush", in: other.viewContext),
+                in: other.viewContext, at: url)
         }
         let app = launch(try BuildGuideApp.makeScreen(storeURL: url), columns: 100, rows: 30)
         return (app, other, url, folder)
@@ -68,8 +69,9 @@ import Testing
 
         press(app, Key(.enter))  // Cannon Rush, still highlighted
         let again = try #require(topForm(app))
-        #expect(again.value("name") == "Cannon Rush" && again.items("units") == ["Pylon", "Forge", "Gateway"],
-                "a new editor shows the stored guide")
+        #expect(
+            again.value("name") == "Cannon Rush" && again.items("units") == ["Pylon", "Forge", "Gateway"],
+            "a new editor shows the stored guide")
         edit(app, again)
         press(app, Key(.character("e")))  // Done
         await StoreSaveQueue.allFinished()
@@ -176,7 +178,8 @@ import Testing
         let form = try openCannonRush(app)
         press(app, Key(.enter), Key(.character("u"), modifiers: .control), Key(.enter), Key(.character("e")))
         #expect(app.presentedAlert?.title == "Not Saved")
-        #expect(app.presentedAlert?.message?.hasPrefix("Name: must have a visible character") == true, "\(app.presentedAlert?.message ?? "")")
+        #expect(
+            app.presentedAlert?.message?.hasPrefix("Name: must have a visible character") == true, "\(app.presentedAlert?.message ?? "")")
         #expect(topForm(app) === form, "the form stays open")
         #expect(try stored("Cannon Rush", at: url) != nil)
     }

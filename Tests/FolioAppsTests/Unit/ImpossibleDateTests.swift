@@ -52,7 +52,8 @@ import Testing
             let parts = [year, month, day, hour, minute, second]
             let text = Self.text(parts, millis)
             let date = try ISODate.parse(text)
-            let expected = Double(Self.daysSince1970(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second) + Double(millis) / 1000
+            let expected =
+                Double(Self.daysSince1970(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second) + Double(millis) / 1000
             #expect(abs(date.timeIntervalSince1970 - expected) < 0.0005, "seed \(seed): \(text)")
             #expect(ISODate.text(date) == text, "seed \(seed): \(text) shows as \(ISODate.text(date))")
             let largest = [9999, 12, days, 23, 59, 59]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FolioAppSupport
 
 /// `list --json` gives every string back exactly, and prints as it is: what
@@ -24,8 +25,9 @@ import Testing
     }
 
     @Test func separatorsAndFormatCharactersAreEscapedJoinersAreNot() {
-        #expect(JSONValue.string("a\u{2028}b\u{2029}c\u{85}d\u{9D}e\u{AD}f\u{FEFF}").text
-            == #""a\u2028b\u2029c\u0085d\u009de\u00adf\ufeff""#)
+        #expect(
+            JSONValue.string("a\u{2028}b\u{2029}c\u{85}d\u{9D}e\u{AD}f\u{FEFF}").text
+                == #""a\u2028b\u2029c\u0085d\u009de\u00adf\ufeff""#)
         #expect(JSONValue.string("\u{E0041}").text == #""\udb40\udc41""#)
         #expect(JSONValue.string("👩\u{200D}🚀").text == "\"👩\u{200D}🚀\"")
     }

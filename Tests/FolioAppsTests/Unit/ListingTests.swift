@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FolioAppSupport
 
 @Suite struct ListingTests {
@@ -12,12 +13,19 @@ import Testing
 
     @Test func jsonKeepsKeyOrderAndEscapes() {
         let table = ListedTable(sections: [
-            .init(name: "Bar", rows: [.init(id: "7", text: "x", fields: [
-                ("description", .string("a\"b\u{1B}[31m")), ("latitude", .number(37.5)), ("n", .integer(3)),
-            ])]),
+            .init(
+                name: "Bar",
+                rows: [
+                    .init(
+                        id: "7", text: "x",
+                        fields: [
+                            ("description", .string("a\"b\u{1B}[31m")), ("latitude", .number(37.5)), ("n", .integer(3)),
+                        ])
+                ])
         ])
-        #expect(table.json.text
-            == #"[{"name":"Bar","rows":[{"id":"7","description":"a\"b\u001b[31m","latitude":37.5,"n":3}]}]"#)
+        #expect(
+            table.json.text
+                == #"[{"name":"Bar","rows":[{"id":"7","description":"a\"b\u001b[31m","latitude":37.5,"n":3}]}]"#)
     }
 
     @Test func controlCharactersAreShownVisibly() {

@@ -14,8 +14,9 @@ import Testing
     }
 
     @Test func addThenDeleteById() throws {
-        let added = runner.run("locations", "add", "--description", "Pier 39", "--category", "Landmark",
-                               "--latitude", "37.8087", "--longitude", "-122.4098", "--date", "2025-07-01T12:00:00Z")
+        let added = runner.run(
+            "locations", "add", "--description", "Pier 39", "--category", "Landmark",
+            "--latitude", "37.8087", "--longitude", "-122.4098", "--date", "2025-07-01T12:00:00Z")
         #expect(added.status == .exit(.success))
         let id = added.out.trimmingCharacters(in: .whitespacesAndNewlines)
         let landmark = try #require(try runner.sections("locations").first { $0.name == "Landmark" })
@@ -30,12 +31,21 @@ import Testing
         let north = runner.run("locations", "add", "--description", "x", "--category", "Bar", "--latitude", "95", "--longitude", "0")
         #expect(north.status == .exit(.failure))
         #expect(north.err.contains("--latitude") && north.err.contains("between -90 and 90"))
-        #expect(runner.run("locations", "add", "--description", "x", "--category", "Bar",
-                           "--latitude", "0", "--longitude", "181").status == .exit(.failure))
-        #expect(runner.run("locations", "add", "--description", "x", "--category", "Moon Base",
-                           "--latitude", "0", "--longitude", "0").status == .exit(.failure))
-        #expect(runner.run("locations", "add", "--description", "x", "--category", "Bar",
-                           "--latitude", "0", "--longitude", "0", "--date", "tomorrow").status == .exit(.failure))
+        #expect(
+            runner.run(
+                "locations", "add", "--description", "x", "--category", "Bar",
+                "--latitude", "0", "--longitude", "181"
+            ).status == .exit(.failure))
+        #expect(
+            runner.run(
+                "locations", "add", "--description", "x", "--category", "Moon Base",
+                "--latitude", "0", "--longitude", "0"
+            ).status == .exit(.failure))
+        #expect(
+            runner.run(
+                "locations", "add", "--description", "x", "--category", "Bar",
+                "--latitude", "0", "--longitude", "0", "--date", "tomorrow"
+            ).status == .exit(.failure))
         #expect(runner.run("locations", "delete", "999").status == .exit(.failure))
         #expect(runner.run("locations", "delete", "abc").status == .exit(.failure))
         #expect(runner.run("locations", "add", "--description", "x").status == .exit(.usage))

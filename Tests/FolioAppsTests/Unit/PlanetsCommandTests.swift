@@ -73,8 +73,9 @@ import Testing
             let command = FolioCommand(apps: [PlanetsApp.self], console: console, environment: ["HOME": folder.url.path])
             #expect(command.run(["planets", "delete", name, "--store", folder.path("planets.sqlite")]) == .exit(.failure))
             let message = console.errorOutput
-            #expect(message.filter { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }.count == 1 && message.hasSuffix("\n"),
-                    "one line: \(message.debugDescription)")
+            #expect(
+                message.filter { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }.count == 1 && message.hasSuffix("\n"),
+                "one line: \(message.debugDescription)")
             #expect(!message.unicodeScalars.contains { $0.value == 0x2028 || $0.value == 0x09 }, "\(message.debugDescription)")
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FolioAppSupport
 
 @Suite struct RawCommandLineTests {
@@ -9,7 +10,10 @@ import Testing
 
     /// Bytes that lossy decoding turns into U+FFFD: lone continuation and
     /// lead bytes, overlong forms, surrogates, code points past U+10FFFF.
-    @Test(arguments: [[0xFF], [0xFE], [0x80], [0xC0, 0x80], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82]] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0xFF], [0xFE], [0x80], [0xC0, 0x80], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82],
+        ] as [[UInt8]])
     func argumentsThatAreNotUTF8AreRefusedByNumber(_ bad: [UInt8]) {
         let raw = [Array("planets".utf8), Array("a".utf8) + bad + Array(".sqlite".utf8)]
         #expect(throws: AppError.self) { try RawCommandLine.arguments(raw) }

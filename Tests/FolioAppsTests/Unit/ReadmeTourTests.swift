@@ -13,10 +13,12 @@ final class Book: ManagedObject {
     @Managed var shelf: String
 
     override class var entity: EntityDescription {
-        EntityDescription(Book.self, properties: [
-            .attribute(\Book.title, "title", rules: [.notEmpty]),
-            .attribute(\Book.shelf, "shelf", defaultValue: "", indexed: true),
-        ])
+        EntityDescription(
+            Book.self,
+            properties: [
+                .attribute(\Book.title, "title", rules: [.notEmpty]),
+                .attribute(\Book.shelf, "shelf", defaultValue: "", indexed: true),
+            ])
     }
 }
 
@@ -25,8 +27,9 @@ final class ShelvesController: TableViewController, TableViewDataSource, Fetched
 
     lazy var fetchedResultsController: FetchedResultsController<Book> = {
         let request = FetchRequest<Book>(sortBy: [SortDescriptor(\Book.shelf), SortDescriptor(\Book.title)])
-        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
-                                                  sectionNameKeyPath: \Book.shelf, cacheName: nil)
+        let controller = FetchedResultsController(
+            fetchRequest: request, managedObjectContext: context,
+            sectionNameKeyPath: \Book.shelf, cacheName: nil)
         controller.delegate = self
         return controller
     }()
@@ -61,16 +64,20 @@ final class ShelvesController: TableViewController, TableViewDataSource, Fetched
     func controllerWillChangeContent(_ controller: AnyFetchedResultsController) {
         tableView.beginUpdates()
     }
-    func controller(_ controller: AnyFetchedResultsController, didChange sectionInfo: FetchedResultsSectionInfo,
-                    atSectionIndex sectionIndex: Int, for type: ResultsChangeType) {
+    func controller(
+        _ controller: AnyFetchedResultsController, didChange sectionInfo: FetchedResultsSectionInfo,
+        atSectionIndex sectionIndex: Int, for type: ResultsChangeType
+    ) {
         switch type {
         case .insert: tableView.insertSections(IndexSet(integer: sectionIndex), with: .fade)
         case .delete: tableView.deleteSections(IndexSet(integer: sectionIndex), with: .fade)
         default: break
         }
     }
-    func controller(_ controller: AnyFetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
-                    for type: ResultsChangeType, newIndexPath: IndexPath?) {
+    func controller(
+        _ controller: AnyFetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
+        for type: ResultsChangeType, newIndexPath: IndexPath?
+    ) {
         switch type {
         case .insert: tableView.insertRows(at: [newIndexPath!], with: .fade)
         case .delete: tableView.deleteRows(at: [indexPath!], with: .fade)

@@ -5,6 +5,7 @@ import MyLocationsApp
 import PlanetsApp
 import Testing
 import ZootasticApp
+
 @testable import FolioAppSupport
 
 /// `--replica PATH` and `$FOLIO_REPLICA` beside a `postgresql://` store, in
@@ -103,7 +104,8 @@ import ZootasticApp
             let first = await run(write + ["--store", store, "--replica", replica])
             #expect(first.outcome == .exit(.success), "\(first.err)")
             // `locations add` prints the new id first.
-            #expect(first.out.hasSuffix("\nsaved; 1 change waits for the server (offline)\n")
+            #expect(
+                first.out.hasSuffix("\nsaved; 1 change waits for the server (offline)\n")
                     || first.out == "saved; 1 change waits for the server (offline)\n", "\(first)")
             let second = await run(write.map { Self.secondNames[$0] ?? $0 } + ["--store", store, "--replica", replica])
             #expect(second.out.contains("saved; 2 changes wait for the server (offline)\n"), "\(second)")
@@ -153,8 +155,9 @@ import ZootasticApp
         let added = await run(["planets", "add", "Vulcan", "--store", store, "--replica", replica])
         #expect(added.outcome == .exit(.success), "\(added)")
         // The open container may push it before the command looks.
-        #expect(added.out.isEmpty || added.out == "saved; 1 change waits for the server (another program open on this replica syncs it)\n",
-                "\(added.out)")
+        #expect(
+            added.out.isEmpty || added.out == "saved; 1 change waits for the server (another program open on this replica syncs it)\n",
+            "\(added.out)")
         let synced = await run(["planets", "sync", "--store", store, "--replica", replica])
         #expect(synced.out.hasPrefix("not synced here: another program open on this replica syncs it; "), "\(synced.out)")
         #expect(!synced.out.contains("pushed"), "\(synced.out)")

@@ -133,8 +133,11 @@ import ZootasticApp
         #expect(driver.screen.text.contains("▸ Zootastic"), "the list takes keys meanwhile: \(driver.screen.text)")
         app.send("? Esc")
         lock.release()
-        #expect(await waitUntil(30) { app.render(); return driver.screen.text.contains("Mercury") && app.status == nil },
-                "\(driver.screen.text)")
+        #expect(
+            await waitUntil(30) {
+                app.render(); return driver.screen.text.contains("Mercury") && app.status == nil
+            },
+            "\(driver.screen.text)")
         #expect(app.presentedAlert == nil)
     }
 }

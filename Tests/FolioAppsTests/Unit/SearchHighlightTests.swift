@@ -37,7 +37,9 @@ import Testing
         app.send("/ s")
         let lines = driver.screen.text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(lines.contains("▸ Venus"), "the first match, \(extra) more rows: \(driver.screen.text)")
-        #expect(lines.contains("Mars") && lines.contains("Saturn") && lines.contains("Uranus"), "the view is at the top, every match in it: \(driver.screen.text)")
+        #expect(
+            lines.contains("Mars") && lines.contains("Saturn") && lines.contains("Uranus"),
+            "the view is at the top, every match in it: \(driver.screen.text)")
         #expect(!lines.contains("▸ Uranus"))
     }
 

@@ -32,19 +32,24 @@ import Testing
         for error in errors {
             #expect(error.store == nil && error.description == error.reason, "\(error)")
         }
-        #expect(StoreError.server(store: "postgresql://db/folio", code: "42P01", message: "m", sql: "SELECT 1").description
-            == "postgresql://db/folio: the database server failed (SQLSTATE 42P01): m [SELECT 1]")
+        #expect(
+            StoreError.server(store: "postgresql://db/folio", code: "42P01", message: "m", sql: "SELECT 1").description
+                == "postgresql://db/folio: the database server failed (SQLSTATE 42P01): m [SELECT 1]")
     }
 
     /// The words users read did not change when the tables became one.
     @Test func whatUsersReadIsAsBefore() {
-        #expect(StoreError.busy(path: "/s/p.sqlite").reason
-            == "another program kept the store locked while it saved, longer than the busy timeout")
-        #expect(ErrorText.sentence(for: StoreError.readOnly(path: "/s/p.sqlite"))
-            == "The store was opened read-only; nothing can be saved to it.")
-        #expect(AppError.store(path: "p.sqlite", message: StoreError.notADatabase(path: "/s/p.sqlite").reason).description
-            == "cannot use the store at p.sqlite: it is not a Folio store (not an SQLite database); it was left untouched")
-        #expect(ErrorText.sentence(for: StoreError.validation(entity: "Planet", key: "name", reason: "must not be empty"))
-            == "Planet.name: must not be empty.")
+        #expect(
+            StoreError.busy(path: "/s/p.sqlite").reason
+                == "another program kept the store locked while it saved, longer than the busy timeout")
+        #expect(
+            ErrorText.sentence(for: StoreError.readOnly(path: "/s/p.sqlite"))
+                == "The store was opened read-only; nothing can be saved to it.")
+        #expect(
+            AppError.store(path: "p.sqlite", message: StoreError.notADatabase(path: "/s/p.sqlite").reason).description
+                == "cannot use the store at p.sqlite: it is not a Folio store (not an SQLite database); it was left untouched")
+        #expect(
+            ErrorText.sentence(for: StoreError.validation(entity: "Planet", key: "name", reason: "must not be empty"))
+                == "Planet.name: must not be empty.")
     }
 }

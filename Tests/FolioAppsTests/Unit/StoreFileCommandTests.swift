@@ -20,7 +20,10 @@ import Testing
         // A valid SQLite file of another program, written as sqlite3 would.
         let sqlite = Process()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [runner.store("planets"), "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers (name) VALUES ('Ann');"]
+        sqlite.arguments = [
+            runner.store("planets"),
+            "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers (name) VALUES ('Ann');",
+        ]
         try sqlite.run()
         sqlite.waitUntilExit()
         let before = try folder()

@@ -1,10 +1,11 @@
-import Foundation
-import Testing
-@testable import FolioAppSupport
 import BuildGuideApp
 import FolioTestSupport
+import Foundation
 import PlanetsApp
+import Testing
 import ZootasticApp
+
+@testable import FolioAppSupport
 
 @Suite struct StoreLocationTests {
     @Test func explicitPathWins() {
@@ -13,12 +14,15 @@ import ZootasticApp
     }
 
     @Test func xdgDataHomeThenHome() {
-        #expect(StoreLocation.path(app: "zoo", explicitPath: nil, environment: ["XDG_DATA_HOME": "/data", "HOME": "/h"]).path
-            == "/data/folio/zoo.sqlite")
-        #expect(StoreLocation.path(app: "zoo", explicitPath: nil, environment: ["XDG_DATA_HOME": "relative", "HOME": "/h"]).path
-            == "/h/.local/share/folio/zoo.sqlite")
-        #expect(StoreLocation.path(app: "guides", explicitPath: nil, environment: ["HOME": "/h"]).path
-            == "/h/.local/share/folio/guides.sqlite")
+        #expect(
+            StoreLocation.path(app: "zoo", explicitPath: nil, environment: ["XDG_DATA_HOME": "/data", "HOME": "/h"]).path
+                == "/data/folio/zoo.sqlite")
+        #expect(
+            StoreLocation.path(app: "zoo", explicitPath: nil, environment: ["XDG_DATA_HOME": "relative", "HOME": "/h"]).path
+                == "/h/.local/share/folio/zoo.sqlite")
+        #expect(
+            StoreLocation.path(app: "guides", explicitPath: nil, environment: ["HOME": "/h"]).path
+                == "/h/.local/share/folio/guides.sqlite")
     }
 
     @Test func resolveCreatesTheFolder() throws {
@@ -37,11 +41,15 @@ import ZootasticApp
 @Suite struct EmptyStorePathTests {
     @Test func anEmptyStorePathIsAUsageErrorAndTouchesNoStore() throws {
         let home = try AppTemporaryDirectory()
-        for arguments in [["planets", "list", "--store", ""], ["zoo", "add", "--name", "Okapi", "--habitat", "Forest", "--order", "X", "--store="],
-                          ["guides", "--store", ""]] {
+        for arguments in [
+            ["planets", "list", "--store", ""], ["zoo", "add", "--name", "Okapi", "--habitat", "Forest", "--order", "X", "--store="],
+            ["guides", "--store", ""],
+        ] {
             let console = Console.capturing()
-            let outcome = FolioCommand(apps: [PlanetsApp.self, ZootasticApp.self, BuildGuideApp.self], console: console,
-                                       environment: ["HOME": home.url.path]).run(arguments)
+            let outcome = FolioCommand(
+                apps: [PlanetsApp.self, ZootasticApp.self, BuildGuideApp.self], console: console,
+                environment: ["HOME": home.url.path]
+            ).run(arguments)
             #expect(outcome == .exit(.usage), "\(arguments)")
             #expect(console.errorOutput.contains("--store needs a path"), "\(console.errorOutput)")
         }

@@ -12,7 +12,8 @@ struct StoreProcessCommandTests {
         if getuid() != 0 { return [] }
         let setpriv = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
         guard FileManager.default.isExecutableFile(atPath: setpriv[0]),
-              (try? AppProcess.run(URL(fileURLWithPath: setpriv[0]), Array(setpriv.dropFirst()) + ["/bin/true"]))?.status == 0 else { return nil }
+            (try? AppProcess.run(URL(fileURLWithPath: setpriv[0]), Array(setpriv.dropFirst()) + ["/bin/true"]))?.status == 0
+        else { return nil }
         return setpriv
     }()
 
@@ -24,7 +25,9 @@ struct StoreProcessCommandTests {
 
     func snapshot(_ folder: URL) throws -> [String: Data] {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        return Dictionary(uniqueKeysWithValues: names.map { ($0, FileManager.default.contents(atPath: folder.appendingPathComponent($0).path) ?? Data()) })
+        return Dictionary(
+            uniqueKeysWithValues: names.map { ($0, FileManager.default.contents(atPath: folder.appendingPathComponent($0).path) ?? Data()) }
+        )
     }
 
     @Test(.enabled(if: unprivileged != nil, "no way to run folio as a user that file permissions bind"))

@@ -6,6 +6,7 @@ import Observation
 import PlanetsApp
 import Testing
 import ZootasticApp
+
 @testable import FolioAppSupport
 
 /// The sync indicator of the terminal kit: its words for each state, the
@@ -54,7 +55,9 @@ import ZootasticApp
     @Test func theLauncherShowsTheOpenAppsIndicatorOnly() async throws {
         let cluster = try await PostgresCluster.shared()
         let folder = try AppTemporaryDirectory()
-        let environment = ["FOLIO_STORE": try await cluster.makeDatabase(), "FOLIO_REPLICA": folder.path("zoo.sqlite"), "HOME": folder.url.path]
+        let environment = [
+            "FOLIO_STORE": try await cluster.makeDatabase(), "FOLIO_REPLICA": folder.path("zoo.sqlite"), "HOME": folder.url.path,
+        ]
         let launcher = LauncherController(apps: [PlanetsApp.self, ZootasticApp.self], environment: environment)
         let driver = TerminalRecordingDriver(columns: 100, rows: 12)
         let app = Application(root: launcher, driver: driver)
@@ -62,7 +65,10 @@ import ZootasticApp
         #expect(!driver.screen.line(11).contains("synced"))
         launcher.open(1)
         #expect(await waitUntil(30) { launcher.openApp != nil }, "\(driver.screen.text)")
-        #expect(await waitUntil(30) { app.render(); return driver.screen.line(11).contains("✓ synced") }, "\(driver.screen.text)")
+        #expect(
+            await waitUntil(30) {
+                app.render(); return driver.screen.line(11).contains("✓ synced")
+            }, "\(driver.screen.text)")
         app.send("Esc")
         app.render()
         #expect(launcher.openApp == nil)
@@ -97,8 +103,9 @@ import ZootasticApp
         app.send("S")
         let alert = try #require(app.presentedAlert)
         #expect(alert.title == "Sync")
-        #expect(alert.message?.contains("was changed by another save: name is 'Ares' there, 'Red Planet' here") == true,
-                "\(alert.message ?? "")")
+        #expect(
+            alert.message?.contains("was changed by another save: name is 'Ares' there, 'Red Planet' here") == true,
+            "\(alert.message ?? "")")
         app.send("Enter")
         #expect(app.presentedAlert == nil)
 

@@ -23,8 +23,10 @@ import Testing
         ("zoo", ["add", "--name", "n", "--habitat", "h", "--order", long], "--order"),
         ("zoo", ["rename-order", "Sirenia", long], "NEW"),
         ("locations", ["add", "--description", long, "--category", "Bar", "--latitude", "0", "--longitude", "0"], "--description"),
-        ("locations", ["add", "--description", "d", "--address", long, "--category", "Bar", "--latitude", "0", "--longitude", "0"],
-         "--address"),
+        (
+            "locations", ["add", "--description", "d", "--address", long, "--category", "Bar", "--latitude", "0", "--longitude", "0"],
+            "--address"
+        ),
         ("guides", ["add", long], "NAME"),
     ]
 
@@ -44,7 +46,8 @@ import Testing
     @Test func aValueAtTheLimitIsTaken() throws {
         let runner = try CommandRunner()
         #expect(runner.run("planets", "add", Self.longest).status == .exit(.success))
-        #expect(runner.run("zoo", "add", "--name", Self.longest, "--habitat", Self.longest, "--order", Self.longest).status
+        #expect(
+            runner.run("zoo", "add", "--name", Self.longest, "--habitat", Self.longest, "--order", Self.longest).status
                 == .exit(.success))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FolioAppSupport
 
 /// The readers behind `import`: CSV as RFC 4180 writes it and JSON as
@@ -24,9 +25,13 @@ import Testing
             let read = try CSVText.records(Array(csv.utf8))
             #expect(read.map(\.fields) == [header] + rows, "seed \(seed): \(csv.debugDescription)")
 
-            let table = ListedTable(sections: [.init(name: "", rows: rows.enumerated().map { index, row in
-                .init(id: "\(index)", text: "", fields: zip(header, row).map { ($0, .string($1)) })
-            })])
+            let table = ListedTable(sections: [
+                .init(
+                    name: "",
+                    rows: rows.enumerated().map { index, row in
+                        .init(id: "\(index)", text: "", fields: zip(header, row).map { ($0, .string($1)) })
+                    })
+            ])
             let json = AppTransfer.json(table)
             let records = try TransferFormat.json.records(Array(json.utf8), known: header)
             #expect(records.map { record in header.map { try? record.text($0) } } == rows.map { $0.map(Optional.some) }, "seed \(seed)")
@@ -38,7 +43,7 @@ import Testing
         func csvProblem(_ text: String) -> String {
             do { _ = try TransferFormat.csv.records(Array(text.utf8), known: ["name"]); return "" } catch { return "\(error)" }
         }
-        #expect(csvProblem("name\nok\n\"open\n") .hasPrefix("line 3: a quoted field is not closed"))
+        #expect(csvProblem("name\nok\n\"open\n").hasPrefix("line 3: a quoted field is not closed"))
         #expect(csvProblem("name\nsay \"hi\"\n").hasPrefix("line 2: a quote inside an unquoted field"))
         #expect(csvProblem("name\n\"a\"b\n").hasPrefix("line 2: text after a quoted field"))
         #expect(csvProblem("name,extra\n").hasPrefix("line 1, field 'extra': not a field here"))

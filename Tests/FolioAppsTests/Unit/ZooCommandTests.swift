@@ -9,16 +9,17 @@ import Testing
     @Test func seededAnimalsAreSectionedByOrderAndSortedByName() throws {
         let result = runner.run("zoo", "list")
         #expect(result.status == .exit(.success))
-        #expect(result.out == """
-            Chiroptera
-              Pygmy Fruit-eating Bat — Flying Mamals Exhibit
-            Primates
-              Geoffroy’s Spider Monkey — Primate Exhibit
-              Mantled Howler — Primate Exhibit
-            Sirenia
-              West Indian Manatee — Aquatic Mamals Exhibit
+        #expect(
+            result.out == """
+                Chiroptera
+                  Pygmy Fruit-eating Bat — Flying Mamals Exhibit
+                Primates
+                  Geoffroy’s Spider Monkey — Primate Exhibit
+                  Mantled Howler — Primate Exhibit
+                Sirenia
+                  West Indian Manatee — Aquatic Mamals Exhibit
 
-            """)
+                """)
     }
 
     @Test func addingWithANewOrderMakesASectionAndDeletingTheLastAnimalRemovesIt() throws {
@@ -29,7 +30,8 @@ import Testing
     }
 
     @Test func addingToAnExistingOrderReusesItsClassification() throws {
-        #expect(runner.run("zoo", "add", "--name", "Bonobo", "--habitat", "Primate Exhibit", "--order", "Primates").status == .exit(.success))
+        #expect(
+            runner.run("zoo", "add", "--name", "Bonobo", "--habitat", "Primate Exhibit", "--order", "Primates").status == .exit(.success))
         let primates = try #require(try runner.sections("zoo").first { $0.name == "Primates" })
         #expect(primates.rows.map { $0["commonName"] as? String } == ["Bonobo", "Geoffroy’s Spider Monkey", "Mantled Howler"])
         #expect(primates.rows.allSatisfy { $0["family"] as? String == "Atelidae" || $0["commonName"] as? String == "Bonobo" })

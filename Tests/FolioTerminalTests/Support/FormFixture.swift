@@ -69,8 +69,10 @@ final class FormFixture: TableViewController, TableViewDataSource, TableViewDele
             return cell
         default:
             let cell = tableView.dequeueReusableCell(withIdentifier: "Custom", for: indexPath) as! CustomCell
-            cell.lines = indexPath.row == 0 ? ["(No Description)", "Lat: 37.33233141, Long: -122.03121860"]
-                                            : ["Apple Park", "One Apple Park Way"]
+            cell.lines =
+                indexPath.row == 0
+                ? ["(No Description)", "Lat: 37.33233141, Long: -122.03121860"]
+                : ["Apple Park", "One Apple Park Way"]
             return cell
         }
     }

@@ -67,8 +67,9 @@ final class PlanetsFixture: TableViewController, TableViewEditingDataSource, Tab
 
     func confirmDelete(at indexPath: IndexPath) {
         let name = sections[indexPath.section].planets[indexPath.row]
-        let sheet = AlertController(title: "Delete Planet",
-                                    message: "Are you sure you want to permanently delete \(name)?", preferredStyle: .actionSheet)
+        let sheet = AlertController(
+            title: "Delete Planet",
+            message: "Are you sure you want to permanently delete \(name)?", preferredStyle: .actionSheet)
         sheet.addAction(AlertAction(title: "Delete", style: .destructive) { [weak self] _ in self?.delete(at: indexPath) })
         sheet.addAction(AlertAction(title: "Cancel", style: .cancel) { [weak self] _ in self?.log.append("cancel") })
         present(sheet)

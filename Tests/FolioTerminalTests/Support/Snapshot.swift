@@ -1,6 +1,6 @@
+import FolioTerminal
 import Foundation
 import Testing
-import FolioTerminal
 
 /// Plain-text snapshots of whole screens, kept in `Snapshots/` beside the
 /// tests. A missing or different snapshot fails; `FOLIO_RECORD_SNAPSHOTS=1`
