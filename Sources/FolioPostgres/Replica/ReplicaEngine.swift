@@ -12,8 +12,8 @@ import Synchronization
 /// never wait for it. Of the containers on one replica file (in any
 /// process) one syncs at a time: the one holding the lock on the file's
 /// `-sync` companion, which the system lets go when its process dies.
-final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable state is used only on `queue`
-    private let queue = DispatchQueue(label: "folio.replica.sync")
+final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable state is @QueueConfined to `queue`
+    private let queue: DispatchQueue
     private let postgres: PostgresServer
     private let path: String
     private let schema: Schema
@@ -23,16 +23,16 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
     private let automatic = Atomic<Bool>(true)
     /// The author of the history rows the sync writes into the replica (not any container's).
     private let localAuthor = "sync-" + UUID().uuidString
-    private var file: ReplicaFile?
-    private var remote: PostgresBackend?
-    private var feed: PostgresChangeFeed?
-    private var lockDescriptor: Int32 = -1
-    private var report: (@Sendable (SyncStatus.State) -> Void)?
-    private var state = SyncStatus.State()
-    private var timer: DispatchSourceTimer?
-    private var tickQueued = false
-    private var pause = ReplicaEngine.shortestPause
-    private var stopped = false
+    @QueueConfined private var file: ReplicaFile?
+    @QueueConfined private var remote: PostgresBackend?
+    @QueueConfined private var feed: PostgresChangeFeed?
+    @QueueConfined private var lockDescriptor: Int32
+    @QueueConfined private var report: (@Sendable (SyncStatus.State) -> Void)?
+    @QueueConfined private var state: SyncStatus.State
+    @QueueConfined private var timer: DispatchSourceTimer?
+    @QueueConfined private var tickQueued: Bool
+    @QueueConfined private var pause: Double
+    @QueueConfined private var stopped: Bool
 
     /// How often an idle replica looks for work the wakes missed (another process's saves on the file).
     static let fallbackInterval = 1.0
@@ -47,6 +47,19 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
         self.schema = schema
         self.journal = journal
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        let queue = DispatchQueue(label: "folio.replica.sync")
+        self.queue = queue
+        func confined<T>(_ value: T) -> QueueConfined<T> { QueueConfined(wrappedValue: value, on: queue) }
+        _file = confined(nil)
+        _remote = confined(nil)
+        _feed = confined(nil)
+        _lockDescriptor = confined(-1)
+        _report = confined(nil)
+        _state = confined(SyncStatus.State())
+        _timer = confined(nil)
+        _tickQueued = confined(false)
+        _pause = confined(Self.shortestPause)
+        _stopped = confined(false)
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
