@@ -84,9 +84,22 @@ public final class ResultsWatch<Entity: ManagedObject> {
 
     /// The sections a fresh fetch gives.
     private func truth() throws -> Sections {
-        var request = harness.controller.fetchRequest
+        try Self.freshSections(of: harness.controller, sectionKey: sectionKey)
+    }
+
+    private func shown() -> Sections {
+        Self.shownSections(of: harness.controller)
+    }
+
+    /// The sections a fresh fetch of `controller`'s request gives, unsaved changes included.
+    ///
+    ///     let truth = try ResultsWatch.freshSections(of: controller, sectionKey: \.shelf)
+    public static func freshSections(of controller: FetchedResultsController<Entity>, sectionKey: PartialKeyPath<Entity>?) throws
+        -> Sections
+    {
+        var request = controller.fetchRequest
         request.fetchBatchSize = 0
-        let keyed = try harness.controller.managedObjectContext.fetchKeys(request, keyPaths: sectionKey.map { [$0] } ?? [])
+        let keyed = try controller.managedObjectContext.fetchKeys(request, keyPaths: sectionKey.map { [$0] } ?? [])
         guard sectionKey != nil else { return [(SectionIdentifier(""), keyed.map(\.id))] }
         var sections: Sections = []
         for row in keyed {
@@ -106,8 +119,11 @@ public final class ResultsWatch<Entity: ManagedObject> {
         return sections
     }
 
-    private func shown() -> Sections {
-        let snapshot = harness.controller.snapshot()
+    /// The sections `controller` shows.
+    ///
+    ///     let shown = ResultsWatch.shownSections(of: controller)
+    public static func shownSections(of controller: FetchedResultsController<Entity>) -> Sections {
+        let snapshot = controller.snapshot()
         return Array(zip(snapshot.sectionIdentifiers, snapshot.itemIdentifiers).map { ($0.0, $0.1) })
     }
 }

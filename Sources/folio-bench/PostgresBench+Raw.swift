@@ -27,6 +27,19 @@ final class RawPostgres {
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw error(sql) }
     }
 
+    /// Runs the prepared `update_score` of ``fill(rows:)``: one row's score.
+    func updateScore(_ score: Int, id: Int) throws {
+        let result = String(score).withCString { s in
+            String(id).withCString { d in
+                var values: [UnsafePointer<CChar>?] = [s, d]
+                return PQexecPrepared(connection, "update_score", 2, &values, nil, nil, 0)
+            }
+        }
+        let ok = PQresultStatus(result) == PGRES_COMMAND_OK
+        PQclear(result)
+        guard ok else { throw error("UPDATE") }
+    }
+
     private func error(_ sql: String) -> StoreError {
         StoreError.server(store: "raw baseline", code: "", message: String(cString: PQerrorMessage(connection)), sql: sql)
     }
@@ -48,18 +61,9 @@ final class RawPostgres {
 
     /// Times the `i`th single-row UPDATE in a transaction of its own (µs).
     func saveMicroseconds(_ i: Int, rows: Int) throws -> Double {
-        let score = String(rows + i), id = String(i + 1)
         let start = StoreLatency.now()
         try exec("BEGIN")
-        let result = score.withCString { s in
-            id.withCString { d in
-                var values: [UnsafePointer<CChar>?] = [s, d]
-                return PQexecPrepared(connection, "update_score", 2, &values, nil, nil, 0)
-            }
-        }
-        let ok = PQresultStatus(result) == PGRES_COMMAND_OK
-        PQclear(result)
-        guard ok else { throw error("UPDATE") }
+        try updateScore(rows + i, id: i + 1)
         try exec("COMMIT")
         return (StoreLatency.now() - start) * 1000
     }

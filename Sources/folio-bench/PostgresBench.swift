@@ -137,15 +137,7 @@ struct PostgresBench {
         let container = try PersistentContainer(schema: schema, store: Self.description(location))
         try opened()
         let context = container.viewContext
-        context.undoManager = nil
-        for i in 0..<rows {
-            let item = BenchItem(context: context)
-            item.name = "item \(i)"
-            item.score = (i &* 7919) % rows
-            item.value = Double(i) * 0.5
-        }
-        try context.save()
-        context.refreshAllObjects()
+        try BenchItem.fill(context, rows: rows)
         var figures = BackendFigures()
 
         // Single-object saves: one item's score each time.

@@ -72,16 +72,7 @@ extension RawPostgres {
         let start = StoreLatency.now()
         for i in 0..<count {
             if i % perTransaction == 0 { try exec("BEGIN") }
-            let score = String(rows + i), id = String(i % rows + 1)
-            let result = score.withCString { s in
-                id.withCString { d in
-                    var values: [UnsafePointer<CChar>?] = [s, d]
-                    return PQexecPrepared(connection, "update_score", 2, &values, nil, nil, 0)
-                }
-            }
-            let ok = PQresultStatus(result) == PGRES_COMMAND_OK
-            PQclear(result)
-            guard ok else { throw StoreError.offline(store: "raw baseline", message: "UPDATE failed") }
+            try updateScore(rows + i, id: i % rows + 1)
             if i % perTransaction == perTransaction - 1 || i == count - 1 { try exec("COMMIT") }
         }
         return StoreLatency.now() - start

@@ -122,15 +122,7 @@ struct ReplicaBench {
     }
 
     private func fill(_ context: ObjectContext) throws {
-        context.undoManager = nil
-        for i in 0..<rows {
-            let item = BenchItem(context: context)
-            item.name = "item \(i)"
-            item.score = (i &* 7919) % rows
-            item.value = Double(i) * 0.5
-        }
-        try context.save()
-        context.refreshAllObjects()
+        try BenchItem.fill(context, rows: rows)
     }
 
     private func firstItems(_ context: ObjectContext, _ count: Int) throws -> [BenchItem] {

@@ -50,6 +50,20 @@ final class BenchItem: ManagedObject {
                 .attribute(\BenchItem.value, "value"),
             ])
     }
+
+    /// Inserts `rows` items (the PostgreSQL benchmarks' shape: scores spread
+    /// over 0..<rows), saves them in one save and turns them into faults.
+    static func fill(_ context: ObjectContext, rows: Int) throws {
+        context.undoManager = nil
+        for i in 0..<rows {
+            let item = BenchItem(context: context)
+            item.name = "item \(i)"
+            item.score = (i &* 7919) % rows
+            item.value = Double(i) * 0.5
+        }
+        try context.save()
+        context.refreshAllObjects()
+    }
 }
 
 /// What a raw fetch builds per row, the counterpart of a materialised object.

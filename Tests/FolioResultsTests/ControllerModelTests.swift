@@ -293,31 +293,11 @@ import Testing
 
     /// The sections a fresh fetch gives, unsaved changes included.
     static func truth(_ controller: FetchedResultsController<ResultsItem>, _ sectionKey: PartialKeyPath<ResultsItem>?) throws -> Sections {
-        var request = controller.fetchRequest
-        request.fetchBatchSize = 0
-        let keyed = try controller.managedObjectContext.fetchKeys(request, keyPaths: sectionKey.map { [$0] } ?? [])
-        guard sectionKey != nil else { return [(SectionIdentifier(""), keyed.map(\.id))] }
-        var sections: Sections = []
-        for row in keyed {
-            let section: SectionIdentifier
-            switch row.values[0] {
-            case .null: section = .nilKey
-            case .integer(let v): section = SectionIdentifier(String(v))
-            case .text(let v): section = SectionIdentifier(v)
-            default: section = SectionIdentifier("\(row.values[0])")
-            }
-            if sections.last?.section == section {
-                sections[sections.count - 1].ids.append(row.id)
-            } else {
-                sections.append((section, [row.id]))
-            }
-        }
-        return sections
+        try ResultsWatch.freshSections(of: controller, sectionKey: sectionKey)
     }
 
     /// The sections the controller shows.
     static func shown(_ controller: FetchedResultsController<ResultsItem>) -> Sections {
-        let snapshot = controller.snapshot()
-        return Array(zip(snapshot.sectionIdentifiers, snapshot.itemIdentifiers).map { ($0.0, $0.1) })
+        ResultsWatch.shownSections(of: controller)
     }
 }

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import Testing
 
@@ -8,15 +9,15 @@ import Testing
 /// file is named by its line.
 @Suite struct TransferFormatTests {
     /// Texts built from the characters that need quoting or escaping, and others.
-    static func randomText(_ generator: inout SplitMix) -> String {
+    static func randomText(_ generator: inout StoreSplitMix64) -> String {
         let pieces = [",", "\"", "\n", "\r", "\r\n", " ", "a", "Zoo", "é", "👩‍🚀", "\u{1B}[2J", "\u{2028}", "\t", "\\", "[", "]", ""]
         return (0..<Int(generator.next() % 6)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
     }
 
     @Test func randomRowsRoundTripThroughCSVAndJSON() throws {
-        let seed = UInt64(ProcessInfo.processInfo.environment["FOLIO_SEED"] ?? "") ?? UInt64.random(in: 1...UInt64.max)
+        let seed = StoreSplitMix64.seedFromEnvironment()
         print("TransferFormatTests seed \(seed) (replay with FOLIO_SEED=\(seed))")
-        var generator = SplitMix(seed: seed)
+        var generator = StoreSplitMix64(seed: seed)
         for _ in 0..<200 {
             let width = 1 + Int(generator.next() % 4)
             let rows = (0..<Int(generator.next() % 8)).map { _ in (0..<width).map { _ in Self.randomText(&generator) } }
@@ -60,18 +61,5 @@ import Testing
         #expect(jsonProblem("[{\"name\":\"\",\"rows\":[\n{\"nmae\":\"a\"}]}]").hasPrefix("line 2, field 'nmae': not a field here"))
         #expect(jsonProblem("{\"rows\":[]}").contains("as `list --json` prints it"))
         #expect(jsonProblem(String(repeating: "[", count: 100_000)).contains("nested more than"))
-    }
-}
-
-/// A small seeded generator, so a failing run replays from its seed.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
