@@ -3,6 +3,8 @@
 //   quit   enter, print READY, then exit(0) normally
 //   crash  enter, print READY, then trap (a Swift runtime failure)
 //   overflow  enter, print READY, then overflow the stack (SIGSEGV on a full stack)
+//   elsewhere  enter, print READY, then draw frames without pause while another
+//              thread sends itself SIGTERM
 //   demo   a small table app for trying the kit by hand
 import FolioTerminal
 
@@ -39,8 +41,24 @@ case "crash":
     print(values[Int(getpid()) % 7 + 1])
 case "overflow":
     print(deepen(1))
+case "elsewhere":
+    var thread = pthread_t()
+    pthread_create(&thread, nil, signalThisThreadSoon, nil)
+    var frame = 0
+    while true {
+        frame += 1
+        session.writeAll(Array("\u{1B}[Hframe \(frame)".utf8))
+    }
 default:
     while true { pause() }
+}
+
+/// A thread's body: after a moment, a signal that only this thread can take.
+/// A plain function, as a closure here would belong to the main actor.
+func signalThisThreadSoon(_: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    usleep(100_000)
+    pthread_kill(pthread_self(), SIGTERM)
+    return nil
 }
 
 /// Recursion with no end, that the optimiser cannot turn into a loop.

@@ -13,7 +13,7 @@
 let takeCrashSignalsBeforeTheRuntime: @convention(c) () -> Void = {
     var action = sigaction()
     action.__sigaction_handler.sa_handler = { number in
-        signal(number, SIG_DFL)
+        signal(number, nil)  // SIG_DFL, without a call into Swift's Glibc overlay
         raise(number)
     }
     sigemptyset(&action.sa_mask)

@@ -76,6 +76,38 @@ struct TerminalLifecycleTests {
         }
     }
 
+    @Test("A signal another thread takes is restored by the drawing thread: nothing is drawn after the restore")
+    func signalOnAnotherThread() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: probe), "folio-terminal-probe not built at \(probe)")
+        for _ in 0..<5 {
+            let pty = try PseudoTerminal()
+            let original = pty.modes()
+            let pid = try pty.spawn(probe, ["elsewhere"])
+            // Read while waiting: the probe draws without pause, and a full
+            // pty would hold its writes (the restore's too).
+            var output: [UInt8] = []
+            var status: Int32 = 0
+            var ended = false
+            let deadline = Date().addingTimeInterval(20)
+            while !ended && Date() < deadline {
+                output += pty.readAvailable(timeout: 0.01)
+                ended = waitpid(pid, &status, WNOHANG) == pid
+            }
+            if !ended {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+            }
+            output += Array(pty.read(until: nil, timeout: 2).utf8)  // all that is left, not one read's worth
+            let text = String(decoding: output, as: UTF8.self)
+            #expect(ended && status & 0x7F == SIGTERM, "ended: \(ended), status \(status)")
+            let restore = try #require(
+                text.range(of: "\u{1B}[?1049l", options: .backwards), "no exit sequence: \(text.suffix(200).debugDescription)")
+            let drawnAfter = text[restore.upperBound...]
+            #expect(!drawnAfter.contains("frame"), "drawn after the restore: \(drawnAfter.prefix(200).debugDescription)")
+            expectRestored(pty.modes(), like: original)
+        }
+    }
+
     @Test("A stack overflow restores the terminal on the alternate signal stack")
     func stackOverflow() throws {
         // The Swift runtime's backtracer brings an alternate stack of its own;

@@ -6,31 +6,39 @@
 
 /// The state a signal handler needs to put the terminal back, prepared in
 /// advance so that restoring uses only async-signal-safe calls: `write(2)`,
-/// `tcsetattr(3)`, `dup2(2)`, `read(2)`, `lseek(2)`.
+/// `tcsetattr(3)`, `dup2(2)`, `read(2)`, `lseek(2)`, `close(2)`.
+///
+/// Every stored property is a constant-initialised value: a Swift static
+/// with any other initialiser is built lazily, on first use, through
+/// `swift_once` — and if that first use is in a handler that interrupted
+/// `malloc`, the allocation waits for a lock its own thread holds, forever.
+/// Buffers are therefore allocated by ``installHandlers()``, before any
+/// handler can run; `SignalHandlerSafetyTests` checks the built program.
 ///
 /// While a session is active, standard error goes to an unlinked temporary
 /// file; restoring copies it to the real standard error after the terminal
 /// is back, so that a crash message is printed on the normal screen instead
 /// of vanishing with the alternate one.
 enum TerminalRestore {
-    /// Installed state; written only by `arm` / `disarm` on the main thread,
-    /// read by signal handlers.
+    /// Installed state; written only by `arm` and `restoreNow` on the
+    /// owner thread, read by signal handlers.
     nonisolated(unsafe) static var armed: Int32 = 0
+    /// The thread that draws (the one that installed the handlers or last
+    /// armed). A signal another thread takes is sent on to it, so that the
+    /// restore never races with drawing, or with arming after the check.
+    nonisolated(unsafe) static var owner: pthread_t = 0
     nonisolated(unsafe) static var descriptor: Int32 = -1
     nonisolated(unsafe) static var output: Int32 = -1
     /// The terminal's settings to restore. Kept on the heap: this toolchain
     /// emits a global `termios` 57 bytes long where the struct is 60, so
     /// assigning one wrote past the global (AddressSanitizer found it).
-    nonisolated(unsafe) static let saved: UnsafeMutablePointer<termios> = {
-        let settings = UnsafeMutablePointer<termios>.allocate(capacity: 1)
-        settings.initialize(to: termios())
-        return settings
-    }()
+    nonisolated(unsafe) static var saved: UnsafeMutablePointer<termios>?
     nonisolated(unsafe) static var exitBytes: UnsafeMutablePointer<UInt8>?
     nonisolated(unsafe) static var exitCount = 0
     nonisolated(unsafe) static var realStandardError: Int32 = -1
     nonisolated(unsafe) static var capturedStandardError: Int32 = -1
-    nonisolated(unsafe) static var copyBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 4096)
+    nonisolated(unsafe) static var copyBuffer: UnsafeMutablePointer<UInt8>?
+    static let copyBufferSize = 4096
     nonisolated(unsafe) static var handlersInstalled = false
 
     /// Every signal whose default action ends the process (signal(7)): the
@@ -56,9 +64,11 @@ enum TerminalRestore {
         buffer.initialize(from: bytes, count: bytes.count)
         exitBytes = buffer
         exitCount = bytes.count
+        installHandlers()
+        owner = pthread_self()
         self.descriptor = descriptor
         self.output = output
-        self.saved.pointee = saved
+        self.saved?.pointee = saved
         if captureStandardError {
             var template = Array("/tmp/folio-stderr-XXXXXX".utf8CString)
             let file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -70,14 +80,12 @@ enum TerminalRestore {
             }
         }
         armed = 1
-        installHandlers()
     }
 
     /// Restores the terminal now if armed; safe to call from a signal handler
     /// and more than once.
     static func restoreNow() {
         guard armed == 1 else { return }
-        armed = 0
         if let exitBytes {
             var written = 0
             while written < exitCount {
@@ -86,20 +94,26 @@ enum TerminalRestore {
                 written += result
             }
         }
-        _ = tcsetattr(descriptor, TCSAFLUSH, saved)
-        if capturedStandardError >= 0 {
+        if let saved {
+            _ = tcsetattr(descriptor, TCSAFLUSH, saved)
+        }
+        if capturedStandardError >= 0, let copyBuffer {
             dup2(realStandardError, STDERR_FILENO)
-            lseek(capturedStandardError, 0, SEEK_SET)
+            let captured = capturedStandardError, real = realStandardError
+            capturedStandardError = -1
+            realStandardError = -1
+            lseek(captured, 0, SEEK_SET)
             while true {
-                let count = read(capturedStandardError, copyBuffer, 4096)
+                let count = read(captured, copyBuffer, copyBufferSize)
                 if count <= 0 { break }
                 _ = write(STDERR_FILENO, copyBuffer, count)
             }
-            close(capturedStandardError)
-            close(realStandardError)
-            capturedStandardError = -1
-            realStandardError = -1
+            close(captured)
+            close(real)
         }
+        // Cleared last: a handler that interrupts a restore on this thread
+        // finds it still armed and restores again, which is harmless.
+        armed = 0
     }
 
     /// Takes every terminating signal for the process, once. Done first
@@ -110,6 +124,8 @@ enum TerminalRestore {
     static func installHandlers() {
         guard !handlersInstalled else { return }
         handlersInstalled = true
+        owner = pthread_self()
+        allocateBuffers()
         installAlternateStack()
         var unblock = sigset_t()
         sigemptyset(&unblock)
@@ -128,6 +144,15 @@ enum TerminalRestore {
 }
 
 extension TerminalRestore {
+    /// Allocates what restoring writes into or reads from, while no handler
+    /// is installed yet (see the type's note on `swift_once`).
+    static func allocateBuffers() {
+        let settings = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+        settings.initialize(to: termios())
+        saved = settings
+        copyBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: copyBufferSize)
+    }
+
     /// Gives the calling (main) thread a stack of its own for signal handlers.
     static func installAlternateStack() {
         guard alternateStack == nil, let memory = malloc(alternateStackSize) else { return }
@@ -138,9 +163,18 @@ extension TerminalRestore {
 }
 
 /// Restores the terminal, then dies of the same signal with its default action.
+///
+/// kill(2) hands a signal to any thread. Taken on one that does not draw, it
+/// is sent on to the owner and this thread waits: restoring here would race
+/// with the owner drawing (or arming just after `armed` was read), and the
+/// process could die with the terminal raw. The owner's handler ends the process.
 private func terminalSignalHandler(_ number: Int32) {
+    let owner = TerminalRestore.owner
+    if owner != 0, pthread_self() != owner, pthread_kill(owner, number) == 0 {
+        while true { pause() }
+    }
     TerminalRestore.restoreNow()
-    signal(number, SIG_DFL)
+    signal(number, nil)  // SIG_DFL, which Glibc's overlay exposes only through a getter
     raise(number)
 }
 

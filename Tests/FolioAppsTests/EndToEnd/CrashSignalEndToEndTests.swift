@@ -74,7 +74,7 @@ extension EndToEnd {
             } else if status & 0x7F != 0 {
                 run.signal = status & 0x7F
             }
-            output += pty.readAvailable(timeout: 0.05)
+            output += Array(pty.read(until: nil, timeout: 2).utf8)  // all that is left, not one read's worth
             run.output = String(decoding: output, as: UTF8.self)
             let after = pty.modes()
             run.restored = run.ended && after.c_lflag == modes.c_lflag && after.c_iflag == modes.c_iflag && after.c_oflag == modes.c_oflag
