@@ -277,19 +277,22 @@ final class PGConnection {
         throw StoreError.server(store: display, code: code, message: message, sql: sql)
     }
 
-    /// "Key (name)=(Mars) already exists." → ("name", "'Mars'"); the first column of a composite key.
+    /// "Key (name)=(Mars) already exists." → ("name", "'Mars'"); a unique-together
+    /// group names every column: "Key (aisle, bay)=(A, 3)" → ("aisle, bay", "'A', 3").
     private static func duplicateKey(_ detail: String?) -> (String, String)? {
         guard let detail, let open = detail.range(of: "Key ("),
             let close = detail.range(of: ")=(", range: open.upperBound..<detail.endIndex),
             let end = detail.range(of: ") already exists", options: .backwards)
         else { return nil }
-        let key =
-            detail[open.upperBound..<close.lowerBound].split(separator: ",").first.map {
-                $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
-            } ?? "?"
-        let raw =
-            detail[close.upperBound..<end.lowerBound].split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        return (key, Double(raw) == nil ? "'\(raw)'" : raw)
+        let keys = detail[open.upperBound..<close.lowerBound].split(separator: ",").map {
+            $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+        }
+        let text = String(detail[close.upperBound..<end.lowerBound])
+        // Values hold commas of their own only rarely; then the text is shown whole.
+        let parts = text.components(separatedBy: ", ")
+        let raws = parts.count == keys.count ? parts : [text]
+        let shown = raws.map { raw in Double(raw) == nil ? "'\(raw)'" : raw }
+        return (keys.joined(separator: ", "), shown.joined(separator: ", "))
     }
 
     // MARK: Notifications

@@ -60,8 +60,11 @@ struct ReplicaPush {
     /// The entry with the unique keys (`key` and the groups it is unique
     /// together with) of its rows of `entity` as they are here now; nil when none differs.
     private func adoptingLocalValues(_ entry: OutboxEntry, entity name: String, key: String) throws -> OutboxEntry? {
-        guard let entity = schema.entity(named: name), entity.byName[key]?.isAttribute == true else { return nil }
-        let keys = Array(Set([key] + entity.uniqueTogether.filter { $0.contains(key) }.flatMap { $0 })).filter { entity.byName[$0] != nil }
+        // A unique-together group is named by all its columns: "aisle, bay".
+        let named = key.components(separatedBy: ", ")
+        guard let entity = schema.entity(named: name), named.allSatisfy({ entity.byName[$0]?.isAttribute == true }) else { return nil }
+        let groups = entity.uniqueTogether.filter { !Set($0).isDisjoint(with: named) }
+        let keys = Array(Set(named + groups.flatMap { $0 })).filter { entity.byName[$0] != nil }
         func now(_ id: Int64) throws -> [StoreValue]? {
             try file.connection.rows("SELECT \(keys.map(quote).joined(separator: ", ")) FROM \(quote(name)) WHERE id = ?", [.integer(id)])
                 .first

@@ -66,11 +66,11 @@ public struct BatchInsertRequest<Entity: ManagedObject> {
         source = .values(handler)
     }
 
-    /// Every object's values, validated, with unique values checked among
-    /// the new objects themselves (the store's rows are checked as they are written).
+    /// Every object's values, validated. Unique values are left to the
+    /// store's unique indexes, which check them against the stored rows and
+    /// the batch's own as they are written; a clash rolls the batch back.
     func rows(for e: EntityDescription) throws -> BatchRows {
         var rows = BatchRows(entity: e)
-        var unique = BatchUniqueCheck(entity: e)
         let defaults = BatchRows.defaults(of: e)
         // Required values and rules, on every attribute (defaults included), as a save checks them.
         let checked = e.attributes.filter { !$0.isOptional || $0.hasRules }
@@ -81,7 +81,6 @@ public struct BatchInsertRequest<Entity: ManagedObject> {
             for p in required where values[BatchRows.offset(of: p, in: e)].isNull {
                 throw StoreError.validation(entity: e.name, key: p.name, reason: "a related object is required")
             }
-            try unique.add(values)
             rows.values.append(contentsOf: values)
             rows.count += 1
         }

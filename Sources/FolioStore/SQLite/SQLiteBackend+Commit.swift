@@ -119,19 +119,21 @@ extension SQLiteBackend {
         }
     }
 
-    /// Steps an insert or update, turning a UNIQUE failure into a constraint violation naming the value.
+    /// Steps an insert or update, turning a UNIQUE failure into a constraint
+    /// violation naming the key (every column of a unique-together group) and its value.
     func step(
         _ s: SQLiteStatement, entity: EntityDescription, values: @autoclosure () -> [StoreValue],
         keys: @autoclosure () -> [String]? = nil
     ) throws {
         do { while try s.step() {} } catch StoreError.sqlite(let code, let message, _) where code & 0xff == SQLITE_CONSTRAINT {
-            // "UNIQUE constraint failed: Planet.name" → the key and its value.
-            let key =
-                message.components(separatedBy: ": ").last?.components(separatedBy: ", ").first?
-                .components(separatedBy: ".").last ?? "?"
+            // "UNIQUE constraint failed: Shelf.aisle, Shelf.bay" → "aisle, bay" and their values.
+            let failed = (message.components(separatedBy: ": ").last ?? message).components(separatedBy: ", ")
+            let columns = failed.map { $0.components(separatedBy: ".").last ?? $0 }
             let names = keys() ?? entity.attributes.map(\.name)
-            let value = names.firstIndex(of: key).map { values()[$0].description } ?? "?"
-            throw StoreError.constraintViolation(entity: entity.name, key: key, value: value)
+            let row = values()
+            let shown = columns.map { column in names.firstIndex(of: column).map { row[$0].description } ?? "?" }
+            throw StoreError.constraintViolation(
+                entity: entity.name, key: columns.joined(separator: ", "), value: shown.joined(separator: ", "))
         }
     }
 
