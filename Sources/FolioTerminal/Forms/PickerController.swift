@@ -1,5 +1,4 @@
 import FolioTable
-import FolioTerminal
 
 /// A list to choose one item from (a category, a race, a unit): the current
 /// choice has a checkmark; Enter chooses and calls ``onChoose``.

@@ -1,4 +1,3 @@
-import FolioAdapters
 import FolioResults
 import FolioStore
 import FolioTable
@@ -11,7 +10,10 @@ import FolioTerminal
 /// including saves made by other processes.
 ///
 /// Subclass it and override ``configure(_:with:)`` (and
-/// ``didSelect(_:at:)`` to open a detail).
+/// ``didSelect(_:at:)`` to open a detail). ``searches(_:)`` makes `/`
+/// narrow the rows as the user types, ``confirmDeletion(of:title:message:)``
+/// asks before a delete that is saved without holding up the screen, and
+/// a server store's reachability shows in the hint bar ("offline").
 /// ```swift
 /// final class PlanetsController: ResultsTableController<Planet> {
 ///     override func configure(_ cell: TableViewCell, with planet: Planet) {
@@ -152,7 +154,7 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
         let context = results.managedObjectContext
         let app = application
         saveWhenWritable(
-            context, at: nil, touching: [id],
+            context, touching: [id],
             {
                 // Looked up once the lock is held: another program may have deleted it meanwhile.
                 guard let current = try? context.existingObject(with: id) as? Entity, !current.isDeleted else {

@@ -1,5 +1,4 @@
 import FolioTable
-import FolioTerminal
 
 extension FormController {
     /// The items of the list value `key` (empty when unset).

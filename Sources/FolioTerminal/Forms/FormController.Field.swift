@@ -1,5 +1,3 @@
-import FolioTerminal
-
 extension FormController {
     /// One row of the form.
     public struct Field {
