@@ -30,6 +30,10 @@ public final class FormController: TableViewController, TableViewEditingDataSour
     /// touched them.
     var shown: Values
     /// The current text values by field key.
+    ///
+    /// ```swift
+    /// let typed = form.values["name"]
+    /// ```
     public var values: [String: String] { current.texts }
     /// The text values as the form showed them before the user touched them.
     public var shownValues: [String: String] { shown.texts }
@@ -45,6 +49,10 @@ public final class FormController: TableViewController, TableViewEditingDataSour
     /// The fields the user changed: their value differs from the one shown
     /// (a field edited and typed back as it was is not changed), with the
     /// keys kept together with them.
+    ///
+    /// ```swift
+    /// if form.editedKeys.contains("units") { guide.units = form.items("units") }
+    /// ```
     public var editedKeys: Set<String> {
         let edited = current.keys(differingFrom: shown)
         return keptTogether.reduce(edited) { keys, group in keys.isDisjoint(with: group) ? keys : keys.union(group) }
@@ -68,6 +76,10 @@ public final class FormController: TableViewController, TableViewEditingDataSour
         Dictionary(uniqueKeysWithValues: editedKeys.filter { current.lists[$0] == nil }.map { ($0, value($0)) })
     }
     /// Called when Done is pressed (not when the edited object is gone).
+    ///
+    /// ```swift
+    /// form.onDone = { form in save(form.changedValues); form.close() }
+    /// ```
     public var onDone: ((FormController) -> Void)?
     /// What the form edits, when it follows something (see ``follow(noun:read:)``).
     var followed: FollowedSource?

@@ -17,9 +17,17 @@ public final class PickerController: TableViewController, TableViewDataSource, T
     /// The current choice.
     public private(set) var selected: String?
     /// Called with the chosen item.
+    ///
+    /// ```swift
+    /// picker.onChoose = { race in form.setValue(race, for: "race") }
+    /// ```
     public var onChoose: ((String) -> Void)?
 
     /// A picker over `items`, with `selected` checked and highlighted.
+    ///
+    /// ```swift
+    /// PickerController(title: "Choose Unit", items: ["Probe", "Zealot"], details: ["worker", "army"])
+    /// ```
     public init(title: String, items: [String], details: [String]? = nil, selected: String? = nil) {
         self.items = items
         self.details = details
