@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "FolioPostgres", dependencies: ["FolioStore", "CLibPQ"]),
         .target(name: "FolioResults", dependencies: ["FolioStore", "FolioChanges"]),
         .target(name: "FolioTable", dependencies: ["FolioChanges"]),
-        .target(name: "FolioAdapters", dependencies: ["FolioResults", "FolioTable"]),
+        .target(name: "FolioAdapters", dependencies: ["FolioStore", "FolioResults", "FolioTable", "FolioTerminal"]),
         .target(name: "FolioTerminal", dependencies: ["FolioTable"]),
 
         // The apps and what they share.

@@ -1,3 +1,4 @@
+import FolioAdapters
 import FolioAppSupport
 import FolioStore
 import FolioTerminal
@@ -49,6 +50,6 @@ public enum BuildGuideApp: FolioApp {
     public static func makeScreen(storeURL: URL, replica: URL?) throws -> ViewController {
         // A write-protected store is shown read-only; its screens say so and refuse changes with the reason.
         let container = try BuildGuideStore.open(at: storeURL, replica: replica, readOnly: AppStore.isWriteProtected(replica ?? storeURL))
-        return NavigationController(root: try GuidesController(container: container, storeURL: storeURL)).showingSync(of: container)
+        return NavigationController(root: try GuidesController(container: container)).showingSync(of: container)
     }
 }

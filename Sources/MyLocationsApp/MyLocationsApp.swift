@@ -1,3 +1,4 @@
+import FolioAdapters
 import FolioAppSupport
 import FolioStore
 import FolioTerminal
@@ -57,7 +58,7 @@ public enum MyLocationsApp: FolioApp {
             guard let tag else { return }
             do {
                 let input = try LocationForm.input(from: tag)
-                tag.save(in: container.viewContext, at: storeURL, LocationsStore.adding(input, to: container.viewContext)) { [weak tag] _ in
+                tag.save(in: container.viewContext, LocationsStore.adding(input, to: container.viewContext)) { [weak tag] _ in
                     guard let tag else { return }
                     tag.setValues(LocationForm.blankValues())
                     tag.showHUD("Tagged")
@@ -66,7 +67,7 @@ public enum MyLocationsApp: FolioApp {
                 tag.presentSaveError(error)
             }
         }
-        let locations = try LocationsController(container: container, storeURL: storeURL)
+        let locations = try LocationsController(container: container)
         locations.tabTitle = "Locations"
         return TabBarController(tabs: [NavigationController(root: tag), NavigationController(root: locations)]).showingSync(of: container)
     }

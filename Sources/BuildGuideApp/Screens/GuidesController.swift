@@ -1,3 +1,4 @@
+import FolioAdapters
 import FolioAppSupport
 import FolioResults
 import FolioStore
@@ -10,11 +11,9 @@ import Foundation
 @MainActor
 final class GuidesController: ResultsTableController<Guide>, TableViewEditingDataSource {
     private let container: PersistentContainer
-    private let storeURL: URL
 
-    init(container: PersistentContainer, storeURL: URL) throws {
+    init(container: PersistentContainer) throws {
         self.container = container
-        self.storeURL = storeURL
         let results = FetchedResultsController(fetchRequest: Guide.listRequest, managedObjectContext: container.viewContext)
         try super.init(title: "Guides", results: results, cellStyle: .value1)
         emptyStateText = "No guides"
@@ -86,7 +85,7 @@ final class GuidesController: ResultsTableController<Guide>, TableViewEditingDat
             let write = try BuildGuideStore.addingGuide(
                 named: name, race: race.isEmpty ? nil : race, units: form.items("units"),
                 to: container.viewContext)
-            form.save(in: container.viewContext, at: storeURL, write) { [weak self, weak form] guide in
+            form.save(in: container.viewContext, write) { [weak self, weak form] guide in
                 form?.close()
                 self?.highlight(guide)
             }
@@ -106,7 +105,7 @@ final class GuidesController: ResultsTableController<Guide>, TableViewEditingDat
                 race: changed.contains("race") && !race.isEmpty ? race : nil,
                 units: changed.contains("units") ? form.items("units") : nil,
                 in: container.viewContext, checking: form.requireNoChangeElsewhere)
-            form.save(in: container.viewContext, at: storeURL, write) { [weak self, weak form] in
+            form.save(in: container.viewContext, write) { [weak self, weak form] in
                 form?.close()
                 self?.highlight(guide)
             }

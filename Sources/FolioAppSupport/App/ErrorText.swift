@@ -1,45 +1,25 @@
+import FolioAdapters
 import FolioStore
+import Foundation
 
-/// Errors in the words a screen uses: a form names its fields ("Latitude"),
-/// never a command-line option, and a store error reads as a sentence.
-///
-/// ```swift
-/// presentError(title: "Not Saved", message: ErrorText.sentence(for: error))
-/// ```
-public enum ErrorText {
-    /// A sentence for `error`, beginning with a capital and ending with a full stop.
-    /// A screen shows one store, so store errors give the reason alone; where
-    /// several stores are in play (the launcher), `namingTheStore` puts the
-    /// store's file in front.
-    public static func sentence(for error: any Error, namingTheStore: Bool = false) -> String {
-        let text: String
-        switch error {
-        case let error as AppError where namingTheStore: text = error.description
-        case let error as AppError: text = error.screenDescription
-        // The server's own words are the alert's detail (see ``detail(for:)``): a screen says it in one sentence.
-        case StoreError.offline: text = "the database server cannot be reached; nothing was written"
-        case let error as StoreError: text = AppError.oneLine(error.reason)
-        default: text = "\(error)"
-        }
-        guard let first = text.first else { return text }
-        let capitalised = first.uppercased() + text.dropFirst()
-        return capitalised.hasSuffix(".") || capitalised.hasSuffix("?") ? capitalised : capitalised + "."
+extension ErrorText {
+    /// A sentence for `error` where several stores are in play (the
+    /// launcher): `namingTheStore` puts the store's file in front of an
+    /// app's store error; otherwise as ``FolioAdapters/ErrorText/sentence(for:)``.
+    ///
+    /// ```swift
+    /// presentError(title: "Cannot Open", message: ErrorText.sentence(for: error, namingTheStore: true))
+    /// ```
+    public static func sentence(for error: any Error, namingTheStore: Bool) -> String {
+        guard namingTheStore, let error = error as? AppError else { return sentence(for: error) }
+        return sentence(error.description)
     }
 }
 
-extension ErrorText {
-    /// What lies behind ``sentence(for:namingTheStore:)`` for an alert's
-    /// detail (shown with `?`): a server's own message, on one line; nil when
-    /// the sentence says it all.
-    ///
-    /// ```swift
-    /// alert.detail = ErrorText.detail(for: error)
-    /// ```
-    public static func detail(for error: any Error) -> String? {
-        guard case StoreError.offline(_, let message) = error else { return nil }
-        let line = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-        return line.isEmpty ? nil : line
-    }
+/// A screen shows an app's error as ``AppError/screenDescription``.
+extension AppError: LocalizedError {
+    /// The error as a screen shows it (see ``screenDescription``).
+    public var errorDescription: String? { screenDescription }
 }
 
 extension AppError {

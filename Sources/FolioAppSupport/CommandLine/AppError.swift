@@ -1,3 +1,4 @@
+import FolioAdapters
 import Foundation
 
 /// Why a command did not do what it was asked; each case maps to an exit status.
@@ -77,14 +78,8 @@ public enum AppError: Error, Equatable, CustomStringConvertible {
     /// lines joined by "; ", and at most 1,000 characters.
     ///
     ///     AppError.oneLine("*** in database main ***\nPage 5: never used")   // "*** in database main ***; Page 5: never used"
-    static func oneLine(_ text: String) -> String {
-        let lines = text.split(whereSeparator: { $0.isNewline }).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        return shortened(lines.joined(separator: "; "), limit: 1000)
-    }
+    static func oneLine(_ text: String) -> String { ErrorText.oneLine(text) }
 
     /// The first `limit` characters of a longer text, then "…" and its length.
-    static func shortened(_ text: String, limit: Int) -> String {
-        guard text.count > limit else { return text }
-        return String(text.prefix(limit)) + "… (\(text.count) characters)"
-    }
+    static func shortened(_ text: String, limit: Int) -> String { ErrorText.shortened(text, limit: limit) }
 }

@@ -1,3 +1,4 @@
+import FolioAdapters
 import FolioStore
 import FolioTable
 import FolioTerminal

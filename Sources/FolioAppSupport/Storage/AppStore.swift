@@ -1,5 +1,7 @@
+import FolioAdapters
 import FolioPostgres
 import FolioStore
+import FolioTerminal
 import Foundation
 
 /// Opens an app's store file, made and seeded in one step when there is
@@ -84,7 +86,7 @@ public enum AppStore {
     /// main actor (``ObjectContext/performWriteWhenWritable(_:)``): the
     /// screen keeps drawing and taking keys while another process writes,
     /// and `changes` runs once the lock is held. Screens save through
-    /// ``FolioTerminal/ViewController/saveWhenWritable(_:at:touching:_:then:)``,
+    /// FolioAdapters' `saveWhenWritable(_:touching:_:then:)`,
     /// which queues their saves one after another and shows that they wait.
     ///
     /// ```swift

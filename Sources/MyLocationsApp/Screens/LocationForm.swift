@@ -1,3 +1,4 @@
+import FolioAdapters
 import FolioAppSupport
 import FolioTerminal
 import Foundation

@@ -1,3 +1,4 @@
+import FolioAdapters
 import FolioAppSupport
 import FolioResults
 import FolioStore
@@ -11,11 +12,9 @@ import Foundation
 @MainActor
 final class LocationsController: ResultsTableController<Location>, TableViewEditingDataSource {
     private let container: PersistentContainer
-    private let storeURL: URL
 
-    init(container: PersistentContainer, storeURL: URL) throws {
+    init(container: PersistentContainer) throws {
         self.container = container
-        self.storeURL = storeURL
         let results = FetchedResultsController(
             fetchRequest: Location.listRequest, managedObjectContext: container.viewContext,
             sectionNameKeyPath: Location.sectionKeyPath)
@@ -60,7 +59,7 @@ final class LocationsController: ResultsTableController<Location>, TableViewEdit
             // Only what the user changed: the rest keeps what the store has now.
             let changed = form.editedKeys
             form.save(
-                in: container.viewContext, at: storeURL,
+                in: container.viewContext,
                 {
                     try form.requireNoChangeElsewhere()
                     LocationForm.write(input, changed, to: location)

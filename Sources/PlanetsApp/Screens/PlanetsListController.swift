@@ -1,3 +1,4 @@
+import FolioAdapters
 import FolioAppSupport
 import FolioResults
 import FolioStore
@@ -54,7 +55,7 @@ final class PlanetsListController: ResultsTableController<Planet>, TableViewEdit
         }
         let app = application
         // The new positions are already in the context: the save writes them.
-        saveWhenWritable(context, at: nil, {}) { [weak self] result in
+        saveWhenWritable(context, {}) { [weak self] result in
             guard case .failure(let error) = result else { return }
             self?.presentWhereShown(error: error, title: "Order Not Saved", application: app)
         }

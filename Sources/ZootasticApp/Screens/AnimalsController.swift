@@ -1,3 +1,4 @@
+import FolioAdapters
 import FolioAppSupport
 import FolioResults
 import FolioStore
@@ -12,11 +13,9 @@ import Foundation
 @MainActor
 final class AnimalsController: ResultsTableController<Animal>, TableViewEditingDataSource {
     private let container: PersistentContainer
-    private let storeURL: URL
 
-    init(container: PersistentContainer, storeURL: URL) throws {
+    init(container: PersistentContainer) throws {
         self.container = container
-        self.storeURL = storeURL
         let results = FetchedResultsController(
             fetchRequest: Animal.listRequest, managedObjectContext: container.viewContext,
             sectionNameKeyPath: Animal.sectionKeyPath)
@@ -95,7 +94,7 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
                 habitat: changed.contains("habitat") ? typed.habitat : nil,
                 order: changed.contains("order") ? typed.order : nil,
                 in: container.viewContext, checking: form.requireNoChangeElsewhere)
-            form.save(in: container.viewContext, at: storeURL, write) { [weak self, weak form] in
+            form.save(in: container.viewContext, write) { [weak self, weak form] in
                 form?.close()
                 self?.highlight(animal)
             }
@@ -110,7 +109,7 @@ final class AnimalsController: ResultsTableController<Animal>, TableViewEditingD
             let write = try ZooStore.addingAnimal(
                 name: typed.name, habitat: typed.habitat, order: typed.order,
                 to: container.viewContext)
-            form.save(in: container.viewContext, at: storeURL, write) { [weak self, weak form] animal in
+            form.save(in: container.viewContext, write) { [weak self, weak form] animal in
                 form?.close()
                 self?.highlight(animal)
             }

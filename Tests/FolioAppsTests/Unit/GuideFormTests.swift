@@ -1,4 +1,5 @@
 import BuildGuideApp
+import FolioAdapters
 import FolioAppSupport
 import FolioStore
 import FolioTerminal

@@ -1,3 +1,4 @@
+import FolioAdapters
 import FolioAppSupport
 import FolioResults
 import FolioStore

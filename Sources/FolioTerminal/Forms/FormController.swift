@@ -1,12 +1,14 @@
 import FolioTable
-import FolioTerminal
 
 /// A form built from table cells, as the seeds build theirs: text-field rows
 /// (editing starts when the row is selected), value1 rows with a disclosure
 /// that run an action (push a picker), button rows, and list sections whose
 /// rows are the items of a list value (deleted and reordered in edit mode).
 /// The form holds its values apart from any object: "Done" (key `e`) calls
-/// ``onDone``, Esc (back) discards them.
+/// ``onDone``, Esc (back) discards them. ``editedKeys`` and ``changedValues``
+/// say what the user changed, so a save writes only that; a form that
+/// edits something others may change meanwhile follows it
+/// (``follow(noun:read:)``).
 ///
 /// ```swift
 /// let form = FormController(title: "Add Animal", sections: [
@@ -24,10 +26,14 @@ public final class FormController: TableViewController, TableViewEditingDataSour
     /// What the form holds now.
     var current: Values
     /// The values as the form showed them from its source (the starting
-    /// values, a reset, or the followed object as last read) before the user
+    /// values, a reset, or the followed source as last read) before the user
     /// touched them.
     var shown: Values
     /// The current text values by field key.
+    ///
+    /// ```swift
+    /// let typed = form.values["name"]
+    /// ```
     public var values: [String: String] { current.texts }
     /// The text values as the form showed them before the user touched them.
     public var shownValues: [String: String] { shown.texts }
@@ -43,6 +49,10 @@ public final class FormController: TableViewController, TableViewEditingDataSour
     /// The fields the user changed: their value differs from the one shown
     /// (a field edited and typed back as it was is not changed), with the
     /// keys kept together with them.
+    ///
+    /// ```swift
+    /// if form.editedKeys.contains("units") { guide.units = form.items("units") }
+    /// ```
     public var editedKeys: Set<String> {
         let edited = current.keys(differingFrom: shown)
         return keptTogether.reduce(edited) { keys, group in keys.isDisjoint(with: group) ? keys : keys.union(group) }
@@ -66,16 +76,29 @@ public final class FormController: TableViewController, TableViewEditingDataSour
         Dictionary(uniqueKeysWithValues: editedKeys.filter { current.lists[$0] == nil }.map { ($0, value($0)) })
     }
     /// Called when Done is pressed (not when the edited object is gone).
+    ///
+    /// ```swift
+    /// form.onDone = { form in save(form.changedValues); form.close() }
+    /// ```
     public var onDone: ((FormController) -> Void)?
-    /// The object the form edits, when it follows one (see `follow(_:in:noun:values:lists:)`).
-    var followed: FollowedObject?
-    /// Whether Done's save waits for the store or runs (see ``save(in:at:touching:_:onSaved:)``).
-    public internal(set) var isSavingDone = false
-    /// The followed object's values as the form had read them when Done was pressed, while its save waits.
+    /// What the form edits, when it follows something (see ``follow(noun:read:)``).
+    var followed: FollowedSource?
+    /// Whether Done's save is waiting or running (FolioAdapters' `save(in:touching:_:onSaved:)`):
+    /// a second Done meanwhile only says it is still saving.
+    ///
+    /// ```swift
+    /// if form.isSavingDone { return }
+    /// ```
+    public package(set) var isSavingDone = false
+    /// The followed source's values as the form had read them when Done was pressed, while its save waits.
     var shownAtDone: Values?
 
     /// A form titled `title` with `sections` and optional starting values
     /// (`lists` for its list sections).
+    ///
+    /// ```swift
+    /// let form = FormController(title: "Edit", sections: sections, values: ["name": "Okapi"])
+    /// ```
     public init(title: String, sections: [Section], values: [String: String] = [:], lists: [String: [String]] = [:]) {
         self.sections = sections
         current = Values(texts: values, lists: lists)
@@ -95,9 +118,9 @@ public final class FormController: TableViewController, TableViewEditingDataSour
         navigationItem.rightBarButtonItems = [
             BarButtonItem(system: .done) { [weak self] in
                 guard let self else { return }
-                if self.isSavingDone { return self.application?.showNotice("Still saving: the form closes when it is saved") ?? () }
-                // An object deleted elsewhere is never written to.
-                if self.followedObjectIsGone() { return self.closeForGoneObject() }
+                if self.isSavingDone { return self.application?.showNotice(Self.stillSaving) ?? () }
+                // A source gone elsewhere is never written to.
+                if self.followedSourceIsGone() { return self.closeForGoneSource() }
                 self.onDone?(self)
             }
         ]
@@ -116,9 +139,18 @@ public final class FormController: TableViewController, TableViewEditingDataSour
     }
 
     /// The value of the field `key` ("" when unset).
+    ///
+    /// ```swift
+    /// let name = form.value("name")
+    /// ```
     public func value(_ key: String) -> String { current.texts[key] ?? "" }
 
-    /// Sets a field's value as the user chose it (a picker) and redraws its row.
+    /// Sets a field's value as the user chose it (a picker) and redraws its
+    /// row; it counts as edited when it differs from the value shown.
+    ///
+    /// ```swift
+    /// picker.onChoose = { form.setValue($0, for: "category") }
+    /// ```
     public func setValue(_ value: String, for key: String) {
         current.texts[key] = value
         tableView.reloadData()
@@ -126,6 +158,10 @@ public final class FormController: TableViewController, TableViewEditingDataSour
     }
 
     /// Sets several values at once (a reset after saving); nothing counts as edited.
+    ///
+    /// ```swift
+    /// form.setValues(["name": "", "habitat": ""])
+    /// ```
     public func setValues(_ newValues: [String: String], lists: [String: [String]] = [:]) {
         current = Values(texts: newValues, lists: lists)
         shown = current

@@ -12,32 +12,42 @@ extension ViewController {
     /// gets the result when it comes, on the main actor, whether or not this
     /// screen is still shown (see ``presentWhereShown(error:title:)``).
     ///
-    /// `url` is the store saved to; its errors show their reason, never the path.
+    /// A store error comes as itself (``ErrorText`` makes a sentence of it);
+    /// a store opened read-only (``ReadOnlyStores``) refuses at once.
     /// Every save a screen makes goes this way; `touching` names the
     /// objects it changes, so that ``isSaving(_:in:)`` can hold back a
     /// second action on them until it lands.
     ///
     /// ```swift
-    /// saveWhenWritable(context, at: url, touching: [planet.objectID], { context.delete(planet) }) { result in
+    /// saveWhenWritable(context, touching: [planet.objectID], { context.delete(planet) }) { result in
     ///     if case .failure(let error) = result { self.presentWhereShown(error: error, title: "Not Deleted") }
     /// }
     /// ```
     public func saveWhenWritable<T>(
-        _ context: ObjectContext, at url: URL?, touching: [ObjectID] = [],
+        _ context: ObjectContext, touching: [ObjectID] = [],
         _ changes: @escaping @MainActor () throws -> T,
         then outcome: @escaping @MainActor (Result<T, any Error>) -> Void
     ) {
         StoreSaveQueue.of(context).enqueue(touching: touching, application: application) {
+            if ReadOnlyStores.contains(context) {
+                context.rollback()
+                return outcome(.failure(ReadOnlyStores.Refusal()))
+            }
             do {
-                // A screen shows a store error's reason (and the server's words as the alert's detail), never the path.
-                outcome(.success(try await AppStore.saveWhenWritable(context, at: nil, changes)))
+                outcome(.success(try await context.performWriteWhenWritable(changes)))
             } catch {
+                // Nothing was written: what `changes` left goes too.
+                context.rollback()
                 outcome(.failure(error))
             }
         }
     }
 
     /// Whether a save this app started and that has not landed yet changes the object `id`.
+    ///
+    /// ```swift
+    /// if isSaving(planet.objectID, in: context) { return application?.showNotice("Still saving this row") ?? () }
+    /// ```
     public func isSaving(_ id: ObjectID, in context: ObjectContext) -> Bool {
         StoreSaveQueue.isSaving(id, in: context)
     }
@@ -45,12 +55,20 @@ extension ViewController {
     /// Shows an error alert on this screen, or, when the screen was closed
     /// while its save waited, on whatever `application` shows now: an
     /// outcome is never lost.
+    ///
+    /// ```swift
+    /// presentWhereShown(error: error, title: "Not Deleted", application: app)
+    /// ```
     public func presentWhereShown(error: any Error, title: String, application app: Application? = nil) {
         presentWhereShown(title: title, message: ErrorText.sentence(for: error), detail: ErrorText.detail(for: error), application: app)
     }
 
     /// Shows an alert with `title`, `message` (its `detail` behind `?`) and
     /// OK here, or on `app` when this screen is gone.
+    ///
+    /// ```swift
+    /// presentWhereShown(title: "Not Saved", message: "The store is locked.", application: app)
+    /// ```
     public func presentWhereShown(title: String, message: String, detail: String? = nil, application app: Application? = nil) {
         let alert = AlertController(title: title, message: message, preferredStyle: .alert)
         alert.detail = detail

@@ -5,7 +5,7 @@ import Foundation
 extension FormController {
     /// Saves what Done asked for without holding up the screen: `changes`
     /// runs once the store's write lock is free (see
-    /// ``FolioTerminal/ViewController/saveWhenWritable(_:at:touching:_:then:)``);
+    /// `saveWhenWritable(_:touching:_:then:)`);
     /// meanwhile the form stays with every key working, the hint bar says
     /// "saving…", and Done again only says it is still saving. Then
     /// `saved` runs (close the form, highlight the row), or the error shows
@@ -14,27 +14,24 @@ extension FormController {
     ///
     /// ```swift
     /// let write = try ZooStore.addingAnimal(name: "Okapi", habitat: "Forest", order: "Artiodactyla", to: context)
-    /// form.save(in: context, at: url, write) { animal in
+    /// form.save(in: context, write) { animal in
     ///     form.close()
     ///     list.highlight(animal)
     /// }
     /// ```
     public func save<T>(
-        in context: ObjectContext, at url: URL, touching: [ObjectID] = [],
+        in context: ObjectContext, touching: [ObjectID] = [],
         _ changes: @escaping @MainActor () throws -> T, onSaved saved: @escaping @MainActor (T) -> Void
     ) {
-        guard !isSavingDone else { return application?.showNotice("Still saving: the form closes when it is saved") ?? () }
-        isSavingDone = true
-        shownAtDone = followed?.baseline
+        guard beginSavingDone() else { return }
         let app = application
-        let ids = touching + (followed.map { [$0.id] } ?? [])
-        saveWhenWritable(context, at: url, touching: ids, changes) { [weak self] result in
+        let ids = touching + (followedObjectID.map { [$0] } ?? [])
+        saveWhenWritable(context, touching: ids, changes) { [weak self] result in
             guard let self else { return }
-            self.isSavingDone = false
-            self.shownAtDone = nil
+            self.endSavingDone()
             switch result {
             case .success(let value): saved(value)
-            case .failure(let error) where error is DeletedElsewhere && self.followed != nil: self.closeForGoneObject()
+            case .failure(let error) where error is DeletedElsewhere && self.isFollowing: self.closeForGoneSource()
             case .failure(let error) where self.application == nil:
                 self.presentWhereShown(
                     title: "Not Saved", message: ErrorText.sentence(for: error) + " Nothing was saved.",
@@ -44,26 +41,17 @@ extension FormController {
         }
     }
 
-    /// Leaves the form for the screen below it, if it is still open (a
-    /// picker pushed over it goes too); a form closed already stays closed.
-    public func close() {
-        guard let navigation = navigationController,
-            let index = navigation.viewControllers.firstIndex(where: { $0 === self }), index > 0
-        else { return }
-        navigation.pop(to: navigation.viewControllers[index - 1])
-    }
-
     /// Done could not save (a field's value refused, the store locked,
     /// offline or in conflict): says why in the form's words — a field by
-    /// its label, the store's trouble as a sentence — and that nothing was
-    /// written. The form keeps every value the user typed, so Done can be
-    /// pressed again once the cause is gone.
+    /// its label, the store's trouble as a sentence (``ErrorText``) — and
+    /// that nothing was written. The form keeps every value the user typed,
+    /// so Done can be pressed again once the cause is gone.
     ///
     /// ```swift
     /// do { try save(form.changedValues) } catch { form.presentSaveError(error) }
     /// ```
     public func presentSaveError(_ error: any Error) {
-        let what = followed.map { "this \($0.noun)" } ?? "it"
+        let what = followedNoun.map { "this \($0)" } ?? "it"
         if let conflict = error as? ChangedElsewhere {
             return presentError(
                 title: "Changed Elsewhere",

@@ -1,5 +1,4 @@
 import FolioTable
-import FolioTerminal
 
 /// A list to choose one item from (a category, a race, a unit): the current
 /// choice has a checkmark; Enter chooses and calls ``onChoose``.
@@ -18,9 +17,17 @@ public final class PickerController: TableViewController, TableViewDataSource, T
     /// The current choice.
     public private(set) var selected: String?
     /// Called with the chosen item.
+    ///
+    /// ```swift
+    /// picker.onChoose = { race in form.setValue(race, for: "race") }
+    /// ```
     public var onChoose: ((String) -> Void)?
 
     /// A picker over `items`, with `selected` checked and highlighted.
+    ///
+    /// ```swift
+    /// PickerController(title: "Choose Unit", items: ["Probe", "Zealot"], details: ["worker", "army"])
+    /// ```
     public init(title: String, items: [String], details: [String]? = nil, selected: String? = nil) {
         self.items = items
         self.details = details

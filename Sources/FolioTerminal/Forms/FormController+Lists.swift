@@ -1,5 +1,4 @@
 import FolioTable
-import FolioTerminal
 
 extension FormController {
     /// The items of the list value `key` (empty when unset).
@@ -10,6 +9,10 @@ extension FormController {
     public func items(_ key: String) -> [String] { current.lists[key] ?? [] }
 
     /// Sets a list's items as the user chose them (a new race emptying the build order) and redraws.
+    ///
+    /// ```swift
+    /// form.setItems([], for: "units")
+    /// ```
     public func setItems(_ items: [String], for key: String) {
         current.lists[key] = items
         tableView.reloadData()

@@ -1,7 +1,9 @@
-import FolioTerminal
-
 extension FormController {
     /// One row of the form.
+    ///
+    /// ```swift
+    /// .text("name", "Common Name", placeholder: "(required)")
+    /// ```
     public struct Field {
         /// What the row does when selected.
         public enum Kind {
@@ -23,11 +25,19 @@ extension FormController {
         public let hint: String?
 
         /// A text-field row: `.text("name", "Common Name")`.
+        ///
+        /// ```swift
+        /// .text("latitude", "Latitude", placeholder: "-90 to 90")
+        /// ```
         public static func text(_ key: String, _ label: String, placeholder: String = "") -> Field {
             Field(key: key, label: label, kind: .text(placeholder: placeholder), hint: nil)
         }
 
         /// A value1 row that runs `action` when selected: `.choice("category", "Category") { form in ... }`.
+        ///
+        /// ```swift
+        /// .choice("category", "Category") { form in form.navigationController?.push(picker) }
+        /// ```
         public static func choice(
             _ key: String, _ label: String, hint: String = "choose",
             action: @escaping @MainActor (FormController) -> Void
@@ -37,6 +47,10 @@ extension FormController {
 
         /// A row that runs `action` when selected and holds no value:
         /// `.button("addUnit", "Add a Unit", hint: "add a unit") { form in ... }`.
+        ///
+        /// ```swift
+        /// .button("addUnit", "Add a Unit", hint: "add a unit") { form in form.appendItem("Pylon", to: "units") }
+        /// ```
         public static func button(
             _ key: String, _ label: String, hint: String,
             action: @escaping @MainActor (FormController) -> Void
@@ -46,6 +60,10 @@ extension FormController {
     }
 
     /// A titled group of rows: fields, or the items of a list value.
+    ///
+    /// ```swift
+    /// FormController.Section(title: "Location", fields: [.text("latitude", "Latitude")])
+    /// ```
     public struct Section {
         /// The header, if any.
         public let title: String?
@@ -58,6 +76,10 @@ extension FormController {
         let detail: @MainActor (FormController, String) -> String?
 
         /// A section of fields: `.init(title: "Location", fields: [...])`.
+        ///
+        /// ```swift
+        /// .init(title: "Description", fields: [.text("description", "Description")])
+        /// ```
         public init(title: String?, fields: [Field]) {
             self.title = title
             self.fields = fields

@@ -1,4 +1,3 @@
-import FolioAdapters
 import FolioResults
 import FolioStore
 import FolioTable
@@ -11,7 +10,10 @@ import FolioTerminal
 /// including saves made by other processes.
 ///
 /// Subclass it and override ``configure(_:with:)`` (and
-/// ``didSelect(_:at:)`` to open a detail).
+/// ``didSelect(_:at:)`` to open a detail). ``searches(_:)`` makes `/`
+/// narrow the rows as the user types, ``confirmDeletion(of:title:message:)``
+/// asks before a delete that is saved without holding up the screen, and
+/// a server store's reachability shows in the hint bar ("offline").
 /// ```swift
 /// final class PlanetsController: ResultsTableController<Planet> {
 ///     override func configure(_ cell: TableViewCell, with planet: Planet) {
@@ -34,6 +36,10 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
     public private(set) var highlightedObject: Entity?
     /// What Enter does on a row ("edit", "open"), for the hints; nil when
     /// selecting a row does nothing.
+    ///
+    /// ```swift
+    /// selectionHint = "edit"
+    /// ```
     public var selectionHint: String?
     private let reuseIdentifier: String
     /// What `/` searches (see ``searches(_:)``), and the request's own filters.
@@ -43,6 +49,10 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
     var statusTimer: DispatchSourceTimer?
 
     /// A screen over `results` (fetched here), with cells of `cellType` in `cellStyle`.
+    ///
+    /// ```swift
+    /// try PlanetsController(title: "Planets", results: results, cellStyle: .subtitle)
+    /// ```
     public init(
         title: String, results: FetchedResultsController<Entity>, cellStyle: TableViewCell.Style = .default,
         cellType: TableViewCell.Type = TableViewCell.self
@@ -63,9 +73,17 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
     }
 
     /// Fills a cell for `object`. Override it; the default shows nothing.
+    ///
+    /// ```swift
+    /// override func configure(_ cell: TableViewCell, with planet: Planet) { cell.textLabel?.text = planet.name }
+    /// ```
     open func configure(_ cell: TableViewCell, with object: Entity) {}
 
     /// The user selected the row of `object` (Enter or a click).
+    ///
+    /// ```swift
+    /// override func didSelect(_ planet: Planet, at indexPath: IndexPath) { navigationController?.push(PlanetForm(planet)) }
+    /// ```
     open func didSelect(_ object: Entity, at indexPath: IndexPath) {}
 
     /// The section's header; the section name by default, none when unsectioned.
@@ -152,7 +170,7 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
         let context = results.managedObjectContext
         let app = application
         saveWhenWritable(
-            context, at: nil, touching: [id],
+            context, touching: [id],
             {
                 // Looked up once the lock is held: another program may have deleted it meanwhile.
                 guard let current = try? context.existingObject(with: id) as? Entity, !current.isDeleted else {
@@ -167,6 +185,10 @@ open class ResultsTableController<Entity: ManagedObject>: TableViewController, T
     }
 
     /// Puts the highlight on `object`'s row, if it is in the results.
+    ///
+    /// ```swift
+    /// highlight(newPlanet)
+    /// ```
     public func highlight(_ object: Entity) {
         guard let path = results.indexPath(forObject: object) else { return }
         tableView.highlightRow(at: path)
