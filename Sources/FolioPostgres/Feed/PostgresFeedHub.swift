@@ -120,12 +120,12 @@ final class PostgresFeedHub: Sendable {
     /// ended or began), on `queue`, from now on, and once at once (nil) for the catch-up.
     func startWaking(_ id: Int, on queue: DispatchQueue, _ hear: @escaping @Sendable ([String]?) -> Void) {
         state.withLock { $0.subscribers[id]?.waking = (queue, hear) }
-        let started = listening.withLock { current -> Bool in
-            guard current == nil else { return false }
+        listening.withLock { current in
+            guard current == nil else { return }
             current = listener.follow(channel: PostgresServer.channel(namespace)) { [weak self] payloads in self?.heard(payloads) }
-            return true
         }
-        if !started { queue.async { hear(nil) } }
+        // The catch-up, whether or not the process's session is new (it may listen for another namespace already).
+        queue.async { hear(nil) }
     }
 
     private func heard(_ payloads: [String]?) {
