@@ -27,16 +27,22 @@ struct PostgresServer: StoreServer {
 
     var displayName: String { PGConnection.redacted(uri) }
 
+    /// A container's connection: it reads through the process's pool and
+    /// opens a session of its own only to write.
     func connect(schema: Schema, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws -> StoreBackend {
-        try PostgresBackend(server: self, namespace: schema.name, readOnly: readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        try PostgresBackend(
+            server: self, namespace: schema.name, readOnly: readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds, pooledReads: true)
     }
 
     /// A new connection whose unqualified names resolve in `namespace`
     /// (created by the store's preparation; until then nothing resolves).
     /// `session` runs after the settings on every (re)connect, so what it
     /// sets up (a LISTEN) holds for each new session, whoever reconnects.
-    func openConnection(namespace: String?, readOnly: Bool, session: ((PGConnection) throws -> Void)? = nil) throws -> PGConnection {
-        try PGConnection(uri: uri, statementTimeoutMilliseconds: uri.contains("statement_timeout") ? nil : 30_000) { connection in
+    func openConnection(
+        namespace: String?, readOnly: Bool, lazily: Bool = false, session: ((PGConnection) throws -> Void)? = nil
+    ) throws -> PGConnection {
+        try PGConnection(uri: uri, statementTimeoutMilliseconds: uri.contains("statement_timeout") ? nil : 30_000, lazily: lazily) {
+            connection in
             var settings: [String] = []
             if let namespace { settings.append("SET search_path TO \(quote(namespace))") }
             if readOnly { settings.append("SET default_transaction_read_only = on") }

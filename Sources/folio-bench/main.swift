@@ -1,11 +1,11 @@
-// folio-bench: `folio-bench <store|results|table|render|search|reorder|batch|import|relaunch|postgres|merge|replica> --rows N [--json]`
+// folio-bench: `folio-bench <store|results|table|render|search|reorder|batch|import|relaunch|postgres|postgres-scale|merge|replica> --rows N [--json]`
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let suite = arguments.first else {
     FileHandle.standardError.write(
         Data(
-            "usage: folio-bench <store|results|table|render|search|reorder|batch|import|relaunch|postgres|merge|replica> --rows N [--json]\n"
+            "usage: folio-bench <store|results|table|render|search|reorder|batch|import|relaunch|postgres|postgres-scale|merge|replica> --rows N [--json]\n"
                 .utf8))
     exit(2)
 }
@@ -21,6 +21,7 @@ case "batch": runBatchBench(options)
 case "import": runImportBench(options)
 case "relaunch": await runRelaunchBench(options)
 case "postgres": await runPostgresBench(options)
+case "postgres-scale": await runScaleBench(options)
 case "merge": await runMergeBench(options)
 case "replica": await runReplicaBench(options)
 default:

@@ -9,6 +9,8 @@ import FolioTestSupport
 //   folio-store-worker insert-paced PATH SEED COUNT  inserts COUNT animals, pausing 0-3 ms (seeded) between saves, as insert
 //   folio-store-worker watch PATH [LIMIT]  prints "heard INSERTED-IDS" for each change set from other processes, "reload" for a reload;
 //                                        LIMIT is the reader silence limit in seconds (its heartbeat follows it)
+//   folio-store-worker watch-many PATH N  as watch, for N containers of its own besides the first: "heard K INSERTED-IDS"
+//                                        (in row order) and "reload K" for container K; "ready" once all are open
 //   folio-store-worker insert-and-close PATH NAME  inserts one animal, closes the store, prints "closed"
 //   folio-store-worker keypaths          prints how key paths written here and in FolioTestSupport resolve
 //   folio-store-worker add-in-order PATH ORDER N   after stdin closes, adds N animals in the classification of ORDER
@@ -156,6 +158,20 @@ case "watch":
         exit(0)
     }
     withExtendedLifetime(token) { dispatchMain() }
+case "watch-many" where args.count == 4:
+    let watchers = try (0..<(Int(args[3]) ?? 1)).map { _ in try PersistentContainer(schema: StoreTestSchema.make(), store: store(args[2])) }
+    let tokens = watchers.enumerated().map { k, watcher in
+        watcher.viewContext.observeChanges { changes in
+            guard changes.origin == .otherProcess else { return }
+            say(changes.isReload ? "reload \(k)" : "heard \(k) " + changes.inserted.sorted().map(\.description).joined(separator: ","))
+        }
+    }
+    say("ready")
+    DispatchQueue.global().async {
+        _ = FileHandle.standardInput.readDataToEndOfFile()
+        exit(0)
+    }
+    withExtendedLifetime((watchers, tokens)) { dispatchMain() }
 case "add-in-order" where args.count == 5:
     // Started together with others, then released at once by closing stdin.
     say("ready")

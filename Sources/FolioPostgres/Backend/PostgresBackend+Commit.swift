@@ -9,7 +9,10 @@ extension PostgresBackend {
     func commit(_ batch: SaveBatch, author: String) throws -> [ObjectID] {
         if !inWriteTransaction && !connection.isInTransaction && batch.inserts.isEmpty {
             if !isWriting { try beginWritingForSave(until: deadlineFromNow) }
-            if try commitInOneRoundTrip(batch, author: author) { return [] }
+            if try commitInOneRoundTrip(batch, author: author) {
+                announceCommit()
+                return []
+            }
         }
         if inWriteTransaction {
             try connection.execute("SAVEPOINT folio_save")
@@ -200,6 +203,13 @@ extension PostgresBackend {
     func writeHistory(_ history: String, author: String, then finish: String) throws {
         guard let statement = historyStatement(history, author: author) else { return try connection.execute(finish) }
         try connection.query(statement.sql, statement.values, then: [finish])
+        if finish == "COMMIT" { announceCommit() }
+    }
+
+    /// Tells this process's feeds that a save committed: their next read
+    /// asks the server, before the save's notification comes back.
+    func announceCommit() {
+        PostgresFeedHub.committed(uri: server.uri, namespace: namespace)
     }
 
     /// The statement writing a history row and its NOTIFY; nil for an empty change.

@@ -20,13 +20,28 @@ final class PostgresBackend: StoreBackend {
     var dialect: SQLDialect { PostgresDialect() }
     var lockKey: Int64 { PostgresLock.key(namespace ?? "") }
 
-    init(server: PostgresServer, namespace: String?, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws {
+    /// Reads outside a write go through this process's pool (nil: through `connection`).
+    let pool: PostgresPool?
+
+    /// With `pooledReads`, the backend's own session opens with its first
+    /// write (or its first statement inside a write), and reads outside one
+    /// borrow a connection of the process's pool.
+    init(server: PostgresServer, namespace: String?, readOnly: Bool, busyTimeoutMilliseconds: Int32, pooledReads: Bool = false) throws {
         self.server = server
         self.namespace = namespace
         isReadOnly = readOnly
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         path = server.displayName
-        connection = try server.openConnection(namespace: namespace, readOnly: readOnly)
+        pool = pooledReads ? PostgresPool.shared(server, namespace: namespace, readOnly: readOnly) : nil
+        connection = try server.openConnection(namespace: namespace, readOnly: readOnly, lazily: pooledReads)
+    }
+
+    deinit { pool?.release() }
+
+    /// Runs a read on a pooled connection, or on this one inside a write (whose changes it must see).
+    func reading<T>(_ body: (PGConnection) throws -> T) throws -> T {
+        guard let pool, !inWriteTransaction, !isWriting else { return try body(connection) }
+        return try pool.with(body)
     }
 
     // MARK: Reading
@@ -82,13 +97,13 @@ final class PostgresBackend: StoreBackend {
 
     func fetchRows(_ plan: FetchPlan) throws -> [(Int64, StoredRow)] {
         let (sql, bindings) = selectSQL(plan, columns: rowColumns(plan.entity))
-        let r = try connection.query(sql, bindings)
+        let r = try reading { try $0.query(sql, bindings) }
         return (0..<r.rowCount).map { (r.int64(row: $0, column: 0), readRow(r, $0, plan.entity)) }
     }
 
     func fetchKeys(_ plan: FetchPlan) throws -> [(Int64, [StoreValue])] {
         let (sql, bindings) = selectSQL(plan, columns: (["t0.id"] + plan.keyColumns).joined(separator: ", "))
-        let r = try connection.query(sql, bindings)
+        let r = try reading { try $0.query(sql, bindings) }
         let n = plan.keyColumns.count
         var result: [(Int64, [StoreValue])] = []
         result.reserveCapacity(r.rowCount)
@@ -105,15 +120,14 @@ final class PostgresBackend: StoreBackend {
         let sql =
             plan.limit == nil && plan.offset == nil
             ? "SELECT count(*)" + inner.dropFirst("SELECT t0.id".count) : "SELECT count(*) FROM (\(inner)) counted"
-        guard case .integer(let n)? = try connection.scalar(sql, bindings) else { return 0 }
+        guard case .integer(let n)? = try reading({ try $0.scalar(sql, bindings) }) else { return 0 }
         return Int(n)
     }
 
     func rows(of entity: EntityDescription, ids: [Int64]) throws -> [Int64: StoredRow] {
         guard !ids.isEmpty else { return [:] }
-        let r = try connection.query(
-            "SELECT \(rowColumns(entity)) FROM \(quote(entity.name)) t0 WHERE t0.id = ANY($1::bigint[])",
-            [Self.idArray(ids)])
+        let sql = "SELECT \(rowColumns(entity)) FROM \(quote(entity.name)) t0 WHERE t0.id = ANY($1::bigint[])"
+        let r = try reading { try $0.query(sql, [Self.idArray(ids)]) }
         var result: [Int64: StoredRow] = [:]
         for row in 0..<r.rowCount { result[r.int64(row: row, column: 0)] = readRow(r, row, entity) }
         return result
@@ -121,7 +135,7 @@ final class PostgresBackend: StoreBackend {
 
     func members(of p: PropertyDescription, owner: Int64) throws -> [Int64] {
         guard let sql = dialect.membersQuery(p) else { return [] }
-        let r = try connection.query(sql, [.integer(owner)])
+        let r = try reading { try $0.query(sql, [.integer(owner)]) }
         return (0..<r.rowCount).map { r.int64(row: $0, column: 0) }
     }
 
@@ -181,22 +195,29 @@ final class PostgresBackend: StoreBackend {
                 abandonWriting()
                 throw error
             }
+            announceCommit()
         } else {
             abandonWriting()
         }
     }
 
     func storeIdentifier() throws -> String? {
-        if case .text(let id)? = try connection.scalar("SELECT value FROM folio_metadata WHERE key = 'store_identifier'") { return id }
+        if case .text(let id)? = try reading({ try $0.scalar("SELECT value FROM folio_metadata WHERE key = 'store_identifier'") }) {
+            return id
+        }
         return nil
     }
 
     func latestHistoryPosition() throws -> Int64 {
-        try PostgresHistory.latestPosition(connection)
+        try reading { try PostgresHistory.latestPosition($0) }
     }
 
     func makeChangeFeed(reader: String) throws -> StoreChangeFeed? {
         try PostgresChangeFeed(server: server, namespace: namespace, reader: reader, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    }
+
+    func releaseIdleSession() {
+        if pool != nil && !isWriting && !inWriteTransaction { connection.close() }
     }
 
     func hasBeenSeeded() throws -> Bool {

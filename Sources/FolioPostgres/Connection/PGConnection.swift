@@ -34,12 +34,17 @@ final class PGConnection {
 
     /// Connects to `uri` (any libpq connection string or URI). A server that
     /// cannot be reached or refuses the login is a ``StoreError/offline(store:message:)``.
-    init(uri: String, statementTimeoutMilliseconds: Int? = 30_000, onConnect: ((PGConnection) throws -> Void)? = nil) throws {
+    /// With `lazily`, the session opens with the first statement (an idle
+    /// container then holds no server connection).
+    init(
+        uri: String, statementTimeoutMilliseconds: Int? = 30_000, lazily: Bool = false,
+        onConnect: ((PGConnection) throws -> Void)? = nil
+    ) throws {
         self.uri = uri
         display = PGConnection.redacted(uri)
         self.statementTimeoutMilliseconds = statementTimeoutMilliseconds
         self.onConnect = onConnect
-        try connect()
+        if !lazily { try connect() }
     }
 
     deinit { PQfinish(handle) }
@@ -314,6 +319,17 @@ final class PGConnection {
             PQfreemem(notification)
         }
         return isConnected ? payloads : nil
+    }
+
+    /// As ``drainNotifications()``, each payload with its channel.
+    func drainNotificationsByChannel() -> [(channel: String, payload: String)]? {
+        guard isConnected, PQconsumeInput(handle) == 1 else { return nil }
+        var heard: [(channel: String, payload: String)] = []
+        while let notification = PQnotifies(handle) {
+            heard.append((String(cString: notification.pointee.relname), String(cString: notification.pointee.extra)))
+            PQfreemem(notification)
+        }
+        return isConnected ? heard : nil
     }
 
     /// The backend process ID of this connection on the server.

@@ -22,16 +22,16 @@ enum PostgresHistory {
     /// empty), with the trim mark and the newest position: one statement,
     /// so one snapshot and one round trip (the feed reads after every wake).
     /// The marks ride on every row, and on the one row a read with no
-    /// history after the position still returns.
+    /// history after the position still returns. It starts with SELECT, so
+    /// a connection found lost runs it again on a new session.
     static func read(_ c: PGConnection, after position: Int64, excludingAuthor author: String) throws -> HistoryRead {
         let result = try c.query(
             """
-            WITH marks AS (
-                SELECT COALESCE((SELECT value::bigint FROM folio_metadata WHERE key = 'history_trimmed_through'), 0) AS trimmed,
-                       (SELECT max(position) FROM folio_history) AS newest)
             SELECT marks.trimmed, GREATEST(marks.newest, marks.trimmed, 0), h.position, (h.author = $1)::int,
                    CASE WHEN h.author = $1 THEN '' ELSE h.changes END
-            FROM marks LEFT JOIN folio_history h ON h.position > $2
+            FROM (SELECT COALESCE((SELECT value::bigint FROM folio_metadata WHERE key = 'history_trimmed_through'), 0) AS trimmed,
+                         (SELECT max(position) FROM folio_history) AS newest) marks
+            LEFT JOIN folio_history h ON h.position > $2
             ORDER BY h.position
             """, [.text(author), .integer(position)])
         guard result.rowCount > 0 else { return HistoryRead(rows: [], trimmed: false, latest: position) }
@@ -72,11 +72,16 @@ enum PostgresHistory {
     /// `silenceLimit` seconds and trims what every remaining reader has
     /// read. Gives up soon (busy) rather than wait behind another acknowledgement.
     static func acknowledge(_ c: PGConnection, reader: String, position: Int64, silenceLimit: Double) throws {
+        try acknowledge(c, readers: [(reader, position)], silenceLimit: silenceLimit)
+    }
+
+    /// As above, for several readers in one transaction (a process's feeds together).
+    static func acknowledge(_ c: PGConnection, readers: [(String, Int64)], silenceLimit: Double) throws {
         let now = Date().timeIntervalSince1970
         try c.execute("BEGIN")
         do {
             try c.execute("SET LOCAL lock_timeout = 200")
-            try upsertReader(c, reader, position, now)
+            for (reader, position) in readers { try upsertReader(c, reader, position, now) }
             try c.query("DELETE FROM folio_readers WHERE seen < $1", [.real(now - silenceLimit)])
             if case .integer(let passed)? = try c.scalar(
                 """

@@ -73,6 +73,9 @@ package protocol StoreBackend: AnyObject {
     func makeChangeFeed(reader: String) throws -> StoreChangeFeed?
     /// Gives back the memory of pages the connection cached and no longer uses.
     func releaseCachedPages()
+    /// Ends a server session no transaction needs (the next statement opens
+    /// another), so that a container that only reads holds none.
+    func releaseIdleSession()
 }
 
 extension StoreBackend {
@@ -80,6 +83,8 @@ extension StoreBackend {
     func beginWritingForSave(until deadline: UInt64) throws { try beginWriting(until: deadline) }
     /// A server's connection caches nothing on this side.
     package func releaseCachedPages() {}
+    /// A file's connection costs the server nothing: it stays.
+    package func releaseIdleSession() {}
     /// Reads every row first; a backend that can, hands them over as they come.
     package func fetchKeys(_ plan: FetchPlan, each body: (Int64, borrowing [StoreValue]) throws -> Void) throws {
         for (id, values) in try fetchKeys(plan) { try body(id, values) }

@@ -19,6 +19,9 @@ package protocol StoreChangeFeed: AnyObject {
     func register() throws -> Int64
     /// Reads the rows after `position`, in one snapshot.
     func read(after position: Int64) throws -> HistoryRead
+    /// As ``read(after:)``; `fresh` asks the store itself even where a
+    /// feed shares what it read recently (an explicit check for changes).
+    func read(after position: Int64, fresh: Bool) throws -> HistoryRead
     /// Records `position` for this reader (registering it if it is missing),
     /// drops readers silent past `silenceLimit` seconds and trims history
     /// that every remaining reader has read. Never waits for another writer:
@@ -32,6 +35,11 @@ package protocol StoreChangeFeed: AnyObject {
     func startWaking(on queue: DispatchQueue, _ wake: @escaping @Sendable () -> Void) -> Bool
     /// Stops waking and closes the connection.
     func close()
+}
+
+extension StoreChangeFeed {
+    /// A feed that reads the store every time.
+    package func read(after position: Int64, fresh: Bool) throws -> HistoryRead { try read(after: position) }
 }
 
 /// What one read of the history found.

@@ -164,7 +164,7 @@ final class HistoryFollower: @unchecked Sendable {  // mutable state is @QueueCo
         guard !stopped else { return false }
         let read: HistoryRead
         do {
-            read = try feed.read(after: position)
+            read = try feed.read(after: position, fresh: forceAcknowledgement)
         } catch StoreError.offline {
             // The server is away: say so, and try again less often until it is back.
             isReachable.store(false, ordering: .relaxed)

@@ -2,11 +2,11 @@
 /// history for it, and how often a live reader says it is alive.
 ///
 ///     container.setReaderSilenceLimit(1.5)   // tests: a short limit for this container
-enum HistorySettings {
+package enum HistorySettings {
     /// Readers whose last acknowledgement is older than this (seconds) are
     /// dropped (crashed, or stopped with Ctrl-Z); their unread history may
     /// then be trimmed, and they reload when they come back.
-    static let defaultSilenceLimit: Double = 60
+    package static let defaultSilenceLimit: Double = 60
 
     /// How often a reader acknowledges when nothing else makes it: well
     /// inside `limit`, and at least every 5 s.

@@ -91,6 +91,7 @@ final class StoreCoordinator: Sendable {
             open = { try server.connect(schema: schema, readOnly: readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds) }
         }
         try writer.prepare(schema, seed: seed)
+        writer.releaseIdleSession()
         self.path = writer.path
         dialect = writer.dialect
         isInMemory = writer.isInMemory

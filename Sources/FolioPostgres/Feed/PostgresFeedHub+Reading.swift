@@ -1,0 +1,99 @@
+import Dispatch
+import FolioStore
+
+extension PostgresFeedHub {
+    /// What was saved after `position`, for `reader` (its own saves' changes
+    /// left empty): from the window when it covers the position, read
+    /// anew from the server first if a wake or a save of this process came
+    /// since the last read, the last read is stale, or `fresh` asks for it;
+    /// else from the server.
+    func read(after position: Int64, reader: String, fresh: Bool = false) throws -> HistoryRead {
+        // First: a listening session opened now counts as a wake, so the read below asks the server.
+        mendListener()
+        if fresh { state.withLock { $0.window.heard += 1 } }
+        try refreshIfNeeded(covering: position)
+        let served = state.withLock { s -> HistoryRead? in
+            let w = s.window
+            guard w.start >= 0, position >= w.start, position <= w.through else { return nil }
+            var rows: [(position: Int64, changes: ChangeSet)] = []
+            var index = w.rows.count
+            while index > 0 && w.rows[index - 1].position > position { index -= 1 }
+            for row in w.rows[index...] { rows.append((row.position, row.author == reader ? ChangeSet() : row.changes)) }
+            return HistoryRead(rows: rows, trimmed: false, latest: w.through)
+        }
+        if let served {
+            return served
+        }
+        return try using { try PostgresHistory.read($0, after: position, excludingAuthor: reader) }
+    }
+
+    /// Reads the server's new rows into the window when a wake came since
+    /// the last read, the last read is stale, or `position` is past it.
+    private func refreshIfNeeded(covering position: Int64) throws {
+        func needed(_ w: Window) -> (Bool, Int) {
+            let stale = DispatchTime.now().uptimeNanoseconds &- w.readUptime > Self.staleAfter
+            return (w.start < 0 || position > w.through || w.heard != w.readAt || stale, w.heard)
+        }
+        try reading.withLock { _ in
+            let (need, heard) = state.withLock { needed($0.window) }
+            guard need else { return }
+            let from = state.withLock { $0.window.start < 0 ? position : $0.window.through }
+            let read = try using { try PostgresHistory.readAll($0, after: from) }
+            state.withLock { s in
+                if s.window.start < 0 || read.trimmed {
+                    s.window.rows = []
+                    s.window.start = read.trimmed ? read.latest : from
+                }
+                s.window.rows += read.rows
+                s.window.through = max(read.latest, from)
+                if s.window.rows.count > Self.windowLimit {
+                    let dropped = s.window.rows.count - Self.windowLimit / 2
+                    s.window.start = s.window.rows[dropped - 1].position
+                    s.window.rows.removeFirst(dropped)
+                }
+                s.window.readAt = heard
+                s.window.readUptime = DispatchTime.now().uptimeNanoseconds
+            }
+        }
+    }
+
+    /// Notes `position` for a feed and records every feed's position in the
+    /// store, in one transaction, unless one went less than the spacing ago
+    /// (then it goes at the end of the spacing). Never waits for another
+    /// writer: busy fails at once.
+    func acknowledge(_ id: Int, position: Int64, silenceLimit: Double) throws {
+        let due = state.withLock { s -> Bool in
+            s.subscribers[id]?.position = position
+            s.subscribers[id]?.silenceLimit = silenceLimit
+            let now = DispatchTime.now().uptimeNanoseconds
+            if now &- s.lastAcknowledgement >= Self.acknowledgementSpacing { return true }
+            if !s.acknowledgementScheduled {
+                s.acknowledgementScheduled = true
+                let at = DispatchTime(uptimeNanoseconds: s.lastAcknowledgement &+ Self.acknowledgementSpacing)
+                DispatchQueue.global().asyncAfter(deadline: at) { [weak self] in
+                    guard let self else { return }
+                    state.withLock { $0.acknowledgementScheduled = false }
+                    try? acknowledgeAll()
+                }
+            }
+            return false
+        }
+        mendListener()
+        if due { try acknowledgeAll() }
+    }
+
+    private func acknowledgeAll() throws {
+        // Another thread acknowledging now writes this feed's position too.
+        guard acknowledging.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
+        defer { acknowledging.store(false, ordering: .releasing) }
+        do {
+            let (positions, silence) = state.withLock { s in
+                s.lastAcknowledgement = DispatchTime.now().uptimeNanoseconds
+                let positions = s.subscribers.values.compactMap { sub in sub.position.map { (sub.reader, $0) } }
+                return (positions, s.subscribers.values.map(\.silenceLimit).min() ?? HistorySettings.defaultSilenceLimit)
+            }
+            guard !positions.isEmpty else { return }
+            try using { try PostgresHistory.acknowledge($0, readers: positions, silenceLimit: silence) }
+        }
+    }
+}

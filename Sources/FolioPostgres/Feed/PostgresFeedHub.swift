@@ -1,0 +1,169 @@
+import Dispatch
+import FolioStore
+import Synchronization
+
+/// What every change feed of this process on one namespace of one server
+/// shares: the process's listener (``PostgresListener``), a small pool of
+/// working connections, and the history read after a wake. One read after
+/// a wake serves every feed: the rows go into a window kept in memory, and
+/// a feed's read after a position inside the window costs no round trip. A
+/// feed behind the window reads the server itself. Each feed keeps its
+/// own reader row (its position holds the history it has not read); their
+/// acknowledgements go to the server together, in one transaction at most
+/// every ``acknowledgementSpacing``.
+///
+///     let hub = PostgresFeedHub.shared(server, namespace: "planets", busyTimeoutMilliseconds: 5000)
+///     let id = hub.add(reader: author)
+final class PostgresFeedHub: Sendable {
+    struct Key: Hashable {
+        let uri: String
+        let namespace: String?
+    }
+
+    struct Subscriber {
+        let reader: String
+        var position: Int64?
+        var silenceLimit = HistorySettings.defaultSilenceLimit
+        var waking: (queue: DispatchQueue, hear: @Sendable ([String]?) -> Void)?
+    }
+
+    /// The history rows read, positions in (start, through], and what
+    /// forces the next read to ask the server.
+    struct Window {
+        var rows: [(position: Int64, author: String, changes: ChangeSet)] = []
+        var start: Int64 = -1
+        var through: Int64 = -1
+        /// Counts wakes; a read asks the server when it moved since `readAt`.
+        var heard = 0, readAt = 0
+        var readUptime: UInt64 = 0
+    }
+
+    struct State {
+        var subscribers: [Int: Subscriber] = [:]
+        var nextID = 0
+        var window = Window()
+        var lastAcknowledgement: UInt64 = 0
+        var acknowledgementScheduled = false
+    }
+
+    let key: Key
+    let namespace: String?
+    let listener: PostgresListener
+    let pool: PostgresPool
+    private let busyTimeoutMilliseconds: Int32
+    let state = LockedValue(State())
+    /// Held while the window is read from the server, so one read serves all.
+    let reading = Mutex(())
+    let acknowledging = Atomic<Bool>(false)
+    let listening = Mutex<Int?>(nil)
+
+    /// Acknowledgements closer together than this go together (ns).
+    static let acknowledgementSpacing: UInt64 = 100_000_000
+    /// A read not woken for this long asks the server anyway (ns): a fallback poll finds what no wake announced.
+    static let staleAfter: UInt64 = 50_000_000
+    /// The window keeps at most this many rows.
+    static let windowLimit = 20_000
+
+    private init(server: PostgresServer, key: Key, busyTimeoutMilliseconds: Int32) {
+        self.key = key
+        namespace = key.namespace
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        listener = PostgresListener.shared(server)
+        pool = PostgresPool.shared(server, namespace: key.namespace, readOnly: false, role: "feed")
+    }
+
+    private static let hubs = Mutex<[Key: PostgresFeedHub]>([:])
+
+    /// The process's hub for `namespace` on `server`.
+    static func shared(_ server: PostgresServer, namespace: String?, busyTimeoutMilliseconds: Int32) -> PostgresFeedHub {
+        let key = Key(uri: server.uri, namespace: namespace)
+        return hubs.withLock { hubs in
+            if let hub = hubs[key] { return hub }
+            let hub = PostgresFeedHub(server: server, key: key, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            hubs[key] = hub
+            return hub
+        }
+    }
+
+    /// A save of this process committed in `namespace`: the hub's next read asks the server.
+    static func committed(uri: String, namespace: String?) {
+        guard let hub = hubs.withLock({ $0[Key(uri: uri, namespace: namespace)] }) else { return }
+        hub.state.withLock { $0.window.heard += 1 }
+    }
+
+    func add(reader: String) -> Int {
+        state.withLock { s in
+            s.nextID += 1
+            s.subscribers[s.nextID] = Subscriber(reader: reader)
+            return s.nextID
+        }
+    }
+
+    /// Removes a feed; the last one lets the listener and the pool go.
+    func remove(_ id: Int) {
+        let empty = state.withLock { s in
+            s.subscribers[id] = nil
+            return s.subscribers.isEmpty
+        }
+        guard empty else { return }
+        let gone = Self.hubs.withLock { hubs -> Bool in
+            guard state.withLock({ $0.subscribers.isEmpty }), hubs[key] === self else { return false }
+            hubs[key] = nil
+            return true
+        }
+        guard gone else { return }
+        if let id = listening.withLock({ $0.take() }) { listener.unfollow(id) }
+        pool.release()
+    }
+
+    /// Hands `hear` each notification of the namespace (nil: a session
+    /// ended or began), on `queue`, from now on, and once at once (nil) for the catch-up.
+    func startWaking(_ id: Int, on queue: DispatchQueue, _ hear: @escaping @Sendable ([String]?) -> Void) {
+        state.withLock { $0.subscribers[id]?.waking = (queue, hear) }
+        listening.withLock { current in
+            guard current == nil else { return }
+            current = listener.follow(channel: PostgresServer.channel(namespace)) { [weak self] payloads in self?.heard(payloads) }
+        }
+        // The catch-up, whether or not the process's session is new (it may listen for another namespace already).
+        queue.async { hear(nil) }
+    }
+
+    private func heard(_ payloads: [String]?) {
+        let wakings = state.withLock { s in
+            s.window.heard += 1
+            return s.subscribers.values.compactMap(\.waking)
+        }
+        for (queue, hear) in wakings { queue.async { hear(payloads) } }
+    }
+
+    /// Runs `body` on a working connection, then mends the listener.
+    func using<T>(_ body: (PGConnection) throws -> T) throws -> T {
+        defer { mendListener() }
+        return try pool.with(body)
+    }
+
+    /// Opens the listening session again if it ended (once this process listens).
+    func mendListener() {
+        if listening.withLock({ $0 != nil }) { listener.mend() }
+    }
+
+    func register(_ id: Int) throws -> Int64 {
+        guard let reader = state.withLock({ $0.subscribers[id]?.reader }) else { return 0 }
+        let position = try using {
+            try PostgresHistory.register(
+                $0, reader: reader, lockKey: PostgresLock.key(namespace ?? ""), waitMilliseconds: busyTimeoutMilliseconds)
+        }
+        state.withLock { $0.subscribers[id]?.position = position }
+        return position
+    }
+
+    func unregister(_ id: Int) {
+        guard
+            let reader = state.withLock({ s -> String? in
+                defer { s.subscribers[id]?.position = nil }
+                return s.subscribers[id]?.reader
+            })
+        else { return }
+        _ = try? using { try $0.query("DELETE FROM folio_readers WHERE reader = $1", [.text(reader)]) }
+    }
+}

@@ -1,0 +1,237 @@
+import FolioProcessSupport
+import FolioResults
+import FolioStore
+import Foundation
+import Synchronization
+
+/// `folio-bench postgres-scale --writers W --clients C --processes P --seconds S [--json]`:
+/// many writers and many live clients on one throwaway server. W writer
+/// containers in this process save single-object changes (each save
+/// inserts one object, so that each delivery names its save) for S seconds;
+/// C clients (containers with a sectioned controller) in P processes of
+/// their own note when each save reaches their `didChangeContent`. The
+/// baseline, in the same run with the clients connected: W threads saving
+/// the same changes through raw libpq with no change feed at all.
+@MainActor
+func runScaleBench(_ options: [String]) async {
+    let parsed = BenchOptions(
+        options, suite: "postgres-scale", defaultRows: 1,
+        valueOptions: ["--writers", "--clients", "--processes", "--seconds", "--client-child"])
+    func number(_ name: String, _ fallback: Double) -> Double {
+        guard let text = parsed.values[name] else { return fallback }
+        guard let value = Double(text), value > 0 else { benchUsageError("postgres-scale", "\(name) needs a positive number") }
+        return value
+    }
+    do {
+        if let uri = parsed.values["--client-child"] {
+            try await ScaleBench.runClients(uri: uri, count: Int(number("--clients", 1)))
+            return
+        }
+        let bench = ScaleBench(
+            writers: Int(number("--writers", 16)), clients: Int(number("--clients", 100)),
+            processes: Int(number("--processes", 10)), seconds: number("--seconds", 5))
+        let cluster = try await PostgresCluster.started()
+        defer { cluster.destroy() }
+        try await bench.run(uri: try await cluster.makeDatabase(prefix: "scale"), json: parsed.json)
+    } catch {
+        FileHandle.standardError.write(Data("folio-bench postgres-scale: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+@MainActor
+struct ScaleBench {
+    let writers: Int
+    let clients: Int
+    let processes: Int
+    let seconds: Double
+    nonisolated static let schema = Schema(name: "folio_scale", [BenchItem.self])
+
+    static func writerName(_ w: Int) -> String { String(format: "writer %02d", w) }
+
+    func run(uri: String, json: Bool) async throws {
+        // The store, made before the clients open it.
+        _ = try PersistentContainer(schema: Self.schema, store: .postgreSQL(uri))
+        try ScaleRaw.create(uri)
+
+        let perProcess = (0..<processes).map { clients / processes + ($0 < clients % processes ? 1 : 0) }.filter { $0 > 0 }
+        let children = try perProcess.map { try ScaleChild(uri: uri, clients: $0) }
+        for child in children { try await child.waitForReady() }
+        let idle = try RawPostgres(uri).count("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'") - 1
+
+        let rawSaves = try await Self.off { [writers, seconds] in
+            try ScaleRaw.run(uri, writers: writers, seconds: seconds)
+        }
+        let rawNotifyingSaves = try await Self.off { [writers, seconds] in
+            try ScaleRaw.run(uri, writers: writers, seconds: seconds, notifying: true)
+        }
+        let watch = try ConnectionWatch(uri)
+        let (saves, failures) = try await folioSaves(uri)
+        let peak = watch.stop()
+
+        var tally = ScaleTally()
+        for child in children { try await child.tally(saves, into: &tally) }
+        report(
+            saves: saves.count, failures: failures, rawSaves: rawSaves, rawNotifyingSaves: rawNotifyingSaves, tally: tally, idle: idle,
+            peak: peak, json: json)
+    }
+
+    /// The writers' saves, in the order they returned, and how many saves failed.
+    private func folioSaves(_ uri: String) async throws -> ([ScaleSave], Int) {
+        var contexts: [(BackgroundContext, String)] = []
+        var containers: [PersistentContainer] = []
+        for w in 0..<writers {
+            let container = try PersistentContainer(schema: Self.schema, store: .postgreSQL(uri))
+            containers.append(container)
+            contexts.append((container.newBackgroundContext(), Self.writerName(w)))
+        }
+        let end = StoreLatency.now() + seconds * 1000
+        let results = Mutex<[[ScaleSave]]>([]), failed = Atomic<Int>(0)
+        let group = DispatchGroup()
+        for (background, name) in contexts {
+            group.enter()
+            let handle = UncheckedBox(background)
+            Thread {
+                let saves = handle.value.performAndWait { context -> [ScaleSave] in
+                    var saves: [ScaleSave] = []
+                    context.undoManager = nil
+                    var n = 0
+                    while StoreLatency.now() < end {
+                        n += 1
+                        let item = BenchItem(context: context)
+                        item.name = name
+                        item.score = n
+                        item.value = 0
+                        do {
+                            try context.save()
+                            saves.append(ScaleSave(row: item.objectID.rowID, score: n, at: StoreLatency.now()))
+                        } catch {
+                            failed.add(1, ordering: .relaxed)
+                            context.rollback()
+                        }
+                        if n % 100 == 0 { context.refreshAllObjects() }
+                    }
+                    return saves
+                }
+                results.withLock { $0.append(saves) }
+                group.leave()
+            }.start()
+        }
+        await Self.off { group.wait() }
+        withExtendedLifetime(containers) {}
+        return (results.withLock { $0.flatMap { $0 } }, failed.load(ordering: .relaxed))
+    }
+
+    private func report(
+        saves: Int, failures: Int, rawSaves: Int, rawNotifyingSaves: Int, tally: ScaleTally, idle: Int, peak: Int, json: Bool
+    ) {
+        let perSecond = Double(saves) / seconds, rawPerSecond = Double(rawSaves) / seconds
+        let ratio = rawPerSecond > 0 ? perSecond / rawPerSecond : 0
+        var sorted: [(Int, Int)] = tally.latencies.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        if sorted.isEmpty { sorted = [(0, 0)] }
+        let heard = sorted.reduce(0) { $0 + $1.1 }
+        func percentile(_ p: Double) -> Double {
+            var seen = 0
+            for (tenths, n) in sorted {
+                seen += n
+                if Double(seen) > Double(heard) * p { return Double(tenths) / 10 }
+            }
+            return Double(sorted.last!.0) / 10
+        }
+        print(
+            "postgres-scale: \(writers) writers, \(clients) clients in \(processes) processes, \(Int(seconds)) s (single-object saves)")
+        print(
+            String(
+                format: "saves         %8.0f /s   raw libpq, no feed %8.0f /s   ratio %5.2f (target >= 0.7)   failed saves %d",
+                perSecond, rawPerSecond, ratio, failures))
+        print(
+            String(
+                format: "              raw libpq with a NOTIFY in each transaction %8.0f /s (what announcing every save costs by itself)",
+                Double(rawNotifyingSaves) / seconds))
+        print(
+            String(
+                format: "visible       p50 %8.2f ms  p99 %8.2f ms (save -> every client's didChangeContent; target p99 <= 100 ms)",
+                percentile(0.5), percentile(0.99)))
+        print(
+            "deliveries    \(heard) heard, \(tally.missed) missed, \(tally.duplicated) duplicated (target 0 and 0), \(tally.outOfOrder) out of order"
+        )
+        print("connections   \(idle) with the clients open, peak \(peak) while saving (client backends in pg_stat_activity)")
+        if json {
+            let fields = [
+                "\"writers\": \(writers)", "\"clients\": \(clients)", "\"processes\": \(processes)",
+                String(format: "\"saves_per_s\": %.1f", perSecond), String(format: "\"raw_saves_per_s\": %.1f", rawPerSecond),
+                String(format: "\"ratio\": %.3f", ratio),
+                String(format: "\"raw_notify_saves_per_s\": %.1f", Double(rawNotifyingSaves) / seconds),
+                String(format: "\"visible_p50_ms\": %.2f", percentile(0.5)), String(format: "\"visible_p99_ms\": %.2f", percentile(0.99)),
+                "\"missed\": \(tally.missed)", "\"duplicated\": \(tally.duplicated)", "\"out_of_order\": \(tally.outOfOrder)",
+                "\"connections\": \(peak)",
+                "\"idle_connections\": \(idle)", "\"failed_saves\": \(failures)",
+            ]
+            print("{" + fields.joined(separator: ", ") + "}")
+        }
+    }
+
+    /// Runs blocking `work` on a thread of its own, leaving the main actor free.
+    static func off<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+
+    static func off<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
+        }
+    }
+}
+
+/// A process of clients: this benchmark again in `--client-child` mode.
+final class ScaleChild: @unchecked Sendable {  // used from one task at a time, each read on a thread of its own
+    private let process = Process()
+    private let input = Pipe(), output = Pipe()
+    private var buffer = ""
+
+    init(uri: String, clients: Int) throws {
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["postgres-scale", "--client-child", uri, "--clients", String(clients)]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+    }
+
+    private func line() -> String? {
+        while !buffer.contains("\n") {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { return nil }
+            buffer += String(decoding: data, as: UTF8.self)
+        }
+        let end = buffer.firstIndex(of: "\n")!
+        defer { buffer = String(buffer[buffer.index(after: end)...]) }
+        return String(buffer[..<end])
+    }
+
+    func waitForReady() async throws {
+        let ready = await ScaleBench.off { [self] in line() == "ready" }
+        guard ready else { throw StoreError.offline(store: "clients", message: "a client process did not start (see its errors above)") }
+    }
+
+    /// Hands the child the saves made and adds its tally to `tally`.
+    func tally(_ saves: [ScaleSave], into tally: inout ScaleTally) async throws {
+        var text = ""
+        for save in saves { text += "\(save.row) \(save.score) " + String(format: "%.4f", save.at) + "\n" }
+        input.fileHandleForWriting.write(Data((text + "end\n").utf8))
+        let lines = await ScaleBench.off { [self] in
+            var lines: [String] = []
+            while let next = line(), next != "done" { lines.append(next) }
+            return lines
+        }
+        for next in lines {
+            let f = next.split(separator: " ")
+            if f.count == 3, f[0] == "lat", let tenths = Int(f[1]), let n = Int(f[2]) { tally.latencies[tenths, default: 0] += n }
+            if f.count == 2, f[0] == "missed", let n = Int(f[1]) { tally.missed += n }
+            if f.count == 2, f[0] == "duplicated", let n = Int(f[1]) { tally.duplicated += n }
+            if f.count == 2, f[0] == "out-of-order", let n = Int(f[1]) { tally.outOfOrder += n }
+        }
+        process.waitUntilExit()
+    }
+}
