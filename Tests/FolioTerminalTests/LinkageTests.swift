@@ -1,3 +1,4 @@
+import FolioProcessSupport
 import FolioTableTestSupport
 import Foundation
 import Testing
@@ -9,25 +10,13 @@ import Testing
     @Test func aProgramOnTheTerminalKitLinksNoDatabase() throws {
         let probe = PseudoTerminal.probe
         try #require(FileManager.default.isExecutableFile(atPath: probe), "folio-terminal-probe not built at \(probe)")
-        let libraries = try Self.run("/usr/bin/ldd", [probe])
+        let libraries = try ProgramRun.output("/usr/bin/ldd", [probe])
         #expect(libraries.contains("libc.so"), "ldd listed nothing useful: \(libraries)")
         for library in ["libsqlite3", "libpq"] {
             #expect(!libraries.contains(library), "the probe links \(library):\n\(libraries)")
         }
-        let undefined = try Self.run("/usr/bin/nm", ["--dynamic", "--undefined-only", probe])
+        let undefined = try ProgramRun.output("/usr/bin/nm", ["--dynamic", "--undefined-only", probe])
         let database = undefined.split(separator: "\n").filter { $0.contains(" sqlite3_") || $0.contains(" PQ") }
         #expect(database.isEmpty, "the probe needs database symbols: \(database.prefix(5))")
-    }
-
-    private static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self)
     }
 }

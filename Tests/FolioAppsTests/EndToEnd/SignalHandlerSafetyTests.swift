@@ -24,7 +24,7 @@ import Testing
 
     @Test func theSignalHandlersCallOnlyAsyncSignalSafeFunctions() throws {
         let binary = try AppProcess.folioBinary().path
-        let symbols = try Self.run("/usr/bin/nm", [binary]).split(separator: "\n").compactMap { $0.split(separator: " ").last }
+        let symbols = try ProgramRun.output("/usr/bin/nm", [binary]).split(separator: "\n").compactMap { $0.split(separator: " ").last }
         for pattern in Self.handlers {
             let regex = try Regex(pattern)
             let handler = try #require(symbols.first { $0.contains(regex) }, "no handler symbol matches \(pattern)")
@@ -43,7 +43,7 @@ import Testing
         var visited: Set<String> = []
         while let function = pending.popLast() {
             guard visited.insert(function).inserted else { continue }
-            let code = try run("/usr/bin/objdump", ["-d", "--no-show-raw-insn", "--disassemble=\(function)", binary])
+            let code = try ProgramRun.output("/usr/bin/objdump", ["-d", "--no-show-raw-insn", "--disassemble=\(function)", binary])
             for line in code.split(separator: "\n") {
                 let fields = line.split(separator: "\t")
                 guard fields.count >= 2 else { continue }
@@ -64,17 +64,5 @@ import Testing
             }
         }
         return external
-    }
-
-    private static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self)
     }
 }
