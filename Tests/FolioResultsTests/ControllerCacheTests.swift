@@ -79,6 +79,6 @@ import Testing
         #expect(batched.resident.count == 5)
         let all = batched.fetchedObjects ?? []
         #expect(all.count == 50)
-        #expect(batched.resident.count <= 5 * FetchedResultsController<ResultsItem>.residentBatchLimit)
+        #expect(batched.resident.count <= 5 * ResidentObjects.batchLimit)
     }
 }

@@ -49,16 +49,11 @@ public class AnyFetchedResultsController {
     /// ```
     public internal(set) var lastError: (any Error)?
 
-    /// The results; read through ``engine``, which first loads a relaunch's cached order.
-    let loadedEngine: Engine
-    /// A relaunch's order, read from the cache file on demand until it is loaded into the engine.
-    var cachedOrder: CachedOrder?
-    /// Whether the last cached order loaded was loaded off the main actor.
-    var cachedOrderLoadedApart: Bool?
-    var engine: Engine {
-        if cachedOrder != nil { loadCachedOrder() }
-        return loadedEngine
-    }
+    /// The results. While a relaunch's cached order is shown they are
+    /// empty: what needs every row calls ``loadWholeOrder()`` first.
+    let engine: Engine
+    /// A relaunch's order, drawn from the cache file until it is loaded into the engine.
+    let cachedOrder = CachedOrderLoader()
     let entityName: String
     let isSectioned: Bool
     var hasFetched = false
@@ -69,9 +64,7 @@ public class AnyFetchedResultsController {
     var sectionCache: [FetchedResultsSection]?
     let broadcaster = ChangeSetBroadcaster<FetchedResultsChanges>()
     /// Objects kept alive: all of them without batching, recent batches with it.
-    var resident: [Int64: ManagedObject] = [:]
-    var residentBatches: [Int64: [Int64]] = [:]
-    var batchOrder: [Int64] = []
+    var resident = ResidentObjects()
     /// While a batch is delivered: objects its changes name, so that the
     /// per-change callbacks need no lookup for them.
     var handedObjects: HandedObjects?
@@ -97,7 +90,7 @@ public class AnyFetchedResultsController {
         self.cacheName = cacheName
         self.entityName = entityName
         isSectioned = sectioned
-        loadedEngine = Engine(fixedSection: sectioned ? nil : SectionKey(.null, ascending: true))
+        engine = Engine(fixedSection: sectioned ? nil : SectionKey(.null, ascending: true))
     }
 
     /// Fetches the results afresh and reports nothing (call
@@ -110,9 +103,10 @@ public class AnyFetchedResultsController {
         preconditionFailure("AnyFetchedResultsController.performFetch() is implemented by FetchedResultsController")
     }
 
-    /// Loads a relaunch's whole cached order into the engine.
-    func loadCachedOrder() {
-        preconditionFailure("AnyFetchedResultsController.loadCachedOrder() is implemented by FetchedResultsController")
+    /// Loads a relaunch's whole cached order into the engine now, when one
+    /// is shown; whatever reads or edits every row calls this first.
+    func loadWholeOrder() {
+        preconditionFailure("AnyFetchedResultsController.loadWholeOrder() is implemented by FetchedResultsController")
     }
 
     /// Loads the object for a row (batching as the request says).
@@ -163,6 +157,7 @@ public class AnyFetchedResultsController {
     /// - Complexity: O(log n).
     public func indexPath(forObject object: ManagedObject) -> IndexPath? {
         guard hasFetched, object.objectID.entityName == entityName else { return nil }
+        loadWholeOrder()
         return engine.indexPath(of: engineID(object.objectID))
     }
 
@@ -200,6 +195,7 @@ public class AnyFetchedResultsController {
     /// ```
     /// - Complexity: O(n).
     public func snapshot(reconfiguring reconfigured: [ObjectID] = []) -> ResultsSnapshot<ObjectID> {
+        loadWholeOrder()
         let sections = engine.snapshot()
         return ResultsSnapshot(
             sectionIdentifiers: sections.map { sectionIdentifier($0.section) },
@@ -221,7 +217,10 @@ public class AnyFetchedResultsController {
     /// controller.checkInvariants()
     /// ```
     /// - Complexity: O(n).
-    package func checkInvariants() { engine.checkInvariants() }
+    package func checkInvariants() {
+        loadWholeOrder()
+        engine.checkInvariants()
+    }
 
     // MARK: Identities
 

@@ -1,9 +1,7 @@
 import FolioStore
 
 extension FetchedResultsController {
-    /// One object of a batch: its engine ID and whether the object itself changed
-    /// (false when only a related object that a key reads through did).
-    typealias Candidate = (id: Int64, changed: Bool)
+    typealias Candidate = BatchCandidate
 
     /// Turns one store change set into one batch for the engine and reports it.
     /// The batch's objects are kept sorted by ID in arrays (no per-change map),
@@ -30,10 +28,9 @@ extension FetchedResultsController {
         relatedKeys.forEachDependent(of: changes) { touched.append(($0, false)) }
         // Objects an earlier batch could not read are read with this one.
         let retryOnly = touched.isEmpty
-        touched += unread
-        unread = []
+        touched += unread.take()
         guard !touched.isEmpty else { return }
-        var candidates = Self.merging(touched)
+        var candidates = mergeCandidates(touched)
         if let cacheName { ResultsCache.delete(name: cacheName) }
         radixSort(&deleted)
         func isDeleted(_ id: Int64) -> Bool { Self.position(of: id, in: deleted) { $0 } != nil }
@@ -50,7 +47,8 @@ extension FetchedResultsController {
             if plan.isWindowed {
                 // With a limit or offset, membership depends on rank: re-read the window.
                 keyed = try fetchKeyRows(plan, restrictedTo: nil)
-                candidates = Self.merging(candidates + engine.allIDs().map { ($0, false) } + keyed.map { ($0.0, false) })
+                loadWholeOrder()
+                candidates = mergeCandidates(candidates + engine.allIDs().map { ($0, false) } + keyed.map { ($0.0, false) })
                 links = relinked.isEmpty ? [] : try fetchRelatedRows(plan, restrictedTo: relinked)
             } else {
                 let live: [Int64]
@@ -93,6 +91,7 @@ extension FetchedResultsController {
             changeList.append(ResultsRowChange(id: candidate.id, row: nil, objectChanged: candidate.changed))
         }
         var sources: [Int32] = []
+        loadWholeOrder()
         let report = engine.apply(distinct: changeList, sources: &sources)
         sectionCache = nil
         if fetchRequest.fetchBatchSize == 0 {
@@ -130,25 +129,6 @@ extension FetchedResultsController {
         let rest: [Int64]
         (changes, objects, ids, present, rest) = read.take(capacity: candidates.count)
         return rest
-    }
-
-    /// Sorted by ID, one entry per object, changed if any entry says so.
-    static func merging(_ touched: [Candidate]) -> [Candidate] {
-        // Packed as ID and flag in one integer (engine IDs are below 2^63), so
-        // that the sort compares integers rather than calling a closure on tuples.
-        var packed = touched.map { UInt64($0.id) << 1 | ($0.changed ? 1 : 0) }
-        radixSort(&packed)
-        var merged: [Candidate] = []
-        merged.reserveCapacity(packed.count)
-        for item in packed {
-            let id = Int64(item >> 1), changed = item & 1 == 1
-            if let last = merged.last, last.id == id {
-                if changed { merged[merged.count - 1].changed = true }
-            } else {
-                merged.append((id, changed))
-            }
-        }
-        return merged
     }
 
     /// The index of `id` in an array sorted by ID, by binary search.

@@ -27,20 +27,14 @@ extension FetchedResultsController {
     /// - Complexity: O(k) for k new objects.
     func adoptPermanentIDs(_ mapping: [ObjectID: ObjectID]) {
         guard !mapping.isEmpty else { return }
+        loadWholeOrder()
         var rows: [Int64: Int64] = [:]  // engine IDs of this entity
         for (temporary, permanent) in mapping where temporary.entityName == entityName {
             rows[engineID(temporary)] = engineID(permanent)
         }
         let renamed = engine.renameIDs(rows)
-        func row(_ id: Int64) -> Int64 { rows[id] ?? id }
-        for (old, new) in rows {
-            if let object = resident.removeValue(forKey: old) { resident[new] = object }
-        }
+        resident.rename(rows)
         relatedKeys.rename(rows: rows, related: mapping)
-        if !residentBatches.isEmpty, !rows.isEmpty {
-            residentBatches = Dictionary(uniqueKeysWithValues: residentBatches.map { (row($0.key), $0.value.map(row)) })
-            batchOrder = batchOrder.map(row)
-        }
         // A snapshot names objects by ID: a diffable data source needs the new ones (Core Data sends them too),
         // but only when some are in the results; new objects the request leaves out change nothing it shows.
         if renamed > 0, suppression == 0, let snapshotHandler { snapshotHandler(snapshot()) }

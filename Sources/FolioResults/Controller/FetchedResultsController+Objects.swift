@@ -1,9 +1,6 @@
 import FolioStore
 
 extension FetchedResultsController {
-    /// How many batches of objects stay resident when batching.
-    static var residentBatchLimit: Int { 8 }
-
     /// Every object (no batching), to keep alive as Core Data does.
     func materialiseAll() throws -> [Int64: ManagedObject] {
         let objects = try managedObjectContext.fetch(fetchRequestForAll())
@@ -18,12 +15,7 @@ extension FetchedResultsController {
         let start = indexPath.row / size * size
         let ids = shownIDs(inSection: indexPath.section, rows: start..<min(count, start + size))
         let objects = (try? prefetch(ids)) ?? [:]
-        for (row, object) in objects { resident[row] = object }
-        residentBatches[id] = ids
-        batchOrder.append(id)
-        while batchOrder.count > Self.residentBatchLimit {
-            for row in residentBatches.removeValue(forKey: batchOrder.removeFirst()) ?? [] { resident[row] = nil }
-        }
+        resident.keep(batch: ids, objects: objects, around: id)
         return resident[id] ?? managedObjectContext.object(with: objectID(id))
     }
 }

@@ -58,6 +58,7 @@ extension FetchedResultsController {
     /// members can match it, so a few of them are re-read by ID instead of
     /// scanning the rows the old filter already excluded.
     private func refetchMembers(_ next: KeyPlan<Entity>, previous: FetchRequest<Entity>, narrowing: Bool) throws {
+        loadWholeOrder()
         if try refetchInMemory(next, previous: previous, narrowing: narrowing) { return }
         var changes: [ResultsRowChange<Int64, RowKey, SectionKey>] = []
         var entering: [(Int64, [StoreValue])]
@@ -115,7 +116,7 @@ extension FetchedResultsController {
     /// is nil: they cover every object of the entity, so a change of string
     /// filters alone leaves them right), the cache file and the section cache
     /// dropped, the entering rows' objects read when all are kept (only then
-    /// is `entering` asked), and the search base kept in step. The caller
+    /// is `entering` asked), and the search session kept in step. The caller
     /// lets go of the rows that left.
     func changeMembers(
         _ next: KeyPlan<Entity>, entering rows: @autoclosure () -> [Int64], links: [(Int64, [StoreValue])]?,
@@ -134,12 +135,13 @@ extension FetchedResultsController {
             let rows = rows()
             if !rows.isEmpty { for (id, object) in (try? prefetch(rows)) ?? [:] { resident[id] = object } }
         }
-        keepSearchBase()
+        keepSearchSession()
         deliver(report)
     }
 
     /// Another ordering: load afresh and report every section replaced.
     func refetchAll(_ next: KeyPlan<Entity>) throws {
+        loadWholeOrder()
         let oldSections = (0..<engine.numberOfSections).map { SectionChange(type: .delete, index: $0, section: engine.section(at: $0)) }
         try performFetch()
         let newSections = (0..<engine.numberOfSections).map { SectionChange(type: .insert, index: $0, section: engine.section(at: $0)) }

@@ -1,39 +1,9 @@
 import FolioStore
 
 extension FetchedResultsController {
-    /// The results of the request without its string filters, kept in order
-    /// while a search types on, with the folded texts the filters read, so
-    /// that each keystroke is answered from memory instead of a scan of the store.
-    struct SearchBase {
-        /// The request these are the results of; it has no string filters.
-        let request: FetchRequest<Entity>
-        /// The rows, section by section in order, with their leads. The
-        /// engine shares these arrays while it shows whole sections.
-        let sections: SearchScan.Sections
-        /// The controller's engine generation this base last agreed with:
-        /// any other edit of the results (a save, a fetch) leaves it stale.
-        var generation: UInt64
-        /// Which of the rows, in order, are in the results now, and how many.
-        var members: [Bool]
-        var memberCount: Int
-        /// The folded texts of the filters typed so far, one index per filter.
-        var indexes: [SearchIndex] = []
-        /// The engine of every row, set aside while a filter narrows them,
-        /// so that erasing the filter takes it back instead of rebuilding it.
-        var everyRow: Engine?
-        /// The objects of rows the filters hide, kept as they were loaded, so
-        /// that rows shown again need no load and the search does not make
-        /// and free a copy of every object it hides and shows again.
-        var hidden: [Int64: ManagedObject] = [:]
-        /// Kept while the request has no filters, until ``endSearch()``
-        /// (``prepareSearch(_:options:)`` began a search that may type on).
-        var prepared = false
-        var count: Int { members.count }
-    }
-
     /// Answers a change of the request's string filters from memory, when
     /// each filtered attribute is a String attribute of the entity itself
-    /// and the rest of the request is that of a kept ``SearchBase``, or of
+    /// and the rest of the request is that of a kept ``SearchSession``, or of
     /// the current results when they have no filters. A change of more than
     /// ``itemizedSearchLimit`` rows rebuilds the results in order and is
     /// reported as their sections replaced.
@@ -43,57 +13,38 @@ extension FetchedResultsController {
     ///   memberships, plus O(k log n) for k changes reported row by row.
     func refetchInMemory(_ next: KeyPlan<Entity>, previous: FetchRequest<Entity>, narrowing: Bool) throws -> Bool {
         guard !next.isWindowed, unread.isEmpty else {
-            searchBase = nil
+            searchSession = nil
             return false
         }
-        guard try keepBase(previous: previous) else { return false }
+        guard try keepSession(previous: previous) else { return false }
         guard let indexes = try searchIndexes(for: fetchRequest.stringFilters, plan: next) else {
-            searchBase = nil
+            searchSession = nil
             return false
         }
-        let base = searchBase!
-        // Rows that left for an earlier filter cannot meet a narrower one: only members are tested.
-        var verdicts = narrowing ? base.members : [Bool](repeating: true, count: base.count)
-        for (filter, index) in zip(fetchRequest.stringFilters, indexes) { index.narrow(&verdicts, to: filter.textTest) }
-        let scan = SearchScan.Outcome(verdicts: verdicts, members: base.members, sections: base.sections)
-        searchBase!.members = verdicts
-        searchBase!.memberCount = scan.count
-        defer {
-            // Rows shown again are the results' now (their objects, when loaded, are resident).
-            if searchBase != nil && !searchBase!.hidden.isEmpty {
-                for (s, i) in scan.entering { searchBase!.hidden[base.sections[Int(s)].entries[Int(i)].id] = nil }
-            }
-        }
+        let showedEveryRow = searchSession!.memberCount == searchSession!.count
+        let scan = searchSession!.narrow(fetchRequest.stringFilters, with: indexes, narrowing: narrowing)
+        let sections = searchSession!.sections
+        // Rows shown again are the results' now (their objects, when loaded, are resident).
+        defer { searchSession?.unhide(scan) }
         if scan.leaving.count + scan.entering.count <= itemizedSearchLimit {
-            for id in scan.leaving { if let object = resident[id] { searchBase!.hidden[id] = object } }
+            for id in scan.leaving { if let object = resident[id] { searchSession!.hidden[id] = object } }
             let changes =
                 scan.leaving.map { ResultsRowChange<Int64, RowKey, SectionKey>(id: $0, row: nil, objectChanged: false) }
-                + scan.enteringChanges(base.sections)
-            applyMembership(next, changes: changes, entering: scan.enteringIDs(base.sections), links: nil)
+                + scan.enteringChanges(sections)
+            applyMembership(next, changes: changes, entering: scan.enteringIDs(sections), links: nil)
             return true
         }
         // Many rows change: rebuild in order (or take back every row) and report the sections replaced.
-        changeMembers(next, entering: scan.enteringIDs(base.sections), links: nil) {
+        changeMembers(next, entering: scan.enteringIDs(sections), links: nil) {
             let replaced = (0..<engine.numberOfSections).map { SectionChange(type: .delete, index: $0, section: engine.section(at: $0)) }
-            let rebuilt: Engine
-            if scan.count == base.count, let every = searchBase!.everyRow {
-                rebuilt = every
-                searchBase!.everyRow = nil
-            } else {
-                rebuilt = Engine(fixedSection: engine.fixedSection)
-                rebuilt.load(sorted: scan.kept(base.sections))
-            }
-            if base.memberCount == base.count && searchBase!.everyRow == nil {
-                let every = Engine(fixedSection: engine.fixedSection)
-                every.adopt(engine)
-                searchBase!.everyRow = every
-            }
+            let rebuilt = searchSession!.results(scan, fixedSection: engine.fixedSection)
+            if showedEveryRow { searchSession!.setAside(everyRow: engine) }
             engine.adopt(rebuilt)
             let inserted = (0..<engine.numberOfSections).map { SectionChange(type: .insert, index: $0, section: engine.section(at: $0)) }
             return ResultsChangeSet(sectionChanges: replaced + inserted, objectChanges: [])
         }
-        if searchBase != nil { for (id, object) in resident where !engine.contains(id) { searchBase!.hidden[id] = object } }
-        resident = resident.filter { engine.contains($0.key) }
+        if searchSession != nil { for (id, object) in resident.objects where !engine.contains(id) { searchSession!.hidden[id] = object } }
+        resident.keepOnly { engine.contains($0) }
         return true
     }
 
@@ -111,12 +62,13 @@ extension FetchedResultsController {
     package func prepareSearch(_ keyPaths: [PartialKeyPath<Entity>], options: String.CompareOptions) {
         guard hasFetched, let plan, !plan.isWindowed, unread.isEmpty, !keyPaths.isEmpty else { return }
         let filter = StringFilter(anyOf: keyPaths, .contains(""), options: options)
+        loadWholeOrder()
         do {
-            guard try keepBase(previous: fetchRequest) else { return }
-            if try searchIndexes(for: [filter], plan: plan) == nil { searchBase = nil } else { searchBase!.prepared = true }
+            guard try keepSession(previous: fetchRequest) else { return }
+            if try searchIndexes(for: [filter], plan: plan) == nil { searchSession = nil } else { searchSession!.prepared = true }
         } catch {
             // The first keystroke asks the store instead, and reports its failure.
-            searchBase = nil
+            searchSession = nil
         }
     }
 
@@ -127,8 +79,8 @@ extension FetchedResultsController {
     /// results.endSearch()
     /// ```
     package func endSearch() {
-        guard fetchRequest.stringFilters.isEmpty, searchBase != nil else { return }
-        searchBase = nil
+        guard fetchRequest.stringFilters.isEmpty, searchSession != nil else { return }
+        searchSession = nil
         // The search's rows, texts and rebuilt results were large and short-lived: give their pages back.
         FreedMemory.giveBack()
     }
@@ -138,7 +90,7 @@ extension FetchedResultsController {
     /// ```swift
     /// #expect(controller.searchesInMemory)
     /// ```
-    package var searchesInMemory: Bool { searchBase != nil }
+    package var searchesInMemory: Bool { searchSession != nil }
 
     /// The folded texts the kept search holds, one per filter typed (for
     /// checking that they are let go).
@@ -146,39 +98,32 @@ extension FetchedResultsController {
     /// ```swift
     /// weak var index = controller.keptSearchIndexes.first
     /// ```
-    package var keptSearchIndexes: [AnyObject] { searchBase?.indexes ?? [] }
+    package var keptSearchIndexes: [AnyObject] { searchSession?.indexes ?? [] }
 
-    /// After the results changed for a new request: a base stays only while
-    /// the request filters, and agrees with the results as they now are.
-    func keepSearchBase() {
-        guard searchBase != nil else { return }
-        if fetchRequest.stringFilters.isEmpty && !searchBase!.prepared {
-            searchBase = nil
+    /// After the results changed for a new request: a search session stays
+    /// only while the request filters, and agrees with the results as they now are.
+    func keepSearchSession() {
+        guard searchSession != nil else { return }
+        if fetchRequest.stringFilters.isEmpty && !searchSession!.prepared {
+            searchSession = nil
         } else {
-            searchBase!.generation = engine.generation
+            searchSession!.generation = engine.generation
         }
     }
 
-    /// Keeps a base that still agrees with the results and the request, or
-    /// makes one from results without filters (`previous` is their request).
-    /// False when neither can be had.
-    private func keepBase(previous: FetchRequest<Entity>) throws -> Bool {
+    /// Keeps a search session that still agrees with the results and the
+    /// request, or starts one from results without filters (`previous` is
+    /// their request). False when neither can be had.
+    private func keepSession(previous: FetchRequest<Entity>) throws -> Bool {
         var unfiltered = fetchRequest
         unfiltered.stringFilters = []
-        if let base = searchBase, try base.generation != engine.generation || !sameMembers(base.request, unfiltered) {
-            searchBase = nil
+        if let session = searchSession, try !session.agrees(with: engine) || !sameMembers(session.request, unfiltered) {
+            searchSession = nil
         }
-        if searchBase != nil { return true }
-        // Only results without filters can become a base: they are all its rows.
+        if searchSession != nil { return true }
+        // Only results without filters can start a session: they are all its rows.
         guard previous.stringFilters.isEmpty, try sameMembers(previous, unfiltered) else { return false }
-        let sections = engine.sortedSections()
-        // The engine takes the base's arrays, so that the search holds one copy of the rows, not two.
-        let shared = Engine(fixedSection: engine.fixedSection)
-        shared.load(sorted: sections)
-        engine.adopt(shared)
-        searchBase = SearchBase(
-            request: unfiltered, sections: sections, generation: engine.generation,
-            members: Array(repeating: true, count: engine.count), memberCount: engine.count)
+        searchSession = SearchSession(request: unfiltered, sharing: engine)
         return true
     }
 

@@ -16,7 +16,7 @@ extension FetchedResultsController {
     /// ``fetchKeyRows(_:restrictedTo:)`` when one has.
     /// - Complexity: one query; O(n log n).
     func engineFromStore(_ plan: KeyPlan<Entity>) throws -> Engine {
-        let engine = Engine(fixedSection: loadedEngine.fixedSection)
+        let engine = Engine(fixedSection: engine.fixedSection)
         let fetch = try keyFetch(plan)
         var streamed = false
         try engine.load { add in

@@ -35,14 +35,11 @@ extension FetchedResultsController {
 
     /// Keeps objects to read with the next batch, and makes sure one comes.
     func holdUnread(_ candidates: [Candidate]) {
-        unread = Self.merging(unread + candidates)
-        guard !unread.isEmpty, !unreadRetryScheduled else { return }
-        unreadRetryScheduled = true
+        guard unread.hold(candidates) else { return }
         Task { @MainActor [weak self] in
             try? await Task.sleep(for: .milliseconds(250))
-            guard let self else { return }
-            unreadRetryScheduled = false
-            if !unread.isEmpty { process(ChangeSet(origin: .otherProcess)) }
+            guard let self, unread.retryCame() else { return }
+            process(ChangeSet(origin: .otherProcess))
         }
     }
 }

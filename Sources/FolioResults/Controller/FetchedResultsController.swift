@@ -46,12 +46,11 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
     /// For keys and filters read through a to-one relationship: related object → dependent rows, and back.
     var relatedKeys = RelatedKeyIndex()
     /// Objects of batches whose keys the store could not read, read again later (see ``placeUnread``).
-    var unread: [Candidate] = []
-    var unreadRetryScheduled = false
+    var unread = UnreadObjects()
     /// The key fetches translated for the current request, reused by every save until it changes.
     var preparedFetches = PreparedFetches<Entity>()
     /// The unfiltered results while a search filters them (see ``refetchInMemory(_:previous:narrowing:)``).
-    var searchBase: SearchBase?
+    var searchSession: SearchSession<Entity>?
     /// A search keystroke that changes more rows than this is reported as
     /// the sections replaced, not row by row: the table reloads instead of
     /// animating hundreds of thousands of rows, and the results rebuild in O(n).
@@ -102,27 +101,29 @@ public final class FetchedResultsController<Entity: ManagedObject>: AnyFetchedRe
         hasFetched = true
         lastError = nil
         lastFetchUsedCache = order != nil
-        cachedOrder = nil
-        searchBase = nil
-        if let fresh { loadedEngine.adopt(fresh) } else { loadedEngine.load([]) }
-        // From the cache, the table draws from the file; the whole order loads off the main actor, or on demand.
-        cachedOrder = order
+        cachedOrder.show(nil)
+        searchSession = nil
+        if let fresh { engine.adopt(fresh) } else { engine.load([]) }
+        // From the cache, the table draws from the file; the whole order loads off the main actor,
+        // or at once when something needs every row first (``loadWholeOrder()``).
+        cachedOrder.show(order)
         sectionCache = nil
-        resident = objects
-        residentBatches = [:]
-        batchOrder = []
+        resident = ResidentObjects(all: objects)
         relatedKeys = RelatedKeyIndex(plan.related)
         relatedKeys.link(links, removed: [])
-        unread = []
+        unread.removeAll()
         if let cacheName, order == nil, !pending {
-            ResultsCache.store(name: cacheName, plan: plan, engine: loadedEngine, context: managedObjectContext)
+            ResultsCache.store(name: cacheName, plan: plan, engine: engine, context: managedObjectContext)
         }
         followContext()
-        if let order { loadInBackground(order) }
+        if order != nil { cachedOrder.loadApart { [weak self] in self?.finishLoading($0, $1) } }
     }
 
-    /// Loads a relaunch's whole cached order now (see ``loadInBackground(_:)``).
-    override func loadCachedOrder() { loadCachedOrderNow() }
+    /// Loads a relaunch's whole cached order now, on the main actor, when one is shown.
+    override func loadWholeOrder() {
+        guard let (order, loaded) = cachedOrder.loadNow() else { return }
+        finishLoading(order, loaded)
+    }
 
     /// All fetched objects in order, or nil before `performFetch()`.
     ///

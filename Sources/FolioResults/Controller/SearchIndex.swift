@@ -1,9 +1,9 @@
 import FolioStore
 
 /// The texts one string filter reads, folded as the store folds them, for
-/// every row of a search base in its order: one run of bytes per row, so a
+/// every row of a search session in its order: one run of bytes per row, so a
 /// keystroke tests contiguous memory and folds nothing. Built when a search
-/// starts; released with its base when the search ends.
+/// starts; released with its session when the search ends.
 ///
 /// Each attribute's text is stored as `0xFF` and its folded UTF-8 bytes, a
 /// nil text as `0xFE` alone; neither byte occurs in UTF-8, so a needle never

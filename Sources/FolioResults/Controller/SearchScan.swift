@@ -1,12 +1,12 @@
 import FolioStore
 
 /// A search keystroke's outcome over the rows of a
-/// ``FetchedResultsController/SearchBase``: which rows are in the new
+/// ``SearchSession``: which rows are in the new
 /// results, and who enters or leaves them. Apart from the controller's
 /// generic code, so that the loop over a million rows is compiled for its types.
 ///
 /// ```swift
-/// let outcome = SearchScan.Outcome(verdicts: verdicts, members: base.members, sections: base.sections)
+/// let outcome = SearchScan.Outcome(verdicts: verdicts, members: session.members, sections: session.sections)
 /// ```
 enum SearchScan {
     typealias Entry = ResultsEngine<Int64, RowKey, SectionKey>.Entry
@@ -16,7 +16,7 @@ enum SearchScan {
         /// Per row, in order: whether it is in the new results.
         var verdicts: [Bool]
         var leaving: [Int64] = []
-        /// The rows that enter, by (section, row) in the base.
+        /// The rows that enter, by (section, row) in the session.
         var entering: [(section: Int32, row: Int32)] = []
         /// Sections whose rows all stay.
         var whole: [Bool] = []

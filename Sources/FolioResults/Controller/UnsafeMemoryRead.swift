@@ -17,7 +17,7 @@ import FolioStore
 // lane is done; each lane writes only its own run of the buffers and its
 // own entry of the counts.
 final class UnsafeMemoryRead: @unchecked Sendable {
-    typealias Candidate = (id: Int64, changed: Bool)
+    typealias Candidate = BatchCandidate
     typealias Change = ResultsRowChange<Int64, RowKey, SectionKey>
 
     let keys: ObjectKeys
