@@ -1,5 +1,5 @@
+import FolioLocking
 import Foundation
-import Synchronization
 
 /// A child process whose stdout lines are collected with their arrival
 /// times, for tests that need a real second process (crash and two-process tests).
@@ -18,7 +18,7 @@ public final class StoreChildProcess: @unchecked Sendable {
         var buffer = Data()
         var ended = false
     }
-    private let lock = Mutex(Output())
+    private let lock = LockedValue(Output())
 
     /// Starts `executable` with `arguments`.
     ///

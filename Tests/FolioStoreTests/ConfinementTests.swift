@@ -1,4 +1,5 @@
 import Dispatch
+import FolioLocking
 import Testing
 
 @testable import FolioStore

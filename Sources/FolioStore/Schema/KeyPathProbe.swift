@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import FolioLocking
 
 /// Finds which declared properties a key path reads by evaluating it once on
 /// probe objects, so composed key paths (`\Animal.classification?.order`,
@@ -29,7 +29,7 @@ final class KeyPathProbe {
 
     /// Probe objects need a context to be initialised with; this one stays
     /// empty (its schema has no entities) and is used only under its lock.
-    private static let shared = Mutex<ObjectContext>(makeContext())
+    private static let shared = LockedValue<ObjectContext>(makeContext())
 
     private let context: ObjectContext
     private var recording = false
