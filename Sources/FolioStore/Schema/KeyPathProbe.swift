@@ -56,7 +56,8 @@ final class KeyPathProbe {
         return shared.withLock { context in
             let keyPath = key.keyPath
             let probe = KeyPathProbe(context: context)
-            defer { probe.objects.removeAll() }  // probes refer to the recorder
+            // Probes refer to the recorder, which lists them and their reads: let go of both.
+            defer { probe.objects.removeAll(); probe.reads.removeAll() }
             let start = probe.makeObject(root)
             probe.recording = true
             let result = (start as Any)[keyPath: keyPath]
