@@ -31,10 +31,15 @@ let package = Package(
         // The layers (docs/architecture.md). Results and tables share only the
         // vocabulary of FolioChanges, so the table and terminal layers link no SQLite;
         // FolioAdapters joins the two sides.
-        .target(name: "FolioStore", dependencies: ["CSQLite"]),
+        // The package's one lock, and what tells ThreadSanitizer about it
+        // (in a sanitizer build only: scripts/sanitize).
+        .target(name: "CFolioSanitizer"),
+        .target(name: "FolioLocking", dependencies: ["CFolioSanitizer"]),
+
+        .target(name: "FolioStore", dependencies: ["CSQLite", "FolioLocking"]),
         .target(name: "FolioChanges"),
         // The PostgreSQL backend: its own target, so SQLite-only users link no libpq.
-        .target(name: "FolioPostgres", dependencies: ["FolioStore", "CLibPQ"]),
+        .target(name: "FolioPostgres", dependencies: ["FolioStore", "FolioLocking", "CLibPQ"]),
         .target(name: "FolioResults", dependencies: ["FolioStore", "FolioChanges"]),
         .target(name: "FolioTable", dependencies: ["FolioChanges"]),
         .target(name: "FolioAdapters", dependencies: ["FolioStore", "FolioResults", "FolioTable", "FolioTerminal"]),
@@ -72,7 +77,7 @@ let package = Package(
         .target(name: "FolioTableTestSupport", dependencies: ["FolioTable", "FolioTerminal", "FolioProcessSupport"]),
         // Other processes, waited on off the main actor: a throwaway PostgreSQL
         // cluster (run as programs, no libpq) for the tests and the benchmarks.
-        .target(name: "FolioProcessSupport"),
+        .target(name: "FolioProcessSupport", dependencies: ["FolioLocking"]),
         .target(
             name: "FolioTestSupport",
             dependencies: [

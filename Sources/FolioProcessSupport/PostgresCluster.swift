@@ -1,3 +1,4 @@
+import FolioLocking
 import Foundation
 import Synchronization
 
@@ -27,7 +28,7 @@ public final class PostgresCluster: Sendable {
     private let runAsPostgres: Bool
     private let databases = Atomic<Int>(0)
 
-    private static let sharedCluster = Mutex<PostgresCluster?>(nil)
+    private static let sharedCluster = LockedValue<PostgresCluster?>(nil)
     private static let prefix = "folio-pg-"
     private static let stagingPrefix = "folio-pgnew-"
 
@@ -190,7 +191,7 @@ public final class PostgresCluster: Sendable {
         }
     }
 
-    private static let running = Mutex<[PostgresCluster]>([])
+    private static let running = LockedValue<[PostgresCluster]>([])
     private static let registeredExit = Atomic<Bool>(false)
 
     /// A shell that waits for this process to end, then stops the server

@@ -1,5 +1,5 @@
+import FolioLocking
 import Foundation
-import Synchronization
 
 /// A child process whose stdout lines are collected with their arrival
 /// times, for tests that need a real second process (crash and two-process tests).
@@ -18,7 +18,7 @@ public final class StoreChildProcess: @unchecked Sendable {
         var buffer = Data()
         var ended = false
     }
-    private let lock = Mutex(Output())
+    private let lock = LockedValue(Output())
 
     /// Starts `executable` with `arguments`.
     ///
@@ -43,7 +43,11 @@ public final class StoreChildProcess: @unchecked Sendable {
     }
 
     deinit {
+        guard process.processIdentifier != 0 else { return }  // never started
         if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        // Foundation's Process and its termination source keep each other
+        // until `waitUntilExit` sees the end; polling `isRunning` never does.
+        process.waitUntilExit()
     }
 
     /// An executable built beside the running test binary (for example `folio-store-worker`).
@@ -114,6 +118,7 @@ public final class StoreChildProcess: @unchecked Sendable {
     /// workers exit at end of input, and `kill()` sends SIGKILL).
     private func waitForExit() async {
         _ = await Self.poll(timeout: .infinity) { self.process.isRunning ? nil : true }
+        process.waitUntilExit()  // at once now; lets Foundation let go of the process
     }
 
     /// Checks `probe` every millisecond, suspended in between, until it gives

@@ -1,7 +1,7 @@
+import FolioLocking
 import FolioStore
 import Foundation
 import Glibc
-import Synchronization
 
 /// How soon a save reaches the view context's observers: from a background
 /// context of this process (the in-process broadcast), and from a real
@@ -82,7 +82,7 @@ extension StoreBench {
 
 /// When the observer heard each inserted row, by row ID.
 final class HeardTimes: Sendable {
-    let times = Mutex<[Int64: Double]>([:])
+    let times = LockedValue<[Int64: Double]>([:])
 }
 
 /// `folio-bench store --save-child PATH` in a process of its own: waits for

@@ -1,5 +1,6 @@
 import CLibPQ
 import Dispatch
+import FolioLocking
 import FolioPostgres
 import FolioStore
 import FolioTestSupport
@@ -130,7 +131,7 @@ import Testing
         defer { PQfinish(holder) }
         #expect(PQstatus(holder) == CONNECTION_OK)
         PQclear(PQexec(holder, "BEGIN; LOCK TABLE folio_metadata IN ACCESS EXCLUSIVE MODE"))
-        let outcome = Mutex<Result<HistoryRead, any Error>?>(nil)
+        let outcome = LockedValue<Result<HistoryRead, any Error>?>(nil)
         let onQueue = OnQueue(feed: feed)
         queue.async {
             let result = Result { try onQueue.feed.read(after: position) }

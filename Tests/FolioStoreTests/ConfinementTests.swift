@@ -1,4 +1,6 @@
 import Dispatch
+import FolioLocking
+import Foundation
 import Testing
 
 @testable import FolioStore
@@ -34,5 +36,37 @@ import Testing
             }
         }
         #expect(counter.withLock { $0 } == 8_000)
+    }
+
+    /// Threads that wait for each other's lock: `Mutex` then hands it over in
+    /// the kernel, where ThreadSanitizer sees nothing, so under
+    /// `scripts/sanitize thread` this fails (a reported race) unless the lock
+    /// tells the sanitizer itself.
+    @Test func aContendedLockedValueIsCleanUnderThreadSanitizer() {
+        let counter = LockedValue(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<20_000 { counter.withLock { $0 += 1 } }
+        }
+        #expect(counter.withLock { $0 } == 160_000)
+    }
+
+    /// A `Mutex` of its own would put a lock back where ThreadSanitizer is blind.
+    @Test func everyLockInThePackageIsALockedValue() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let mutex = try Regex(#"\bMutex\s*[<(]"#)
+        var found: [String] = []
+        for folder in ["Sources", "Tests"] {
+            let files = FileManager.default.enumerator(at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)
+            while let file = files?.nextObject() as? URL {
+                let path = String(file.path.dropFirst(root.path.count + 1))
+                guard path.hasSuffix(".swift"), !path.hasPrefix("Sources/FolioLocking/") else { continue }
+                let text = try String(contentsOf: file, encoding: .utf8)
+                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                where line.contains(mutex) && !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                    found.append("\(path):\(number + 1)")
+                }
+            }
+        }
+        #expect(found.isEmpty, "use LockedValue: \(found.joined(separator: ", "))")
     }
 }

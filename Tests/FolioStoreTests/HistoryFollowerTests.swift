@@ -1,6 +1,6 @@
+import FolioLocking
 import FolioTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 @testable import FolioStore
@@ -30,7 +30,7 @@ import Testing
         try c.save()
 
         // A follower that has read nothing since `start` finds the three rows in one read.
-        let delivered = Mutex<[ChangeSet]>([])
+        let delivered = LockedValue<[ChangeSet]>([])
         let follower = HistoryFollower(feed: feed, registeredAt: start) { changes in delivered.withLock { $0.append(changes) } }
         follower.start(fallbackInterval: 3600)
         follower.pollNow()

@@ -1,6 +1,6 @@
 import CLibPQ
+import FolioLocking
 import Foundation
-import Synchronization
 
 /// Where the server's notices go: a `RAISE NOTICE` or `RAISE WARNING` (from
 /// a trigger, say) and libpq's own warnings (a server that shuts down while
@@ -11,7 +11,7 @@ import Synchronization
 ///
 ///     PostgresNotices.route { line in log.append(line) }   // "WARNING:  check the orbit"
 package enum PostgresNotices {
-    private static let handler = Mutex<(@Sendable (String) -> Void)?>(nil)
+    private static let handler = LockedValue<(@Sendable (String) -> Void)?>(nil)
 
     /// Sends every later notice, of every connection, to `handler` (on the
     /// thread that talked to the server), or drops them when nil.

@@ -1,4 +1,5 @@
 import Dispatch
+import FolioLocking
 import FolioStore
 import Foundation
 import Glibc
@@ -19,7 +20,7 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
     private let schema: Schema
     private let journal: ReplicaJournal
     private let busyTimeoutMilliseconds: Int32
-    private let policy = Mutex<MergePolicy>(.error)
+    private let policy = LockedValue<MergePolicy>(.error)
     private let automatic = Atomic<Bool>(true)
     /// The author of the history rows the sync writes into the replica (not any container's).
     private let localAuthor = "sync-" + UUID().uuidString

@@ -1,5 +1,5 @@
+import FolioLocking
 import FolioStore
-import Synchronization
 
 /// What a replica's saves write beside their rows, in the same SQLite
 /// transaction: the save as an outbox entry, and for each row it writes one
@@ -7,7 +7,7 @@ import Synchronization
 /// made on). New objects get IDs in the replica's own range.
 final class ReplicaJournal: SaveJournal {
     let identity: ReplicaIdentity
-    private let wake = Mutex<(@Sendable () -> Void)?>(nil)
+    private let wake = LockedValue<(@Sendable () -> Void)?>(nil)
 
     init(identity: ReplicaIdentity) { self.identity = identity }
 

@@ -1,6 +1,6 @@
+import FolioLocking
 import FolioStore
 import Foundation
-import Synchronization
 
 /// The persistent section cache: a named file holding a fetch's rows in
 /// order (IDs and key values), valid only for the same request on the same
@@ -14,7 +14,7 @@ import Synchronization
 /// ResultsCache.delete(name: "Animals")
 /// ```
 public enum ResultsCache {
-    private static let location = Mutex<URL?>(nil)
+    private static let location = LockedValue<URL?>(nil)
 
     /// Where cache files live: `$XDG_CACHE_HOME/folio/results` (or
     /// `~/.cache/folio/results`) unless set.

@@ -1,4 +1,4 @@
-import Synchronization
+import FolioLocking
 
 /// Hands each change set to every live `AsyncStream` made from it; a stream
 /// that ends (its task cancelled or its consumer gone) is dropped.
@@ -9,7 +9,7 @@ import Synchronization
 /// broadcaster.yield(changeSet)
 /// ```
 package final class ChangeSetBroadcaster<Element: Sendable>: Sendable {
-    private let state = Mutex<(next: Int, continuations: [Int: AsyncStream<Element>.Continuation])>((0, [:]))
+    private let state = LockedValue<(next: Int, continuations: [Int: AsyncStream<Element>.Continuation])>((0, [:]))
 
     /// Creates a broadcaster with no listeners.
     ///

@@ -1,4 +1,4 @@
-import Synchronization
+import FolioLocking
 
 /// Where a container's contexts hear each other's saves and other
 /// processes' commits. The history follower delivers here, not through the
@@ -8,7 +8,7 @@ import Synchronization
 ///     let inbox = inboxes.add { changes in queue.async { merge(changes) } }
 ///     inboxes.broadcast(changes, except: inbox)
 final class ContextInboxes: Sendable {
-    private let state = Mutex<(next: Int, deliver: [Int: @Sendable (ChangeSet) -> Void])>((0, [:]))
+    private let state = LockedValue<(next: Int, deliver: [Int: @Sendable (ChangeSet) -> Void])>((0, [:]))
 
     /// Adds a context's delivery; returns its number.
     func add(_ deliver: @escaping @Sendable (ChangeSet) -> Void) -> Int {

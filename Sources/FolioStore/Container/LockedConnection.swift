@@ -1,3 +1,5 @@
+import FolioLocking
+
 /// One connection to the store, owned by the lock that lets one caller at a
 /// time use it.
 ///

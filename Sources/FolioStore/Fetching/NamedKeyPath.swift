@@ -1,12 +1,12 @@
+import FolioLocking
 import Foundation
-import Synchronization
 
 /// A key path built from Core Data's string form ("classification.order"):
 /// a subscript key path on the object, remembered with its name so the
 /// schema resolves it by name at fetch time (and names it in the error).
 package enum NamedKeyPath {
     // One entry per distinct key string a program uses, so it stays small.
-    private static let names = Mutex<[KeyPathKey: String]>([:])
+    private static let names = LockedValue<[KeyPathKey: String]>([:])
 
     /// The key path for `name` on `Root`.
     package static func make<Root: ManagedObject>(_ name: String, on root: Root.Type) -> any KeyPath<Root, StoreKey> & Sendable {

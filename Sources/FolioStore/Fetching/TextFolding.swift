@@ -1,5 +1,5 @@
+import FolioLocking
 import Foundation
-import Synchronization
 
 /// The one definition of case-, diacritic- and width-insensitive text for
 /// ``StringFilter``: the store folds stored text with it in SQL (the SQLite
@@ -19,7 +19,7 @@ enum TextFolding {
     static let supported: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive, .widthInsensitive]
 
     /// Folded scalars, by scalar value and option bits (at most one entry per scalar and options).
-    private static let scalarCache = Mutex<[UInt64: String]>([:])
+    private static let scalarCache = LockedValue<[UInt64: String]>([:])
 
     /// `text` folded by `options` (only ``supported`` ones count); unchanged without options.
     /// - Complexity: O(length); ASCII text takes a byte-wise path.

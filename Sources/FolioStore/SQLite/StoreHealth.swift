@@ -1,4 +1,4 @@
-import Synchronization
+import FolioLocking
 
 /// Whether damage has been found in a store file, shared by every
 /// connection a container opens on it. Once set it stays: each connection
@@ -8,7 +8,7 @@ import Synchronization
 ///     health.markDamaged("database disk image is malformed")
 ///     health.damage   // "database disk image is malformed"
 final class StoreHealth: Sendable {
-    private let found = Mutex<String?>(nil)
+    private let found = LockedValue<String?>(nil)
 
     /// SQLite's message for the first damage found, or nil.
     var damage: String? { found.withLock { $0 } }

@@ -1,4 +1,4 @@
-import Synchronization
+import FolioLocking
 
 /// An entity: a `ManagedObject` subclass, its table, and its properties.
 /// Each class returns one from its `entity` class property.
@@ -31,7 +31,7 @@ public final class EntityDescription: @unchecked Sendable {
     private(set) var byKeyPath: [AnyKeyPath: PropertyDescription] = [:]
     package private(set) var byName: [String: PropertyDescription] = [:]
     /// Composed key paths resolved so far (and refusals), by value.
-    let resolvedKeyPaths = Mutex<[KeyPathKey: Result<[PropertyDescription], StoreError>]>([:])
+    let resolvedKeyPaths = LockedValue<[KeyPathKey: Result<[PropertyDescription], StoreError>]>([:])
     /// The attributes' default values, the initial state of a new object.
     private(set) var defaults: [StoreValue] = []
 

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import FolioLocking
 
 /// Finds which declared properties a key path reads by evaluating it once on
 /// probe objects, so composed key paths (`\Animal.classification?.order`,
@@ -29,7 +29,7 @@ final class KeyPathProbe {
 
     /// Probe objects need a context to be initialised with; this one stays
     /// empty (its schema has no entities) and is used only under its lock.
-    private static let shared = Mutex<ObjectContext>(makeContext())
+    private static let shared = LockedValue<ObjectContext>(makeContext())
 
     private let context: ObjectContext
     private var recording = false
@@ -56,7 +56,8 @@ final class KeyPathProbe {
         return shared.withLock { context in
             let keyPath = key.keyPath
             let probe = KeyPathProbe(context: context)
-            defer { probe.objects.removeAll() }  // probes refer to the recorder
+            // Probes refer to the recorder, which lists them and their reads: let go of both.
+            defer { probe.objects.removeAll(); probe.reads.removeAll() }
             let start = probe.makeObject(root)
             probe.recording = true
             let result = (start as Any)[keyPath: keyPath]
