@@ -1,3 +1,4 @@
+import FolioLocking
 import FolioResults
 import FolioStore
 import Foundation
@@ -74,7 +75,7 @@ extension ScaleBench {
     @MainActor
     static func runClients(uri: String, count: Int) async throws {
         let clients = try (0..<count).map { _ in try ScaleClient(uri: uri) }
-        let input = Mutex<[ScaleSave]?>(nil)
+        let input = LockedValue<[ScaleSave]?>(nil)
         say("ready")
         Thread {
             var saves: [ScaleSave] = []

@@ -1,3 +1,4 @@
+import FolioLocking
 import FolioProcessSupport
 import FolioResults
 import FolioStore
@@ -86,7 +87,7 @@ struct ScaleBench {
             contexts.append((container.newBackgroundContext(), Self.writerName(w)))
         }
         let end = StoreLatency.now() + seconds * 1000
-        let results = Mutex<[[ScaleSave]]>([]), failed = Atomic<Int>(0)
+        let results = LockedValue<[[ScaleSave]]>([]), failed = Atomic<Int>(0)
         let group = DispatchGroup()
         for (background, name) in contexts {
             group.enter()

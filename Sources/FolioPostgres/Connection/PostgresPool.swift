@@ -1,4 +1,5 @@
 import Dispatch
+import FolioLocking
 import FolioStore
 import Synchronization
 
@@ -35,7 +36,7 @@ final class PostgresPool: Sendable {
     }
 
     /// Pools by key, each kept while a holder (a backend, a feed hub) holds it.
-    private static let pools = Mutex<[Key: (pool: PostgresPool, holders: Int)]>([:])
+    private static let pools = LockedValue<[Key: (pool: PostgresPool, holders: Int)]>([:])
 
     /// The process's pool for `namespace` on `server`; give it back with ``release()``.
     static func shared(_ server: PostgresServer, namespace: String?, readOnly: Bool, role: String? = nil) -> PostgresPool {

@@ -1,4 +1,5 @@
 import Dispatch
+import FolioLocking
 import FolioStore
 import Synchronization
 
@@ -53,9 +54,9 @@ final class PostgresFeedHub: Sendable {
     private let busyTimeoutMilliseconds: Int32
     let state = LockedValue(State())
     /// Held while the window is read from the server, so one read serves all.
-    let reading = Mutex(())
+    let reading = LockedValue(())
     let acknowledging = Atomic<Bool>(false)
-    let listening = Mutex<Int?>(nil)
+    let listening = LockedValue<Int?>(nil)
 
     /// Acknowledgements closer together than this go together (ns).
     static let acknowledgementSpacing: UInt64 = 100_000_000
@@ -72,7 +73,7 @@ final class PostgresFeedHub: Sendable {
         pool = PostgresPool.shared(server, namespace: key.namespace, readOnly: false, role: "feed")
     }
 
-    private static let hubs = Mutex<[Key: PostgresFeedHub]>([:])
+    private static let hubs = LockedValue<[Key: PostgresFeedHub]>([:])
 
     /// The process's hub for `namespace` on `server`.
     static func shared(_ server: PostgresServer, namespace: String?, busyTimeoutMilliseconds: Int32) -> PostgresFeedHub {

@@ -1,4 +1,5 @@
 import Dispatch
+import FolioLocking
 import FolioStore
 import Glibc
 import Synchronization
@@ -33,7 +34,7 @@ final class PostgresListener: @unchecked Sendable {  // mutable state is @QueueC
         _nextID = QueueConfined(wrappedValue: 0, on: queue)
     }
 
-    private static let listeners = Mutex<[String: PostgresListener]>([:])
+    private static let listeners = LockedValue<[String: PostgresListener]>([:])
 
     /// This process's listener on `server` (one per server URI).
     static func shared(_ server: PostgresServer) -> PostgresListener {
