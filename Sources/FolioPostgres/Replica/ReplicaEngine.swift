@@ -216,7 +216,7 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
 
     private func openFile() throws -> ReplicaFile {
         if let file { return file }
-        let opened = try ReplicaFile.open(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        let opened = try ReplicaFile.open(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, checkpointing: true)
         file = opened
         return opened
     }
