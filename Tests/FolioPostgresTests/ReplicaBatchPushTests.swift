@@ -122,4 +122,29 @@ import Testing
                 "SELECT string_agg(\"commonName\" || ':' || legs || ':' || habitat, ',' ORDER BY \"commonName\") FROM \"TestAnimal\"")
                 == "Okapi:5:Forest,Tapir:6:")
     }
+
+    @Test func anEditRefusedAmongEditsStopsThePushAfterTheEditsBeforeIt() async throws {
+        let a = try replica("a.sqlite")
+        for name in ["North", "South", "East"] { zoo(name, in: a.viewContext) }
+        try a.viewContext.save()
+        _ = try await a.syncNow()
+        let b = try replica("b.sqlite")
+        let zoos = try b.viewContext.fetch(FetchRequest<TestZoo>(sortBy: [SortDescriptor(\.name)]))  // East, North, South
+        zoo("West", in: a.viewContext)
+        try a.viewContext.save()
+        _ = try await a.syncNow()
+        // Edits only, each a save: the second takes a name the server gave another zoo meanwhile.
+        for (zoo, name) in zip(zoos, ["East 2", "West", "South 2"]) {
+            zoo.name = name
+            try b.viewContext.save()
+        }
+        let refused = try await b.syncNow()
+        #expect(refused.pushed == 1 && refused.waiting == 2 && refused.problem?.contains("must be unique") == true, "\(refused)")
+        #expect(try await sql("SELECT string_agg(name, ',' ORDER BY name) FROM \"TestZoo\"") == "East 2,North,South,West")
+        zoos[1].name = "North 2"
+        try b.viewContext.save()
+        let settled = try await b.syncNow()
+        #expect(settled.waiting == 0 && settled.problem == nil, "\(settled)")
+        #expect(try await sql("SELECT string_agg(name, ',' ORDER BY name) FROM \"TestZoo\"") == "East 2,North 2,South 2,West")
+    }
 }

@@ -11,12 +11,17 @@ import Foundation
 ///
 ///     PostgresNotices.route { line in log.append(line) }   // "WARNING:  check the orbit"
 package enum PostgresNotices {
-    private static let handler = LockedValue<(@Sendable (String) -> Void)?>(nil)
+    /// Boxed: a closure kept as a lock's own value gains a reabstraction
+    /// thunk at each `withLock`, so each notice would call through one more layer.
+    private struct Handler {
+        let run: @Sendable (String) -> Void
+    }
+    private static let handler = LockedValue<Handler?>(nil)
 
     /// Sends every later notice, of every connection, to `handler` (on the
     /// thread that talked to the server), or drops them when nil.
     package static func route(_ handler: (@Sendable (String) -> Void)?) {
-        self.handler.withLock { $0 = handler }
+        self.handler.withLock { $0 = handler.map(Handler.init) }
     }
 
     /// Hands `message` (libpq's text, with its line breaks) to the handler on one line.
@@ -24,7 +29,7 @@ package enum PostgresNotices {
         let line = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }.joined(separator: " ")
         guard !line.isEmpty, let handler = handler.withLock({ $0 }) else { return }
-        handler(line)
+        handler.run(line)
     }
 
     /// Makes `connection` send its notices here; called before it talks to the server.

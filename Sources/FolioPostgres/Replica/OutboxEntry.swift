@@ -55,13 +55,6 @@ struct OutboxEntry: Codable {
         inserts.map { RowKey($0.entity, $0.id) } + updates.map { RowKey($0.entity, $0.id) } + deletes.map { RowKey($0.entity, $0.id) }
     }
 
-    func encoded() throws -> String {
-        String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
-    }
-
-    static func decode(_ text: String) throws -> OutboxEntry {
-        try JSONDecoder().decode(OutboxEntry.self, from: Data(text.utf8))
-    }
 }
 
 /// A row of an entity's table.
@@ -80,7 +73,9 @@ struct RowKey: Hashable, Comparable {
 extension OutboxEntry {
     /// The entry of `batch`, whose new objects got `permanent`; `old` reads
     /// a row's current values of some columns (before the save writes them).
-    init(_ batch: SaveBatch, permanent: [ObjectID], old: (EntityDescription, Int64, [String]) throws -> [StoreValue]) throws {
+    init(
+        _ batch: SaveBatch, permanent: [ObjectID], history: String, old: (EntityDescription, Int64, [String]) throws -> [StoreValue]
+    ) throws {
         var map: [ObjectID: Int64] = [:]
         for (insert, id) in zip(batch.inserts, permanent) { map[insert.id] = id.rowID }
         func row(_ id: ObjectID) -> Int64 { id.isTemporary ? map[id] ?? id.rowID : id.rowID }
@@ -108,6 +103,6 @@ extension OutboxEntry {
                 entity: $0.owner.entityName, property: $0.property.name, owner: row($0.owner),
                 members: $0.members.map(row))
         }
-        history = batch.changes.historyText(inserted: permanent)
+        self.history = history
     }
 }

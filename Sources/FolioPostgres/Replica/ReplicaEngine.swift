@@ -173,12 +173,13 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
         var waiting = WaitingSaves()
         try waiting.catchUp(file)
         pushing: while true {
-            let batch = try file.outbox(limit: ReplicaPush.batchSize)
+            let batch = waiting.oldest(ReplicaPush.batchSize)
             if batch.isEmpty { break }
             var alone = false
             do {
                 let outcome = try push.push(batch, waiting: &waiting)
                 result.pushed += outcome.pushed
+                waiting.pushed(outcome.pushed)
                 if let conflicts = outcome.conflicts {
                     result.unsettled = conflicts
                     break pushing
@@ -189,12 +190,13 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
                 alone = true
             }
             // The oldest waiting entry, alone: its pushed predecessors left the outbox.
-            guard alone, let (seq, entry) = try file.outbox(limit: 1).first else { continue }
+            guard alone, let (seq, entry) = waiting.oldest(1).first else { continue }
             do {
                 switch try push.push(seq, entry) {
                 case .pushed:
                     result.pushed += 1
                     waiting.pending.remove(entry)
+                    waiting.pushed(1)
                 case .conflicts(let conflicts):
                     result.unsettled = conflicts
                     break pushing
@@ -215,7 +217,7 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
 
     private func openFile() throws -> ReplicaFile {
         if let file { return file }
-        let opened = try ReplicaFile.open(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        let opened = try ReplicaFile.open(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, checkpointing: true)
         file = opened
         return opened
     }

@@ -16,6 +16,21 @@ import Foundation
 ///   position it has pulled through.
 struct ReplicaFile {
     let connection: SQLiteConnection
+    /// The sync's file only: its commits leave checkpoints to a queue of their own, as a save's do.
+    private var checkpoints: Checkpoints?
+
+    /// Detaches the checkpointer before its connection goes (the last copy of the file takes it along).
+    private final class Checkpoints {
+        let checkpointer: WALCheckpointer
+        let connection: SQLiteConnection
+
+        init(_ connection: SQLiteConnection, busyTimeoutMilliseconds: Int32) throws {
+            checkpointer = try WALCheckpointer.attached(to: connection, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            self.connection = connection
+        }
+
+        deinit { checkpointer.close(connection) }
+    }
 
     static let tablesSQL = """
         CREATE TABLE IF NOT EXISTS folio_outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, entry TEXT NOT NULL);
@@ -27,10 +42,14 @@ struct ReplicaFile {
         """
 
     /// Opens the file for the replica's own writes (foreign keys on, as every store connection).
-    static func open(_ path: String, busyTimeoutMilliseconds: Int32) throws -> ReplicaFile {
+    /// The sync's file (`checkpointing`) runs no checkpoint inside its commits: SQLite's own,
+    /// past 1,000 pages of log, would copy and sync the file in the middle of a push or pull.
+    static func open(_ path: String, busyTimeoutMilliseconds: Int32, checkpointing: Bool = false) throws -> ReplicaFile {
         let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try connection.execute("PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL")
-        return ReplicaFile(connection: connection)
+        var file = ReplicaFile(connection: connection)
+        if checkpointing { file.checkpoints = try Checkpoints(connection, busyTimeoutMilliseconds: busyTimeoutMilliseconds) }
+        return file
     }
 
     func metadata(_ key: String) throws -> String? {

@@ -7,24 +7,30 @@ import FolioStore
 /// made on). New objects get IDs in the replica's own range.
 final class ReplicaJournal: SaveJournal {
     let identity: ReplicaIdentity
-    private let wake = LockedValue<(@Sendable () -> Void)?>(nil)
+    /// Boxed: a closure kept as a lock's own value gains a reabstraction
+    /// thunk at each `withLock`, so every save would call through one more
+    /// layer (slower each time, then a stack overflow).
+    private struct Handler {
+        let run: @Sendable () -> Void
+    }
+    private let wake = LockedValue<Handler?>(nil)
 
     init(identity: ReplicaIdentity) { self.identity = identity }
 
     var rowIDs: Range<Int64> { identity.rowIDs }
 
     /// `handler` runs (on the saving thread) after each save commits.
-    func onCommit(_ handler: (@Sendable () -> Void)?) { wake.withLock { $0 = handler } }
+    func onCommit(_ handler: (@Sendable () -> Void)?) { wake.withLock { $0 = handler.map(Handler.init) } }
 
-    func didCommit() { wake.withLock { $0 }?() }
+    func didCommit() { wake.withLock { $0 }?.run() }
 
-    func record(_ batch: SaveBatch, permanent: [ObjectID], on connection: SQLiteConnection) throws {
-        let entry = try OutboxEntry(batch, permanent: permanent) { entity, id, keys in
+    func record(_ batch: SaveBatch, permanent: [ObjectID], history: String, on connection: SQLiteConnection) throws {
+        let entry = try OutboxEntry(batch, permanent: permanent, history: history) { entity, id, keys in
             let columns = keys.map(quote).joined(separator: ", ")
             return try connection.rows("SELECT \(columns) FROM \(quote(entity.name)) WHERE id = ?", [.integer(id)]).first
                 ?? Array(repeating: .null, count: keys.count)
         }
-        try connection.run("INSERT INTO folio_outbox (entry) VALUES (?)", [.text(try entry.encoded())])
+        try connection.run("INSERT INTO folio_outbox (entry) VALUES (?)", [.text(entry.encoded())])
         for insert in entry.inserts {
             try connection.run(
                 "INSERT OR REPLACE INTO folio_replica_rows (entity, id, version, pending, base) VALUES (?, ?, 0, 1, 0)",

@@ -7,18 +7,36 @@ import FolioStore
 // commit. A failure before that commit loses nothing: the server rolls the
 // whole batch back and every entry still waits here.
 
-/// The saves waiting in the outbox as ``PendingRows``, each entry read once
-/// a round: pushed entries are taken out, saves made meanwhile counted in.
+/// The saves waiting in the outbox as ``PendingRows``, each entry read (and
+/// decoded) once a round: pushed entries are taken out, saves made meanwhile counted in.
 struct WaitingSaves {
     var pending = PendingRows()
     /// The newest outbox entry counted.
     private(set) var known: Int64 = 0
+    /// The entries read and not pushed yet, oldest first (from `start` on).
+    private var entries: [(seq: Int64, entry: OutboxEntry)] = []
+    private var start = 0
 
     /// Counts the entries saved since the last look.
     mutating func catchUp(_ file: ReplicaFile) throws {
         for (seq, entry) in try file.outbox(after: known) {
             pending.add(entry)
+            entries.append((seq, entry))
             known = seq
+        }
+    }
+
+    /// The oldest `limit` entries not pushed yet.
+    func oldest(_ limit: Int) -> [(seq: Int64, entry: OutboxEntry)] {
+        Array(entries[start..<min(entries.count, start + limit)])
+    }
+
+    /// The oldest `count` entries were pushed (they left the outbox).
+    mutating func pushed(_ count: Int) {
+        start = min(entries.count, start + count)
+        if start > 1024 && start * 2 > entries.count {
+            entries.removeFirst(start)
+            start = 0
         }
     }
 }
@@ -36,12 +54,18 @@ extension ReplicaPush {
         var refused = false
     }
 
+    /// An entry the server committed, with what it wrote, for the bookkeeping here.
+    typealias Done = (seq: Int64, saved: OutboxEntry, entry: OutboxEntry, written: Written, readBack: ReadBack)
+
     /// Pushes `entries` (the oldest waiting) in one server transaction.
     func push(_ entries: [(seq: Int64, entry: OutboxEntry)], waiting: inout WaitingSaves) throws -> BatchOutcome {
-        typealias Done = (seq: Int64, saved: OutboxEntry, entry: OutboxEntry, written: Written, readBack: ReadBack)
         // Each row's server version as the next entry writing it expects: the file's, then what the batch left.
         var bases: [RowKey: Int64] = [:]
         for (_, entry) in entries { for row in entry.rows where bases[row] == nil { bases[row] = try file.base(of: row) } }
+        if let pushed = try pushAtOnce(entries, bases) {
+            try recordPushed(pushed, waiting: &waiting)
+            return BatchOutcome(pushed: pushed.count)
+        }
         var done: [Done] = []
         var outcome = BatchOutcome()
         try server.beginWriting(until: server.deadlineFromNow)
@@ -95,6 +119,13 @@ extension ReplicaPush {
             server.abandonWriting()
             throw error
         }
+        try recordPushed(done, waiting: &waiting)
+        outcome.pushed = done.count
+        return outcome
+    }
+
+    /// After the server's commit, in one SQLite transaction: the entries leave the outbox and their rows take what the server holds.
+    private func recordPushed(_ done: [Done], waiting: inout WaitingSaves) throws {
         try file.write {
             try waiting.catchUp(file)
             for d in done {
@@ -103,8 +134,6 @@ extension ReplicaPush {
                 try record(d.entry, d.written, d.readBack, pending: waiting.pending)
             }
         }
-        outcome.pushed = done.count
-        return outcome
     }
 
     /// What a read back would give for an entry that only updated rows, which

@@ -195,18 +195,30 @@ struct ReplicaPush {
     func updateReturningRow(_ entity: EntityDescription, _ id: Int64, keys: [String], values: [StoreValue], at version: Int64) throws
         -> ServerRow?
     {
+        let statement = updateReturningRowStatement(entity, id, keys: keys, values: values, at: version)
+        return Self.rowReturned(by: try c.query(statement.sql, statement.values), entity, id)
+    }
+
+    /// The UPDATE of ``updateReturningRow(_:_:keys:values:at:)``.
+    func updateReturningRowStatement(_ entity: EntityDescription, _ id: Int64, keys: [String], values: [StoreValue], at version: Int64)
+        -> PGStatement
+    {
         let columns = ReplicaRows.columns(of: entity)
         let sets =
             keys.enumerated().map { "\(quote($0.element)) = $\($0.offset + 1)" } + ["\(RowVersion.column) = \(RowVersion.column) + 1"]
-        let r = try c.query(
+        return PGStatement(
             """
             UPDATE \(quote(entity.name)) SET \(sets.joined(separator: ", "))
             WHERE id = $\(keys.count + 1) AND \(RowVersion.column) = $\(keys.count + 2)
             RETURNING \((columns.map(quote) + [RowVersion.column]).joined(separator: ", "))
             """, values + [.integer(id), .integer(version)])
+    }
+
+    /// The row an UPDATE of that statement returned; nil when it matched none.
+    static func rowReturned(by r: PGResult, _ entity: EntityDescription, _ id: Int64) -> ServerRow? {
         guard r.rowCount > 0 else { return nil }
-        return ServerRow(
-            id: id, values: (0..<columns.count).map { r.value(row: 0, column: $0) }, version: r.int64(row: 0, column: columns.count))
+        let count = ReplicaRows.columns(of: entity).count
+        return ServerRow(id: id, values: (0..<count).map { r.value(row: 0, column: $0) }, version: r.int64(row: 0, column: count))
     }
 
     /// Writes `keys` of a row at server version `version`; its new version, or nil when the row is not at that version.

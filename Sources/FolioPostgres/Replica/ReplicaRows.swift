@@ -140,17 +140,21 @@ extension ReplicaFile {
         let insert =
             "INSERT INTO \(quote(entity.name)) (\((["id"] + columns.map(quote) + [RowVersion.column]).joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: columns.count + 2).joined(separator: ", ") + ")"
-        var values: [StoreValue] = []
-        values.reserveCapacity(columns.count + 2)
+        // Prepared once and bound in place: a first sync writes every row of the store through these two.
+        let rowInsert = try connection.prepare(insert)
+        let versionInsert = try connection.prepare("INSERT OR REPLACE INTO folio_replica_rows (entity, id, version) VALUES (?, ?, ?)")
+        let name = StoreValue.text(entity.name)
         for row in rows {
-            values.removeAll(keepingCapacity: true)
-            values.append(.integer(row.id))
-            values += row.values
-            values.append(.integer(RowVersion.first))
-            try connection.run(insert, values)
-            try connection.run(
-                "INSERT OR REPLACE INTO folio_replica_rows (entity, id, version) VALUES (?, ?, ?)",
-                [.text(entity.name), .integer(row.id), .integer(row.version)])
+            rowInsert.reset()
+            try rowInsert.bind(.integer(row.id), at: 1)
+            for (i, value) in row.values.enumerated() { try rowInsert.bind(value, at: Int32(i + 2)) }
+            try rowInsert.bind(.integer(RowVersion.first), at: Int32(row.values.count + 2))
+            while try rowInsert.step() {}
+            versionInsert.reset()
+            try versionInsert.bind(name, at: 1)
+            try versionInsert.bind(.integer(row.id), at: 2)
+            try versionInsert.bind(.integer(row.version), at: 3)
+            while try versionInsert.step() {}
         }
     }
 

@@ -28,10 +28,10 @@ package protocol SaveJournal: Sendable {
     /// The row IDs this store hands out to new objects (IDs of rows made
     /// elsewhere lie outside it, so they never clash).
     var rowIDs: Range<Int64> { get }
-    /// Records `batch` (its new objects at `permanent`) on `connection`,
-    /// inside the save's open transaction and before its writes, so the rows
-    /// as they were are still there to read.
-    func record(_ batch: SaveBatch, permanent: [ObjectID], on connection: SQLiteConnection) throws
+    /// Records `batch` (its new objects at `permanent`, its history text
+    /// `history`) on `connection`, inside the save's open transaction and
+    /// before its writes, so the rows as they were are still there to read.
+    func record(_ batch: SaveBatch, permanent: [ObjectID], history: String, on connection: SQLiteConnection) throws
     /// A save recorded on this process's connections has committed.
     func didCommit()
 }

@@ -15,8 +15,9 @@ extension SQLiteBackend {
         }
         do {
             let permanent = try allocateIDs(batch)
+            let history = batch.changes.historyText(inserted: permanent)
             // A replica records the save beside it, reading the rows as they were before its writes.
-            try journal?.record(batch, permanent: permanent, on: connection)
+            try journal?.record(batch, permanent: permanent, history: history, on: connection)
             // Temporary → permanent, needed only where something refers to a new object.
             var map: [ObjectID: ObjectID] = [:]
             if batch.refersToNewObjects {
@@ -100,7 +101,6 @@ extension SQLiteBackend {
             for o in batch.orders {
                 for (sql, values) in dialect.positionWrites(o, row: row) { try connection.run(sql, values) }
             }
-            let history = batch.changes.historyText(inserted: permanent)
             if !history.isEmpty {
                 try connection.run("INSERT INTO folio_history (author, changes) VALUES (?, ?)", [.text(author), .text(history)])
             }

@@ -18,7 +18,7 @@ import Synchronization
 ///
 ///     let checkpointer = WALCheckpointer(path: path, health: connection.health, busyTimeoutMilliseconds: 5000)
 ///     checkpointer.attach(to: connection)   // after `PRAGMA journal_mode=WAL`
-final class WALCheckpointer: @unchecked Sendable {  // mutable state is @QueueConfined to `queue`
+package final class WALCheckpointer: @unchecked Sendable {  // mutable state is @QueueConfined to `queue`
     /// The log length (pages, 16 MB at 4 KB) that schedules a PASSIVE checkpoint.
     /// SQLite's default is 1,000; a background checkpoint still shares the disk
     /// with the saves it overlaps, so fewer, larger ones disturb fewer saves.
@@ -44,6 +44,18 @@ final class WALCheckpointer: @unchecked Sendable {  // mutable state is @QueueCo
         self.queue = queue
         _connection = QueueConfined(wrappedValue: nil, on: queue)
         _completed = QueueConfined(wrappedValue: 0, on: queue)
+    }
+
+    /// A checkpointer watching `connection`, another writer of a store
+    /// file (a replica's sync), whose commits would otherwise run SQLite's
+    /// own checkpoints inside them. ``close(_:)`` it before the connection goes.
+    ///
+    ///     let checkpointer = try WALCheckpointer.attached(to: connection, busyTimeoutMilliseconds: 5000)
+    package static func attached(to connection: SQLiteConnection, busyTimeoutMilliseconds: Int32) throws -> WALCheckpointer {
+        let checkpointer = WALCheckpointer(
+            path: connection.path, health: connection.health, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        try checkpointer.attach(to: connection)
+        return checkpointer
     }
 
     /// Turns off `store`'s automatic checkpoints and watches its commits.
@@ -109,7 +121,7 @@ final class WALCheckpointer: @unchecked Sendable {  // mutable state is @QueueCo
     /// Waits for a scheduled checkpoint, closes the checkpointer's connection,
     /// then truncates the log through `store` without waiting for other
     /// processes' readers (their connections keep the log until they close).
-    func close(_ store: SQLiteConnection) {
+    package func close(_ store: SQLiteConnection) {
         detach(from: store)
         queue.sync { connection = nil }
         sqlite3_busy_timeout(store.db, 0)

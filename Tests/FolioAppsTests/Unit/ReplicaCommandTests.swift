@@ -161,8 +161,13 @@ import ZootasticApp
         let synced = await run(["planets", "sync", "--store", store, "--replica", replica])
         #expect(synced.out.hasPrefix("not synced here: another program open on this replica syncs it; "), "\(synced.out)")
         #expect(!synced.out.contains("pushed"), "\(synced.out)")
+        // The open program's waiting count was 0 before the command too: only the server's list says it pushed.
+        var server = await run(["planets", "list", "--store", store])
+        #expect(
+            await waitUntil(30) {
+                server = await run(["planets", "list", "--store", store])
+                return server.out.contains("Vulcan")
+            }, "\(server.out)")
         #expect(await waitUntil(30) { open.syncStatus?.waitingChanges == 0 })
-        let server = await run(["planets", "list", "--store", store])
-        #expect(server.out.contains("Vulcan"), "\(server.out)")
     }
 }
