@@ -160,7 +160,13 @@ final class PGConnection {
         return try retryingOnce(repeatable: Self.isRepeatable(all.map(\.sql))) {
             let parameters = all.map { PGParameters($0.values) }
             var names: [String?] = []
-            for (statement, p) in zip(all, parameters) { names.append(try preparedName(statement.sql, p)) }
+            for (statement, p) in zip(all, parameters) {
+                let before = self.statements.generation
+                let name = try preparedName(statement.sql, p)
+                // Preparing it emptied the session's statements: the names looked up before are gone.
+                if self.statements.generation != before { names = names.map { _ in nil } }
+                names.append(name)
+            }
             let results = pipelined(all.count) { index -> Int32 in
                 parameters[index].withPointers { types, pointers, lengths, formats in
                     let count = Int32(all[index].values.count)

@@ -19,6 +19,9 @@ struct PGStatementCache {
     }
 
     static let limit = 256
+    /// Goes up each time the cache starts afresh: a name from an earlier
+    /// generation no longer exists on the session.
+    private(set) var generation = 0
     private var names: [Key: String] = [:]
     private var seenOnce: Set<Key> = []
     private var counter = 0
@@ -33,7 +36,10 @@ struct PGStatementCache {
         }
         counter += 1
         let evictAll = names.count >= Self.limit
-        if evictAll { names.removeAll() }
+        if evictAll {
+            names.removeAll()
+            generation += 1
+        }
         return .prepare(name: "folio_\(counter)", evictAll: evictAll)
     }
 
