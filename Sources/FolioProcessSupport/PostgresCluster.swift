@@ -58,7 +58,7 @@ public final class PostgresCluster: Sendable {
         guard rename(staging, directory) == 0 else {
             throw ClusterError(message: "cannot make \(directory): \(String(cString: strerror(errno)))")
         }
-        if runAsPostgres { try Self.run("/bin/chown", ["-R", "postgres:postgres", directory]) }
+        if runAsPostgres { try ProgramRun.output("/bin/chown", ["-R", "postgres:postgres", directory]) }
         do {
             try runTool(
                 "initdb",
@@ -140,7 +140,7 @@ public final class PostgresCluster: Sendable {
     /// Runs SQL through `psql` on `database` and returns what it printed (unaligned, tuples only).
     @discardableResult
     public func runSQL(_ sql: String, database: String = "postgres") throws -> String {
-        try Self.run(
+        try ProgramRun.output(
             binaries + "/psql",
             [
                 "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", socketDirectory, "-p", "\(port)",
@@ -156,16 +156,10 @@ public final class PostgresCluster: Sendable {
     private func runTool(_ tool: String, _ arguments: [String]) throws {
         let path = binaries + "/" + tool
         if runAsPostgres {
-            try Self.run("/usr/sbin/runuser", ["-u", "postgres", "--", path] + arguments)
+            try ProgramRun.output("/usr/sbin/runuser", ["-u", "postgres", "--", path] + arguments)
         } else {
-            try Self.run(path, arguments)
+            try ProgramRun.output(path, arguments)
         }
-    }
-
-    /// Runs a program to its end (see ``ProgramRun``).
-    @discardableResult
-    static func run(_ path: String, _ arguments: [String]) throws -> String {
-        try ProgramRun.output(path, arguments)
     }
 
     /// The server's programs: where `initdb` is on the PATH beside `pg_ctl`, else Debian's newest version.
@@ -205,7 +199,7 @@ public final class PostgresCluster: Sendable {
             rm -rf '\(directory)'
             """
         // `setsid -f` forks and returns at once; the shell lives on by itself.
-        _ = try? Self.run("/usr/bin/setsid", ["-f", "/bin/sh", "-c", script])
+        _ = try? ProgramRun.output("/usr/bin/setsid", ["-f", "/bin/sh", "-c", script])
     }
 
     /// Stops clusters whose test process is gone: the postmaster named in
