@@ -76,15 +76,24 @@ struct PostgresServer: StoreServer {
     }
 }
 
-/// The advisory lock every Folio writer of a namespace takes in its
-/// transaction: one writer at a time, as on SQLite, so a check made inside
-/// a write transaction still holds when it commits, and history positions
-/// become visible in the order they were handed out.
+/// The advisory locks of a namespace's writers. The write lock (``key(_:)``):
+/// a save holds it shared from its first statement to its commit, so saves
+/// write their rows side by side; a write transaction (`performWrite`), a
+/// batch request, a migration or a replica's push holds it exclusively, so
+/// a check made inside one still holds when it commits. The history lock
+/// (``historyKey(_:)``): taken by each history row's statement just before
+/// it draws its position and kept to the commit, so positions become
+/// visible in the order they were handed out, as a prefix.
 enum PostgresLock {
     /// A 64-bit key for a namespace (FNV-1a), stable across processes and machines.
-    static func key(_ namespace: String) -> Int64 {
+    static func key(_ namespace: String) -> Int64 { hash("folio:" + namespace) }
+
+    /// The key of the namespace's history lock.
+    static func historyKey(_ namespace: String) -> Int64 { hash("folio-history:" + namespace) }
+
+    private static func hash(_ text: String) -> Int64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in ("folio:" + namespace).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
         return Int64(bitPattern: hash)
     }
 }

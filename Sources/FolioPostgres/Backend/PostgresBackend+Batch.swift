@@ -1,11 +1,16 @@
 import FolioStore
 
 // Batch requests on PostgreSQL: the shared logic (``BatchRunner``) inside one
-// transaction holding the write lock, with the history row and its NOTIFY.
+// transaction holding the write lock exclusively (what it reads and checks
+// holds until it commits), with the history row and its NOTIFY.
 extension PostgresBackend: BatchSQL {
     func execute(_ batch: BatchWrite, author: String) throws -> BatchOutcome {
         precondition(!inWriteTransaction, "a batch request inside performWrite")
-        if !isWriting { try beginWritingForSave(until: deadlineFromNow) }
+        if !connection.isInTransaction {
+            // A save's shared lock (deferred, not taken yet) gives way to the exclusive one.
+            connection.dropDeferred()
+            try deferBeginning(until: deadlineFromNow, exclusive: true)
+        }
         do {
             let outcome = try BatchRunner(self).run(batch)
             try writeHistory(outcome.history, author: author, then: "COMMIT")
@@ -26,14 +31,7 @@ extension PostgresBackend: BatchSQL {
     }
 
     func batchReserveIDs(_ entity: String, count: Int) throws -> Int64 {
-        let first = try firstFreeID(entity)
-        guard first <= ReplicaIDs.ordinaryLimit - Int64(count) else {
-            throw StoreError.constraintViolation(entity: entity, key: "id", value: "\(first) + \(count), past the largest possible")
-        }
-        try connection.query(
-            "INSERT INTO folio_sequence (entity, next) VALUES ($1, $2) ON CONFLICT (entity) DO UPDATE SET next = EXCLUDED.next",
-            [.text(entity), .integer(first + Int64(count))])
-        return first
+        try reserveConsecutiveIDs(entity, count: count)
     }
 
     func batchInsert(_ rows: BatchRows, firstID: Int64) throws {

@@ -27,6 +27,7 @@ extension PostgresBackend {
                 try insert(try seed())
                 try recordSeeded()
             }
+            try prepareIDSequences(schema)
             try connection.execute("COMMIT")
         } catch {
             abandonWriting()

@@ -4,8 +4,9 @@ import Foundation
 
 /// The PostgreSQL implementation of ``StoreBackend``: one libpq connection,
 /// its names resolved in the schema's namespace, used under its locked connection's lock.
-/// Writers serialise on the namespace's advisory lock (``PostgresLock``),
-/// so Folio's write transactions mean on a server what they mean on SQLite.
+/// Writers take the namespace's advisory locks (``PostgresLock``): saves
+/// write side by side, and a write transaction excludes every other
+/// writer, so it means on a server what it means on SQLite.
 final class PostgresBackend: StoreBackend {
     let connection: PGConnection
     let server: PostgresServer
@@ -145,9 +146,10 @@ final class PostgresBackend: StoreBackend {
 
     var deadlineFromNow: UInt64 { DispatchTime.now().uptimeNanoseconds + UInt64(busyTimeoutMilliseconds) * 1_000_000 }
 
-    /// Opens a transaction and takes the namespace's write lock, waiting until `deadline`, then `busy`.
+    /// Opens a transaction and takes the namespace's write lock exclusively
+    /// (no save writes meanwhile), waiting until `deadline`, then `busy`.
     func beginWriting(until deadline: UInt64) throws {
-        try beginWritingForSave(until: deadline)
+        try deferBeginning(until: deadline, exclusive: true)
         // Taken now: the caller waits for the lock itself.
         do { try connection.execute("SELECT 1") } catch {
             abandonWriting()
@@ -157,18 +159,29 @@ final class PostgresBackend: StoreBackend {
 
     /// A save's latency is mostly its round trips to the server: its BEGIN
     /// and lock go with its first statement (see ``PGConnection/deferred``).
+    /// A save holds the write lock shared: saves write side by side, and
+    /// wait only for an exclusive holder (see ``PostgresLock``).
     func beginWritingForSave(until deadline: UInt64) throws {
+        try deferBeginning(until: deadline, exclusive: false)
+    }
+
+    /// Sends BEGIN and the write lock with the next statement.
+    func deferBeginning(until deadline: UInt64, exclusive: Bool) throws {
         if isReadOnly { throw StoreError.readOnly(path: path) }
         let now = DispatchTime.now().uptimeNanoseconds
         let wait = max(1, Int64(deadline > now ? (deadline - now) / 1_000_000 : 0))
-        connection.sendWithNextStatement([PGStatement("BEGIN"), PGStatement(Self.lockSQL, [.text(String(wait)), .integer(lockKey)])])
+        connection.sendWithNextStatement([
+            PGStatement("BEGIN"), PGStatement(exclusive ? Self.lockSQL : Self.sharedLockSQL, [.text(String(wait)), .integer(lockKey)]),
+        ])
     }
 
     /// The write lock, waiting at most `$1` ms: one prepared statement. The
     /// timeout is set in a subquery, which runs first (a volatile subquery is
     /// not merged into the outer query), and lasts to the transaction's end,
-    /// so it bounds the save's row locks too.
+    /// so it bounds the save's row locks and history lock too.
     static let lockSQL = "SELECT pg_advisory_xact_lock($2) FROM (SELECT set_config('lock_timeout', $1, true)) timeout"
+    /// As ``lockSQL``, shared.
+    static let sharedLockSQL = "SELECT pg_advisory_xact_lock_shared($2) FROM (SELECT set_config('lock_timeout', $1, true)) timeout"
 
     func abandonWriting() {
         connection.dropDeferred()

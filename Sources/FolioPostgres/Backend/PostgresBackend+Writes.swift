@@ -1,0 +1,173 @@
+import FolioStore
+
+// The statements of a save, and its history row.
+extension PostgresBackend {
+    /// The division by zero of ``checkedSQL(_:)``: nothing else in a save divides.
+    static let missedRowCode = "22012"
+
+    /// A versioned write (`… RETURNING id`) that fails on the server when it
+    /// matches no row, so that a pipeline stops before its COMMIT.
+    static func checkedSQL(_ write: String) -> String {
+        "WITH written AS (\(write)) SELECT 1 / count(*)::int FROM written"
+    }
+
+    /// The deletes and updates of a save, each checking the row's version
+    /// (`RETURNING id`: no row means another save changed or deleted it).
+    func versionedWrites(_ batch: SaveBatch, row: (ObjectID) -> StoreValue)
+        -> (deletes: [PGStatement], updates: [(SaveBatch.Update, PGStatement)])
+    {
+        let deletes = batch.deletes.map { d in
+            PGStatement(
+                "DELETE FROM \(quote(d.entity.name)) WHERE id = $1 AND \(RowVersion.column) = $2 RETURNING id",
+                [row(d.id), .integer(d.version)])
+        }
+        let updates = batch.updates.filter { !($0.attrs.isEmpty && $0.ones.isEmpty) }.map { update in
+            let names = update.attrs.map(\.0.name) + update.ones.map(\.0.name)
+            let sets =
+                names.enumerated().map { "\(quote($0.element)) = $\($0.offset + 1)" }
+                + ["\(RowVersion.column) = \(RowVersion.column) + 1"]
+            let values = update.attrs.map(\.1) + update.ones.map { $0.1.map(row) ?? .null } + [row(update.id), .integer(update.version)]
+            return (
+                update,
+                PGStatement(
+                    """
+                    UPDATE \(quote(update.entity.name)) SET \(sets.joined(separator: ", "))
+                    WHERE id = $\(names.count + 1) AND \(RowVersion.column) = $\(names.count + 2) RETURNING id
+                    """, values)
+            )
+        }
+        return (deletes, updates)
+    }
+
+    /// A save's many-to-many rows and ordered positions.
+    func relationshipWrites(_ batch: SaveBatch, row: (ObjectID) -> StoreValue) -> [PGStatement] {
+        var statements: [PGStatement] = []
+        for m in batch.joinRemoves {
+            guard case .joinTable(let table, let mine, let other, _) = m.property.storage else { continue }
+            statements.append(
+                PGStatement("DELETE FROM \(quote(table)) WHERE \(mine) = $1 AND \(other) = $2", [row(m.owner), row(m.member)]))
+        }
+        for m in batch.joinAdds {
+            guard case .joinTable(let table, let mine, let other, _) = m.property.storage else { continue }
+            statements.append(
+                PGStatement(
+                    "INSERT INTO \(quote(table)) (\(mine), \(other)) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                    [row(m.owner), row(m.member)]))
+        }
+        for o in batch.orders {
+            statements += dialect.positionWrites(o, row: row).map { PGStatement($0.sql, $0.values) }
+        }
+        return statements
+    }
+
+    /// Each entity's new rows, a run of one entity's rows at a time.
+    func insertStatements(_ batch: SaveBatch, _ permanent: [ObjectID], _ row: (ObjectID) -> StoreValue) -> [PGStatement] {
+        var statements: [PGStatement] = []
+        var index = 0
+        while index < batch.inserts.count {
+            let entity = batch.inserts[index].entity
+            var end = index
+            while end < batch.inserts.count && batch.inserts[end].entity === entity { end += 1 }
+            let start = index
+            let columns = ["id"] + (entity.attributes + entity.toOnes).map(\.name)
+            statements += Self.insertStatements(into: entity.name, columns: columns, count: end - start) { i, values in
+                let insert = batch.inserts[start + i]
+                values.append(.integer(permanent[start + i].rowID))
+                values += insert.attrs
+                values += insert.ones.map { $0.map(row) ?? .null }
+            }
+            index = end
+        }
+        return statements
+    }
+
+    /// Inserts `count` rows of an entity (its ID, then `columns`), as many
+    /// rows per statement as the parameter limit allows; `row` appends row i's values.
+    func insertMany(
+        _ entity: EntityDescription, columns: [PropertyDescription], count: Int,
+        _ row: (Int, inout [StoreValue]) -> Void
+    ) throws {
+        try insertMany(into: entity.name, columns: ["id"] + columns.map(\.name), count: count, row)
+    }
+
+    /// Inserts `count` rows into `table`'s `columns`, as many rows per
+    /// statement as the parameter limit allows; `row` appends row i's values.
+    func insertMany(into table: String, columns: [String], count: Int, _ row: (Int, inout [StoreValue]) -> Void) throws {
+        for statement in Self.insertStatements(into: table, columns: columns, count: count, row) {
+            try connection.query(statement.sql, statement.values)
+        }
+    }
+
+    /// The statements of ``insertMany(into:columns:count:_:)``.
+    static func insertStatements(into table: String, columns: [String], count: Int, _ row: (Int, inout [StoreValue]) -> Void)
+        -> [PGStatement]
+    {
+        let width = max(1, columns.count)
+        let limit = min(1000, 60_000 / width)
+        let names = columns.map(quote).joined(separator: ", ")
+        var statements: [PGStatement] = []
+        var index = 0
+        while index < count {
+            let end = min(count, index + limit)
+            var values: [StoreValue] = []
+            values.reserveCapacity((end - index) * width)
+            var tuples: [String] = []
+            for i in index..<end {
+                row(i, &values)
+                let start = (i - index) * width
+                tuples.append("(" + (1...width).map { "$\(start + $0)" }.joined(separator: ", ") + ")")
+            }
+            statements.append(PGStatement("INSERT INTO \(quote(table)) (\(names)) VALUES \(tuples.joined(separator: ", "))", values))
+            index = end
+        }
+        return statements
+    }
+
+    /// Writes a history row (none for an empty change), announces its
+    /// position and author with NOTIFY at commit, and ends the save with
+    /// `finish` (COMMIT, or a savepoint's RELEASE), all in one round trip.
+    /// Every writer of history goes through here or ``historyStatement(_:author:)``.
+    func writeHistory(_ history: String, author: String, then finish: String) throws {
+        guard finish == "COMMIT" else {
+            guard let statement = historyStatement(history, author: author) else { return try connection.execute(finish) }
+            try connection.query(statement.sql, statement.values, then: [finish])
+            return
+        }
+        _ = try connection.pipeline(finishing(history: history, author: author))
+        announceCommit()
+    }
+
+    /// The end of a transaction: the deferred constraints checked (a
+    /// reference may wait for a row another save holds: it waits before the
+    /// history lock, never while holding it), the history row, COMMIT.
+    func finishing(history: String, author: String) -> [PGStatement] {
+        [PGStatement("SET CONSTRAINTS ALL IMMEDIATE")] + (historyStatement(history, author: author).map { [$0] } ?? [])
+            + [PGStatement("COMMIT")]
+    }
+
+    /// Tells this process's feeds that a save committed: their next read
+    /// asks the server, before the save's notification comes back.
+    func announceCommit() {
+        PostgresFeedHub.committed(uri: server.uri, namespace: namespace)
+    }
+
+    /// The statement writing a history row and its NOTIFY; nil for an empty
+    /// change. It takes the history lock (kept to the commit) before it
+    /// draws the row's position, so positions commit in their order: a
+    /// feed that has read a position has every committed one before it.
+    func historyStatement(_ history: String, author: String) -> PGStatement? {
+        guard !history.isEmpty else { return nil }
+        // The lock is taken in a subquery, which runs before the row it feeds is made (OFFSET 0: never merged into it).
+        // The payload is "position author": small, far below the server's 8,000-byte cap.
+        return PGStatement(
+            """
+            WITH h AS (INSERT INTO folio_history (author, changes)
+                       SELECT $1, $2 FROM (SELECT pg_advisory_xact_lock($4) OFFSET 0) ordered RETURNING position)
+            SELECT pg_notify($3, position::text || ' ' || $1) FROM h
+            """,
+            [
+                .text(author), .text(history), .text(PostgresServer.channel(namespace)),
+                .integer(PostgresLock.historyKey(namespace ?? "")),
+            ])
+    }
+}
