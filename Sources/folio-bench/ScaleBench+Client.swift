@@ -13,9 +13,8 @@ final class ScaleClient: FetchedResultsControllerDelegate {
     let controller: FetchedResultsController<BenchItem>
     /// Per object row ID, each time its insertion was reported.
     var reports: [Int64: [Double]] = [:]
-    /// Reports naming a row older than one an earlier report named (row IDs are drawn in commit order).
-    var outOfOrder = 0
-    private var newest: Int64 = 0
+    /// The rows of each report, in the order reported.
+    var batches: [[Int64]] = []
 
     init(uri: String) throws {
         container = try PersistentContainer(schema: ScaleBench.schema, store: .postgreSQL(uri))
@@ -29,9 +28,8 @@ final class ScaleClient: FetchedResultsControllerDelegate {
     func controller(_ controller: AnyFetchedResultsController, didChangeContentWith changes: FetchedResultsChanges) {
         let at = StoreLatency.now()
         let rows = changes.objectChanges.filter { $0.type == .insert }.map(\.id.rowID)
-        if let first = rows.min(), first < newest { outOfOrder += 1 }
         for row in rows { reports[row, default: []].append(at) }
-        newest = max(newest, rows.max() ?? 0)
+        if !rows.isEmpty { batches.append(rows) }
     }
 
     func heard(_ row: Int64) -> Bool { reports[row] != nil }
@@ -45,9 +43,20 @@ struct ScaleTally {
     var duplicated = 0
     var outOfOrder = 0
 
-    /// A save's first report is its visibility; none is a miss, each further one a duplicate.
+    /// A save's first report is its visibility; none is a miss, each further
+    /// one a duplicate; a report naming a save committed before one an
+    /// earlier report named is out of order.
     @MainActor
     mutating func add(_ client: ScaleClient, saves: [ScaleSave]) {
+        var rank: [Int64: Int] = [:]
+        for save in saves { rank[save.row] = save.rank }
+        var newest = -1
+        for batch in client.batches {
+            let ranks = batch.compactMap { rank[$0] }
+            guard let first = ranks.min(), let last = ranks.max() else { continue }
+            if first < newest { outOfOrder += 1 }
+            newest = max(newest, last)
+        }
         for save in saves {
             guard let times = client.reports[save.row] else {
                 missed += 1
@@ -56,20 +65,21 @@ struct ScaleTally {
             latencies[Int(max(0, times[0] - save.at) * 10), default: 0] += 1
             duplicated += times.count - 1
         }
-        outOfOrder += client.outOfOrder
     }
 }
 
-/// One save as the parent made it: the object, its new score, when `save()` returned (ms, CLOCK_MONOTONIC).
+/// One save as the parent made it: the object, its new score, when `save()`
+/// returned (ms, CLOCK_MONOTONIC), and its place in commit order (its history row's).
 struct ScaleSave: Sendable {
     var row: Int64
     var score: Int
     var at: Double
+    var rank = 0
 }
 
 extension ScaleBench {
     /// `folio-bench postgres-scale --client-child URI --clients N`: opens the
-    /// clients and says `ready`; reads the saves made (`row score at` lines,
+    /// clients and says `ready`; reads the saves made (`row score at rank` lines,
     /// then `end`) from standard input; waits until each client heard the
     /// save (at most 30 s) and prints its tally.
     @MainActor
@@ -81,8 +91,8 @@ extension ScaleBench {
             var saves: [ScaleSave] = []
             while let line = readLine(), line != "end" {
                 let f = line.split(separator: " ")
-                if f.count == 3, let row = Int64(f[0]), let score = Int(f[1]), let at = Double(f[2]) {
-                    saves.append(ScaleSave(row: row, score: score, at: at))
+                if f.count == 4, let row = Int64(f[0]), let score = Int(f[1]), let at = Double(f[2]), let rank = Int(f[3]) {
+                    saves.append(ScaleSave(row: row, score: score, at: at, rank: rank))
                 }
             }
             input.withLock { $0 = saves }

@@ -88,6 +88,16 @@ struct UncheckedBox<Value>: @unchecked Sendable {  // the receiving thread is th
 }
 
 extension RawPostgres {
+    /// The first column of every row of `sql`, as text.
+    func texts(_ sql: String) throws -> [String] {
+        let result = PQexec(connection, sql)
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_TUPLES_OK else {
+            throw StoreError.server(store: "raw baseline", code: "", message: String(cString: PQerrorMessage(connection)), sql: sql)
+        }
+        return (0..<PQntuples(result)).map { String(cString: PQgetvalue(result, $0, 0)) }
+    }
+
     /// The first column of the first row of `sql`, as a whole number.
     func count(_ sql: String) throws -> Int {
         let result = PQexec(connection, sql)

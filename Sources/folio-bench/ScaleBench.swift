@@ -54,6 +54,8 @@ struct ScaleBench {
         // The store, made before the clients open it.
         _ = try PersistentContainer(schema: Self.schema, store: .postgreSQL(uri))
         try ScaleRaw.create(uri)
+        // A reader that never reads keeps every history row, so the commit order can be read at the end.
+        try RawPostgres(uri).exec("INSERT INTO folio_scale.folio_readers VALUES ('commit order', 0, 1e12)")
 
         let perProcess = (0..<processes).map { clients / processes + ($0 < clients % processes ? 1 : 0) }.filter { $0 > 0 }
         let children = try perProcess.map { try ScaleChild(uri: uri, clients: $0) }
@@ -67,8 +69,11 @@ struct ScaleBench {
             try ScaleRaw.run(uri, writers: writers, seconds: seconds, notifying: true)
         }
         let watch = try ConnectionWatch(uri)
-        let (saves, failures) = try await folioSaves(uri)
+        var (saves, failures) = try await folioSaves(uri)
         let peak = watch.stop()
+        // Saves commit side by side: their order is their history rows', not their row IDs'.
+        let order = try Self.commitOrder(uri)
+        for i in saves.indices { saves[i].rank = order[saves[i].row] ?? -1 }
 
         var tally = ScaleTally()
         for child in children { try await child.tally(saves, into: &tally) }
@@ -172,6 +177,15 @@ struct ScaleBench {
         }
     }
 
+    /// Each inserted row's place in commit order: its history row's position order.
+    static func commitOrder(_ uri: String) throws -> [Int64: Int] {
+        var order: [Int64: Int] = [:]
+        for (rank, text) in try RawPostgres(uri).texts("SELECT changes FROM folio_scale.folio_history ORDER BY position").enumerated() {
+            for id in ChangeSet(historyText: text, origin: .otherProcess).inserted { order[id.rowID] = rank }
+        }
+        return order
+    }
+
     /// Runs blocking `work` on a thread of its own, leaving the main actor free.
     static func off<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
@@ -219,7 +233,7 @@ final class ScaleChild: @unchecked Sendable {  // used from one task at a time, 
     /// Hands the child the saves made and adds its tally to `tally`.
     func tally(_ saves: [ScaleSave], into tally: inout ScaleTally) async throws {
         var text = ""
-        for save in saves { text += "\(save.row) \(save.score) " + String(format: "%.4f", save.at) + "\n" }
+        for save in saves { text += "\(save.row) \(save.score) " + String(format: "%.4f", save.at) + " \(save.rank)\n" }
         input.fileHandleForWriting.write(Data((text + "end\n").utf8))
         let lines = await ScaleBench.off { [self] in
             var lines: [String] = []
