@@ -156,6 +156,11 @@ extension PostgresBackend {
     /// draws the row's position, so positions commit in their order: a
     /// feed that has read a position has every committed one before it.
     func historyStatement(_ history: String, author: String) -> PGStatement? {
+        Self.historyStatement(history, author: author, namespace: namespace)
+    }
+
+    /// ``historyStatement(_:author:)`` for the store in `namespace`.
+    static func historyStatement(_ history: String, author: String, namespace: String?) -> PGStatement? {
         guard !history.isEmpty else { return nil }
         // The lock is taken in a subquery, which runs before the row it feeds is made (OFFSET 0: never merged into it).
         // The payload is "position author": small, far below the server's 8,000-byte cap.
