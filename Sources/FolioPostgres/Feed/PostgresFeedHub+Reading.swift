@@ -28,31 +28,55 @@ extension PostgresFeedHub {
     }
 
     /// Reads the server's new rows into the window when a wake came since
-    /// the last read, the last read is stale, or `position` is past it.
+    /// the last read, the last read is stale, or `position` is past it. One
+    /// read at a time: a feed that finds one under way waits for it to end
+    /// (asleep, not spinning on a lock held across a round trip), then looks again.
     private func refreshIfNeeded(covering position: Int64) throws {
-        func needed(_ w: Window) -> (Bool, Int) {
-            let stale = DispatchTime.now().uptimeNanoseconds &- w.readUptime > Self.staleAfter
-            return (w.start < 0 || position > w.through || w.heard != w.readAt || stale, w.heard)
+        enum Step {
+            case done
+            case wait(DispatchGroup)
+            case read(DispatchGroup, from: Int64, heard: Int)
         }
-        try reading.withLock { _ in
-            let (need, heard) = state.withLock { needed($0.window) }
-            guard need else { return }
-            let from = state.withLock { $0.window.start < 0 ? position : $0.window.through }
-            let read = try using { try PostgresHistory.readAll($0, after: from) }
-            state.withLock { s in
-                if s.window.start < 0 || read.trimmed {
-                    s.window.rows = []
-                    s.window.start = read.trimmed ? read.latest : from
+        func needed(_ w: Window) -> Bool {
+            let stale = DispatchTime.now().uptimeNanoseconds &- w.readUptime > Self.staleAfter
+            return w.start < 0 || position > w.through || w.heard != w.readAt || stale
+        }
+        while true {
+            let step = state.withLock { s -> Step in
+                if let flight = s.readInFlight { return .wait(flight) }
+                guard needed(s.window) else { return .done }
+                let flight = DispatchGroup()
+                flight.enter()
+                s.readInFlight = flight
+                return .read(flight, from: s.window.start < 0 ? position : s.window.through, heard: s.window.heard)
+            }
+            switch step {
+            case .done:
+                return
+            case .wait(let flight):
+                flight.wait()
+            case .read(let flight, let from, let heard):
+                defer {
+                    state.withLock { $0.readInFlight = nil }
+                    flight.leave()
                 }
-                s.window.rows += read.rows
-                s.window.through = max(read.latest, from)
-                if s.window.rows.count > Self.windowLimit {
-                    let dropped = s.window.rows.count - Self.windowLimit / 2
-                    s.window.start = s.window.rows[dropped - 1].position
-                    s.window.rows.removeFirst(dropped)
+                let read = try using { try PostgresHistory.readAll($0, after: from) }
+                state.withLock { s in
+                    if s.window.start < 0 || read.trimmed {
+                        s.window.rows = []
+                        s.window.start = read.trimmed ? read.latest : from
+                    }
+                    s.window.rows += read.rows
+                    s.window.through = max(read.latest, from)
+                    if s.window.rows.count > Self.windowLimit {
+                        let dropped = s.window.rows.count - Self.windowLimit / 2
+                        s.window.start = s.window.rows[dropped - 1].position
+                        s.window.rows.removeFirst(dropped)
+                    }
+                    s.window.readAt = heard
+                    s.window.readUptime = DispatchTime.now().uptimeNanoseconds
                 }
-                s.window.readAt = heard
-                s.window.readUptime = DispatchTime.now().uptimeNanoseconds
+                return
             }
         }
     }

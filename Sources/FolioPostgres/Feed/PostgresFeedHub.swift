@@ -45,6 +45,8 @@ final class PostgresFeedHub: Sendable {
         var window = Window()
         var lastAcknowledgement: UInt64 = 0
         var acknowledgementScheduled = false
+        /// The read from the server under way, left when it ends.
+        var readInFlight: DispatchGroup?
     }
 
     let key: Key
@@ -53,8 +55,6 @@ final class PostgresFeedHub: Sendable {
     let pool: PostgresPool
     private let busyTimeoutMilliseconds: Int32
     let state = LockedValue(State())
-    /// Held while the window is read from the server, so one read serves all.
-    let reading = LockedValue(())
     let acknowledging = Atomic<Bool>(false)
     let listening = LockedValue<Int?>(nil)
 
