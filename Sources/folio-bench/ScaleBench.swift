@@ -5,19 +5,21 @@ import FolioStore
 import Foundation
 import Synchronization
 
-/// `folio-bench postgres-scale --writers W --clients C --processes P --seconds S [--json]`:
+/// `folio-bench postgres-scale --writers W --clients C --processes P --seconds S [--rate R] [--json]`:
 /// many writers and many live clients on one throwaway server. W writer
 /// containers in this process save single-object changes (each save
 /// inserts one object, so that each delivery names its save) for S seconds;
 /// C clients (containers with a sectioned controller) in P processes of
 /// their own note when each save reaches their `didChangeContent`. The
 /// baseline, in the same run with the clients connected: W threads saving
-/// the same changes through raw libpq with no change feed at all.
+/// the same changes through raw libpq with no change feed at all. With
+/// `--rate R` the writers together save at most R times a second (evenly
+/// spaced per writer), so visibility can be compared at the same load.
 @MainActor
 func runScaleBench(_ options: [String]) async {
     let parsed = BenchOptions(
         options, suite: "postgres-scale", defaultRows: 1,
-        valueOptions: ["--writers", "--clients", "--processes", "--seconds", "--client-child"])
+        valueOptions: ["--writers", "--clients", "--processes", "--seconds", "--rate", "--client-child"])
     func number(_ name: String, _ fallback: Double) -> Double {
         guard let text = parsed.values[name] else { return fallback }
         guard let value = Double(text), value > 0 else { benchUsageError("postgres-scale", "\(name) needs a positive number") }
@@ -30,7 +32,8 @@ func runScaleBench(_ options: [String]) async {
         }
         let bench = ScaleBench(
             writers: Int(number("--writers", 16)), clients: Int(number("--clients", 100)),
-            processes: Int(number("--processes", 10)), seconds: number("--seconds", 5))
+            processes: Int(number("--processes", 10)), seconds: number("--seconds", 5),
+            rate: parsed.values["--rate"] == nil ? nil : number("--rate", 1))
         let cluster = try await PostgresCluster.started()
         defer { cluster.destroy() }
         try await bench.run(uri: try await cluster.makeDatabase(prefix: "scale"), json: parsed.json)
@@ -46,6 +49,8 @@ struct ScaleBench {
     let clients: Int
     let processes: Int
     let seconds: Double
+    /// Saves a second of all writers together; nil: as many as they can.
+    var rate: Double? = nil
     nonisolated static let schema = Schema(name: "folio_scale", [BenchItem.self])
 
     static func writerName(_ w: Int) -> String { String(format: "writer %02d", w) }
@@ -91,7 +96,9 @@ struct ScaleBench {
             containers.append(container)
             contexts.append((container.newBackgroundContext(), Self.writerName(w)))
         }
-        let end = StoreLatency.now() + seconds * 1000
+        let start = StoreLatency.now(), end = start + seconds * 1000
+        // Each writer's n-th save starts no sooner than n spacings after the start (ms).
+        let spacing = rate.map { Double(writers) * 1000 / $0 }
         let results = LockedValue<[[ScaleSave]]>([]), failed = Atomic<Int>(0)
         let group = DispatchGroup()
         for (background, name) in contexts {
@@ -103,6 +110,11 @@ struct ScaleBench {
                     context.undoManager = nil
                     var n = 0
                     while StoreLatency.now() < end {
+                        if let spacing {
+                            let due = start + Double(n) * spacing
+                            let now = StoreLatency.now()
+                            if due > now { usleep(UInt32((due - now) * 1000)) }
+                        }
                         n += 1
                         let item = BenchItem(context: context)
                         item.name = name
@@ -145,7 +157,8 @@ struct ScaleBench {
             return Double(sorted.last!.0) / 10
         }
         print(
-            "postgres-scale: \(writers) writers, \(clients) clients in \(processes) processes, \(Int(seconds)) s (single-object saves)")
+            "postgres-scale: \(writers) writers, \(clients) clients in \(processes) processes, \(Int(seconds)) s (single-object saves"
+                + (rate.map { ", at most \(Int($0)) a second)" } ?? ")"))
         print(
             String(
                 format: "saves         %8.0f /s   raw libpq, no feed %8.0f /s   ratio %5.2f (target >= 0.7)   failed saves %d",

@@ -48,7 +48,7 @@ package final class PostgresChangeFeed: StoreChangeFeed {
     /// What was saved after `position`. When all of it was this reader's
     /// own saves, announced one after another from the next position on,
     /// there is nothing to read: no other save can lie between them, as
-    /// positions are drawn under the write lock and announced in commit order.
+    /// positions are drawn under the history lock and announced in commit order.
     package func read(after position: Int64) throws -> HistoryRead {
         try read(after: position, fresh: false)
     }

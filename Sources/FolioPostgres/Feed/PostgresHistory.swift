@@ -3,7 +3,7 @@ import Foundation
 
 /// The history SQL on a feed's connection: rows after a position, readers'
 /// positions, trimming. Positions come from a sequence drawn under the
-/// write lock, so they become visible in order, as a prefix.
+/// history lock (kept to the commit), so they become visible in order, as a prefix.
 /// `history_trimmed_through` in `folio_metadata` is the newest position
 /// ever trimmed: a reader behind it has lost rows and must reload.
 enum PostgresHistory {
@@ -44,8 +44,8 @@ enum PostgresHistory {
         return read
     }
 
-    /// Adds `reader` at the newest position under the write lock (so no
-    /// save lands between reading the position and recording it).
+    /// Adds `reader` at the newest position under the write lock, taken
+    /// exclusively (so no save lands between reading the position and recording it).
     static func register(_ c: PGConnection, reader: String, lockKey: Int64, waitMilliseconds: Int32) throws -> Int64 {
         try c.execute("BEGIN")
         do {
