@@ -16,6 +16,7 @@ extension PostgresBackend {
     func commit(_ batch: SaveBatch, author: String) throws -> [ObjectID] {
         if inWriteTransaction || connection.isInTransaction { return try commitStepwise(batch, author: author) }
         var attempt = 0
+        var realigned = false
         while true {
             attempt += 1
             do {
@@ -26,6 +27,12 @@ extension PostgresBackend {
                 return try commitStepwise(batch, author: author)
             } catch StoreError.server(_, Self.deadlockCode, _, _) where attempt < Self.deadlockAttempts {
                 continue
+            } catch StoreError.constraintViolation(let entity, "id", _)
+                where !realigned && batch.inserts.contains(where: { $0.entity.name == entity })
+            {
+                // A new object's ID was taken by a writer that does not draw from the sequence.
+                realigned = true
+                try realignIDSequence(entity)
             }
         }
     }

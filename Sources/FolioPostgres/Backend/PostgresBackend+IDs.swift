@@ -26,21 +26,38 @@ extension PostgresBackend {
     /// seed or an earlier version left. Under the exclusive write lock, so
     /// no save draws meanwhile; a sequence already ahead is left alone.
     func prepareIDSequences(_ schema: Schema) throws {
-        var statements: [PGStatement] = []
-        for entity in schema.entities {
-            let sequence = quote(Self.idSequence(entity.name))
-            statements.append(PGStatement("CREATE SEQUENCE IF NOT EXISTS \(sequence)"))
-            statements.append(
-                PGStatement(
-                    """
-                    SELECT setval($1::regclass, wanted, false)
-                    FROM (SELECT GREATEST(COALESCE((SELECT next FROM folio_sequence WHERE entity = $2), 1),
-                                          COALESCE((SELECT max(id) + 1 FROM \(quote(entity.name)) WHERE id < $3), 1)) AS wanted) w,
-                         \(sequence) s
-                    WHERE w.wanted > s.last_value + CASE WHEN s.is_called THEN 1 ELSE 0 END
-                    """, [Self.sequenceParameter(entity.name), .text(entity.name), .integer(ReplicaIDs.ordinaryLimit)]))
+        _ = try connection.pipeline(
+            schema.entities.flatMap { entity in
+                [PGStatement("CREATE SEQUENCE IF NOT EXISTS \(quote(Self.idSequence(entity.name)))"), alignment(entity.name)]
+            })
+    }
+
+    /// Moves `entity`'s sequence past its rows in a transaction of its own
+    /// holding the exclusive write lock. An earlier version of Folio, still
+    /// saving to the same store, picks IDs from the rows and the mark
+    /// without drawing from the sequence, so a new object's ID can already
+    /// be taken; a save refused for that is made again after this.
+    func realignIDSequence(_ entity: String) throws {
+        try beginWriting(until: deadlineFromNow)
+        do {
+            _ = try connection.pipeline([alignment(entity), PGStatement("COMMIT")])
+        } catch {
+            abandonWriting()
+            throw error
         }
-        _ = try connection.pipeline(statements)
+    }
+
+    /// The statement that moves `entity`'s sequence forward past the IDs
+    /// its rows and its `folio_sequence` mark have used, never back.
+    private func alignment(_ entity: String) -> PGStatement {
+        PGStatement(
+            """
+            SELECT setval($1::regclass, wanted, false)
+            FROM (SELECT GREATEST(COALESCE((SELECT next FROM folio_sequence WHERE entity = $2), 1),
+                                  COALESCE((SELECT max(id) + 1 FROM \(quote(entity)) WHERE id < $3), 1)) AS wanted) w,
+                 \(quote(Self.idSequence(entity))) s
+            WHERE w.wanted > s.last_value + CASE WHEN s.is_called THEN 1 ELSE 0 END
+            """, [Self.sequenceParameter(entity), .text(entity), .integer(ReplicaIDs.ordinaryLimit)])
     }
 
     /// Draws a permanent ID for each insert, in insert order: one statement
@@ -72,7 +89,8 @@ extension PostgresBackend {
             drawn[name]?.next = row + 1
             let id = result.int64(row: row, column: 0)
             guard id < ReplicaIDs.ordinaryLimit else {
-                throw StoreError.constraintViolation(entity: name, key: "id", value: "\(id), past the last ID of clients that are not replicas")
+                throw StoreError.constraintViolation(
+                    entity: name, key: "id", value: "\(id), past the last ID of clients that are not replicas")
             }
             ids.append(ObjectID(entityName: name, rowID: id))
         }
@@ -84,8 +102,11 @@ extension PostgresBackend {
     /// exclusive write lock (see above).
     func reserveConsecutiveIDs(_ entity: String, count: Int) throws -> Int64 {
         let sequence = Self.sequenceParameter(entity)
-        guard case .integer(let last)? = try connection.scalar(
-            "SELECT setval($1::regclass, nextval($1::regclass) + $2 - 1)", [sequence, .integer(Int64(count))])
+        // Past the rows an earlier version of Folio may have written without the sequence (see realignIDSequence).
+        _ = try connection.pipeline([alignment(entity)])
+        guard
+            case .integer(let last)? = try connection.scalar(
+                "SELECT setval($1::regclass, nextval($1::regclass) + $2 - 1)", [sequence, .integer(Int64(count))])
         else { throw StoreError.server(store: path, code: "", message: "the ID sequence of \(entity) returned no ID", sql: "") }
         let first = last - Int64(count) + 1
         guard last < ReplicaIDs.ordinaryLimit else {
