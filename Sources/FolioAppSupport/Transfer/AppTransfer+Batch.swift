@@ -35,12 +35,14 @@ extension AppTransfer {
         guard !rows.isEmpty else { return 0 }
         progress.writing()
         var next = 0
-        var request = BatchInsertRequest<Entity>(handler: { values in
-            guard next < rows.count else { return true }
-            fill(rows[next], &values)
-            next += 1
-            return false
-        })
+        var request = BatchInsertRequest<Entity>(
+            expecting: rows.count,
+            handler: { values in
+                guard next < rows.count else { return true }
+                fill(rows[next], &values)
+                next += 1
+                return false
+            })
         request.resultType = .count
         do {
             return try context.execute(request).count
@@ -60,25 +62,28 @@ extension AppTransfer {
     }
 
     /// Refuses a value given to two rows where it must be unique, naming the second row's line.
-    package static func refuseRepeats<Key: Hashable>(
+    ///
+    /// - Complexity: O(n), one hash of each value (two when `existing` is not empty).
+    /// Not generic: a dictionary of strings, specialised here, costs a third of one that is not.
+    package static func refuseRepeats(
         _ records: [ImportRecord], field: String, kind: String,
-        existing: Set<Key>, key: (Int) -> Key, shown: (Key) -> String
+        existing: Set<String>, key: (Int) -> String
     ) throws {
-        var seen: [Key: Int] = [:]
+        var seen: [String: Int] = [:]
         seen.reserveCapacity(records.count)
         for index in records.indices {
             let value = key(index)
-            if existing.contains(value) {
+            if !existing.isEmpty, existing.contains(value) {
                 throw ImportError(
                     line: records[index].line, field: field,
-                    reason: "a \(kind) named '\(AppError.shown(shown(value)))' is already in the store")
+                    reason: "a \(kind) named '\(AppError.shown(value))' is already in the store")
             }
-            if let first = seen[value] {
+            // One lookup that also inserts: a value seen before hands back its first row.
+            if let first = seen.updateValue(index, forKey: value) {
                 throw ImportError(
                     line: records[index].line, field: field,
-                    reason: "'\(AppError.shown(shown(value)))' is on line \(records[first].line) too, and must be unique")
+                    reason: "'\(AppError.shown(value))' is on line \(records[first].line) too, and must be unique")
             }
-            seen[value] = index
         }
     }
 }

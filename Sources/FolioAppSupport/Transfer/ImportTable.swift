@@ -52,7 +52,7 @@ package final class ImportTable: Sendable {
         package mutating func addRow(line: Int) {
             base = cells.count
             lines.append(line)
-            cells.append(contentsOf: repeatElement(nil, count: names.count))
+            for _ in 0..<names.count { cells.append(nil) }
         }
 
         /// Whether the row being read has a value in `column` already.
