@@ -55,6 +55,13 @@ package final class ImportTable: Sendable {
             for _ in 0..<names.count { cells.append(nil) }
         }
 
+        /// Adds a row whose every cell is text (CSV's), in the columns' order.
+        package mutating func addRow(line: Int, texts: [String]) {
+            base = cells.count
+            lines.append(line)
+            for text in texts { cells.append(.string(text)) }
+        }
+
         /// Whether the row being read has a value in `column` already.
         package func isSet(_ column: Int) -> Bool { cells[base + column] != nil }
 

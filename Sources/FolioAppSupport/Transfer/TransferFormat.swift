@@ -60,8 +60,7 @@ package enum TransferFormat: String, Sendable {
                 guard fields.count == width else {
                     throw ImportError(line: line, field: nil, reason: "\(fields.count) fields where the header has \(width)")
                 }
-                table.addRow(line: line)
-                for (column, field) in fields.enumerated() { table.set(column, .string(field)) }
+                table.addRow(line: line, texts: fields)
             }
             return table.build().records
         } catch let error as CSVText.Problem {
