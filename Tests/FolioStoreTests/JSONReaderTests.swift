@@ -130,6 +130,25 @@ import Testing
         #expect(items.last?.number?.double == nil, "beyond a double: no value rather than infinity")
     }
 
+    /// Keys found among names as bytes or, escaped, as text; any other is handed back.
+    @Test func keysAreFoundAmongNames() throws {
+        var reader = JSONReader(Array(#"{"name": 1, "n\u0061me" : 2, "pos": 3, "na": 4, "names": 5}"#.utf8))
+        let names = [Array("id".utf8), Array("name".utf8)]
+        var found: [String] = []
+        _ = try reader.beginObject()
+        repeat {
+            switch try reader.key(in: names) {
+            case .success(let index): found.append("#\(index)")
+            case .failure(let unknown): found.append(unknown.key)
+            }
+            _ = try reader.value(depth: 1)
+        } while try reader.nextMember()
+        #expect(found == ["#1", "#1", "pos", "na", "names"])
+        var noColon = JSONReader(Array(#"{"name" 1}"#.utf8))
+        _ = try noColon.beginObject()
+        #expect(throws: JSONReader.Problem.self) { try noColon.key(in: names) }
+    }
+
     @Test func malformedTextIsRefusedByLine() {
         func problem(_ text: String) -> String {
             var reader = JSONReader(Array(text.utf8))

@@ -109,6 +109,7 @@ package enum TransferFormat: String, Sendable {
 
     /// A section's rows (the reader at their `[`).
     private static func readRows(_ reader: inout JSONReader, into table: inout ImportTable.Builder, known: [String]) throws {
+        let names = table.names.map { Array($0.utf8) }
         guard try reader.beginArray() else { return }
         repeat {
             guard reader.next() == .object else {
@@ -118,9 +119,12 @@ package enum TransferFormat: String, Sendable {
             table.addRow(line: line)
             guard try reader.beginObject() else { continue }
             repeat {
-                let key = try reader.key()
-                guard let column = table.names.firstIndex(of: key) else { throw unknownField(key, line: line, known: known) }
-                guard !table.isSet(column) else { throw notJSON(reader, "the key \"\(key)\" is given twice") }
+                let column: Int
+                switch try reader.key(in: names) {
+                case .success(let found): column = found
+                case .failure(let unknown): throw unknownField(unknown.key, line: line, known: known)
+                }
+                guard !table.isSet(column) else { throw notJSON(reader, "the key \"\(table.names[column])\" is given twice") }
                 table.set(column, try reader.value(depth: 4))
             } while try reader.nextMember()
         } while try reader.nextElement()

@@ -50,6 +50,37 @@ extension JSONReader {
         }
     }
 
+    /// A member's key and the `:` after it, as the index of the one of
+    /// `names` (UTF-8) it is, or the key itself when it is none of them. A
+    /// key without escapes is compared as bytes: no string is made for it.
+    package mutating func key(in names: [[UInt8]]) throws(Problem) -> Result<Int, Unknown> {
+        guard next() == .string else { throw problem("expected a key in quotes") }
+        let start = index + 1
+        var end = start
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        let found: Result<Int, Unknown>
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            let match = names.firstIndex { name in name.count == end - start && name.indices.allSatisfy { name[$0] == bytes[start + $0] } }
+            if let match {
+                index = end + 1
+                found = .success(match)
+            } else {
+                found = .failure(Unknown(key: try string()))
+            }
+        } else {
+            let key = try string()
+            found = names.firstIndex { $0.elementsEqual(key.utf8) }.map { .success($0) } ?? .failure(Unknown(key: key))
+        }
+        guard next() == .other, bytes[index] == UInt8(ascii: ":") else { throw problem("expected ':' after a key") }
+        index += 1
+        return found
+    }
+
+    /// A key that is none of the names asked for.
+    package struct Unknown: Error {
+        package let key: String
+    }
+
     /// The bytes of a string without escapes as text.
     private func text(_ range: Range<Int>, ascii: Bool) throws(Problem) -> String {
         let text = bytes.withUnsafeBufferPointer { buffer in
