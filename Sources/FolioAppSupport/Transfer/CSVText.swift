@@ -36,65 +36,98 @@ package enum CSVText {
     ///
     /// - Complexity: O(n) in the bytes.
     package static func records(_ bytes: [UInt8]) throws(Problem) -> [(line: Int, fields: [String])] {
+        var reader = Reader(bytes)
         var result: [(line: Int, fields: [String])] = []
-        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        var line = 1
-        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), lf: UInt8 = 0x0A, cr: UInt8 = 0x0D
-        while index < bytes.count {
-            let start = line
-            var fields: [String] = []
-            var atEnd = false
-            var quotedAny = false
-            while !atEnd {
-                if index < bytes.count, bytes[index] == quote {
-                    // A quoted field: up to the quote not doubled, which must end the field.
-                    index += 1
-                    quotedAny = true
-                    var field: [UInt8] = []
-                    while true {
-                        guard index < bytes.count else { throw Problem(line: start, reason: "a quoted field is not closed") }
-                        let byte = bytes[index]
-                        if byte == quote {
-                            if index + 1 < bytes.count, bytes[index + 1] == quote { field.append(quote); index += 2; continue }
-                            index += 1
-                            break
-                        }
-                        if byte == lf { line += 1 }
-                        field.append(byte)
-                        index += 1
-                    }
-                    fields.append(try text(field, line: line))
-                    guard index == bytes.count || [comma, lf, cr].contains(bytes[index]) else {
-                        throw Problem(
-                            line: line, reason: "text after a quoted field's closing quote (a quote inside a field is doubled: \"\")")
-                    }
-                } else {
-                    let begin = index
-                    while index < bytes.count, bytes[index] != comma, bytes[index] != lf, bytes[index] != cr {
-                        if bytes[index] == quote {
-                            throw Problem(line: line, reason: "a quote inside an unquoted field (quote the field and double the quote)")
-                        }
-                        index += 1
-                    }
-                    fields.append(try text(bytes[begin..<index], line: line))
-                }
-                if index < bytes.count, bytes[index] == comma {
-                    index += 1
-                } else {
-                    if index < bytes.count, bytes[index] == cr { index += 1 }
-                    if index < bytes.count, bytes[index] == lf { index += 1 }
-                    line += 1
-                    atEnd = true
-                }
-            }
-            // An empty line is no record (a file's final line break makes none).
-            if fields.count == 1, fields[0].isEmpty, !quotedAny { continue }
-            result.append((start, fields))
-        }
+        var fields: [String] = []
+        while let line = try reader.next(into: &fields) { result.append((line, fields)) }
         return result
     }
 
-    private static func text<Bytes: Collection<UInt8>>(_ bytes: Bytes, line: Int) throws(Problem) -> String {
+    /// Reads records one at a time, into one array of fields reused for each.
+    ///
+    /// ```swift
+    /// var reader = CSVText.Reader(Array("name\nMars\n".utf8))
+    /// var fields: [String] = []
+    /// while let line = try reader.next(into: &fields) { print(line, fields) }
+    /// ```
+    package struct Reader {
+        private let bytes: [UInt8]
+        private var index: Int
+        private var line = 1
+
+        package init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        }
+
+        /// The next record's fields, in `fields` (emptied first), and the
+        /// line it starts on; nil after the last.
+        package mutating func next(into fields: inout [String]) throws(Problem) -> Int? {
+            let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), lf: UInt8 = 0x0A, cr: UInt8 = 0x0D
+            while index < bytes.count {
+                let start = line
+                fields.removeAll(keepingCapacity: true)
+                var atEnd = false
+                var quotedAny = false
+                while !atEnd {
+                    if index < bytes.count, bytes[index] == quote {
+                        // A quoted field: up to the quote not doubled, which must end the field.
+                        index += 1
+                        quotedAny = true
+                        var field: [UInt8] = []
+                        while true {
+                            guard index < bytes.count else { throw Problem(line: start, reason: "a quoted field is not closed") }
+                            let byte = bytes[index]
+                            if byte == quote {
+                                if index + 1 < bytes.count, bytes[index + 1] == quote { field.append(quote); index += 2; continue }
+                                index += 1
+                                break
+                            }
+                            if byte == lf { line += 1 }
+                            field.append(byte)
+                            index += 1
+                        }
+                        fields.append(try field.withUnsafeBufferPointer { (buffer) throws(Problem) in try text(buffer, line: line) })
+                        guard index == bytes.count || bytes[index] == comma || bytes[index] == lf || bytes[index] == cr else {
+                            throw Problem(
+                                line: line, reason: "text after a quoted field's closing quote (a quote inside a field is doubled: \"\")")
+                        }
+                    } else {
+                        let begin = index
+                        let end = bytes.withUnsafeBufferPointer { buffer in
+                            var i = begin
+                            while i < buffer.count, buffer[i] != comma, buffer[i] != lf, buffer[i] != cr, buffer[i] != quote { i += 1 }
+                            return i
+                        }
+                        index = end
+                        if index < bytes.count, bytes[index] == quote {
+                            throw Problem(line: line, reason: "a quote inside an unquoted field (quote the field and double the quote)")
+                        }
+                        fields.append(
+                            try bytes.withUnsafeBufferPointer { (buffer) throws(Problem) in
+                                try text(UnsafeBufferPointer(rebasing: buffer[begin..<end]), line: line)
+                            })
+                    }
+                    if index < bytes.count, bytes[index] == comma {
+                        index += 1
+                    } else {
+                        if index < bytes.count, bytes[index] == cr { index += 1 }
+                        if index < bytes.count, bytes[index] == lf { index += 1 }
+                        line += 1
+                        atEnd = true
+                    }
+                }
+                // An empty line is no record (a file's final line break makes none).
+                if fields.count == 1, fields[0].isEmpty, !quotedAny { continue }
+                return start
+            }
+            return nil
+        }
+    }
+
+    /// A field's bytes as text: ASCII at once (it needs no repair), the rest validated.
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws(Problem) -> String {
+        if !bytes.contains(where: { $0 >= 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw Problem(line: line, reason: "the text is not UTF-8") }
         return text
     }

@@ -1,3 +1,4 @@
+import FolioStore
 import Foundation
 
 /// One row of an import file: the line it starts on and its fields by name,
@@ -9,54 +10,25 @@ import Foundation
 /// let position = try record.integer("position")   // nil when left out
 /// ```
 package struct ImportRecord {
-    /// Where each field's value is in a row, shared by every row of a file.
-    package final class Columns: Sendable {
-        let index: [String: Int]
-
-        package init(_ names: [String]) {
-            index = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        }
-    }
-
-    /// A row's values in the columns' order: a CSV row's cells as they were
-    /// read, or a JSON row's values (nil where it leaves a field out).
-    enum Values {
-        case cells([String])
-        case json([JSONValue?])
-    }
-
     /// The line the row starts on (1 first).
     package let line: Int
-    let columns: Columns
-    let values: Values
+    let file: ImportTable
+    let row: Int
 
-    /// A CSV row: every field is text until asked for as a number.
-    package init(line: Int, columns: Columns, cells: [String]) {
+    /// Row `row` of `file`.
+    init(line: Int, file: ImportTable, row: Int) {
         self.line = line
-        self.columns = columns
-        values = .cells(cells)
-    }
-
-    /// A JSON row.
-    package init(line: Int, columns: Columns, values: [JSONValue?]) {
-        self.line = line
-        self.columns = columns
-        self.values = .json(values)
+        self.file = file
+        self.row = row
     }
 
     /// Whether the row came from CSV (its cells are text).
-    package var fromCSV: Bool {
-        if case .cells = values { return true }
-        return false
-    }
+    package var fromCSV: Bool { file.fromCSV }
 
     /// A field's value, nil when the row leaves it out.
-    package subscript(_ field: String) -> JSONValue? {
-        guard let index = columns.index[field] else { return nil }
-        switch values {
-        case .cells(let cells): return .string(cells[index])
-        case .json(let values): return values[index]
-        }
+    package subscript(_ field: String) -> JSONNode? {
+        guard let column = file.column(field) else { return nil }
+        return file.cells[row * file.names.count + column]
     }
 
     /// An error about `field` of this row.
@@ -88,7 +60,9 @@ package struct ImportRecord {
     package func integer(_ field: String) throws(ImportError) -> Int64? {
         switch self[field] {
         case nil, .null?: return nil
-        case .integer(let value)?: return value
+        case .number(let number)?:
+            guard let value = number.int64 else { throw problem(field, "must be a whole number") }
+            return value
         case .string(let text)? where fromCSV:
             if text.isEmpty { return nil }
             guard let value = Int64(text) else { throw problem(field, "'\(AppError.shown(text))' is not a whole number") }
@@ -101,8 +75,9 @@ package struct ImportRecord {
     package func decimal(_ field: String, in range: ClosedRange<Double>) throws(ImportError) -> Double {
         let value: Double
         switch self[field] {
-        case .integer(let integer)?: value = Double(integer)
-        case .number(let number)?: value = number
+        case .number(let number)?:
+            guard let double = number.double else { throw problem(field, "\(number.text) is out of range") }
+            value = double
         case .string(let text)? where fromCSV:
             do { return try Arguments.decimal(text, named: field, in: range) } catch { throw problem(field, Self.reason(error)) }
         case nil, .null?: throw problem(field, "is missing")

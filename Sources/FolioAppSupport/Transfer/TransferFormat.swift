@@ -1,3 +1,5 @@
+import FolioStore
+
 /// The formats of `import` and `export`: JSON in the shape `list --json`
 /// prints, or CSV with a header row of the same field names.
 ///
@@ -33,61 +35,110 @@ package enum TransferFormat: String, Sendable {
     /// line. Fields not in `known` (besides `id`, which the store assigns
     /// anew) are refused, so a misspelt column never loses its data.
     package func records(_ bytes: [UInt8], known: [String]) throws -> [ImportRecord] {
-        let allowed = Set(known + ["id"])
         switch self {
-        case .csv:
-            let rows: [(line: Int, fields: [String])]
-            do { rows = try CSVText.records(bytes) } catch { throw ImportError(line: error.line, field: nil, reason: error.reason) }
-            guard let header = rows.first else { return [] }
-            var seen = Set<String>()
-            for name in header.fields {
-                guard allowed.contains(name) else { throw unknownField(name, line: header.line, known: known) }
-                guard seen.insert(name).inserted else {
-                    throw ImportError(line: header.line, field: name, reason: "the column is given twice")
-                }
-            }
-            let columns = ImportRecord.Columns(header.fields)
-            return try rows.dropFirst().map { row in
-                guard row.fields.count == header.fields.count else {
-                    throw ImportError(
-                        line: row.line, field: nil, reason: "\(row.fields.count) fields where the header has \(header.fields.count)")
-                }
-                return ImportRecord(line: row.line, columns: columns, cells: row.fields)
-            }
-        case .json:
-            var reader = JSONReader(bytes)
-            let document: JSONValue
-            do { document = try reader.document() } catch {
-                throw ImportError(line: error.line, field: nil, reason: "not JSON: \(error.reason)")
-            }
-            let shape = "the JSON must be as `list --json` prints it: [{\"name\": …, \"rows\": [{…}, …]}, …]"
-            guard case .array(let sections) = document else { throw ImportError(line: 1, field: nil, reason: shape) }
-            var records: [ImportRecord] = []
-            let names = ["id"] + known, columns = ImportRecord.Columns(names)
-            var lines = reader.objectLines.makeIterator()
-            for section in sections {
-                guard case .object(let pairs) = section, pairs.allSatisfy({ $0.0 == "name" || $0.0 == "rows" }) else {
-                    throw ImportError(line: 0, field: nil, reason: shape)
-                }
-                guard case .array(let rows)? = pairs.first(where: { $0.0 == "rows" })?.1 else {
-                    throw ImportError(line: 0, field: nil, reason: shape)
-                }
-                for row in rows {
-                    guard case .object(let pairs) = row else { throw ImportError(line: 0, field: nil, reason: shape) }
-                    let line = lines.next() ?? 0
-                    var values = [JSONValue?](repeating: nil, count: names.count)
-                    for (name, value) in pairs {
-                        guard let index = columns.index[name] else { throw unknownField(name, line: line, known: known) }
-                        values[index] = value
-                    }
-                    records.append(ImportRecord(line: line, columns: columns, values: values))
-                }
-            }
-            return records
+        case .csv: try Self.csvRecords(bytes, known: known)
+        case .json: try Self.jsonRecords(bytes, known: known)
         }
     }
 
-    private func unknownField(_ name: String, line: Int, known: [String]) -> ImportError {
+    private static func csvRecords(_ bytes: [UInt8], known: [String]) throws -> [ImportRecord] {
+        let allowed = Set(known + ["id"])
+        var reader = CSVText.Reader(bytes)
+        var fields: [String] = []
+        do {
+            guard let headerLine = try reader.next(into: &fields) else { return [] }
+            var seen = Set<String>()
+            for name in fields {
+                guard allowed.contains(name) else { throw unknownField(name, line: headerLine, known: known) }
+                guard seen.insert(name).inserted else {
+                    throw ImportError(line: headerLine, field: name, reason: "the column is given twice")
+                }
+            }
+            var table = ImportTable.Builder(names: fields, fromCSV: true)
+            let width = fields.count
+            while let line = try reader.next(into: &fields) {
+                guard fields.count == width else {
+                    throw ImportError(line: line, field: nil, reason: "\(fields.count) fields where the header has \(width)")
+                }
+                table.addRow(line: line, texts: fields)
+            }
+            return table.build().records
+        } catch let error as CSVText.Problem {
+            throw ImportError(line: error.line, field: nil, reason: error.reason)
+        }
+    }
+
+    /// JSON rows as they are read, each row's values straight into the
+    /// table's cells: no tree of the whole file.
+    private static func jsonRecords(_ bytes: [UInt8], known: [String]) throws -> [ImportRecord] {
+        let shape = "the JSON must be as `list --json` prints it: [{\"name\": …, \"rows\": [{…}, …]}, …]"
+        var reader = JSONReader(bytes)
+        let names = ["id"] + known
+        var table = ImportTable.Builder(names: names, fromCSV: false)
+        do {
+            guard reader.next() == .array || reader.next() == nil else { throw ImportError(line: reader.line, field: nil, reason: shape) }
+            guard try reader.beginArray() else {
+                try reader.end()
+                return []
+            }
+            repeat {
+                // A section: its name (any value) and its rows.
+                guard reader.next() == .object else { throw ImportError(line: reader.line, field: nil, reason: shape) }
+                var seen: Set<String> = []
+                if try reader.beginObject() {
+                    repeat {
+                        let key = try reader.key()
+                        guard key == "name" || key == "rows" else { throw ImportError(line: reader.line, field: nil, reason: shape) }
+                        guard seen.insert(key).inserted else { throw notJSON(reader, "the key \"\(key)\" is given twice") }
+                        if key == "name" {
+                            _ = try reader.value(depth: 2)
+                        } else {
+                            guard reader.next() == .array else { throw ImportError(line: reader.line, field: nil, reason: shape) }
+                            try readRows(&reader, into: &table, known: known)
+                        }
+                    } while try reader.nextMember()
+                }
+                guard seen.contains("rows") else { throw ImportError(line: reader.line, field: nil, reason: shape) }
+            } while try reader.nextElement()
+            try reader.end()
+        } catch let error as JSONReader.Problem {
+            throw notJSON(error)
+        }
+        return table.build().records
+    }
+
+    /// A section's rows (the reader at their `[`).
+    private static func readRows(_ reader: inout JSONReader, into table: inout ImportTable.Builder, known: [String]) throws {
+        let names = table.names.map { Array($0.utf8) }
+        guard try reader.beginArray() else { return }
+        repeat {
+            guard reader.next() == .object else {
+                throw ImportError(line: reader.line, field: nil, reason: "a row must be an object of fields and values")
+            }
+            let line = reader.line
+            table.addRow(line: line)
+            guard try reader.beginObject() else { continue }
+            repeat {
+                let column: Int
+                switch try reader.key(in: names) {
+                case .success(let found): column = found
+                case .failure(let unknown): throw unknownField(unknown.key, line: line, known: known)
+                }
+                guard !table.isSet(column) else { throw notJSON(reader, "the key \"\(table.names[column])\" is given twice") }
+                table.set(column, try reader.value(depth: 4))
+            } while try reader.nextMember()
+        } while try reader.nextElement()
+    }
+
+    private static func notJSON(_ problem: JSONReader.Problem) -> ImportError {
+        ImportError(line: problem.line, field: nil, reason: "not JSON: \(problem.reason)")
+    }
+
+    private static func notJSON(_ reader: JSONReader, _ reason: String) -> ImportError {
+        ImportError(line: reader.line, field: nil, reason: "not JSON: \(reason)")
+    }
+
+    private static func unknownField(_ name: String, line: Int, known: [String]) -> ImportError {
         ImportError(line: line, field: name, reason: "not a field here; the fields are id, \(known.joined(separator: ", "))")
     }
 }

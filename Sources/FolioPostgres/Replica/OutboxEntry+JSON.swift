@@ -79,7 +79,7 @@ extension OutboxEntry {
 
 extension OutboxEntry {
     static func decode(_ text: String) throws -> OutboxEntry {
-        let root = try OutboxJSON.parse(text)
+        let root = try JSONNode.outboxEntry(text)
         var entry = OutboxEntry()
         entry.inserts = try root.list("inserts").map {
             var values: [String: ReplicaValue] = [:]
@@ -112,30 +112,38 @@ extension OutboxEntry {
     }
 }
 
-extension OutboxJSON {
-    private func failure(_ what: String) -> DecodingError {
+extension JSONNode {
+    /// The outbox entry's JSON as a tree (see ``OutboxEntry/encoded()``).
+    static func outboxEntry(_ text: String) throws -> JSONNode {
+        var reader = JSONReader(Array(text.utf8))
+        do { return try reader.document() } catch { throw failure("\(error.reason) (line \(error.line))") }
+    }
+
+    private static func failure(_ what: String) -> DecodingError {
         DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "outbox entry: \(what)"))
     }
 
-    private func member(_ key: String) throws -> OutboxJSON {
-        guard case .object(let members) = self else { throw failure("expected an object holding \(key)") }
-        guard let value = members[key] else { throw failure("no \(key)") }
+    private func failure(_ what: String) -> DecodingError { Self.failure(what) }
+
+    private func member(_ key: String) throws -> JSONNode {
+        guard case .object = self else { throw failure("expected an object holding \(key)") }
+        guard let value = self[key] else { throw failure("no \(key)") }
         return value
     }
 
     /// The value at `key`, or this one when nil.
-    private func at(_ key: String?) throws -> OutboxJSON {
+    private func at(_ key: String?) throws -> JSONNode {
         guard let key else { return self }
         return try member(key)
     }
 
-    func members(_ key: String) throws -> [String: OutboxJSON] {
+    func members(_ key: String) throws -> [(key: String, value: JSONNode)] {
         guard case .object(let members) = try member(key) else { throw failure("\(key) is not an object") }
         return members
     }
 
     /// The array at `key` (this value itself when nil).
-    func list(_ key: String? = nil) throws -> [OutboxJSON] {
+    func list(_ key: String? = nil) throws -> [JSONNode] {
         guard case .array(let elements) = try at(key) else { throw failure("\(key ?? "value") is not an array") }
         return elements
     }
@@ -146,9 +154,7 @@ extension OutboxJSON {
     }
 
     func integer(_ key: String? = nil) throws -> Int64 {
-        guard case .number(let n) = try at(key), let i = Int64(n) else {
-            throw failure("\(key ?? "value") is not an integer")
-        }
+        guard let i = try at(key).number?.int64 else { throw failure("\(key ?? "value") is not an integer") }
         return i
     }
 
@@ -157,11 +163,10 @@ extension OutboxJSON {
         switch self {
         case .null: return .null
         case .object(let members) where members.count == 1:
-            let (tag, value) = members.first!
-            switch (tag, value) {
-            case ("i", .number(let n)): if let i = Int64(n) { return .integer(i) }
-            case ("r", .number(let n)): if let r = Double(n) { return .real(r) }
-            case ("f", .number(let n)): if let bits = UInt64(n) { return .real(Double(bitPattern: bits)) }
+            switch (members[0].key, members[0].value) {
+            case ("i", .number(let n)): if let i = n.int64 { return .integer(i) }
+            case ("r", .number(let n)): if let r = n.double { return .real(r) }
+            case ("f", .number(let n)): if let bits = n.uint64 { return .real(Double(bitPattern: bits)) }
             case ("t", .string(let t)): return .text(t)
             case ("b", .string(let b)): if let data = Data(base64Encoded: b) { return .blob(data) }
             default: break

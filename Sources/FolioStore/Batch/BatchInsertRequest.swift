@@ -27,6 +27,8 @@ public struct BatchInsertRequest<Entity: ManagedObject> {
     }
 
     let source: Source
+    /// How many objects a handler is expected to give (room is made for them).
+    var expectedCount = 0
     /// What ``ObjectContext/execute(_:)-(BatchInsertRequest<Entity>)`` returns besides the count.
     public var resultType: BatchResultType = .statusOnly
 
@@ -66,6 +68,13 @@ public struct BatchInsertRequest<Entity: ManagedObject> {
         source = .values(handler)
     }
 
+    /// A handler's request that expects to insert about `count` objects,
+    /// so their values are gathered without growing again and again.
+    package init(expecting count: Int, handler: @escaping (inout BatchInsertValues<Entity>) -> Bool) {
+        source = .values(handler)
+        expectedCount = max(0, count)
+    }
+
     /// Every object's values, validated. Unique values are left to the
     /// store's unique indexes, which check them against the stored rows and
     /// the batch's own as they are written; a clash rolls the batch back.
@@ -75,13 +84,14 @@ public struct BatchInsertRequest<Entity: ManagedObject> {
         // Required values and rules, on every attribute (defaults included), as a save checks them.
         let checked = e.attributes.filter { !$0.isOptional || $0.hasRules }
         let required = e.toOnes.filter { !$0.isOptional }
+        // Checked where it lands: no copy of each object's values on the way.
         func add(_ row: [StoreValue]) throws {
-            var values = row
-            for p in checked { values[p.slot] = try p.checkedBatchValue(values[p.slot]) }
-            for p in required where values[BatchRows.offset(of: p, in: e)].isNull {
+            let start = rows.values.count
+            rows.values.append(contentsOf: row)
+            for p in checked { rows.values[start + p.slot] = try p.checkedBatchValue(rows.values[start + p.slot]) }
+            for p in required where rows.values[start + BatchRows.offset(of: p, in: e)].isNull {
                 throw StoreError.validation(entity: e.name, key: p.name, reason: "a related object is required")
             }
-            rows.values.append(contentsOf: values)
             rows.count += 1
         }
         func fromDictionary(_ dictionary: [String: Any]) throws -> [StoreValue] {
@@ -103,6 +113,7 @@ public struct BatchInsertRequest<Entity: ManagedObject> {
                 dictionary.removeAll(keepingCapacity: true)
             }
         case .values(let handler):
+            rows.values.reserveCapacity(expectedCount * defaults.count)
             var values = BatchInsertValues<Entity>(entity: e)
             while !handler(&values) {
                 if let misuse = values.misuse { throw misuse }

@@ -15,6 +15,10 @@ public struct BatchInsertValues<Entity: ManagedObject> {
     var values: [StoreValue]
     /// A value this batch cannot set, thrown by `execute` before anything is written.
     var misuse: StoreError?
+    /// The properties of the key paths set so far. A handler's key path
+    /// literals are the same objects for every object it fills, so after
+    /// the first each is found by identity instead of hashed.
+    private var resolved: [(keyPath: AnyKeyPath, property: PropertyDescription)] = []
 
     init(entity: EntityDescription) {
         self.entity = entity
@@ -29,7 +33,7 @@ public struct BatchInsertValues<Entity: ManagedObject> {
             return Value._decode(ManagedSlot(storage: .value(values[p.slot])), in: nil)
         }
         set {
-            let p = entity.batchAttribute(keyPath)
+            let p = property(keyPath)
             switch newValue._slot.storage {
             case .value(let v) where p.isAttribute: values[p.slot] = v
             case .one(let id): set(p, id)
@@ -48,7 +52,15 @@ public struct BatchInsertValues<Entity: ManagedObject> {
             guard case .integer(let row) = values[BatchRows.offset(of: p, in: entity)] else { return nil }
             return ObjectID(entityName: p.target.name, rowID: row)
         }
-        set { set(entity.batchAttribute(keyPath), newValue) }
+        set { set(property(keyPath), newValue) }
+    }
+
+    private mutating func property(_ keyPath: AnyKeyPath) -> PropertyDescription {
+        for known in resolved where known.keyPath === keyPath { return known.property }
+        let p = entity.batchAttribute(keyPath)
+        // A few: key paths made anew for each object are looked up as they come.
+        if resolved.count < 32 { resolved.append((keyPath, p)) }
+        return p
     }
 
     private mutating func set(_ p: PropertyDescription, _ id: ObjectID?) {

@@ -24,9 +24,28 @@ package enum BatchWrite {
 }
 
 /// What a batch wrote: the change every context and controller hears, the
-/// request's own objects (in row order), and the history row's text.
+/// request's own objects (in row order), and the history row's text. An
+/// insert's new objects are one range of row IDs, made into IDs only where
+/// they are heard (``BatchInsertedRows``).
 package struct BatchOutcome {
     package var changes = ChangeSet(origin: .otherContext)
+    /// The updated or deleted objects; empty for an insert.
     package var ids: [ObjectID] = []
+    /// An insert's new rows.
+    package var inserted: BatchInsertedRows?
     package var history = ""
+
+    /// How many objects of the request's entity were written.
+    package var count: Int { inserted?.rows.count ?? ids.count }
+}
+
+/// A batch insert's new rows: consecutive row IDs of one entity.
+///
+///     BatchInsertedRows(entity: "Planet", rows: 10...12).ids   // Planet 10, 11 and 12
+package struct BatchInsertedRows: Sendable {
+    package let entity: String
+    package let rows: ClosedRange<Int64>
+
+    /// Their object IDs, in row order.
+    package var ids: [ObjectID] { rows.map { ObjectID(entityName: entity, rowID: $0) } }
 }

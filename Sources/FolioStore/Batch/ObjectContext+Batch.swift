@@ -41,10 +41,24 @@ extension ObjectContext {
         // Observers hear this context's own changes first, at a state before the batch.
         processPendingChanges()
         let outcome = try coordinator.execute(write)
-        if !outcome.changes.isEmpty {
-            merge(outcome.changes)
-            coordinator.broadcast(outcome.changes, except: inbox)
+        var changes = outcome.changes
+        var unheard: EntityDescription?
+        if let new = outcome.inserted {
+            if !observers.isEmpty || coordinator.hasInboxes(besides: inbox) {
+                changes.inserted.reserveCapacity(new.rows.count)
+                for row in new.rows { changes.inserted.insert(ObjectID(entityName: new.entity, rowID: row)) }
+            } else {
+                // No observer and no other context hears the new IDs (an import's million rows):
+                // this context merges only the objects it holds under them and its lists of their entity.
+                unheard = schema.entity(named: new.entity)
+                if let unheard { changes.inserted = registry.registeredIDs(unheard, in: new.rows) }
+            }
         }
-        return BatchResult(resultType: resultType, count: outcome.ids.count, objectIDs: resultType == .objectIDs ? outcome.ids : [])
+        if !changes.isEmpty || unheard != nil {
+            merge(changes, insertedInto: unheard)
+            if !changes.isEmpty { coordinator.broadcast(changes, except: inbox) }
+        }
+        let ids = resultType == .objectIDs ? (outcome.inserted?.ids ?? outcome.ids) : []
+        return BatchResult(resultType: resultType, count: outcome.count, objectIDs: ids)
     }
 }

@@ -104,6 +104,9 @@ final class ContextCoordinator: Sendable {
     func removeInbox(_ id: Int) { shared.removeInbox(id) }
 
     func broadcast(_ changes: ChangeSet, except sender: Int?) { shared.broadcast(changes, except: sender) }
+
+    /// Whether a context other than `inbox`'s would hear a broadcast.
+    func hasInboxes(besides inbox: Int) -> Bool { shared.hasInboxes(besides: inbox) }
 }
 
 /// A write transaction's connection, carried from the thread that waited for its lock to the caller.

@@ -23,6 +23,11 @@ final class ContextInboxes: Sendable {
         state.withLock { $0.deliver[id] = nil }
     }
 
+    /// Whether there is an inbox besides `inbox`.
+    func hasInboxes(besides inbox: Int) -> Bool {
+        state.withLock { state in state.deliver.keys.contains { $0 != inbox } }
+    }
+
     /// Delivers a change set to every inbox except `sender`'s.
     func broadcast(_ changes: ChangeSet, except sender: Int?) {
         let targets = state.withLock { state in state.deliver.filter { $0.key != sender }.map(\.value) }

@@ -159,4 +159,7 @@ final class StoreCoordinator: Sendable {
 
     /// Delivers a change set to every inbox except `sender`'s.
     func broadcast(_ changes: ChangeSet, except sender: Int?) { inboxes.broadcast(changes, except: sender) }
+
+    /// Whether a context other than `inbox`'s would hear a broadcast.
+    func hasInboxes(besides inbox: Int) -> Bool { inboxes.hasInboxes(besides: inbox) }
 }

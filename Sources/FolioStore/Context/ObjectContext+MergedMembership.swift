@@ -15,11 +15,12 @@ extension ObjectContext {
     ///
     /// - Complexity: O(c + l) for c changed objects and l lists held in the
     ///   to-manys whose members are of a changed entity.
-    func forgetStoredMembership(after changes: ChangeSet) {
+    func forgetStoredMembership(after changes: ChangeSet, insertedInto entity: EntityDescription? = nil) {
         var visit = MembershipVisit()
         for id in changes.deleted { visit.deleted[id.entityName, default: []].append(id.rowID) }
         forgetKeptBehind(&visit)
         var touched = Set<String>(visit.deleted.keys)
+        if let entity { touched.insert(entity.name) }
         var last = ""
         for id in changes.inserted where id.entityName != last { last = id.entityName; touched.insert(last) }
         for id in changes.updated.keys where id.entityName != last { last = id.entityName; touched.insert(last) }

@@ -63,7 +63,11 @@ extension ObjectContext {
     /// Brings another context's or process's saved changes into this context,
     /// then tells observers. Unchanged objects become faults (re-read on
     /// access); objects changed here keep their changes and adopt the rest.
-    func merge(_ changes: ChangeSet) {
+    func merge(_ changes: ChangeSet) { merge(changes, insertedInto: nil) }
+
+    /// ``merge(_:)``, where `insertedInto` names the entity of new rows whose IDs `changes` leaves
+    /// out (a batch insert nothing else hears): its lists are visited still.
+    func merge(_ changes: ChangeSet, insertedInto entity: EntityDescription?) {
         // Observers hear this context's own changes first, so every batch describes a state they can apply.
         if !changes.isEmpty { processPendingChanges() }
         if changes.isReload {
@@ -81,7 +85,7 @@ extension ObjectContext {
             guard let o = registry[id] else { continue }
             if o.hasChanges { reloadKeepingChanges(o) } else if !o.isFault { refresh(o, mergeChanges: false) }
         }
-        if !changes.isEmpty { forgetStoredMembership(after: changes) }
+        if !changes.isEmpty || entity != nil { forgetStoredMembership(after: changes, insertedInto: entity) }
         notify(changes)
     }
 

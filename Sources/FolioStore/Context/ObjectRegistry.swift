@@ -79,6 +79,14 @@ struct ObjectRegistry {
         lists.remove(rowIDs, p, temporary: temporary)
     }
 
+    /// The IDs of the objects registered for rows `rows` of `entity`
+    /// (new rows of a batch insert: usually none), found from the smaller side.
+    func registeredIDs(_ entity: EntityDescription, in rows: ClosedRange<Int64>) -> Set<ObjectID> {
+        let table = byEntity[entity.index]
+        let found = table.count < rows.count ? table.keys.filter(rows.contains) : rows.filter { table[$0] != nil }
+        return Set(found.map { ObjectID(entityName: entity.name, rowID: $0) })
+    }
+
     /// Makes room for `count` more stored objects of an entity.
     mutating func reserve(_ count: Int, for entity: EntityDescription) {
         byEntity[entity.index].reserveCapacity(byEntity[entity.index].count + count)

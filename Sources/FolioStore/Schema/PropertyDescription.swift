@@ -85,17 +85,28 @@ public final class PropertyDescription: @unchecked Sendable {
         }
         var defaultStored: StoreValue?
         if let defaultValue, case .value(let v) = defaultValue._slot.storage { defaultStored = v }
+        // Made for the concrete type where it is a common one: the check runs for every value a
+        // batch insert writes, and a generic one looks its types up at run time on each call.
+        let check =
+            (rules as? [ValidationRule<String>]).map(storedValueCheck)
+            ?? (rules as? [ValidationRule<Int>]).map(storedValueCheck)
+            ?? (rules as? [ValidationRule<Double>]).map(storedValueCheck)
+            ?? storedValueCheck(rules)
+        return PropertyDescription(
+            name: name, keyPath: keyPath, kind: .attribute(type), isOptional: kind.optional,
+            defaultValue: defaultStored, isIndexed: indexed || unique, isUnique: unique,
+            hasRules: !rules.isEmpty, validate: check)
+    }
+
+    /// Checks a stored value against `rules`: the reason of the first it breaks, or nil.
+    private static func storedValueCheck<Value: ManagedValue>(_ rules: [ValidationRule<Value>]) -> (StoreValue) -> String? {
         let checks = rules.map(\.check)
-        let check: (StoreValue) -> String? = { stored in
+        return { stored in
             if checks.isEmpty { return nil }
             let value = Value._decode(ManagedSlot(storage: .value(stored)), in: nil)
             for rule in checks { if let reason = rule(value) { return reason } }
             return nil
         }
-        return PropertyDescription(
-            name: name, keyPath: keyPath, kind: .attribute(type), isOptional: kind.optional,
-            defaultValue: defaultStored, isIndexed: indexed || unique, isUnique: unique,
-            hasRules: !rules.isEmpty, validate: check)
     }
 
     /// An optional to-one relationship with its inverse on the target.

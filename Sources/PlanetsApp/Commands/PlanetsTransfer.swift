@@ -29,7 +29,7 @@ package enum PlanetsTransfer {
         }
         if !StoreLocation.isServer(url), !FileManager.default.fileExists(atPath: url.path) {
             // A store the import would make is not made at all for a name given twice.
-            try AppTransfer.refuseRepeats(records, field: "name", kind: "planet", existing: [], key: { rows[$0].name }, shown: { $0 })
+            try AppTransfer.refuseRepeats(records, field: "name", kind: "planet", existing: [], key: { rows[$0].name })
         }
         let container = try AppStore.open(schema: Planet.schema, at: url) { _ in }
         let context = container.viewContext
@@ -51,7 +51,7 @@ package enum PlanetsTransfer {
         } catch {
             // The batch refused a name given twice or already stored (nothing was written): say on which line.
             let existing = Set(try context.fetch(FetchRequest<Planet>()).map(\.name))
-            try AppTransfer.refuseRepeats(records, field: "name", kind: "planet", existing: existing, key: { rows[$0].name }, shown: { $0 })
+            try AppTransfer.refuseRepeats(records, field: "name", kind: "planet", existing: existing, key: { rows[$0].name })
             throw error
         }
     }

@@ -40,6 +40,28 @@ import Testing
         }
     }
 
+    /// The repeat check of a new store's names finds, as the unique index
+    /// compares bytes, the first row that repeats an earlier one.
+    @Test func theFirstRepeatIsFoundByBytes() {
+        let seed = StoreSplitMix64.seedFromEnvironment()
+        print("TransferFormatTests repeats seed \(seed) (replay with FOLIO_SEED=\(seed))")
+        var generator = StoreSplitMix64(seed: seed)
+        for _ in 0..<300 {
+            let alphabet = ["a", "b", "é", "e\u{301}", "👩‍🚀"]
+            let count = Int(generator.next() % 40), width = 1 + Int(generator.next() % 3)
+            let names = (0..<count).map { _ in (0..<width).map { _ in alphabet[Int(generator.next() % 5)] }.joined() }
+            var seen: [[UInt8]: Int] = [:]
+            var expected: (first: Int, again: Int)?
+            for (index, name) in names.enumerated() {
+                if let first = seen[Array(name.utf8)] { expected = (first, index); break }
+                seen[Array(name.utf8)] = index
+            }
+            let found = AppTransfer.firstRepeat(names.count) { names[$0] }
+            #expect(found?.first == expected?.first && found?.again == expected?.again, "seed \(seed): \(names)")
+        }
+        #expect(AppTransfer.firstRepeat(2) { ["é", "e\u{301}"][$0] } == nil, "equal as Swift strings, two rows in the index")
+    }
+
     @Test func malformedFilesAreNamedByLine() {
         func csvProblem(_ text: String) -> String {
             do { _ = try TransferFormat.csv.records(Array(text.utf8), known: ["name"]); return "" } catch { return "\(error)" }
@@ -60,6 +82,8 @@ import Testing
         #expect(jsonProblem("[{\"name\":\"\",\"rows\":[\n{\"name\":\"a\"},\n{\"name\":\"b\",}\n]}]").hasPrefix("line 3: not JSON"))
         #expect(jsonProblem("[{\"name\":\"\",\"rows\":[\n{\"nmae\":\"a\"}]}]").hasPrefix("line 2, field 'nmae': not a field here"))
         #expect(jsonProblem("{\"rows\":[]}").contains("as `list --json` prints it"))
-        #expect(jsonProblem(String(repeating: "[", count: 100_000)).contains("nested more than"))
+        // Deep nesting is refused, never a crash: the file's shape first, a row's value by its depth.
+        #expect(jsonProblem(String(repeating: "[", count: 100_000)).contains("as `list --json` prints it"))
+        #expect(jsonProblem("[{\"rows\":[{\"name\":" + String(repeating: "[", count: 100_000)).contains("nested more than"))
     }
 }
