@@ -87,6 +87,10 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
         queue.async { [self] in
             guard !stopped else { return }
             self.report = report
+            // What waits, and what an earlier launch or the container that syncs could not settle.
+            state.waitingChanges = (try? openFile().waitingCount()) ?? 0
+            showStored()
+            publish()
             let t = DispatchSource.makeTimerSource(queue: queue)
             t.setEventHandler { [weak self] in self?.tick() }
             timer = t
@@ -121,6 +125,7 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
         guard !stopped else { throw StoreError.cannotOpen(path: path, message: "the container was closed") }
         guard holdsLock() else {
             state.waitingChanges = (try? openFile().waitingCount()) ?? state.waitingChanges
+            showStored()
             publish()
             return SyncReport(waiting: state.waitingChanges, problem: "another container syncs this replica")
         }
@@ -139,6 +144,7 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
             case StoreError.offline, StoreError.timedOut:
                 state.isOnline = false
                 dropConnections()
+                showStored()
             default:
                 state.problem = "\(error)"
             }
@@ -212,7 +218,15 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
         // Keeps the history this replica has not pulled yet on the server (and mends the waking connection).
         try? feed?.acknowledge(position: pulled.position, silenceLimit: Self.silenceLimit)
         result.waiting = try file.waitingCount()
+        try file.setUnsettled(result.unsettled, problem: result.problem)
         return result
+    }
+
+    /// Shows what the file says holds up the oldest waiting save (kept by whichever container synced it).
+    private func showStored() {
+        guard let stored = try? openFile().unsettled() else { return }
+        state.conflicts = stored.saveConflicts
+        state.problem = stored.problem
     }
 
     private func openFile() throws -> ReplicaFile {
