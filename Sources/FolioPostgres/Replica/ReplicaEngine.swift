@@ -34,6 +34,8 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
     @QueueConfined private var tickQueued: Bool
     @QueueConfined private var pause: Double
     @QueueConfined private var stopped: Bool
+    /// Rounds that pulled nothing because only this replica's own pushes were announced since the last.
+    @QueueConfined private var ownWakesSkipped: Int
 
     /// How often an idle replica looks for work the wakes missed (another process's saves on the file).
     static let fallbackInterval = 1.0
@@ -61,10 +63,14 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
         _tickQueued = confined(false)
         _pause = confined(Self.shortestPause)
         _stopped = confined(false)
+        _ownWakesSkipped = confined(0)
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    /// How many rounds skipped their pull because only the replica's own pushes were announced (for tests).
+    var pullsSkippedForOwnPushes: Int { queue.sync { ownWakesSkipped } }
 
     var mergePolicy: MergePolicy {
         get { policy.withLock { $0 } }
@@ -115,13 +121,14 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
     func syncNow() async throws -> SyncReport {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SyncReport, any Error>) in
             queue.async { [self] in
-                continuation.resume(with: Result { try round() })
+                continuation.resume(with: Result { try round(asked: true) })
             }
         }
     }
 
     /// One round on the queue: the report of a push and a pull, the state published either way.
-    private func round() throws -> SyncReport {
+    /// A round the app `asked` for always pulls.
+    private func round(asked: Bool = false) throws -> SyncReport {
         guard !stopped else { throw StoreError.cannotOpen(path: path, message: "the container was closed") }
         guard holdsLock() else {
             state.waitingChanges = (try? openFile().waitingCount()) ?? state.waitingChanges
@@ -130,7 +137,7 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
             return SyncReport(waiting: state.waitingChanges, problem: "another container syncs this replica")
         }
         do {
-            let result = try syncOnce()
+            let result = try syncOnce(asked: asked)
             state.isOnline = true
             state.lastSynced = Date()
             state.conflicts = result.unsettled
@@ -169,7 +176,7 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
     }
 
     /// Pushes every waiting save it can (stopping at one it cannot), then pulls once.
-    private func syncOnce() throws -> SyncReport {
+    private func syncOnce(asked: Bool) throws -> SyncReport {
         let file = try openFile()
         let server = try connect()
         let identity = journal.identity
@@ -212,6 +219,14 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
                 result.problem = "\(error)"
                 break pushing
             }
+        }
+        // Woken only by its own pushes (the file has them) and nothing deferred: no pull, no acknowledgement.
+        let onlyOwn = try feed?.heardOnlyOwn(after: file.pulledPosition()) ?? false
+        if onlyOwn && !asked, try file.deferredRows().isEmpty {
+            ownWakesSkipped += 1
+            result.waiting = try file.waitingCount()
+            try file.setUnsettled(result.unsettled, problem: result.problem)
+            return result
         }
         let pulled = try ReplicaPull(server: server, file: file, schema: schema, identity: identity, localAuthor: localAuthor).pull()
         result.pulled = pulled.entries
