@@ -22,6 +22,7 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
     private let busyTimeoutMilliseconds: Int32
     private let policy = LockedValue<MergePolicy>(.error)
     private let automatic = Atomic<Bool>(true)
+    private let roundQueued = Atomic<Bool>(false)
     /// The author of the history rows the sync writes into the replica (not any container's).
     private let localAuthor = "sync-" + UUID().uuidString
     @QueueConfined private var file: ReplicaFile?
@@ -31,7 +32,6 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
     @QueueConfined private var report: (@Sendable (SyncStatus.State) -> Void)?
     @QueueConfined private var state: SyncStatus.State
     @QueueConfined private var timer: DispatchSourceTimer?
-    @QueueConfined private var tickQueued: Bool
     @QueueConfined private var pause: Double
     @QueueConfined private var stopped: Bool
     /// Rounds that pulled nothing because only this replica's own pushes were announced since the last.
@@ -60,7 +60,6 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
         _report = confined(nil)
         _state = confined(SyncStatus.State())
         _timer = confined(nil)
-        _tickQueued = confined(false)
         _pause = confined(Self.shortestPause)
         _stopped = confined(false)
         _ownWakesSkipped = confined(0)
@@ -107,14 +106,15 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
     }
 
     /// Something may wait to be pushed or pulled: sync soon (wakes close together share one round).
+    /// Called on the saving thread after every save: a wake while a round is queued, or while the
+    /// sync is off, costs an atomic load, not a hand-over to the sync's thread.
     func wake() {
+        guard syncsAutomatically, !roundQueued.exchange(true, ordering: .acquiringAndReleasing) else { return }
         queue.async { [weak self] in
-            guard let self, !stopped, !tickQueued else { return }
-            tickQueued = true
-            queue.async { [weak self] in
-                self?.tickQueued = false
-                self?.tick()
-            }
+            guard let self else { return }
+            // Cleared first: a wake during this round queues the next.
+            roundQueued.store(false, ordering: .releasing)
+            tick()
         }
     }
 

@@ -95,8 +95,9 @@ struct ReplicaFirstSync {
     /// the first snapshot's position and the newest a chunk was read from.
     private func copy(_ c: PGConnection) throws -> (first: Int64, through: Int64) {
         // Chunks of one table refer to rows of tables not copied yet; the whole copy is consistent.
-        try file.connection.execute("PRAGMA foreign_keys=OFF")
-        defer { try? file.connection.execute("PRAGMA foreign_keys=ON") }
+        // No checkpoint between chunks (each would copy and sync the log): one after the copy, as before chunks.
+        try file.connection.execute("PRAGMA foreign_keys=OFF; PRAGMA wal_autocheckpoint=0")
+        defer { try? file.connection.execute("PRAGMA foreign_keys=ON; PRAGMA wal_autocheckpoint=1000") }
         try c.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         do {
             let snapshot = try PostgresHistory.latestPosition(c)
