@@ -269,12 +269,4 @@ import Testing
         // Read-only, it opens as any store.
         _ = try PersistentContainer(schema: StoreTestSchema.make(), path: dir.path("a.sqlite"), readOnly: true)
     }
-
-    @Test func aBatchRequestOnAReplicaIsRefusedAndWritesNothing() async throws {
-        let container = try replica("a.sqlite")
-        let request = BatchDeleteRequest<TestAnimal>()
-        #expect(throws: StoreError.notOnReplica(path: dir.path("a.sqlite"), what: "a batch request")) {
-            _ = try container.viewContext.execute(request)
-        }
-    }
 }

@@ -65,6 +65,16 @@ package final class PostgresChangeFeed: StoreChangeFeed {
         return try hub.read(after: position, reader: reader, fresh: fresh)
     }
 
+    /// Whether saves were announced since the last call and all were this
+    /// reader's own, one after another past `position` (or at or before it):
+    /// nothing new for a reader at `position`. Starts the count again.
+    package func heardOnlyOwn(after position: Int64) -> Bool {
+        defer { ownSinceRead = [] }
+        guard let own = ownSinceRead, !own.isEmpty else { return false }
+        let newer = own.filter { $0 > position }
+        return newer.elementsEqual((position + 1)..<(position + 1 + Int64(newer.count)))
+    }
+
     /// Notes the notifications heard (nil: a session ended or began).
     private func hear(_ payloads: [String]?) {
         guard let payloads else { return ownSinceRead = nil }

@@ -44,32 +44,10 @@ struct PostgresReplica: StoreReplica {
             }
             return ReplicaJournal(identity: identity)
         }
-        return ReplicaJournal(identity: try firstSync(file, path: path, schema: schema, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
-    }
-
-    /// Copies the server's store into the new replica at one history position and records who the replica is.
-    private func firstSync(_ file: ReplicaFile, path: String, schema: Schema, busyTimeoutMilliseconds: Int32) throws -> ReplicaIdentity {
-        let server = try PostgresBackend(
-            server: postgres, namespace: schema.name, readOnly: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        defer { server.connection.close() }
-        try server.prepare(schema)
-        let (number, author) = try ReplicaSnapshot.register(server)
-        // A reader of the server's history from before the copy's position on: no other reader's
-        // acknowledgement trims what this replica's first pull needs (it would read the whole store again).
-        _ = try PostgresHistory.register(
-            server.connection, reader: author, lockKey: PostgresLock.key(schema.name ?? ""),
-            waitMilliseconds: busyTimeoutMilliseconds)
-        let identity = ReplicaIdentity(server: displayName, number: number, author: author, schemaVersion: schema.version)
-        try file.write {
-            let position = try ReplicaSnapshot.copy(from: server.connection, schema: schema, into: file)
-            try file.setMetadata("replica_pulled", String(position))
-            try file.setMetadata("replica_number", String(number))
-            try file.setMetadata("replica_author", author)
-            try file.setMetadata("replica_schema_version", String(schema.version))
-            // Last: the file is a replica once this is there (a plain open is refused from then on).
-            try file.setMetadata("replica_of", displayName)
-        }
-        return identity
+        let first = ReplicaFirstSync(
+            postgres: postgres, displayName: displayName, path: path, file: file, schema: schema,
+            busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        return ReplicaJournal(identity: try first.run())
     }
 
     func makeEngine(at path: String, schema: Schema, journal: any SaveJournal, busyTimeoutMilliseconds: Int32) throws

@@ -22,6 +22,7 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
     private let busyTimeoutMilliseconds: Int32
     private let policy = LockedValue<MergePolicy>(.error)
     private let automatic = Atomic<Bool>(true)
+    private let roundQueued = Atomic<Bool>(false)
     /// The author of the history rows the sync writes into the replica (not any container's).
     private let localAuthor = "sync-" + UUID().uuidString
     @QueueConfined private var file: ReplicaFile?
@@ -31,9 +32,10 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
     @QueueConfined private var report: (@Sendable (SyncStatus.State) -> Void)?
     @QueueConfined private var state: SyncStatus.State
     @QueueConfined private var timer: DispatchSourceTimer?
-    @QueueConfined private var tickQueued: Bool
     @QueueConfined private var pause: Double
     @QueueConfined private var stopped: Bool
+    /// Rounds that pulled nothing because only this replica's own pushes were announced since the last.
+    @QueueConfined private var ownWakesSkipped: Int
 
     /// How often an idle replica looks for work the wakes missed (another process's saves on the file).
     static let fallbackInterval = 1.0
@@ -58,13 +60,16 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
         _report = confined(nil)
         _state = confined(SyncStatus.State())
         _timer = confined(nil)
-        _tickQueued = confined(false)
         _pause = confined(Self.shortestPause)
         _stopped = confined(false)
+        _ownWakesSkipped = confined(0)
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    /// How many rounds skipped their pull because only the replica's own pushes were announced (for tests).
+    var pullsSkippedForOwnPushes: Int { queue.sync { ownWakesSkipped } }
 
     var mergePolicy: MergePolicy {
         get { policy.withLock { $0 } }
@@ -87,6 +92,10 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
         queue.async { [self] in
             guard !stopped else { return }
             self.report = report
+            // What waits, and what an earlier launch or the container that syncs could not settle.
+            state.waitingChanges = (try? openFile().waitingCount()) ?? 0
+            showStored()
+            publish()
             let t = DispatchSource.makeTimerSource(queue: queue)
             t.setEventHandler { [weak self] in self?.tick() }
             timer = t
@@ -97,35 +106,38 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
     }
 
     /// Something may wait to be pushed or pulled: sync soon (wakes close together share one round).
+    /// Called on the saving thread after every save: a wake while a round is queued, or while the
+    /// sync is off, costs an atomic load, not a hand-over to the sync's thread.
     func wake() {
+        guard syncsAutomatically, !roundQueued.exchange(true, ordering: .acquiringAndReleasing) else { return }
         queue.async { [weak self] in
-            guard let self, !stopped, !tickQueued else { return }
-            tickQueued = true
-            queue.async { [weak self] in
-                self?.tickQueued = false
-                self?.tick()
-            }
+            guard let self else { return }
+            // Cleared first: a wake during this round queues the next.
+            roundQueued.store(false, ordering: .releasing)
+            tick()
         }
     }
 
     func syncNow() async throws -> SyncReport {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SyncReport, any Error>) in
             queue.async { [self] in
-                continuation.resume(with: Result { try round() })
+                continuation.resume(with: Result { try round(asked: true) })
             }
         }
     }
 
     /// One round on the queue: the report of a push and a pull, the state published either way.
-    private func round() throws -> SyncReport {
+    /// A round the app `asked` for always pulls.
+    private func round(asked: Bool = false) throws -> SyncReport {
         guard !stopped else { throw StoreError.cannotOpen(path: path, message: "the container was closed") }
         guard holdsLock() else {
             state.waitingChanges = (try? openFile().waitingCount()) ?? state.waitingChanges
+            showStored()
             publish()
             return SyncReport(waiting: state.waitingChanges, problem: "another container syncs this replica")
         }
         do {
-            let result = try syncOnce()
+            let result = try syncOnce(asked: asked)
             state.isOnline = true
             state.lastSynced = Date()
             state.conflicts = result.unsettled
@@ -139,6 +151,7 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
             case StoreError.offline, StoreError.timedOut:
                 state.isOnline = false
                 dropConnections()
+                showStored()
             default:
                 state.problem = "\(error)"
             }
@@ -163,7 +176,7 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
     }
 
     /// Pushes every waiting save it can (stopping at one it cannot), then pulls once.
-    private func syncOnce() throws -> SyncReport {
+    private func syncOnce(asked: Bool) throws -> SyncReport {
         let file = try openFile()
         let server = try connect()
         let identity = journal.identity
@@ -207,12 +220,28 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
                 break pushing
             }
         }
+        // Woken only by its own pushes (the file has them) and nothing deferred: no pull, no acknowledgement.
+        let onlyOwn = try feed?.heardOnlyOwn(after: file.pulledPosition()) ?? false
+        if onlyOwn && !asked, try file.deferredRows().isEmpty {
+            ownWakesSkipped += 1
+            result.waiting = try file.waitingCount()
+            try file.setUnsettled(result.unsettled, problem: result.problem)
+            return result
+        }
         let pulled = try ReplicaPull(server: server, file: file, schema: schema, identity: identity, localAuthor: localAuthor).pull()
         result.pulled = pulled.entries
         // Keeps the history this replica has not pulled yet on the server (and mends the waking connection).
         try? feed?.acknowledge(position: pulled.position, silenceLimit: Self.silenceLimit)
         result.waiting = try file.waitingCount()
+        try file.setUnsettled(result.unsettled, problem: result.problem)
         return result
+    }
+
+    /// Shows what the file says holds up the oldest waiting save (kept by whichever container synced it).
+    private func showStored() {
+        guard let stored = try? openFile().unsettled() else { return }
+        state.conflicts = stored.saveConflicts
+        state.problem = stored.problem
     }
 
     private func openFile() throws -> ReplicaFile {

@@ -30,6 +30,20 @@ final class ReplicaJournal: SaveJournal {
             return try connection.rows("SELECT \(columns) FROM \(quote(entity.name)) WHERE id = ?", [.integer(id)]).first
                 ?? Array(repeating: .null, count: keys.count)
         }
+        try write(entry, on: connection)
+    }
+
+    func record(_ write: BatchWrite, _ outcome: BatchOutcome, before: [Int64: [StoreValue]], on connection: SQLiteConnection) throws {
+        guard !outcome.history.isEmpty else { return }
+        let entry = try OutboxEntry(write, outcome, before: before) { entity, id, keys in
+            try connection.rows("SELECT \(keys.map(quote).joined(separator: ", ")) FROM \(quote(entity.name)) WHERE id = ?", [.integer(id)])
+                .first
+        }
+        try self.write(entry, on: connection)
+    }
+
+    /// The entry, and one more waiting save for each row it writes.
+    private func write(_ entry: OutboxEntry, on connection: SQLiteConnection) throws {
         try connection.run("INSERT INTO folio_outbox (entry) VALUES (?)", [.text(entry.encoded())])
         for insert in entry.inserts {
             try connection.run(

@@ -43,17 +43,31 @@ enum ReplicaRows {
 
     /// The rows of `entity` (those of `ids` only, when given), in ID order.
     static func read(_ c: PGConnection, _ entity: EntityDescription, ids: [Int64]? = nil) throws -> [ServerRow] {
-        let columns = Self.columns(of: entity)
-        let select = (["id"] + columns.map(quote) + [RowVersion.column]).joined(separator: ", ")
-        let r: PGResult
+        let select = selectList(entity)
         if let ids {
             guard !ids.isEmpty else { return [] }
-            r = try c.query(
-                "SELECT \(select) FROM \(quote(entity.name)) WHERE id = ANY($1::bigint[]) ORDER BY id",
-                [PostgresBackend.idArray(ids)])
-        } else {
-            r = try c.query("SELECT \(select) FROM \(quote(entity.name)) ORDER BY id")
+            return rows(
+                try c.query(
+                    "SELECT \(select) FROM \(quote(entity.name)) WHERE id = ANY($1::bigint[]) ORDER BY id",
+                    [PostgresBackend.idArray(ids)]), entity)
         }
+        return rows(try c.query("SELECT \(select) FROM \(quote(entity.name)) ORDER BY id"), entity)
+    }
+
+    /// At most `limit` rows of `entity` with IDs above `after`, in ID order (a first sync's chunk).
+    static func read(_ c: PGConnection, _ entity: EntityDescription, after: Int64, limit: Int) throws -> [ServerRow] {
+        rows(
+            try c.query(
+                "SELECT \(selectList(entity)) FROM \(quote(entity.name)) WHERE id > $1 ORDER BY id LIMIT $2",
+                [.integer(after), .integer(Int64(limit))]), entity)
+    }
+
+    private static func selectList(_ entity: EntityDescription) -> String {
+        (["id"] + columns(of: entity).map(quote) + [RowVersion.column]).joined(separator: ", ")
+    }
+
+    private static func rows(_ r: PGResult, _ entity: EntityDescription) -> [ServerRow] {
+        let columns = Self.columns(of: entity)
         var rows: [ServerRow] = []
         rows.reserveCapacity(r.rowCount)
         for row in 0..<r.rowCount {
@@ -63,6 +77,18 @@ enum ReplicaRows {
                     version: r.int64(row: row, column: columns.count + 1)))
         }
         return rows
+    }
+
+    /// At most `limit` rows of a many-to-many table after (`a`, `b`), in that order (a first sync's chunk).
+    static func readJoin(_ c: PGConnection, _ table: String, after: (a: Int64, b: Int64), limit: Int) throws -> [JoinRow] {
+        let r = try c.query(
+            "SELECT a, b, a_order, b_order FROM \(quote(table)) WHERE (a, b) > ($1, $2) ORDER BY a, b LIMIT $3",
+            [.integer(after.a), .integer(after.b), .integer(Int64(limit))])
+        return (0..<r.rowCount).map {
+            JoinRow(
+                a: r.int64(row: $0, column: 0), b: r.int64(row: $0, column: 1),
+                aOrder: r.value(row: $0, column: 2), bOrder: r.value(row: $0, column: 3))
+        }
     }
 
     /// The rows of a many-to-many table (those whose `side` is one of `owners`, when given).

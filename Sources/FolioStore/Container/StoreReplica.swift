@@ -32,6 +32,11 @@ package protocol SaveJournal: Sendable {
     /// `history`) on `connection`, inside the save's open transaction and
     /// before its writes, so the rows as they were are still there to read.
     func record(_ batch: SaveBatch, permanent: [ObjectID], history: String, on connection: SQLiteConnection) throws
+    /// Records a batch request's writes on `connection`, inside its open
+    /// transaction after they ran: `outcome` says what it wrote, `before`
+    /// the values an update's rows held before it (by row ID, in the order
+    /// of its keys).
+    func record(_ write: BatchWrite, _ outcome: BatchOutcome, before: [Int64: [StoreValue]], on connection: SQLiteConnection) throws
     /// A save recorded on this process's connections has committed.
     func didCommit()
 }

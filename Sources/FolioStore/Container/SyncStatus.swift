@@ -18,7 +18,8 @@ public final class SyncStatus {
         public var waitingChanges: Int
         /// When a push or pull last completed, if ever in this process.
         public var lastSynced: Date?
-        /// Pushed changes that met newer server values the policy left for the app (`.error`).
+        /// Pushed changes that met newer server values the policy left for the app (`.error`);
+        /// kept in the replica file, so every container on it, and the next launch, lists them.
         public var conflicts: [SaveConflict]
         /// The last failure the sync met and could not settle (a server error other than being away), if any.
         public var problem: String?

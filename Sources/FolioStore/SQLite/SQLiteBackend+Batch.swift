@@ -6,22 +6,40 @@ import CSQLite
 extension SQLiteBackend: BatchSQL {
     func execute(_ batch: BatchWrite, author: String) throws -> BatchOutcome {
         precondition(!inWriteTransaction, "a batch request inside performWrite")
-        // Its rows are written in SQL, past what a replica's journal records.
-        if journal != nil { throw StoreError.notOnReplica(path: path, what: "a batch request") }
         if !connection.isInTransaction { try connection.execute("BEGIN IMMEDIATE") }
         do {
             if batch.isLarge { try connection.execute("PRAGMA cache_size = \(Self.bigSaveCacheSize(1_000_000))") }
             defer { if batch.isLarge { try? connection.execute("PRAGMA cache_size = \(Self.defaultCacheSize)") } }
+            // A replica records what the batch wrote in its transaction, as it records a save.
+            let before = journal == nil ? [:] : try valuesBefore(batch)
             let outcome = try BatchRunner(self).run(batch)
+            try journal?.record(batch, outcome, before: before, on: connection)
             if !outcome.history.isEmpty {
                 try connection.run("INSERT INTO folio_history (author, changes) VALUES (?, ?)", [.text(author), .text(outcome.history)])
             }
             try connection.execute("COMMIT")
+            if !outcome.history.isEmpty { journal?.didCommit() }
             return outcome
         } catch {
             try? connection.execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// The values a batch update's rows hold before it writes them, by row ID, in the order of its keys.
+    private func valuesBefore(_ batch: BatchWrite) throws -> [Int64: [StoreValue]] {
+        guard case .update(let plan, let sets) = batch else { return [:] }
+        let ids = try BatchRunner(self).matching(plan)
+        guard !ids.isEmpty else { return [:] }
+        let s = try connection.prepare(
+            "SELECT id, \(sets.map { quote($0.0.name) }.joined(separator: ", ")) FROM \(quote(plan.entity.name)) WHERE "
+                + dialect.isOneOf("id", ids: "?"))
+        try s.bind([dialect.idList(ids)])
+        var values: [Int64: [StoreValue]] = [:]
+        while try s.step() {
+            if case .integer(let id) = s.value(at: 0) { values[id] = (1...sets.count).map { s.value(at: $0) } }
+        }
+        return values
     }
 
     func batchIDs(_ sql: String, _ values: [StoreValue]) throws -> [Int64] {
@@ -46,7 +64,7 @@ extension SQLiteBackend: BatchSQL {
 
     func batchReserveIDs(_ entity: String, count: Int) throws -> Int64 {
         let first = try firstFreeID(entity)
-        guard first <= Int64.max - Int64(count) else {
+        guard first <= (journal?.rowIDs.upperBound ?? Int64.max) - Int64(count) else {
             throw StoreError.constraintViolation(entity: entity, key: "id", value: "\(first) + \(count), past the largest possible")
         }
         try connection.run(
