@@ -69,11 +69,13 @@ import Testing
             let sizes = (0..<Int.random(in: 1...12, using: &random)).map { s in
                 trial % 5 == 1 && s == 0 ? 70_000 : Int.random(in: 0...3_000, using: &random)
             }
-            var id: Int64 = 0
+            // Keys in order, IDs shuffled (dense, as the store's), so that an engine loads them in parts.
+            let ids = Array(1...Int64(sizes.reduce(1, +))).shuffled(using: &random)
+            var next = 0
             let sections: SearchScan.Sections = sizes.enumerated().map { s, size in
                 let entries = ContiguousArray((0..<size).map { _ -> SearchScan.Entry in
-                    id += 1
-                    return SearchScan.Entry(key: RowKey(one: .integer(id * 7 % 1_000), ascending: true), id: id * 3 + 1)
+                    next += 1
+                    return SearchScan.Entry(key: RowKey(one: .integer(Int64(next)), ascending: true), id: ids[next])
                 })
                 return (SectionKey(.integer(Int64(s)), ascending: true), entries, ContiguousArray(entries.map(\.key.lead)))
             }
@@ -103,6 +105,17 @@ import Testing
             #expect(kept.map(\.section) == sections.map(\.section), "\(message)")
             #expect(kept.map { Array($0.entries) } == plain, "\(message)")
             #expect(kept.map { Array($0.leads) } == plain.map { $0.map(\.key.lead) }, "\(message)")
+            let engine = ResultsEngine<Int64, RowKey, SectionKey>()
+            engine.load(sorted: kept)
+            engine.checkInvariants()
+            #expect(engine.snapshot().map(\.ids) == plain.filter { !$0.isEmpty }.map { $0.map(\.id) }, "\(message)")
+            // Members found among the members before stay among them: counted without comparing.
+            if let before {
+                let among = before.filter { _ in Bool.random(using: &random) }
+                let counted = SearchScan.Outcome(before: before, after: among, rows: rows, subset: true)
+                let compared = SearchScan.Outcome(before: before, after: among, rows: rows)
+                #expect(counted.leavingCount == compared.leavingCount && counted.enteringCount == 0 && compared.enteringCount == 0)
+            }
         }
     }
 }

@@ -1,5 +1,4 @@
 import FolioStore
-import Foundation
 
 extension SearchIndex {
     /// The rows among `candidates` (rows by place, in order; every row when
@@ -21,7 +20,8 @@ extension SearchIndex {
         var contains = false
         if case .contains = test.stringMatch { contains = !needle.isEmpty }
         let streams = contains && total * 4 >= count
-        let shares = Lanes.count(for: total / 16)
+        // Only a long scan is shared: on a busy machine, waiting for another thread can cost more than a short one.
+        let shares = Lanes.count(for: total / 128)
         var parts = [[Int32]](repeating: [], count: shares)
         bytes.withUnsafeBufferPointer { bytes in
             ends.withUnsafeBufferPointer { ends in
@@ -85,18 +85,17 @@ extension SearchIndex {
         }
 
         /// The candidates `range` that hold the needle, found by searching
-        /// their bytes as one run for the needle's first byte (`memchr`),
-        /// from one candidate's start to the next match or the end.
+        /// their bytes as one run for the needle's first byte, from one
+        /// candidate's start to the next match or the end.
         func stream(_ range: Range<Int>) -> [Int32] {
             var found: [Int32] = []
-            guard !range.isEmpty, let base = bytes.baseAddress else { return found }
-            let n = needle.count, first = Int32(needle[0])
+            guard !range.isEmpty, bytes.baseAddress != nil else { return found }
+            let n = needle.count, first = needle[0]
             let limit = Int(ends[row(range.upperBound - 1)])
             var i = range.lowerBound
             var p = start(row(i))
             while p < limit {
-                guard let hit = memchr(base + p, first, limit - p) else { break }
-                let h = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+                guard let h = next(first, from: p, before: limit) else { break }
                 // A match ends within its row, so none is left past the last row's end.
                 if h + n > limit { break }
                 if !same(h) {
@@ -114,6 +113,29 @@ extension SearchIndex {
                 p = start(row(i))
             }
             return found
+        }
+
+        /// The first place of `byte` in `from..<before`, found eight bytes
+        /// at a time: a word's bytes equal to `byte` become zero, and the
+        /// lowest zero byte sets the lowest bit of the test (a borrow only
+        /// sets bits above a zero byte). Bytes are read little-endian, as on
+        /// every platform Swift builds this for.
+        @inline(__always) func next(_ byte: UInt8, from start: Int, before limit: Int) -> Int? {
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            let pattern = UInt64(byte) &* ones
+            let base = UnsafeRawPointer(bytes.baseAddress!)
+            var p = start
+            while p + 8 <= limit {
+                let word = base.loadUnaligned(fromByteOffset: p, as: UInt64.self).littleEndian ^ pattern
+                let zeros = (word &- ones) & ~word & highs
+                if zeros != 0 { return p + zeros.trailingZeroBitCount / 8 }
+                p += 8
+            }
+            while p < limit {
+                if bytes[p] == byte { return p }
+                p += 1
+            }
+            return nil
         }
 
         /// Whether the bytes `start..<end` hold the needle (not empty).

@@ -12,7 +12,8 @@ extension SearchScan.Outcome {
         guard let after else { return sections }
         // Section s's members are after[bounds[s]..<bounds[s + 1]].
         let bounds = sections.indices.map { Self.firstIndex(in: after, atLeast: starts[$0]) } + [after.count]
-        let shares = Lanes.count(for: after.count)
+        // Copying a row costs little: only many rows are worth other threads.
+        let shares = Lanes.count(for: after.count / 32)
         let big = max(Lanes.bigBatch * 8, after.count / max(shares, 1))
         var result = sections
         var small: [Int] = []

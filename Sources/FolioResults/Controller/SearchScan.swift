@@ -25,9 +25,10 @@ enum SearchScan {
         var count: Int { after?.count ?? rows }
         var changeCount: Int { leavingCount + enteringCount }
 
-        /// Compares the members `before` and `after` (sorted places among `rows` rows; nil for every row).
-        /// - Complexity: O(m) for the m members of both.
-        init(before: [Int32]?, after: [Int32]?, rows: Int) {
+        /// Compares the members `before` and `after` (sorted places among
+        /// `rows` rows; nil for every row), the latter among the former when `subset`.
+        /// - Complexity: O(m) for the m members of both; O(1) for a subset.
+        init(before: [Int32]?, after: [Int32]?, rows: Int, subset: Bool = false) {
             self.before = before
             self.after = after
             self.rows = rows
@@ -36,6 +37,7 @@ enum SearchScan {
             case (nil, nil): common = rows
             case (nil, let after?): common = after.count
             case (let before?, nil): common = before.count
+            case (_?, let after?) where subset: common = after.count
             case (let before?, let after?): common = Self.commonCount(before, after)
             }
             leavingCount = (before?.count ?? rows) - common

@@ -116,17 +116,20 @@ struct SearchSession<Entity: ManagedObject> {
         let tests = filters.map(\.textTest)
         let typed = Typed(indexes: indexes.map(ObjectIdentifier.init), matches: tests.map(\.stringMatch))
         var after: [Int32]?
+        // Rows tested among the members alone stay among them.
+        var subset = false
         if filters.isEmpty {
             after = nil
         } else if let rows = known.first(where: { $0.typed == typed })?.rows {
             after = rows
         } else {
             var rows = narrowing ? members : nil
+            subset = rows != nil
             for (test, index) in zip(tests, indexes) { rows = index.matching(test, among: rows) }
             after = rows
             remember(typed, rows!)
         }
-        let outcome = SearchScan.Outcome(before: members, after: after, rows: count)
+        let outcome = SearchScan.Outcome(before: members, after: after, rows: count, subset: subset)
         members = after
         return outcome
     }
