@@ -101,6 +101,27 @@ import Testing
         withExtendedLifetime(container) {}
     }
 
+    @Test func theEngineOfAFilterTypedBeforeIsSetAsideAndTakenBack() throws {
+        let (container, controller) = try fetched()
+        var session = Session(request: controller.fetchRequest, sharing: controller.engine)
+        let index = try session.buildIndex(filter(""), sources: [.key(0)], texts: [], sectioned: false)
+        let (antAndCat, beeAndEel) = (ids(controller, ["Ant", "Cat"]), ids(controller, ["Bee", "Eel"]))
+        let every = controller.engine
+        let a = session.results(session.narrow([filter("a")], with: [index], narrowing: true), fixedSection: every.fixedSection)
+        session.setAside(every, everyRow: true)
+        let an = session.results(session.narrow([filter("an")], with: [index], narrowing: true), fixedSection: every.fixedSection)
+        session.setAside(a, everyRow: false)
+        #expect(a.count == 0 && session.earlier.count == 1 && session.earlier[0].engine.count == 2, "Ant and Cat set aside")
+        let back = session.results(session.narrow([filter("a")], with: [index], narrowing: false), fixedSection: every.fixedSection)
+        #expect(back.snapshot().flatMap(\.ids) == antAndCat && session.earlier.isEmpty)
+        session.setAside(an, everyRow: false)
+        #expect(session.earlier.map(\.engine.count) == [1], "Ant set aside for 'an'")
+        // Another text, whose rows are built anew.
+        let e = session.results(session.narrow([filter("e")], with: [index], narrowing: false), fixedSection: every.fixedSection)
+        #expect(e.snapshot().flatMap(\.ids) == beeAndEel)
+        withExtendedLifetime(container) {}
+    }
+
     @Test func rowsShownAgainAreNoLongerHidden() throws {
         let (container, controller) = try fetched()
         var session = Session(request: controller.fetchRequest, sharing: controller.engine)

@@ -40,7 +40,7 @@ extension FetchedResultsController {
         changeMembers(next, entering: scan.enteringIDs(sections, starts: starts), links: nil) {
             let replaced = (0..<engine.numberOfSections).map { SectionChange(type: .delete, index: $0, section: engine.section(at: $0)) }
             let rebuilt = searchSession!.results(scan, fixedSection: engine.fixedSection)
-            if showedEveryRow { searchSession!.setAside(everyRow: engine) } else { engine.emptyApart() }
+            searchSession!.setAside(engine, everyRow: showedEveryRow)
             engine.adopt(rebuilt)
             let inserted = (0..<engine.numberOfSections).map { SectionChange(type: .insert, index: $0, section: engine.section(at: $0)) }
             return ResultsChangeSet(sectionChanges: replaced + inserted, objectChanges: [])

@@ -36,11 +36,20 @@ struct SearchSession<Entity: ManagedObject> {
     /// The rows each filters typed earlier left, so that erasing back to
     /// them tests nothing (see ``remember(_:_:)``).
     private var known: [(typed: Typed, rows: [Int32])] = []
+    /// The filters the members answer (nil for none), and those before the last keystroke.
+    private(set) var typed: Typed?
+    private(set) var typedBefore: Typed?
+    /// Engines of the rows filters typed earlier left, set aside when a
+    /// keystroke rebuilt the results, so that erasing back to them takes
+    /// them back (see ``setAside(_:everyRow:)``).
+    var earlier: [(typed: Typed, engine: Engine)] = []
+    /// The smallest and largest row ID, which every engine built of the rows keeps within.
+    let ids: ClosedRange<Int64>?
     /// The folded texts of the filters typed so far, one index per filter.
     private(set) var indexes: [SearchIndex] = []
     /// The engine of every row, set aside while a filter narrows them,
     /// so that erasing the filter takes it back instead of rebuilding it.
-    private(set) var everyRow: Engine?
+    var everyRow: Engine?
     /// The objects of rows the filters hide, kept as they were loaded, so
     /// that rows shown again need no load and the search does not make
     /// and free a copy of every object it hides and shows again.
@@ -64,8 +73,16 @@ struct SearchSession<Entity: ManagedObject> {
         generation = engine.generation
         var starts = [0]
         starts.reserveCapacity(sections.count + 1)
-        for (_, entries, _) in sections { starts.append(starts[starts.count - 1] + entries.count) }
+        var lowest = Int64.max, highest = Int64.min
+        for (_, entries, _) in sections {
+            starts.append(starts[starts.count - 1] + entries.count)
+            for entry in entries {
+                lowest = min(lowest, entry.id)
+                highest = max(highest, entry.id)
+            }
+        }
         self.starts = starts
+        ids = lowest <= highest ? lowest...highest : nil
     }
 
     /// Whether the session still agrees with `engine`: nothing but the search edited it since.
@@ -131,6 +148,8 @@ struct SearchSession<Entity: ManagedObject> {
         }
         let outcome = SearchScan.Outcome(before: members, after: after, rows: count, subset: subset)
         members = after
+        typedBefore = self.typed
+        self.typed = filters.isEmpty ? nil : typed
         return outcome
     }
 
@@ -152,26 +171,18 @@ struct SearchSession<Entity: ManagedObject> {
     }
 
     /// The results `outcome` leaves, built in order from the kept rows, or
-    /// the engine of every row set aside earlier when every row is back.
-    /// - Complexity: O(n), or O(1) for the engine set aside.
+    /// the engine of every row set aside earlier when every row is back, or
+    /// the engine set aside for the filters typed when they were typed before.
+    /// - Complexity: O(m) for the m rows that stay, or O(1) for an engine set aside.
     mutating func results(_ outcome: SearchScan.Outcome, fixedSection: SectionKey?) -> Engine {
         if outcome.count == count, let every = everyRow {
             everyRow = nil
             return every
         }
+        if let typed, let k = earlier.firstIndex(where: { $0.typed == typed }) { return earlier.remove(at: k).engine }
         let rebuilt = Engine(fixedSection: fixedSection)
-        rebuilt.load(sorted: outcome.kept(sections, starts: starts))
+        rebuilt.load(sorted: outcome.kept(sections, starts: starts), ids: ids.map { Int($0.lowerBound)...Int($0.upperBound) })
         return rebuilt
-    }
-
-    /// Sets `engine`'s rows aside as the engine of every row (they must be
-    /// every row), leaving it empty, so that erasing the filters takes them
-    /// back; keeps an engine set aside before.
-    mutating func setAside(everyRow engine: Engine) {
-        guard everyRow == nil else { return }
-        let every = Engine(fixedSection: engine.fixedSection)
-        every.adopt(engine)
-        everyRow = every
     }
 
     /// Lets go of the kept objects of the rows that `outcome` shows again

@@ -17,23 +17,26 @@ extension ResultsEngine {
 
     /// Replaces the contents with sections already in order, each with its
     /// rows in order and their leads (as another engine holds them), so that
-    /// nothing is sorted or compared.
+    /// nothing is sorted or compared. Pass `ids` when every integer ID is
+    /// known to lie within it (a search's rows), so that none is looked at twice.
     ///
     /// ```swift
     /// engine.load(sorted: [(section, entries, leads)])
     /// ```
     /// - Complexity: O(n).
-    func load(sorted sections: [(section: Section, entries: ContiguousArray<Entry>, leads: ContiguousArray<UInt64>)]) {
+    func load(
+        sorted sections: [(section: Section, entries: ContiguousArray<Entry>, leads: ContiguousArray<UInt64>)], ids: ClosedRange<Int>? = nil
+    ) {
         reset()
         var installs: [Install] = []
-        var rows = 0, lowest = Int.max, highest = -1
+        var rows = 0, lowest = ids?.lowerBound ?? Int.max, highest = ids?.upperBound ?? -1
         for (section, entries, leads) in sections {
             precondition(fixedSection == nil || section == fixedSection, "ResultsEngine: a section other than the fixed one")
             guard !entries.isEmpty || section == fixedSection else { continue }
             installs.append(Install(store: store(for: section), entries: entries, leads: leads))
             rows += entries.count
-            // Sections are in key order, not by ID: every ID is looked at.
-            if LocationMap<ID>.isInteger {
+            // Sections are in key order, not by ID: every ID is looked at, unless the caller knows their range.
+            if LocationMap<ID>.isInteger && ids == nil {
                 for entry in entries {
                     let id = LocationMap<ID>.integer(entry.id)!
                     lowest = min(lowest, id)

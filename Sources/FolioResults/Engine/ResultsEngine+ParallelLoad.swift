@@ -41,6 +41,7 @@ extension ResultsEngine {
             install.entries.withUnsafeBufferPointer { entries in
                 for handle in rows {
                     let i = LocationMap<ID>.integer(entries[handle].id)!
+                    precondition(i >= 0 && i < dense.count, "ResultsEngine: an id outside the range it was loaded for")
                     if dense[i].slot >= 0 { fresh[task] = false }
                     dense[i] = RowLocation(slot: slot, handle: Int32(handle))
                 }
