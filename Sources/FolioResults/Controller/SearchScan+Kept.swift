@@ -23,6 +23,7 @@ extension SearchScan.Outcome {
                 for s in sections.indices where bounds[s + 1] - bounds[s] != sections[s].entries.count {
                     if bounds[s + 1] - bounds[s] >= big { gather.section(s, shares: shares) } else { small.append(s) }
                 }
+                guard !small.isEmpty else { return }
                 let lanes = min(shares, small.count)
                 // Each share copies its own sections' rows and replaces only their elements.
                 Lanes.run(lanes) { [small] lane in

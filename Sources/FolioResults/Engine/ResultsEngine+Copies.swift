@@ -92,7 +92,7 @@ extension ResultsEngine {
         let old = ResultsEngine(fixedSection: fixedSection)
         old.adopt(self)
         let apart = Apart(engine: old)
-        DispatchQueue.global(qos: .utility).async { apart.drop() }
+        FreedMemory.apart.async { apart.drop() }
     }
 
     /// An engine handed to another thread to be freed there.
