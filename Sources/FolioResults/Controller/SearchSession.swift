@@ -33,7 +33,7 @@ struct SearchSession<Entity: ManagedObject> {
     /// The rows in the results now, by place in order; nil while every row is.
     private(set) var members: [Int32]?
     var memberCount: Int { members?.count ?? count }
-    /// The rows each filters typed earlier left, so that erasing back to
+    /// The rows that each set of filters typed earlier left, so that erasing back to
     /// them tests nothing (see ``remember(_:_:)``).
     private var known: [(typed: Typed, rows: [Int32])] = []
     /// The filters the members answer (nil for none), and those before the last keystroke.
