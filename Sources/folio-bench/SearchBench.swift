@@ -38,7 +38,13 @@ final class SearchBenchController: ResultsTableController<SearchBenchRow> {
 /// baseline: a plain re-fetch of the same filter by the store (`performFetch`,
 /// `reloadData`, the frame), on the same store, and the store's share of it
 /// (the filter's scan for IDs alone, `scan_*`). The keystroke's figures are
-/// printed under both `keystroke_*` and `filter_keystroke_*`. Each round
+/// printed under both `keystroke_*` and `filter_keystroke_*`, with the
+/// main thread's CPU time (`keystroke_cpu_*`) and every thread's
+/// (`keystroke_process_cpu_*`), since wall times on a shared machine depend
+/// on its load (`load_average_median`, sampled at each keystroke). A second
+/// baseline is a plain loop over every name folded beforehand, counting
+/// those that `String.contains` the folded text (`plain_loop_*`, and
+/// `keystroke_over_plain_loop_*`); its count must equal the rows shown. Each round
 /// types four random digits and erases them: filters matching about 52%,
 /// 6%, 0.6% and 0.05% of the rows, narrowing and widening. Then memory:
 /// resident memory idle, its peak over `--cycles` search/clear cycles
@@ -92,9 +98,12 @@ func runSearchBench(_ arguments: [String]) async {
 
 @MainActor
 enum SearchBench {
+    /// The seed the rows are made from (the plain filter makes the names again from it).
+    static let seed: UInt64 = 0x5EA2C4
+
     /// The figures on the store `store` describes (a new SQLite file when nil).
     static func run(rows n: Int, rounds: Int, cycles: Int = 0, store: String? = nil) throws -> [String: Double] {
-        var random = ResultsBench.Random(seed: 0x5EA2C4)
+        var random = ResultsBench.Random(seed: seed)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-search-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -109,7 +118,8 @@ enum SearchBench {
                 row.group = random.below(100)
             }
         }()
-        var figures = try keystrokes(open(location).viewContext, rounds: rounds, random: &random)
+        var figures = try keystrokes(
+            open(location).viewContext, rounds: rounds, random: &random, plain: PlainFilter(rows: n, seed: seed))
         // Memory in a process of its own, which has done nothing else.
         if cycles > 0 { figures.merge(try memoryInChild(location, cycles: cycles)) { $1 } }
         return figures
@@ -138,7 +148,9 @@ enum SearchBench {
     static let bounds = Rect(x: 0, y: 0, width: 80, height: 24)
 
     /// Keystrokes on the live screen and the same filters re-fetched by the store on another.
-    static func keystrokes(_ context: ObjectContext, rounds: Int, random: inout ResultsBench.Random) throws -> [String: Double] {
+    static func keystrokes(
+        _ context: ObjectContext, rounds: Int, random: inout ResultsBench.Random, plain filter: PlainFilter
+    ) throws -> [String: Double] {
         var frame = Screen(width: 80, height: 24)
         let live = try screen(context, into: &frame)
         let plain = try screen(context, into: &frame)
@@ -151,6 +163,11 @@ enum SearchBench {
         var keystroke: [Double] = []
         // The main thread's CPU time per keystroke: on a busy machine, the share of the wall time that is the work's.
         var keystrokeCPU: [Double] = []
+        // Every thread's CPU time per keystroke: the scan's other threads too.
+        var keystrokeProcessCPU: [Double] = []
+        // The plain loop over the pre-folded names, per keystroke.
+        var plainLoop: [Double] = []
+        var loads: [Double] = []
         var refetch: [Double] = []
         var scan: [Double] = []
         var shown: [Int] = []
@@ -159,13 +176,17 @@ enum SearchBench {
             let texts = (1...4).map { String(digits.prefix($0)) } + (0...3).reversed().map { String(digits.prefix($0)) }
             let keys = digits.map { Key(.character($0)) } + Array(repeating: Key(.backspace), count: 4)
             for (key, text) in zip(keys, texts) {
-                let cpu = threadCPUms()
+                loads.append(loadAverage())
+                let cpu = threadCPUms(), processCPU = processCPUms()
                 keystroke.append(
                     ResultsBench.measureMS {
                         _ = live.handle(.key(key))
                         live.draw(into: &frame, in: bounds)
                     })
                 keystrokeCPU.append(threadCPUms() - cpu)
+                keystrokeProcessCPU.append(processCPUms() - processCPU)
+                var plainCount = 0
+                plainLoop.append(ResultsBench.measureMS { plainCount = filter.count(text) })
                 refetch.append(
                     try ResultsBench.measureMS {
                         plain.results.fetchRequest.stringFilters =
@@ -184,17 +205,25 @@ enum SearchBench {
                 scan.append(try ResultsBench.measureMS { _ = try context.fetchIDs(scanRequest) })
                 // Both screens must show the same rows, or the comparison means nothing.
                 let liveRows = live.tableView.numberOfRowsInAllSections, plainRows = plain.tableView.numberOfRowsInAllSections
-                guard liveRows == plainRows else {
-                    throw BenchMismatch(text: text, live: liveRows, plain: plainRows)
+                guard liveRows == plainRows, liveRows == plainCount else {
+                    throw BenchMismatch(text: text, live: liveRows, plain: plainRows, loop: plainCount)
                 }
                 shown.append(liveRows)
             }
         }
         let p50 = ResultsBench.percentile(keystroke, 0.5), refetch50 = ResultsBench.percentile(refetch, 0.5)
+        let p99 = ResultsBench.percentile(keystroke, 0.99)
+        let plain50 = ResultsBench.percentile(plainLoop, 0.5), plain99 = ResultsBench.percentile(plainLoop, 0.99)
         return [
-            "keystroke_p50_ms": p50, "keystroke_p99_ms": ResultsBench.percentile(keystroke, 0.99),
+            "plain_loop_p50_ms": plain50, "plain_loop_p99_ms": plain99,
+            "keystroke_over_plain_loop_p50": p50 / max(plain50, 0.001),
+            "keystroke_over_plain_loop_p99": p99 / max(plain99, 0.001),
+            "keystroke_process_cpu_p50_ms": ResultsBench.percentile(keystrokeProcessCPU, 0.5),
+            "keystroke_process_cpu_p99_ms": ResultsBench.percentile(keystrokeProcessCPU, 0.99),
+            "load_average_median": ResultsBench.percentile(loads, 0.5),
+            "keystroke_p50_ms": p50, "keystroke_p99_ms": p99,
             // The names the bulk-speed table uses for the same figures.
-            "filter_keystroke_p50_ms": p50, "filter_keystroke_p99_ms": ResultsBench.percentile(keystroke, 0.99),
+            "filter_keystroke_p50_ms": p50, "filter_keystroke_p99_ms": p99,
             "refetch_p50_ms": refetch50, "refetch_p99_ms": ResultsBench.percentile(refetch, 0.99),
             "refetch_over_keystroke_p50": refetch50 / max(p50, 0.001),
             "scan_p50_ms": ResultsBench.percentile(scan, 0.5), "scan_p99_ms": ResultsBench.percentile(scan, 0.99),
@@ -213,7 +242,9 @@ enum SearchBench {
     }
 
     struct BenchMismatch: Error, CustomStringConvertible {
-        let text: String, live: Int, plain: Int
-        var description: String { "search '\(text)': the live table has \(live) rows, the re-fetched one \(plain)" }
+        let text: String, live: Int, plain: Int, loop: Int
+        var description: String {
+            "search '\(text)': the live table has \(live) rows, the re-fetched one \(plain), the plain loop \(loop)"
+        }
     }
 }

@@ -41,7 +41,8 @@ import Testing
         let session = Session(request: controller.fetchRequest, sharing: controller.engine)
         #expect(controller.engine.snapshot().map(\.ids) == before.map(\.ids))
         #expect(session.agrees(with: controller.engine))
-        #expect(session.count == 5 && session.memberCount == 5 && session.members == Array(repeating: true, count: 5))
+        #expect(session.count == 5 && session.memberCount == 5 && session.members == nil)
+        #expect(session.starts == [0, 5])
         #expect(session.sections.flatMap { $0.entries.map(\.id) } == before.flatMap(\.ids))
         let places = session.rowPlaces()
         #expect(before.flatMap(\.ids).map { places.place(of: $0) } == [0, 1, 2, 3, 4])
@@ -57,15 +58,18 @@ import Testing
         let index = try session.buildIndex(filter("A"), sources: [.key(0)], texts: [], sectioned: false)
         #expect(session.index(answering: filter("an")) === index, "one index answers every text of the same attributes")
         #expect(session.index(answering: StringFilter(anyOf: [\ResultsItem.name], .contains("a"), options: [])) == nil)
+        let (sections, starts) = (session.sections, session.starts)
         let first = session.narrow([filter("a")], with: [index], narrowing: false)
-        #expect(session.members == [true, false, true, false, false] && session.memberCount == 2)  // Ant, Cat
-        #expect(first.leaving == ids(controller, ["Bee", "Dog", "Eel"]) && first.entering.isEmpty)
+        #expect(session.members == [0, 2] && session.memberCount == 2)  // Ant, Cat
+        #expect(first.leaving(sections, starts: starts) == ids(controller, ["Bee", "Dog", "Eel"]) && first.enteringCount == 0)
+        #expect(first.leavingCount == 3 && first.changeCount == 3)
         let narrower = session.narrow([filter("an")], with: [index], narrowing: true)
-        #expect(session.members == [true, false, false, false, false])
-        #expect(narrower.leaving == ids(controller, ["Cat"]))
+        #expect(session.members == [0])
+        #expect(narrower.leaving(sections, starts: starts) == ids(controller, ["Cat"]))
         let wider = session.narrow([filter("e")], with: [index], narrowing: false)
-        #expect(session.members == [false, true, false, false, true])  // Bee, Eel
-        #expect(wider.leaving == ids(controller, ["Ant"]) && wider.enteringIDs(session.sections) == ids(controller, ["Bee", "Eel"]))
+        #expect(session.members == [1, 4])  // Bee, Eel
+        #expect(wider.leaving(sections, starts: starts) == ids(controller, ["Ant"]))
+        #expect(wider.enteringIDs(sections, starts: starts) == ids(controller, ["Bee", "Eel"]) && wider.changeCount == 3)
         withExtendedLifetime(container) {}
     }
 
@@ -76,7 +80,7 @@ import Testing
         let texts: [[String?]] = [["Kitchen", nil, "kit", "Attic", "Café"]]
         let index = try session.buildIndex(filter("KIT"), sources: [.stored(0)], texts: texts, sectioned: false)
         _ = session.narrow([filter("kit")], with: [index], narrowing: false)
-        #expect(session.members == [true, false, true, false, false])
+        #expect(session.members == [0, 2])
         withExtendedLifetime(container) {}
     }
 
@@ -97,16 +101,45 @@ import Testing
         withExtendedLifetime(container) {}
     }
 
+    @Test func theEngineOfAFilterTypedBeforeIsSetAsideAndTakenBack() throws {
+        let (container, controller) = try fetched()
+        var session = Session(request: controller.fetchRequest, sharing: controller.engine)
+        let index = try session.buildIndex(filter(""), sources: [.key(0)], texts: [], sectioned: false)
+        let (antAndCat, beeAndEel) = (ids(controller, ["Ant", "Cat"]), ids(controller, ["Bee", "Eel"]))
+        let every = controller.engine
+        let a = session.results(session.narrow([filter("a")], with: [index], narrowing: true), fixedSection: every.fixedSection)
+        session.setAside(every, everyRow: true)
+        let an = session.results(session.narrow([filter("an")], with: [index], narrowing: true), fixedSection: every.fixedSection)
+        session.setAside(a, everyRow: false)
+        #expect(a.count == 0 && session.earlier.count == 1 && session.earlier[0].engine.count == 2, "Ant and Cat set aside")
+        let back = session.results(session.narrow([filter("a")], with: [index], narrowing: false), fixedSection: every.fixedSection)
+        #expect(back.snapshot().flatMap(\.ids) == antAndCat && session.earlier.isEmpty)
+        session.setAside(an, everyRow: false)
+        #expect(session.earlier.map(\.engine.count) == [1], "Ant set aside for 'an'")
+        // Another text, whose rows are built anew.
+        let e = session.results(session.narrow([filter("e")], with: [index], narrowing: false), fixedSection: every.fixedSection)
+        #expect(e.snapshot().flatMap(\.ids) == beeAndEel)
+        withExtendedLifetime(container) {}
+    }
+
     @Test func rowsShownAgainAreNoLongerHidden() throws {
         let (container, controller) = try fetched()
         var session = Session(request: controller.fetchRequest, sharing: controller.engine)
         let objects = controller.fetchedObjects!
         let index = try session.buildIndex(filter(""), sources: [.key(0)], texts: [], sectioned: false)
         let narrowed = session.narrow([filter("a")], with: [index], narrowing: true)
-        for id in narrowed.leaving { session.hidden[id] = objects.first { controller.engineID($0.objectID) == id } }
+        for id in narrowed.leaving(session.sections, starts: session.starts) {
+            session.hidden[id] = objects.first { controller.engineID($0.objectID) == id }
+        }
         let wider = session.narrow([filter("e")], with: [index], narrowing: false)
-        session.unhide(wider)
+        let shown = Set(session.members!.map { session.sections[0].entries[Int($0)].id })
+        // Found by the entering rows (no more than the hidden ones), or by the rows shown (fewer hidden).
+        var fewerHidden = session
+        session.unhide(wider) { shown.contains($0) }
         #expect(Set(session.hidden.keys) == Set(ids(controller, ["Dog"])))
+        fewerHidden.hidden = [ids(controller, ["Eel"])[0]: objects[0]]
+        fewerHidden.unhide(wider) { shown.contains($0) }
+        #expect(fewerHidden.hidden.isEmpty)
         withExtendedLifetime(container) {}
     }
 }

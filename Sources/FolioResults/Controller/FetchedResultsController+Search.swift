@@ -9,8 +9,9 @@ extension FetchedResultsController {
     /// reported as their sections replaced.
     /// Returns false, having done nothing, when the store must be asked.
     /// - Complexity: O(b) for the b bytes of text of the rows tested (only
-    ///   today's members when the filter narrows), O(n) to compare
-    ///   memberships, plus O(k log n) for k changes reported row by row.
+    ///   today's members when the filter narrows; none for filters typed
+    ///   before), O(m) to compare the members before and after, plus
+    ///   O(k log n) for k changes reported row by row, or O(m) to rebuild.
     func refetchInMemory(_ next: KeyPlan<Entity>, previous: FetchRequest<Entity>, narrowing: Bool) throws -> Bool {
         guard !next.isWindowed, unread.isEmpty else {
             searchSession = nil
@@ -23,22 +24,23 @@ extension FetchedResultsController {
         }
         let showedEveryRow = searchSession!.memberCount == searchSession!.count
         let scan = searchSession!.narrow(fetchRequest.stringFilters, with: indexes, narrowing: narrowing)
-        let sections = searchSession!.sections
+        let sections = searchSession!.sections, starts = searchSession!.starts
         // Rows shown again are the results' now (their objects, when loaded, are resident).
-        defer { searchSession?.unhide(scan) }
-        if scan.leaving.count + scan.entering.count <= itemizedSearchLimit {
-            for id in scan.leaving { if let object = resident[id] { searchSession!.hidden[id] = object } }
+        defer { searchSession?.unhide(scan) { engine.contains($0) } }
+        if scan.changeCount <= itemizedSearchLimit {
+            let leaving = scan.leaving(sections, starts: starts)
+            for id in leaving { if let object = resident[id] { searchSession!.hidden[id] = object } }
             let changes =
-                scan.leaving.map { ResultsRowChange<Int64, RowKey, SectionKey>(id: $0, row: nil, objectChanged: false) }
-                + scan.enteringChanges(sections)
-            applyMembership(next, changes: changes, entering: scan.enteringIDs(sections), links: nil)
+                leaving.map { ResultsRowChange<Int64, RowKey, SectionKey>(id: $0, row: nil, objectChanged: false) }
+                + scan.enteringChanges(sections, starts: starts)
+            applyMembership(next, changes: changes, entering: scan.enteringIDs(sections, starts: starts), links: nil)
             return true
         }
         // Many rows change: rebuild in order (or take back every row) and report the sections replaced.
-        changeMembers(next, entering: scan.enteringIDs(sections), links: nil) {
+        changeMembers(next, entering: scan.enteringIDs(sections, starts: starts), links: nil) {
             let replaced = (0..<engine.numberOfSections).map { SectionChange(type: .delete, index: $0, section: engine.section(at: $0)) }
             let rebuilt = searchSession!.results(scan, fixedSection: engine.fixedSection)
-            if showedEveryRow { searchSession!.setAside(everyRow: engine) }
+            searchSession!.setAside(engine, everyRow: showedEveryRow)
             engine.adopt(rebuilt)
             let inserted = (0..<engine.numberOfSections).map { SectionChange(type: .insert, index: $0, section: engine.section(at: $0)) }
             return ResultsChangeSet(sectionChanges: replaced + inserted, objectChanges: [])

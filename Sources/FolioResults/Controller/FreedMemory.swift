@@ -17,9 +17,14 @@ enum FreedMemory {
         return unsafeBitCast(symbol, to: Trim.self)
     }()
 
-    /// Returns the free pages of every heap to the system.
+    /// Where big structures are freed apart from the caller, one after another.
+    static let apart = DispatchQueue(label: "FolioResults.FreedMemory.apart", qos: .utility)
+
+    /// Returns the free pages of every heap to the system, once what is
+    /// being freed apart is freed.
     /// - Complexity: O(h) for the h pages of the heaps.
     static func giveBack() {
+        apart.sync {}
         _ = trim?(0)
     }
 }

@@ -13,8 +13,7 @@ import FolioStore
 /// let index = SearchIndex(keyPaths: [\Animal.commonName], options: [.caseInsensitive], rows: 2) { row, add in
 ///     add(row == 0 ? "Lion" : nil)
 /// }
-/// var verdicts = [true, true]
-/// index.narrow(&verdicts, to: StringTextTest(.contains("LI"), options: [.caseInsensitive]))   // [true, false]
+/// index.matching(StringTextTest(.contains("LI"), options: [.caseInsensitive]), among: nil)   // [0]
 /// ```
 final class SearchIndex {
     /// The attributes, in the filter's order, and the folding: which filters this index answers.
@@ -68,88 +67,5 @@ final class SearchIndex {
     /// Whether this index answers `filter`.
     func answers<Entity>(_ filter: StringFilter<Entity>) -> Bool {
         filter.foldingOptions == options && filter.textKeyPaths.map { $0 as AnyKeyPath } == keyPaths
-    }
-
-    /// Clears each row's verdict whose texts do not meet `test` (whose
-    /// options must be the index's); rows already false are not tested.
-    /// Shares of the rows are tested on several threads.
-    /// - Complexity: O(b) for the b bytes of the rows tested.
-    func narrow(_ verdicts: inout [Bool], to test: StringTextTest) {
-        precondition(verdicts.count == count, "SearchIndex: \(verdicts.count) verdicts for \(count) rows")
-        let needle = test.foldedNeedleBytes
-        let match = test.stringMatch
-        let rows = count
-        bytes.withUnsafeBufferPointer { bytes in
-            ends.withUnsafeBufferPointer { ends in
-                needle.withUnsafeBufferPointer { needle in
-                    verdicts.withUnsafeMutableBufferPointer { verdicts in
-                        let scan = Scan(bytes: bytes, ends: ends, needle: needle, match: match)
-                        let shares = Lanes.count(for: rows / 16)
-                        let out = UnsafeSendable(verdicts)
-                        // Each share writes its own rows' verdicts alone.
-                        Lanes.run(shares) { share in
-                            let verdicts = out.value
-                            for row in rows * share / shares..<rows * (share + 1) / shares where verdicts[row] {
-                                verdicts[row] = scan.matches(row)
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// A buffer handed to the threads of ``Lanes/run(_:_:)``, each of which writes a part of it of its own.
-    private struct UnsafeSendable<Value>: @unchecked Sendable {  // disjoint writes, joined before the buffer's owner reads
-        let value: Value
-        init(_ value: Value) { self.value = value }
-    }
-
-    /// One keystroke's test over the index's memory.
-    private struct Scan: @unchecked Sendable {  // read-only views of buffers that outlive every thread reading them
-        let bytes: UnsafeBufferPointer<UInt8>
-        let ends: UnsafeBufferPointer<UInt32>
-        let needle: UnsafeBufferPointer<UInt8>
-        let match: StringMatch
-
-        @inline(__always) func matches(_ row: Int) -> Bool {
-            var p = row == 0 ? 0 : Int(ends[row - 1])
-            let end = Int(ends[row])
-            while p < end {
-                let marker = bytes[p]
-                p += 1
-                var q = p
-                while q < end && bytes[q] < SearchIndex.nilMarker { q += 1 }
-                if marker == SearchIndex.textMarker && holds(p, q) { return true }
-                p = q
-            }
-            return false
-        }
-
-        /// Whether the text in `start..<end` meets the match.
-        @inline(__always) func holds(_ start: Int, _ end: Int) -> Bool {
-            let n = needle.count, length = end - start
-            guard length >= n else { return false }
-            switch match {
-            case .equals: return length == n && same(start)
-            case .beginsWith: return same(start)
-            case .endsWith: return same(end - n)
-            case .contains:
-                guard n > 0 else { return true }
-                let first = needle[0]
-                var i = start
-                let last = end - n
-                while i <= last {
-                    if bytes[i] == first && same(i) { return true }
-                    i += 1
-                }
-                return false
-            }
-        }
-
-        @inline(__always) func same(_ at: Int) -> Bool {
-            for j in 0..<needle.count where bytes[at + j] != needle[j] { return false }
-            return true
-        }
     }
 }

@@ -8,7 +8,7 @@ import FolioStore
 /// ```swift
 /// var search = SearchSession(request: unfiltered, sharing: engine)   // the engine now shares its rows
 /// let index = try search.buildIndex(filter, sources: [.key(0)], texts: [], sectioned: false)
-/// let outcome = search.narrow([filter], with: [index], narrowing: true)
+/// let outcome = search.narrow([filter], with: [index], narrowing: true)   // outcome.leavingCount rows left
 /// ```
 struct SearchSession<Entity: ManagedObject> {
     typealias Engine = ResultsEngine<Int64, RowKey, SectionKey>
@@ -28,14 +28,28 @@ struct SearchSession<Entity: ManagedObject> {
     /// The engine generation this session last agreed with: any other
     /// edit of the results (a save, a fetch) leaves it stale.
     var generation: UInt64
-    /// Which of the rows, in order, are in the results now, and how many.
-    private(set) var members: [Bool]
-    private(set) var memberCount: Int
+    /// Where each section's rows begin among the rows, and their count last.
+    let starts: [Int]
+    /// The rows in the results now, by place in order; nil while every row is.
+    private(set) var members: [Int32]?
+    var memberCount: Int { members?.count ?? count }
+    /// The rows that each set of filters typed earlier left, so that erasing back to
+    /// them tests nothing (see ``remember(_:_:)``).
+    private var known: [(typed: Typed, rows: [Int32])] = []
+    /// The filters the members answer (nil for none), and those before the last keystroke.
+    private(set) var typed: Typed?
+    private(set) var typedBefore: Typed?
+    /// Engines of the rows filters typed earlier left, set aside when a
+    /// keystroke rebuilt the results, so that erasing back to them takes
+    /// them back (see ``setAside(_:everyRow:)``).
+    var earlier: [(typed: Typed, engine: Engine)] = []
+    /// The smallest and largest row ID, which every engine built of the rows keeps within.
+    let ids: ClosedRange<Int64>?
     /// The folded texts of the filters typed so far, one index per filter.
     private(set) var indexes: [SearchIndex] = []
     /// The engine of every row, set aside while a filter narrows them,
     /// so that erasing the filter takes it back instead of rebuilding it.
-    private(set) var everyRow: Engine?
+    var everyRow: Engine?
     /// The objects of rows the filters hide, kept as they were loaded, so
     /// that rows shown again need no load and the search does not make
     /// and free a copy of every object it hides and shows again.
@@ -43,7 +57,7 @@ struct SearchSession<Entity: ManagedObject> {
     /// Kept while the request has no filters, until the search ends (it
     /// was readied before its first keystroke and may type on).
     var prepared = false
-    var count: Int { members.count }
+    var count: Int { starts[starts.count - 1] }
 
     /// Starts a search over every row of `engine`, the results of `request`
     /// (without string filters). The engine is loaded again from the
@@ -57,8 +71,18 @@ struct SearchSession<Entity: ManagedObject> {
         shared.load(sorted: sections)
         engine.adopt(shared)
         generation = engine.generation
-        members = Array(repeating: true, count: engine.count)
-        memberCount = engine.count
+        var starts = [0]
+        starts.reserveCapacity(sections.count + 1)
+        var lowest = Int64.max, highest = Int64.min
+        for (_, entries, _) in sections {
+            starts.append(starts[starts.count - 1] + entries.count)
+            for entry in entries {
+                lowest = min(lowest, entry.id)
+                highest = max(highest, entry.id)
+            }
+        }
+        self.starts = starts
+        ids = lowest <= highest ? lowest...highest : nil
     }
 
     /// Whether the session still agrees with `engine`: nothing but the search edited it since.
@@ -99,48 +123,79 @@ struct SearchSession<Entity: ManagedObject> {
         return index
     }
 
-    /// Tests every row against `filters` (their `indexes` alongside; only
+    /// Tests the rows against `filters` (their `indexes` alongside; only
     /// today's members when the filters are `narrowing`, since rows that
     /// left for an earlier filter cannot meet a narrower one) and makes the
-    /// rows that pass the members.
-    /// - Complexity: O(b) for the b bytes of text tested, O(n) to compare memberships.
+    /// rows that pass the members. Filters typed before in this session are
+    /// answered by the rows they left then.
+    /// - Complexity: O(b) for the b bytes of text tested, O(m) to compare the m members before and after.
     mutating func narrow(_ filters: [StringFilter<Entity>], with indexes: [SearchIndex], narrowing: Bool) -> SearchScan.Outcome {
-        var verdicts = narrowing ? members : [Bool](repeating: true, count: count)
-        for (filter, index) in zip(filters, indexes) { index.narrow(&verdicts, to: filter.textTest) }
-        let outcome = SearchScan.Outcome(verdicts: verdicts, members: members, sections: sections)
-        members = verdicts
-        memberCount = outcome.count
+        let tests = filters.map(\.textTest)
+        let typed = Typed(indexes: indexes.map(ObjectIdentifier.init), matches: tests.map(\.stringMatch))
+        var after: [Int32]?
+        // Rows tested among the members alone stay among them.
+        var subset = false
+        if filters.isEmpty {
+            after = nil
+        } else if let rows = known.first(where: { $0.typed == typed })?.rows {
+            after = rows
+        } else {
+            var rows = narrowing ? members : nil
+            subset = rows != nil
+            for (test, index) in zip(tests, indexes) { rows = index.matching(test, among: rows) }
+            after = rows
+            remember(typed, rows!)
+        }
+        let outcome = SearchScan.Outcome(before: members, after: after, rows: count, subset: subset)
+        members = after
+        typedBefore = self.typed
+        self.typed = filters.isEmpty ? nil : typed
         return outcome
     }
 
+    /// The filters of a keystroke, by what answers them: the same index and match leave the same rows.
+    struct Typed: Equatable {
+        let indexes: [ObjectIdentifier]
+        let matches: [StringMatch]
+    }
+
+    /// Keeps the rows `typed` left, the newest first, as long as all kept
+    /// hold no more than twice the rows (8 bytes a row at most).
+    private mutating func remember(_ typed: Typed, _ rows: [Int32]) {
+        known.insert((typed, rows), at: 0)
+        var total = 0
+        known = Array(known.prefix { entry in
+            total += entry.rows.count
+            return total <= 2 * count
+        })
+    }
+
     /// The results `outcome` leaves, built in order from the kept rows, or
-    /// the engine of every row set aside earlier when every row is back.
-    /// - Complexity: O(n), or O(1) for the engine set aside.
+    /// the engine of every row set aside earlier when every row is back, or
+    /// the engine set aside for the filters typed when they were typed before.
+    /// - Complexity: O(m) for the m rows that stay, or O(1) for an engine set aside.
     mutating func results(_ outcome: SearchScan.Outcome, fixedSection: SectionKey?) -> Engine {
         if outcome.count == count, let every = everyRow {
             everyRow = nil
             return every
         }
+        if let typed, let k = earlier.firstIndex(where: { $0.typed == typed }) { return earlier.remove(at: k).engine }
         let rebuilt = Engine(fixedSection: fixedSection)
-        rebuilt.load(sorted: outcome.kept(sections))
+        rebuilt.load(sorted: outcome.kept(sections, starts: starts), ids: ids.map { Int($0.lowerBound)...Int($0.upperBound) })
         return rebuilt
     }
 
-    /// Sets `engine`'s rows aside as the engine of every row (they must be
-    /// every row), leaving it empty, so that erasing the filters takes them
-    /// back; keeps an engine set aside before.
-    mutating func setAside(everyRow engine: Engine) {
-        guard everyRow == nil else { return }
-        let every = Engine(fixedSection: engine.fixedSection)
-        every.adopt(engine)
-        everyRow = every
-    }
-
-    /// Lets go of the kept objects of the rows that `outcome` shows again:
-    /// they are the results' now.
-    mutating func unhide(_ outcome: SearchScan.Outcome) {
-        guard !hidden.isEmpty else { return }
-        for (s, i) in outcome.entering { hidden[sections[Int(s)].entries[Int(i)].id] = nil }
+    /// Lets go of the kept objects of the rows that `outcome` shows again
+    /// (`shown` tells whether a row is in the results now): they are the
+    /// results' now. Hidden rows are never members, so those shown entered.
+    /// - Complexity: O(min(h, e)) for h hidden rows and e entering ones, and O(m) for m members to find the latter.
+    mutating func unhide(_ outcome: SearchScan.Outcome, shown: (Int64) -> Bool) {
+        guard !hidden.isEmpty, outcome.enteringCount > 0 else { return }
+        if outcome.enteringCount <= hidden.count {
+            for id in outcome.enteringIDs(sections, starts: starts) { hidden[id] = nil }
+        } else {
+            for id in hidden.keys.filter(shown) { hidden[id] = nil }
+        }
     }
 
     /// Each row's place in the session's order, found by its ID.

@@ -85,8 +85,10 @@ struct LocationMap<ID: Hashable> {
     /// Stores the handles `0..<n` of one slot for the identifiers `id(0)`,
     /// `id(1)`, …, which must not be stored yet: a section loaded in one
     /// pass, without a call and a check of the array's uniqueness a row.
-    /// Returns false when one of them was stored already.
-    mutating func placeNew(slot: Int32, count n: Int, _ id: (Int) -> ID) -> Bool {
+    /// Returns false when one of them was stored already. Identifiers the
+    /// array does not cover go to the dictionary, and make the array grow
+    /// only when `growing` (a load that reserved room for every row decided already).
+    mutating func placeNew(slot: Int32, count n: Int, growing: Bool = true, _ id: (Int) -> ID) -> Bool {
         var fresh = true
         var elsewhere: [(handle: Int, id: ID)] = []
         dense.withUnsafeMutableBufferPointer { dense in
@@ -101,8 +103,28 @@ struct LocationMap<ID: Hashable> {
             }
         }
         count += n - elsewhere.count
+        if !growing {
+            count += elsewhere.count
+            for (handle, key) in elsewhere where sparse.updateValue(Location(slot: slot, handle: Int32(handle)), forKey: key) != nil {
+                fresh = false
+                count -= 1
+            }
+            return fresh
+        }
         for (handle, key) in elsewhere where updateValue(Location(slot: slot, handle: Int32(handle)), forKey: key) != nil { fresh = false }
         return fresh
+    }
+
+    /// Whether every integer in `range` has a place in the array, so that
+    /// ``withDenseStorage(adding:_:)`` can store them.
+    func denseCovers(_ range: ClosedRange<Int>) -> Bool { range.lowerBound >= 0 && range.upperBound < dense.count }
+
+    /// Runs `body` over the array's storage, where it stores locations of
+    /// integer identifiers it covers, `added` new ones in all, only in
+    /// holes (several threads may write apart, each its own identifiers).
+    mutating func withDenseStorage<R>(adding added: Int, _ body: (UnsafeMutableBufferPointer<Location>) -> R) -> R {
+        count += added
+        return dense.withUnsafeMutableBufferPointer { body($0) }
     }
 
     /// Every identifier, in no particular order.
