@@ -16,11 +16,11 @@ extension OutboxEntry {
         case .insert(let rows):
             let entity = rows.entity
             let names = (entity.attributes + entity.toOnes).map(\.name)
-            for id in outcome.ids {
-                guard let values = try row(entity, id.rowID, names) else { continue }
+            for id in outcome.inserted.map({ Array($0.rows) }) ?? [] {
+                guard let values = try row(entity, id, names) else { continue }
                 inserts.append(
                     Insert(
-                        entity: entity.name, id: id.rowID,
+                        entity: entity.name, id: id,
                         values: Dictionary(uniqueKeysWithValues: zip(names, values.map(ReplicaValue.init)))))
             }
         case .update(let plan, let sets):
