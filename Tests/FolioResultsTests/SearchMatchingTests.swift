@@ -13,7 +13,9 @@ import Testing
 /// big enough that the work is shared among threads.
 @Suite struct SearchMatchingTests {
     static let pieces = ["a", "á", "A", "b", "B", "é", "E", "e\u{301}", "ß", "ss", "Ｆ", "f", "x", "ｘ", "🙂", " "]
-    static let foldings: [String.CompareOptions] = [[], [.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive]]
+    static let foldings: [String.CompareOptions] = [
+        [], [.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive],
+    ]
 
     static func word(_ random: inout ResultsRandom, _ lengths: ClosedRange<Int>) -> String {
         (0..<Int.random(in: lengths, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
@@ -55,7 +57,9 @@ import Testing
                     texts[Int(row)].contains { test.matches($0) }
                 }
                 let found = index.matching(test, among: candidates)
-                #expect(found == plain, "seed \(random.seed), trial \(trial): \(match) \(options) among \(candidates?.count ?? rows) of \(rows)")
+                #expect(
+                    found == plain, "seed \(random.seed), trial \(trial): \(match) \(options) among \(candidates?.count ?? rows) of \(rows)"
+                )
                 if found != plain { return }
             }
         }
@@ -74,10 +78,11 @@ import Testing
             let ids = Array(1...Int64(sizes.reduce(1, +))).shuffled(using: &random)
             var next = 0
             let sections: SearchScan.Sections = sizes.enumerated().map { s, size in
-                let entries = ContiguousArray((0..<size).map { _ -> SearchScan.Entry in
-                    next += 1
-                    return SearchScan.Entry(key: RowKey(one: .integer(Int64(next)), ascending: true), id: ids[next])
-                })
+                let entries = ContiguousArray(
+                    (0..<size).map { _ -> SearchScan.Entry in
+                        next += 1
+                        return SearchScan.Entry(key: RowKey(one: .integer(Int64(next)), ascending: true), id: ids[next])
+                    })
                 return (SectionKey(.integer(Int64(s)), ascending: true), entries, ContiguousArray(entries.map(\.key.lead)))
             }
             var starts = [0]

@@ -46,7 +46,8 @@ extension SearchScan.Outcome {
 
     /// Copies the members' rows of one section over its element of `sections`.
     private struct Gather: @unchecked Sendable {  // each thread writes only the sections (or parts of one) it is given
-        let sections: UnsafeMutableBufferPointer<(section: SectionKey, entries: ContiguousArray<SearchScan.Entry>, leads: ContiguousArray<UInt64>)>
+        let sections:
+            UnsafeMutableBufferPointer<(section: SectionKey, entries: ContiguousArray<SearchScan.Entry>, leads: ContiguousArray<UInt64>)>
         let after: UnsafeBufferPointer<Int32>
         let starts: [Int]
         let bounds: [Int]

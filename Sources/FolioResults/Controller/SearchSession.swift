@@ -164,10 +164,11 @@ struct SearchSession<Entity: ManagedObject> {
     private mutating func remember(_ typed: Typed, _ rows: [Int32]) {
         known.insert((typed, rows), at: 0)
         var total = 0
-        known = Array(known.prefix { entry in
-            total += entry.rows.count
-            return total <= 2 * count
-        })
+        known = Array(
+            known.prefix { entry in
+                total += entry.rows.count
+                return total <= 2 * count
+            })
     }
 
     /// The results `outcome` leaves, built in order from the kept rows, or
