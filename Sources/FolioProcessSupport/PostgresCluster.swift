@@ -82,7 +82,7 @@ public final class PostgresCluster: Sendable {
     /// survive). Commits stay synchronous: with `synchronous_commit=off` an
     /// immediate stop (``stop()``) loses commits already acknowledged.
     private var serverOptions: String {
-        "-k \(socketDirectory) -c listen_addresses='' -p \(port) -c fsync=off -c max_connections=200"
+        "-k \(socketDirectory) -c listen_addresses='' -p \(port) -c fsync=off -c max_connections=500"
     }
 
     /// Starts the server (after ``stop()``), waiting until it accepts connections.
