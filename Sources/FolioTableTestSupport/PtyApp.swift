@@ -104,7 +104,9 @@ public final class PtyApp: @unchecked Sendable {  // driven from one test thread
     }
 
     /// Sends tmux-style key names (`Down`, `Enter`, `Escape`, `S-Up`, `C-c`,
-    /// `BSpace`, `PgDn`…) or single characters, settling after each.
+    /// `BSpace`, `PgDn`…) or single characters, settling after each. A key
+    /// that ends the program goes by ``send(_:)`` before ``waitForExit()``:
+    /// settling waits for a state the program no longer reports.
     public func press(_ keys: String..., timeout: Double = 20) throws {
         for key in keys {
             send(Self.bytes(forKey: key))
