@@ -16,7 +16,7 @@ extension OutboxEntry {
         case .insert(let rows):
             let entity = rows.entity
             let names = (entity.attributes + entity.toOnes).map(\.name)
-            for id in outcome.inserted.map({ Array($0.rows) }) ?? [] {
+            for id in outcome.inserted.map({ Range($0.rows) }) ?? 0..<0 {
                 guard let values = try row(entity, id, names) else { continue }
                 inserts.append(
                     Insert(
