@@ -80,16 +80,11 @@ struct PostgresServer: StoreServer {
 /// a save holds it shared from its first statement to its commit, so saves
 /// write their rows side by side; a write transaction (`performWrite`), a
 /// batch request, a migration or a replica's push holds it exclusively, so
-/// a check made inside one still holds when it commits. The history lock
-/// (``historyKey(_:)``): taken by each history row's statement just before
-/// it draws its position and kept to the commit, so positions become
-/// visible in the order they were handed out, as a prefix.
+/// a check made inside one still holds when it commits. History rows take
+/// no lock: their order comes from their marks (see ``PostgresHistory``).
 enum PostgresLock {
     /// A 64-bit key for a namespace (FNV-1a), stable across processes and machines.
     static func key(_ namespace: String) -> Int64 { hash("folio:" + namespace) }
-
-    /// The key of the namespace's history lock.
-    static func historyKey(_ namespace: String) -> Int64 { hash("folio-history:" + namespace) }
 
     private static func hash(_ text: String) -> Int64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325

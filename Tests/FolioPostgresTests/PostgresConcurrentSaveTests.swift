@@ -83,29 +83,6 @@ import Testing
         withExtendedLifetime(token) {}
     }
 
-    /// A history row's position is drawn under the history lock, kept to
-    /// the commit: a second row waits until the first commits, so no reader
-    /// ever sees a position while an earlier one may still commit.
-    @Test func aHistoryRowWaitsUntilTheRowBeforeItCommits() async throws {
-        _ = try open()
-        let changes = ChangeSet(inserted: [ObjectID(entityName: "ConflictNote", rowID: 1)]).historyText()
-        let earlier = try otherClient(), later = try otherClient()
-        func row(_ author: String) throws -> PGStatement {
-            try #require(PostgresBackend.historyStatement(changes, author: author, namespace: "conflicts"))
-        }
-        _ = try earlier.pipeline([PGStatement("BEGIN"), try row("earlier")])
-        let laterRow = Unchecked((later, try row("later")))
-        let waiting = Task.detached {
-            let (connection, statement) = laterRow.value
-            _ = try connection.pipeline([PGStatement("BEGIN"), statement, PGStatement("COMMIT")])
-        }
-        #expect(await waitForLockWaiters(1), "the later row waits for the history lock")
-        try earlier.execute("COMMIT")
-        try await waiting.value
-        let authors = try await cluster.runSQL("SELECT author FROM conflicts.folio_history ORDER BY position", database: database)
-        #expect(authors.split(separator: "\n") == ["earlier", "later"])
-    }
-
     @Test func aWriteWaitingForAnotherSavesRowSeesItsCommitAsAConflict() async throws {
         let a = try open()
         let note = ConflictNote(context: a.viewContext)

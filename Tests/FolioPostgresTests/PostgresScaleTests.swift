@@ -156,7 +156,7 @@ import Testing
         #expect(saved.count == writers.count * savesEach)
 
         // The commit order: each history row names its save's one new object.
-        let history = try await cluster.runSQL("SELECT changes FROM folio_history ORDER BY position", database: database)
+        let history = try await cluster.runSQL("SELECT changes FROM folio_history ORDER BY position, seq", database: database)
         let order = history.split(separator: "\n").flatMap { ChangeSet(historyText: String($0), origin: .otherProcess).inserted }
         #expect(order.count == saved.count && Set(order) == saved, "one history row per save")
         var rank: [ObjectID: Int] = [:]

@@ -9,8 +9,8 @@ extension PostgresBackend {
     ///
     /// Saves of a namespace write side by side: each holds the write lock
     /// shared, its version-checked writes wait only for rows another save
-    /// holds (and then see that save's commit), and only its history row
-    /// and COMMIT go under the history lock, in its last round trip. A save
+    /// holds (and then see that save's commit), and its history row takes
+    /// no lock (its mark orders it; see ``PostgresHistory``). A save
     /// the server ends to break a deadlock (two saves waiting for each
     /// other's rows) is made again.
     func commit(_ batch: SaveBatch, author: String) throws -> [ObjectID] {
@@ -58,9 +58,11 @@ extension PostgresBackend {
             statements += insertStatements(batch, permanent, row)
             statements += updates.map { PGStatement(Self.checkedSQL($0.1.sql), $0.1.values) }
             statements += relationshipWrites(batch, row: row)
-            statements += finishing(history: batch.changes.historyText(inserted: permanent), author: author)
+            let history = batch.changes.historyText(inserted: permanent)
+            let notifying = notifier.claim()
+            statements += finishing(history: history, author: author, notifying: notifying)
             _ = try connection.pipeline(statements)
-            announceCommit()
+            announceCommit(notified: notifying || history.isEmpty)
             return permanent
         } catch StoreError.server(_, Self.missedRowCode, _, _) {
             abandonWriting()

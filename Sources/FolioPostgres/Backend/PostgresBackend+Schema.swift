@@ -111,9 +111,9 @@ extension PostgresBackend {
             """
             CREATE TABLE IF NOT EXISTS folio_metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS folio_sequence (entity TEXT PRIMARY KEY, next BIGINT NOT NULL);
-            CREATE TABLE IF NOT EXISTS folio_history (position BIGSERIAL PRIMARY KEY, author TEXT NOT NULL, changes TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS folio_readers (reader TEXT PRIMARY KEY, position BIGINT NOT NULL, seen DOUBLE PRECISION NOT NULL)
             """)
+        try prepareHistory()
         let stored = try storedSchema()
         try connection.query(
             "INSERT INTO folio_metadata (key, value) VALUES ('store_identifier', $1) ON CONFLICT (key) DO NOTHING",
@@ -214,6 +214,7 @@ extension PostgresBackend {
         }
         try StoreFile.checkSchema(stored, of: path, against: schema)
         if stored.version > schema.version { throw StoreError.newerSchema(stored: stored.version, current: schema.version) }
+        if try !isHistoryMarked() { throw StoreError.migrationNeeded(path: path, reason: "its history is in an older form") }
         for entity in schema.entities {
             for (column, type) in entity.storedColumns.sorted(by: { $0.key < $1.key }) where stored.tables[entity.name]?[column] != type {
                 throw StoreError.migrationNeeded(path: path, reason: "\(entity.name).\(column) is not stored yet")

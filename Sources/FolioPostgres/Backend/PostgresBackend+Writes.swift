@@ -123,56 +123,61 @@ extension PostgresBackend {
         return statements
     }
 
-    /// Writes a history row (none for an empty change), announces its
-    /// position and author with NOTIFY at commit, and ends the save with
-    /// `finish` (COMMIT, or a savepoint's RELEASE), all in one round trip.
-    /// Every writer of history goes through here or ``historyStatement(_:author:)``.
+    /// Writes a history row (none for an empty change), announces it with
+    /// NOTIFY at commit, and ends the save with `finish` (COMMIT, or a
+    /// savepoint's RELEASE), all in one round trip. Every writer of history
+    /// goes through here or ``historyStatement(_:author:)``.
     func writeHistory(_ history: String, author: String, then finish: String) throws {
         guard finish == "COMMIT" else {
             guard let statement = historyStatement(history, author: author) else { return try connection.execute(finish) }
             try connection.query(statement.sql, statement.values, then: [finish])
             return
         }
-        _ = try connection.pipeline(finishing(history: history, author: author))
-        announceCommit()
+        let notifying = notifier.claim()
+        _ = try connection.pipeline(finishing(history: history, author: author, notifying: notifying))
+        announceCommit(notified: notifying || history.isEmpty)
     }
 
-    /// The end of a transaction: the deferred constraints checked (a
-    /// reference may wait for a row another save holds: it waits before the
-    /// history lock, never while holding it), the history row, COMMIT.
-    func finishing(history: String, author: String) -> [PGStatement] {
-        [PGStatement("SET CONSTRAINTS ALL IMMEDIATE")] + (historyStatement(history, author: author).map { [$0] } ?? [])
+    /// The end of a transaction: the deferred constraints checked, the
+    /// history row (announced only when `notifying`: see
+    /// ``PostgresNotifier``), COMMIT.
+    func finishing(history: String, author: String, notifying: Bool) -> [PGStatement] {
+        [PGStatement("SET CONSTRAINTS ALL IMMEDIATE")]
+            + (Self.historyStatement(history, author: author, namespace: namespace, notifying: notifying).map { [$0] } ?? [])
             + [PGStatement("COMMIT")]
     }
 
+    /// The process's notifications of this namespace.
+    var notifier: PostgresNotifier { PostgresNotifier.shared(server, namespace: namespace) }
+
     /// Tells this process's feeds that a save committed: their next read
-    /// asks the server, before the save's notification comes back.
-    func announceCommit() {
+    /// asks the server, before the save's notification comes back. A save
+    /// that sent none has one sent soon after its commit.
+    func announceCommit(notified: Bool = true) {
         PostgresFeedHub.committed(uri: server.uri, namespace: namespace)
+        if !notified { notifier.owe() }
     }
 
     /// The statement writing a history row and its NOTIFY; nil for an empty
-    /// change. It takes the history lock (kept to the commit) before it
-    /// draws the row's position, so positions commit in their order: a
-    /// feed that has read a position has every committed one before it.
+    /// change. It takes no lock: the row's position is its mark (see
+    /// ``PostgresHistory``), which readers pass only once every transaction
+    /// that could still write below it has ended.
     func historyStatement(_ history: String, author: String) -> PGStatement? {
         Self.historyStatement(history, author: author, namespace: namespace)
     }
 
-    /// ``historyStatement(_:author:)`` for the store in `namespace`.
-    static func historyStatement(_ history: String, author: String, namespace: String?) -> PGStatement? {
+    /// ``historyStatement(_:author:)`` for the store in `namespace`; without
+    /// `notifying` the row is written unannounced (its announcement is owed).
+    static func historyStatement(_ history: String, author: String, namespace: String?, notifying: Bool = true) -> PGStatement? {
         guard !history.isEmpty else { return nil }
-        // The lock is taken in a subquery, which runs before the row it feeds is made (OFFSET 0: never merged into it).
         // The payload is "position author": small, far below the server's 8,000-byte cap.
+        let announce = notifying ? "pg_notify($3, position::text || ' ' || $1)" : "position"
         return PGStatement(
             """
-            WITH h AS (INSERT INTO folio_history (author, changes)
-                       SELECT $1, $2 FROM (SELECT pg_advisory_xact_lock($4) OFFSET 0) ordered RETURNING position)
-            SELECT pg_notify($3, position::text || ' ' || $1) FROM h
+            WITH h AS (INSERT INTO folio_history (position, author, changes)
+                       VALUES (\(PostgresHistory.markSQL), $1, $2) RETURNING position)
+            SELECT \(announce) FROM h
             """,
-            [
-                .text(author), .text(history), .text(PostgresServer.channel(namespace)),
-                .integer(PostgresLock.historyKey(namespace ?? "")),
-            ])
+            notifying ? [.text(author), .text(history), .text(PostgresServer.channel(namespace))] : [.text(author), .text(history)])
     }
 }

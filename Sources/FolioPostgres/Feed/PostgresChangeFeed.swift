@@ -6,8 +6,7 @@ import Foundation
 /// reader of the namespace's history, sharing with every other feed of
 /// the process one listening connection, a small pool of working
 /// connections and the history read after each wake (``PostgresFeedHub``).
-/// A notification wakes it; what changed comes from the history (only a
-/// run of this container's own saves needs no read), so a dropped
+/// A notification wakes it; what changed comes from the history, so a dropped
 /// notification, a lost connection or a restarted server loses nothing.
 /// Each new listening session wakes it for a read from its position (the
 /// catch-up). Used on the follower's queue only.
@@ -19,8 +18,7 @@ package final class PostgresChangeFeed: StoreChangeFeed {
     private let hub: PostgresFeedHub
     private var id: Int?
     /// The positions this reader's own saves announced since the last read,
-    /// in order; nil once anything else was heard or a session began, so
-    /// that the next read asks the server.
+    /// in order; nil once anything else was heard or a session began.
     private var ownSinceRead: [Int64]? = []
 
     init(server: PostgresServer, namespace: String?, reader: String, busyTimeoutMilliseconds: Int32) throws {
@@ -45,10 +43,7 @@ package final class PostgresChangeFeed: StoreChangeFeed {
         try hub.register(try subscription())
     }
 
-    /// What was saved after `position`. When all of it was this reader's
-    /// own saves, announced one after another from the next position on,
-    /// there is nothing to read: no other save can lie between them, as
-    /// positions are drawn under the history lock and announced in commit order.
+    /// What was saved after `position`, up to the horizon.
     package func read(after position: Int64) throws -> HistoryRead {
         try read(after: position, fresh: false)
     }
@@ -57,22 +52,18 @@ package final class PostgresChangeFeed: StoreChangeFeed {
     package func read(after position: Int64, fresh: Bool) throws -> HistoryRead {
         _ = try subscription()
         defer { ownSinceRead = [] }
-        // Announcements of saves an earlier read already covered are behind the position.
-        if let own = ownSinceRead?.filter({ $0 > position }), let last = own.last, own.elementsEqual((position + 1)...last) {
-            hub.listener.mend()
-            return HistoryRead(rows: own.map { ($0, ChangeSet()) }, trimmed: false, latest: last)
-        }
         return try hub.read(after: position, reader: reader, fresh: fresh)
     }
 
-    /// Whether saves were announced since the last call and all were this
-    /// reader's own, one after another past `position` (or at or before it):
-    /// nothing new for a reader at `position`. Starts the count again.
+    /// Whether notifications came since the last call and all were this
+    /// reader's own saves: nothing new for a reader that has those. Any
+    /// other save's commit is followed by a notification naming its author,
+    /// or an owed one naming none (see ``PostgresNotifier``), and a reread's
+    /// wake names nothing, so this is false after either. Starts the count again.
     package func heardOnlyOwn(after position: Int64) -> Bool {
         defer { ownSinceRead = [] }
         guard let own = ownSinceRead, !own.isEmpty else { return false }
-        let newer = own.filter { $0 > position }
-        return newer.elementsEqual((position + 1)..<(position + 1 + Int64(newer.count)))
+        return true
     }
 
     /// Notes the notifications heard (nil: a session ended or began).

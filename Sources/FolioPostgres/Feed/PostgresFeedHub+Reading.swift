@@ -2,7 +2,8 @@ import Dispatch
 import FolioStore
 
 extension PostgresFeedHub {
-    /// What was saved after `position`, for `reader` (its own saves' changes
+    /// What was saved after `position` up to the horizon (see
+    /// ``PostgresHistory``), for `reader` (its own saves' changes
     /// left empty): from the window when it covers the position, read
     /// anew from the server first if a wake or a save of this process came
     /// since the last read, the last read is stale, or `fresh` asks for it;
@@ -24,7 +25,7 @@ extension PostgresFeedHub {
         if let served {
             return served
         }
-        return try using { try PostgresHistory.read($0, after: position, excludingAuthor: reader) }
+        return try using { try PostgresHistory.read($0, after: position, excludingAuthor: reader, store: key) }
     }
 
     /// Reads the server's new rows into the window when a wake came since
@@ -61,7 +62,7 @@ extension PostgresFeedHub {
                     flight.leave()
                 }
                 let read = try using { try PostgresHistory.readAll($0, after: from) }
-                state.withLock { s in
+                let pendingDelay = state.withLock { s -> UInt64? in
                     if s.window.start < 0 || read.trimmed {
                         s.window.rows = []
                         s.window.start = read.trimmed ? read.latest : from
@@ -75,7 +76,10 @@ extension PostgresFeedHub {
                     }
                     s.window.readAt = heard
                     s.window.readUptime = DispatchTime.now().uptimeNanoseconds
+                    return s.pending(read.pending, horizon: read.latest)
                 }
+                // Committed rows wait past the horizon: read again soon, whether or not a wake comes.
+                if let pendingDelay { rereadSoon(after: [pendingDelay], payloads: nil) }
                 return
             }
         }

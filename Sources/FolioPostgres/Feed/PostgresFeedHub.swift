@@ -47,6 +47,24 @@ final class PostgresFeedHub: Sendable {
         var acknowledgementScheduled = false
         /// The read from the server under way, left when it ends.
         var readInFlight: DispatchGroup?
+        /// The latest reread already scheduled (uptime, ns).
+        var rereadAt: UInt64 = 0
+        /// The horizon last read with rows waiting past it, and the wait before reading again.
+        var pendingHorizon: Int64 = -1
+        var pendingDelay: UInt64 = 0
+
+        /// The wait before reading again for rows committed past `horizon`
+        /// (nil: none). It doubles, to a second, while the horizon stays:
+        /// a long transaction elsewhere holds it, and reading faster finds nothing.
+        mutating func pending(_ pending: Bool, horizon: Int64) -> UInt64? {
+            guard pending else {
+                pendingHorizon = -1
+                return nil
+            }
+            pendingDelay = horizon == pendingHorizon ? min(2 * pendingDelay, 1_000_000_000) : PostgresNotifier.spacing
+            pendingHorizon = horizon
+            return pendingDelay
+        }
     }
 
     let key: Key
@@ -130,11 +148,42 @@ final class PostgresFeedHub: Sendable {
     }
 
     private func heard(_ payloads: [String]?) {
+        wakeAll(payloads)
+        // Saves of another process within its notifier's spacing were not announced: read for them too.
+        rereadSoon(after: [PostgresNotifier.spacing, 2 * PostgresNotifier.spacing])
+    }
+
+    /// Rows committed past the horizon were found by a read of this
+    /// process (a replica's pull): its feeds read again soon, as if woken by
+    /// a save of another (nil), since those rows were announced already.
+    static func pendingFound(uri: String, namespace: String?) {
+        guard let hub = hubs.withLock({ $0[Key(uri: uri, namespace: namespace)] }) else { return }
+        hub.rereadSoon(after: [PostgresNotifier.spacing], payloads: nil)
+    }
+
+    /// Makes the next read ask the server and wakes every feed (`[]`: a reread, nothing heard).
+    private func wakeAll(_ payloads: [String]?) {
         let wakings = state.withLock { s in
             s.window.heard += 1
             return s.subscribers.values.compactMap(\.waking)
         }
         for (queue, hear) in wakings { queue.async { hear(payloads) } }
+    }
+
+    /// Wakes every feed for a read after each of `delays` (ns), unless a
+    /// reread is scheduled at or after that time already.
+    func rereadSoon(after delays: [UInt64], payloads: [String]? = []) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        for delay in delays {
+            let at = now &+ delay
+            let due = state.withLock { s -> Bool in
+                guard at > s.rereadAt, !s.subscribers.isEmpty else { return false }
+                s.rereadAt = at
+                return true
+            }
+            guard due else { continue }
+            DispatchQueue.global().asyncAfter(deadline: DispatchTime(uptimeNanoseconds: at)) { [weak self] in self?.wakeAll(payloads) }
+        }
     }
 
     /// Runs `body` on a working connection, then mends the listener.

@@ -2,27 +2,42 @@ import FolioStore
 import Foundation
 
 extension PostgresHistory {
-    /// Every row after `position` with its author, the trim mark and the
-    /// newest position, in one statement (the feed hub's shared read).
-    static func readAll(_ c: PGConnection, after position: Int64) throws
-        -> (rows: [(position: Int64, author: String, changes: ChangeSet)], trimmed: Bool, latest: Int64)
-    {
+    /// What one read of the history found, every author's rows with their changes.
+    struct Rows {
+        var rows: [(position: Int64, author: String, changes: ChangeSet)] = []
+        var trimmed = false
+        /// The horizon read through (or the trim mark when newer).
+        var latest: Int64
+        /// Rows past the horizon were committed already: read again soon.
+        var pending = false
+    }
+
+    /// Every row after `position` up to the horizon with its author, in
+    /// mark order (then in the order they were written), the trim mark, the
+    /// horizon and whether committed rows wait past it, in one statement
+    /// (the feed hub's shared read). A position past the server's
+    /// transaction IDs (a store restored into another cluster) reads as trimmed.
+    static func readAll(_ c: PGConnection, after position: Int64) throws -> Rows {
         let result = try c.query(
             """
-            SELECT marks.trimmed, GREATEST(marks.newest, marks.trimmed, 0), h.position, h.author, h.changes
-            FROM (SELECT COALESCE((SELECT value::bigint FROM folio_metadata WHERE key = 'history_trimmed_through'), 0) AS trimmed,
-                         (SELECT max(position) FROM folio_history) AS newest) marks
-            LEFT JOIN folio_history h ON h.position > $1
-            ORDER BY h.position
+            SELECT marks.trimmed, GREATEST(marks.horizon, marks.trimmed), h.position, h.author, h.changes,
+                   (marks.trimmed > $1 OR $1 > marks.ceiling)::int,
+                   EXISTS (SELECT 1 FROM folio_history p WHERE p.position > GREATEST(marks.horizon, $1))::int
+            FROM (SELECT \(trimmedSQL) AS trimmed, \(readHorizonSQL) AS horizon, \(ceilingSQL) AS ceiling OFFSET 0) marks
+            LEFT JOIN folio_history h ON h.position > $1 AND h.position <= marks.horizon
+            ORDER BY h.position, h.seq
             """, [.integer(position)])
-        guard result.rowCount > 0 else { return ([], false, position) }
-        var rows: [(position: Int64, author: String, changes: ChangeSet)] = []
-        rows.reserveCapacity(result.rowCount)
+        guard result.rowCount > 0 else { return Rows(latest: position) }
+        var read = Rows(
+            trimmed: result.int64(row: 0, column: 5) == 1, latest: result.int64(row: 0, column: 1),
+            pending: result.int64(row: 0, column: 6) == 1)
+        read.rows.reserveCapacity(result.rowCount)
         for row in 0..<result.rowCount where !result.isNull(row: row, column: 2) {
             guard case .text(let author) = result.value(row: row, column: 3), case .text(let text) = result.value(row: row, column: 4)
             else { continue }
-            rows.append((result.int64(row: row, column: 2), author, ChangeSet(historyText: text, origin: .otherProcess)))
+            read.rows.append((result.int64(row: row, column: 2), author, ChangeSet(historyText: text, origin: .otherProcess)))
         }
-        return (rows, result.int64(row: 0, column: 0) > position, result.int64(row: 0, column: 1))
+        if read.trimmed { read.rows = [] }
+        return read
     }
 }

@@ -2,55 +2,116 @@ import FolioStore
 import Foundation
 
 /// The history SQL on a feed's connection: rows after a position, readers'
-/// positions, trimming. Positions come from a sequence drawn under the
-/// history lock (kept to the commit), so they become visible in order, as a prefix.
-/// `history_trimmed_through` in `folio_metadata` is the newest position
-/// ever trimmed: a reader behind it has lost rows and must reload.
+/// positions, trimming.
+///
+/// A row's position is its *mark*, a transaction ID bound (see ``markSQL``),
+/// written with no lock, so rows commit out of mark order. A reader reads
+/// only rows at or below the *horizon*, the oldest transaction still
+/// running (`pg_snapshot_xmin`): every transaction that could write a row
+/// there has ended, so what it reads there is final and a later read
+/// never finds a row below a position it passed. A save that waited for
+/// another's row lock draws a mark no lower than the other's, and the
+/// same marks are ordered by the rows' `seq`, so such saves are read in
+/// commit order. `history_trimmed_through` in `folio_metadata` is the
+/// newest position ever trimmed: a reader behind it has lost rows and must
+/// reload; so must one past the server's transaction IDs (a store restored
+/// into another cluster).
 enum PostgresHistory {
-    /// The newest position: the largest row's, or the trim mark when every row was trimmed.
+    /// A new row's mark: above its own transaction ID, and at least the
+    /// snapshot's `xmax` (one past the newest completed transaction) when it
+    /// is written, so at least the mark of any save it waited for. A
+    /// committed row's mark is at most the `xmax` of any later snapshot.
+    static let markSQL = """
+        GREATEST(pg_current_xact_id()::text::bigint + 1, pg_snapshot_xmax(pg_current_snapshot())::text::bigint)
+        """
+    /// The horizon of the statement's snapshot: no row at or below it can still commit.
+    static let horizonSQL = "pg_snapshot_xmin(pg_current_snapshot())::text::bigint"
+    /// The horizon of the namespace (the connection's schema). A save that
+    /// has not written its history row yet will mark it at least the
+    /// snapshot's `xmax`, and only one of the snapshot's transactions can
+    /// mark it exactly that; so the horizon is `xmax`, one less while a
+    /// transaction of the snapshot writes to the namespace, and at most
+    /// the oldest one that is writing its history (its RowExclusiveLock) or
+    /// that ended since the snapshot (it may have been such). A long
+    /// transaction elsewhere, or a save waiting for a row, holds no feed
+    /// back. The lock table is read before the transactions' states, so a
+    /// writer gone from it had ended.
+    static let namespaceHorizonSQL = """
+        LEAST(pg_snapshot_xmax(pg_current_snapshot())::text::bigint
+                - (SELECT count(*) FROM (SELECT 1 FROM pg_snapshot_xip(pg_current_snapshot()) x
+                                         WHERE (x::text::bigint & 4294967295) IN (\(lockHoldersSQL("IN (SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema())")))
+                                         LIMIT 1) writing),
+              (SELECT min(x::text::bigint) FROM pg_snapshot_xip(pg_current_snapshot()) x
+               WHERE (x::text::bigint & 4294967295) IN (\(lockHoldersSQL("= 'folio_history'::regclass")))
+                     OR pg_xact_status(x) <> 'in progress'))
+        """
+
+    /// The transaction IDs of sessions holding a RowExclusiveLock on the relations `relation` selects.
+    private static func lockHoldersSQL(_ relation: String) -> String {
+        """
+        SELECT t.transactionid::text::bigint FROM pg_locks t
+        WHERE t.locktype = 'transactionid' AND t.pid IN (
+            SELECT l.pid FROM pg_locks l
+            WHERE l.locktype = 'relation' AND l.relation \(relation) AND l.mode = 'RowExclusiveLock'
+              AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))
+        """
+    }
+    /// The horizon a read uses: the server's, unless rows wait past it
+    /// (after `$1`); then the namespace's, which reads the lock table (only
+    /// then: that costs the server more than the read).
+    static let readHorizonSQL = """
+        CASE WHEN EXISTS (SELECT 1 FROM folio_history p WHERE p.position > GREATEST(\(horizonSQL), $1))
+             THEN \(namespaceHorizonSQL) ELSE \(horizonSQL) END
+        """
+    /// The largest mark a committed row can have: no reader's position can be past it in this cluster.
+    static let ceilingSQL = "pg_snapshot_xmax(pg_current_snapshot())::text::bigint"
+    static let trimmedSQL = "COALESCE((SELECT value::bigint FROM folio_metadata WHERE key = 'history_trimmed_through'), 0)"
+
+    /// The newest position: the horizon, or the trim mark when that is
+    /// newer. A snapshot read at it (in the same transaction) has every
+    /// row at or below it; rows past it are read again after it.
     static func latestPosition(_ c: PGConnection) throws -> Int64 {
-        let value = try c.scalar(
-            """
-            SELECT GREATEST((SELECT max(position) FROM folio_history),
-                            (SELECT value::bigint FROM folio_metadata WHERE key = 'history_trimmed_through'), 0)
-            """)
+        let value = try c.scalar("SELECT GREATEST(\(readHorizonSQL), \(trimmedSQL))", [.integer(0)])
         if case .integer(let p)? = value { return p }
         return 0
     }
 
-    /// The rows after `position` (changes of `author`'s own saves left
-    /// empty), with the trim mark and the newest position: one statement,
-    /// so one snapshot and one round trip (the feed reads after every wake).
-    /// The marks ride on every row, and on the one row a read with no
-    /// history after the position still returns. It starts with SELECT, so
-    /// a connection found lost runs it again on a new session.
-    static func read(_ c: PGConnection, after position: Int64, excludingAuthor author: String) throws -> HistoryRead {
-        let result = try c.query(
-            """
-            SELECT marks.trimmed, GREATEST(marks.newest, marks.trimmed, 0), h.position, (h.author = $1)::int,
-                   CASE WHEN h.author = $1 THEN '' ELSE h.changes END
-            FROM (SELECT COALESCE((SELECT value::bigint FROM folio_metadata WHERE key = 'history_trimmed_through'), 0) AS trimmed,
-                         (SELECT max(position) FROM folio_history) AS newest) marks
-            LEFT JOIN folio_history h ON h.position > $2
-            ORDER BY h.position
-            """, [.text(author), .integer(position)])
-        guard result.rowCount > 0 else { return HistoryRead(rows: [], trimmed: false, latest: position) }
-        var read = HistoryRead(rows: [], trimmed: result.int64(row: 0, column: 0) > position, latest: result.int64(row: 0, column: 1))
-        for row in 0..<result.rowCount where !result.isNull(row: row, column: 2) {
-            guard case .text(let text) = result.value(row: row, column: 4) else { continue }
-            let own = result.int64(row: row, column: 3) == 1
-            read.rows.append((result.int64(row: row, column: 2), own ? ChangeSet() : ChangeSet(historyText: text, origin: .otherProcess)))
-        }
-        return read
+    /// The rows after `position` up to the horizon (changes of `author`'s
+    /// own saves left empty), with the trim mark and the horizon: one
+    /// statement, so one snapshot and one round trip. The marks ride on
+    /// every row, and on the one row a read with no history after the
+    /// position still returns. It starts with SELECT, so a connection found
+    /// lost runs it again on a new session. Rows committed past the horizon
+    /// make the process's feeds of `store` read again soon.
+    static func read(_ c: PGConnection, after position: Int64, excludingAuthor author: String, store: PostgresFeedHub.Key? = nil)
+        throws -> HistoryRead
+    {
+        try readNoting(c, after: position, excludingAuthor: author, store: store).read
+    }
+
+    /// As ``read(_:after:excludingAuthor:store:)``, and whether committed rows wait past the horizon.
+    static func readNoting(_ c: PGConnection, after position: Int64, excludingAuthor author: String, store: PostgresFeedHub.Key?)
+        throws -> (read: HistoryRead, pending: Bool)
+    {
+        let all = try readAll(c, after: position)
+        if all.pending, let store { PostgresFeedHub.pendingFound(uri: store.uri, namespace: store.namespace) }
+        let read = HistoryRead(
+            rows: all.rows.map { ($0.position, $0.author == author ? ChangeSet() : $0.changes) }, trimmed: all.trimmed, latest: all.latest)
+        return (read, all.pending)
     }
 
     /// Adds `reader` at the newest position under the write lock, taken
-    /// exclusively (so no save lands between reading the position and recording it).
+    /// exclusively: no save of the namespace is in flight then, and each
+    /// takes the lock before its first write, so every row to come has a
+    /// transaction ID past every committed row's mark, and the reader starts
+    /// past the newest row rather than at the horizon.
     static func register(_ c: PGConnection, reader: String, lockKey: Int64, waitMilliseconds: Int32) throws -> Int64 {
         try c.execute("BEGIN")
         do {
             try c.execute("SET LOCAL lock_timeout = \(max(1, waitMilliseconds)); SELECT pg_advisory_xact_lock(\(lockKey))")
-            let position = try latestPosition(c)
+            guard case .integer(let position)? = try c.scalar(
+                "SELECT GREATEST(\(horizonSQL), \(trimmedSQL), (SELECT max(position) FROM folio_history))")
+            else { throw StoreError.server(store: "", code: "folio", message: "no history position", sql: "") }
             try upsertReader(c, reader, position, Date().timeIntervalSince1970)
             try c.execute("COMMIT")
             return position
@@ -83,6 +144,7 @@ enum PostgresHistory {
             try c.execute("SET LOCAL lock_timeout = 200")
             for (reader, position) in readers { try upsertReader(c, reader, position, now) }
             try c.query("DELETE FROM folio_readers WHERE seen < $1", [.real(now - silenceLimit)])
+            // Readers' positions are at or below a horizon they read, so every row at or below them is final.
             if case .integer(let passed)? = try c.scalar(
                 """
                 SELECT max(position) FROM folio_history WHERE position <= (SELECT min(position) FROM folio_readers)

@@ -38,13 +38,12 @@ struct ReplicaPull {
         let from = try file.pulledPosition()
         let deferred = try file.deferredRows()
         var vanished: [RowKey] = []
-        try c.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         var fetched: [String: [Int64: ServerRow]] = [:]
         var joins: [JoinRefresh] = []
         var changes = ChangeSet(origin: .otherProcess)
         var outcome = Outcome(position: from)
         do {
-            let read = try PostgresHistory.read(c, after: from, excludingAuthor: identity.author)
+            let read = try readHistory(after: from)
             if read.trimmed {
                 try c.execute("COMMIT")
                 return try reread()
@@ -78,6 +77,24 @@ struct ReplicaPull {
             try file.setMetadata("replica_pulled", String(outcome.position))
         }
         return outcome
+    }
+
+    /// The history after `from`, in a REPEATABLE READ transaction left open
+    /// for the rows it names. Only rows no save still in flight can precede
+    /// are read (see PostgresHistory); when committed rows wait past them
+    /// (a transaction of the snapshot ended as it was read), the snapshot is
+    /// taken once more, and what still waits is read again soon.
+    private func readHistory(after from: Int64) throws -> HistoryRead {
+        let store = PostgresFeedHub.Key(uri: server.server.uri, namespace: server.namespace)
+        var again = false
+        while true {
+            try c.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            let (read, pending) = try PostgresHistory.readNoting(
+                c, after: from, excludingAuthor: identity.author, store: again ? store : nil)
+            if !pending || again { return read }
+            try c.execute("COMMIT")
+            again = true
+        }
     }
 
     /// The rows `changes` names as the server holds them, and the many-to-many rows of owners whose to-manys changed.
