@@ -15,15 +15,16 @@ extension PostgresHistory {
     /// Every row after `position` up to the horizon with its author, in
     /// mark order (then in the order they were written), the trim mark, the
     /// horizon and whether committed rows wait past it, in one statement
-    /// (the feed hub's shared read). A position past the server's
+    /// (the feed hub's shared read; the marks once, not per row). A position past the server's
     /// transaction IDs (a store restored into another cluster) reads as trimmed.
     static func readAll(_ c: PGConnection, after position: Int64) throws -> Rows {
         let result = try c.query(
             """
             SELECT marks.trimmed, GREATEST(marks.horizon, marks.trimmed), h.position, h.author, h.changes,
-                   (marks.trimmed > $1 OR $1 > marks.ceiling)::int,
-                   EXISTS (SELECT 1 FROM folio_history p WHERE p.position > GREATEST(marks.horizon, $1))::int
-            FROM (SELECT \(trimmedSQL) AS trimmed, \(readHorizonSQL) AS horizon, \(ceilingSQL) AS ceiling OFFSET 0) marks
+                   (marks.trimmed > $1 OR $1 > marks.ceiling)::int, marks.pending::int
+            FROM (SELECT m.*, EXISTS (SELECT 1 FROM folio_history p WHERE p.position > GREATEST(m.horizon, $1)) AS pending
+                  FROM (SELECT \(trimmedSQL) AS trimmed, \(readHorizonSQL) AS horizon, \(ceilingSQL) AS ceiling OFFSET 0) m
+                  OFFSET 0) marks
             LEFT JOIN folio_history h ON h.position > $1 AND h.position <= marks.horizon
             ORDER BY h.position, h.seq
             """, [.integer(position)])
