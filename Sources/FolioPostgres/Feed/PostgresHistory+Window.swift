@@ -21,8 +21,9 @@ extension PostgresHistory {
         let result = try c.query(
             """
             SELECT marks.trimmed, GREATEST(marks.horizon, marks.trimmed), h.position, h.author, h.changes,
-                   (marks.trimmed > $1 OR $1 > marks.ceiling)::int, marks.pending::int
-            FROM (SELECT m.*, EXISTS (SELECT 1 FROM folio_history p WHERE p.position > GREATEST(m.horizon, $1)) AS pending
+                   (marks.trimmed > $1 OR $1 > marks.ceiling)::int, marks.pending::int, marks.unpassed::int
+            FROM (SELECT m.*, EXISTS (SELECT 1 FROM folio_history p WHERE p.position > GREATEST(m.horizon, $1)) AS pending,
+                         EXISTS (SELECT 1 FROM folio_history p WHERE p.position >= m.ceiling) AS unpassed
                   FROM (SELECT \(trimmedSQL) AS trimmed, \(readHorizonSQL) AS horizon, \(ceilingSQL) AS ceiling OFFSET 0) m
                   OFFSET 0) marks
             LEFT JOIN folio_history h ON h.position > $1 AND h.position <= marks.horizon
@@ -39,6 +40,8 @@ extension PostgresHistory {
             read.rows.append((result.int64(row: row, column: 2), author, ChangeSet(historyText: text, origin: .otherProcess)))
         }
         if read.trimmed { read.rows = [] }
+        // A row marked the snapshot's xmax waits for a later transaction to end: end one.
+        if result.int64(row: 0, column: 7) == 1 { nudge(c) }
         return read
     }
 }

@@ -26,35 +26,42 @@ enum PostgresHistory {
         """
     /// The horizon of the statement's snapshot: no row at or below it can still commit.
     static let horizonSQL = "pg_snapshot_xmin(pg_current_snapshot())::text::bigint"
-    /// The horizon of the namespace (the connection's schema). A save that
-    /// has not written its history row yet will mark it at least the
-    /// snapshot's `xmax`, and only one of the snapshot's transactions can
-    /// mark it exactly that; so the horizon is `xmax`, one less while a
-    /// transaction of the snapshot writes to the namespace, and at most
-    /// the oldest one that is writing its history (its RowExclusiveLock) or
-    /// that ended since the snapshot (it may have been such). A long
-    /// transaction elsewhere, or a save waiting for a row, holds no feed
-    /// back. The lock table is read before the transactions' states, so a
-    /// writer gone from it had ended.
+    /// The horizon of the namespace (the connection's schema): one below
+    /// the snapshot's `xmax`, and at most the oldest transaction of the
+    /// snapshot that is writing its history row (its RowExclusiveLock on
+    /// `folio_history`) or that ended since the snapshot (it may have
+    /// written one). A transaction of the snapshot that writes its row later
+    /// marks it at least `xmax`, whatever it holds now: the lock table cannot
+    /// tell which will, so `xmax` itself is never passed while the snapshot
+    /// has one (a row marked `xmax` is read once a later transaction ends:
+    /// see ``nudge(_:)``). A long transaction elsewhere, or a save waiting
+    /// for a row, holds no feed back. The lock table is read before the
+    /// transactions' states (the first branch of the OR), so a writer gone
+    /// from it had ended.
     static let namespaceHorizonSQL = """
-        LEAST(pg_snapshot_xmax(pg_current_snapshot())::text::bigint
-                - (SELECT count(*) FROM (SELECT 1 FROM pg_snapshot_xip(pg_current_snapshot()) x
-                                         WHERE (x::text::bigint & 4294967295) IN (\(lockHoldersSQL("IN (SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema())")))
-                                         LIMIT 1) writing),
+        LEAST(pg_snapshot_xmax(pg_current_snapshot())::text::bigint - 1,
               (SELECT min(x::text::bigint) FROM pg_snapshot_xip(pg_current_snapshot()) x
-               WHERE (x::text::bigint & 4294967295) IN (\(lockHoldersSQL("= 'folio_history'::regclass")))
+               WHERE (x::text::bigint & 4294967295) IN (\(historyWritersSQL))
                      OR pg_xact_status(x) <> 'in progress'))
         """
 
-    /// The transaction IDs of sessions holding a RowExclusiveLock on the relations `relation` selects.
-    private static func lockHoldersSQL(_ relation: String) -> String {
-        """
+    /// The transaction IDs of sessions holding a RowExclusiveLock on `folio_history`.
+    private static let historyWritersSQL = """
         SELECT t.transactionid::text::bigint FROM pg_locks t
         WHERE t.locktype = 'transactionid' AND t.pid IN (
             SELECT l.pid FROM pg_locks l
-            WHERE l.locktype = 'relation' AND l.relation \(relation) AND l.mode = 'RowExclusiveLock'
+            WHERE l.locktype = 'relation' AND l.relation = 'folio_history'::regclass AND l.mode = 'RowExclusiveLock'
               AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))
         """
+
+    /// Ends a transaction of its own with a transaction ID, so that a later
+    /// snapshot's `xmax` passes every mark committed so far: a row marked
+    /// its snapshot's `xmax` is read only then, and in a quiet cluster
+    /// nothing else may end. Not inside a transaction (its ID would end only
+    /// with it); a failure leaves it to the next read.
+    static func nudge(_ c: PGConnection) {
+        guard !c.isInTransaction else { return }
+        _ = try? c.execute("SELECT pg_current_xact_id()")
     }
     /// The horizon a read uses: the server's, unless rows wait past it
     /// (after `$1`); then the namespace's, which reads the lock table (only

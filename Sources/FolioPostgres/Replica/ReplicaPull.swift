@@ -93,6 +93,8 @@ struct ReplicaPull {
                 c, after: from, excludingAuthor: identity.author, store: again ? store : nil)
             if !pending || again { return read }
             try c.execute("COMMIT")
+            // A row marked the snapshot's xmax is read once a later transaction ended (the read above was in one).
+            PostgresHistory.nudge(c)
             again = true
         }
     }
