@@ -61,7 +61,7 @@ extension ReplicaPush {
     func push(_ entries: [(seq: Int64, entry: OutboxEntry)], waiting: inout WaitingSaves) throws -> BatchOutcome {
         // Each row's server version as the next entry writing it expects: the file's, then what the batch left.
         var bases: [RowKey: Int64] = [:]
-        for (_, entry) in entries { for row in entry.rows where bases[row] == nil { bases[row] = try file.base(of: row) } }
+        for (_, entry) in entries { try addBases(of: entry, to: &bases) }
         if let pushed = try pushAtOnce(entries, bases) {
             try recordPushed(pushed, waiting: &waiting)
             return BatchOutcome(pushed: pushed.count)

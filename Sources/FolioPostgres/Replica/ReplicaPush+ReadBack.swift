@@ -45,10 +45,12 @@ extension ReplicaPush {
     func record(_ entry: OutboxEntry, _ written: Written, _ readBack: ReadBack, pending: PendingRows) throws {
         for (row, version) in written.versions {
             if let version {
+                // What the next waiting save of the row is made on (a row new here has its first one now).
                 try file.connection.run(
                     """
-                    UPDATE folio_replica_rows SET version = ?, base = ?, pending = max(pending - 1, 0) WHERE entity = ? AND id = ?
-                    """, [.integer(version), .integer(version), .text(row.entity), .integer(row.id)])
+                    INSERT INTO folio_replica_rows (entity, id, version, base) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (entity, id) DO UPDATE SET version = excluded.version, base = excluded.base, pending = max(pending - 1, 0)
+                    """, [.text(row.entity), .integer(row.id), .integer(version), .integer(version)])
             } else {
                 try file.connection.run(
                     "DELETE FROM folio_replica_rows WHERE entity = ? AND id = ?", [.text(row.entity), .integer(row.id)])

@@ -92,7 +92,7 @@ struct ReplicaPush {
     private func pushOnce(_ seq: Int64, _ saved: OutboxEntry) throws -> Outcome {
         var entry = saved
         var bases: [RowKey: Int64] = [:]
-        for row in entry.rows { bases[row] = try file.base(of: row) }
+        try addBases(of: entry, to: &bases)
         try server.beginWriting(until: server.deadlineFromNow)
         var written = Written()
         var readBack = ReadBack()
@@ -121,6 +121,17 @@ struct ReplicaPush {
         }
         try finish(seq, entry, written, readBack)
         return .pushed
+    }
+
+    /// The server version each row `entry` updates or deletes was made on,
+    /// for rows `bases` lacks (an earlier entry of the same push sets what it leaves).
+    func addBases(of entry: OutboxEntry, to bases: inout [RowKey: Int64]) throws {
+        for u in entry.updates where bases[RowKey(u.entity, u.id)] == nil {
+            bases[RowKey(u.entity, u.id)] = try file.base(of: RowKey(u.entity, u.id), seen: u.seen)
+        }
+        for d in entry.deletes where bases[RowKey(d.entity, d.id)] == nil {
+            bases[RowKey(d.entity, d.id)] = try file.base(of: RowKey(d.entity, d.id), seen: d.seen)
+        }
     }
 
     /// The entry's history as written: a deletion the policy kept is no
