@@ -15,6 +15,8 @@ struct ReplicaPush {
     let policy: MergePolicy
     /// The author of the replica's own history rows.
     let localAuthor: String
+    /// The push's statements, spelled once a round.
+    let sql = ReplicaPushSQL()
 
     enum Outcome {
         case pushed
@@ -207,28 +209,20 @@ struct ReplicaPush {
         -> ServerRow?
     {
         let statement = updateReturningRowStatement(entity, id, keys: keys, values: values, at: version)
-        return Self.rowReturned(by: try c.query(statement.sql, statement.values), entity, id)
+        return rowReturned(by: try c.query(statement.sql, statement.values), entity, id)
     }
 
     /// The UPDATE of ``updateReturningRow(_:_:keys:values:at:)``.
     func updateReturningRowStatement(_ entity: EntityDescription, _ id: Int64, keys: [String], values: [StoreValue], at version: Int64)
         -> PGStatement
     {
-        let columns = ReplicaRows.columns(of: entity)
-        let sets =
-            keys.enumerated().map { "\(quote($0.element)) = $\($0.offset + 1)" } + ["\(RowVersion.column) = \(RowVersion.column) + 1"]
-        return PGStatement(
-            """
-            UPDATE \(quote(entity.name)) SET \(sets.joined(separator: ", "))
-            WHERE id = $\(keys.count + 1) AND \(RowVersion.column) = $\(keys.count + 2)
-            RETURNING \((columns.map(quote) + [RowVersion.column]).joined(separator: ", "))
-            """, values + [.integer(id), .integer(version)])
+        PGStatement(sql.updateReturningRow(entity, keys: keys), values + [.integer(id), .integer(version)])
     }
 
     /// The row an UPDATE of that statement returned; nil when it matched none.
-    static func rowReturned(by r: PGResult, _ entity: EntityDescription, _ id: Int64) -> ServerRow? {
+    func rowReturned(by r: PGResult, _ entity: EntityDescription, _ id: Int64) -> ServerRow? {
         guard r.rowCount > 0 else { return nil }
-        let count = ReplicaRows.columns(of: entity).count
+        let count = sql.entity(entity).columns.count
         return ServerRow(id: id, values: (0..<count).map { r.value(row: 0, column: $0) }, version: r.int64(row: 0, column: count))
     }
 
