@@ -119,7 +119,8 @@ import Testing
         y.legs = 2
         try a.viewContext.save()
         let yConflict = SaveConflict(
-            entity: "TestAnimal", id: y.objectID.rowID, kind: .changed, keys: [.init(key: "legs", stored: .integer(1), context: .integer(2))])
+            entity: "TestAnimal", id: y.objectID.rowID, kind: .changed,
+            keys: [.init(key: "legs", stored: .integer(1), context: .integer(2))])
         // The first is pushed; the second waits on y, which B changed.
         let first = try await a.syncNow()
         #expect(first.pushed == 1 && first.unsettled == [yConflict])

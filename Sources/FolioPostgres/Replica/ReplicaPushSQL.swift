@@ -39,7 +39,8 @@ final class ReplicaPushSQL {
         let shape = UpdateShape(entity: entity.name, keys: keys)
         if let known = updates[shape] { return known }
         let columns = self.entity(entity).columns
-        let sets = keys.enumerated().map { "\(quote($0.element)) = $\($0.offset + 1)" } + ["\(RowVersion.column) = \(RowVersion.column) + 1"]
+        let sets =
+            keys.enumerated().map { "\(quote($0.element)) = $\($0.offset + 1)" } + ["\(RowVersion.column) = \(RowVersion.column) + 1"]
         let sql = """
             UPDATE \(quote(entity.name)) SET \(sets.joined(separator: ", "))
             WHERE id = $\(keys.count + 1) AND \(RowVersion.column) = $\(keys.count + 2)
