@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Work shared among threads: a big batch's independent parts are cut into
 /// a few shares per core (up to four cores), which the caller's thread and
@@ -23,5 +24,17 @@ enum Lanes {
     /// are free, and returns when all are done.
     static func run(_ shares: Int, _ body: @Sendable (Int) -> Void) {
         if shares <= 1 { body(0) } else { DispatchQueue.concurrentPerform(iterations: shares, execute: body) }
+    }
+
+    /// Runs `body` once for each share, as ``run(_:_:)`` does, and returns
+    /// their answers in share order.
+    static func collect<T: Sendable>(_ shares: Int, _ body: @Sendable (Int) -> T) -> [T] {
+        if shares <= 1 { return [body(0)] }
+        let answers = Mutex<[T?]>(Array(repeating: nil, count: shares))
+        run(shares) { share in
+            let answer = body(share)
+            answers.withLock { $0[share] = answer }
+        }
+        return answers.withLock { $0.map { $0! } }
     }
 }
