@@ -1,7 +1,8 @@
 import FolioStore
 
 extension SearchIndex {
-    /// One keystroke's test over the index's arrays.
+    /// One keystroke's test over the index's arrays, shared read-only by
+    /// the threads of ``SearchIndex/matching(_:among:)``.
     struct Scan: Sendable {
         let bytes: ContiguousArray<UInt8>
         let ends: ContiguousArray<UInt32>
@@ -61,7 +62,8 @@ extension SearchIndex {
         /// at a time: a word's bytes equal to `byte` become zero, and the
         /// lowest zero byte sets the lowest bit of the test (a borrow only
         /// sets bits above a zero byte). Bytes are read little-endian, as on
-        /// every platform Swift builds this for.
+        /// every platform Swift builds this for; a word only where eight
+        /// bytes remain before `limit`, within the array.
         @inline(__always) func next(_ byte: UInt8, from start: Int, before limit: Int) -> Int? {
             let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
             let pattern = UInt64(byte) &* ones
