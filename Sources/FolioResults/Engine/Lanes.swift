@@ -1,6 +1,6 @@
 import Dispatch
+import FolioLocking
 import Foundation
-import Synchronization
 
 /// Work shared among threads: a big batch's independent parts are cut into
 /// a few shares per core (up to four cores), which the caller's thread and
@@ -30,7 +30,7 @@ enum Lanes {
     /// their answers in share order.
     static func collect<T: Sendable>(_ shares: Int, _ body: @Sendable (Int) -> T) -> [T] {
         if shares <= 1 { return [body(0)] }
-        let answers = Mutex<[T?]>(Array(repeating: nil, count: shares))
+        let answers = LockedValue<[T?]>(Array(repeating: nil, count: shares))
         run(shares) { share in
             let answer = body(share)
             answers.withLock { $0[share] = answer }
