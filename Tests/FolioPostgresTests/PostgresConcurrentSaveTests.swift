@@ -22,7 +22,9 @@ import Testing
         uri = try await cluster.makeDatabase(prefix: "concurrent")
     }
 
-    func open(busyTimeout: Double = 20) throws -> PersistentContainer {
+    /// A save waits for the other client as long as a loaded machine takes
+    /// the test to its next step: its lock wait is bounded by `busyTimeout`.
+    func open(busyTimeout: Double = 600) throws -> PersistentContainer {
         try PersistentContainer(schema: ConflictTestSchema.make(), store: .postgreSQL(uri), busyTimeout: busyTimeout)
     }
 
