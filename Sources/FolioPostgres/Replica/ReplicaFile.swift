@@ -122,18 +122,19 @@ struct ReplicaFile {
     /// before that push, and older than anything seen after it. An entry from
     /// before entries kept `seen` (nil) has its `base` as those saves wrote it.
     func base(of row: RowKey, seen: Int64?) throws -> Int64 {
-        let statement = try connection.prepare("SELECT base FROM folio_replica_rows WHERE entity = ? AND id = ?")
-        try statement.bind(.text(row.entity), at: 1)
-        try statement.bind(.integer(row.id), at: 2)
-        let base = try statement.step() ? statement.int64(at: 0) : 0
-        statement.reset()
+        let base = try Self.rowVersion("base", of: row.entity, row.id, on: connection)
         guard let seen else { return base }
         return max(seen, base)
     }
 
     /// The server version last seen here of a row (0: the server has not had it yet), read on a save's `connection`.
     static func seenVersion(of entity: String, _ id: Int64, on connection: SQLiteConnection) throws -> Int64 {
-        let statement = try connection.prepare("SELECT version FROM folio_replica_rows WHERE entity = ? AND id = ?")
+        try rowVersion("version", of: entity, id, on: connection)
+    }
+
+    /// One version `column` of a row's record here (0: no record).
+    private static func rowVersion(_ column: String, of entity: String, _ id: Int64, on connection: SQLiteConnection) throws -> Int64 {
+        let statement = try connection.prepare("SELECT \(column) FROM folio_replica_rows WHERE entity = ? AND id = ?")
         try statement.bind(.text(entity), at: 1)
         try statement.bind(.integer(id), at: 2)
         let version = try statement.step() ? statement.int64(at: 0) : 0
