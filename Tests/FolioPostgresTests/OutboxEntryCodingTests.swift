@@ -44,9 +44,9 @@ import Testing
             let keys = some(name)
             return .init(
                 entity: name(), id: id(), keys: keys, new: keys.map { _ in ReplicaValue(value(&rng)) },
-                old: keys.map { _ in ReplicaValue(value(&rng)) })
+                old: keys.map { _ in ReplicaValue(value(&rng)) }, seen: Bool.random(using: &rng) ? id() : nil)
         }
-        e.deletes = some { .init(entity: name(), id: id()) }
+        e.deletes = some { .init(entity: name(), id: id(), seen: Bool.random(using: &rng) ? id() : nil) }
         e.adds = some { .init(entity: name(), property: name(), owner: id(), member: id()) }
         e.removes = some { .init(entity: name(), property: name(), owner: id(), member: id()) }
         e.orders = some { .init(entity: name(), property: name(), owner: id(), members: some(id)) }

@@ -19,16 +19,20 @@ import Testing
 
     init() async throws {
         cluster = try await PostgresCluster.shared()
-        uri = try await cluster.makeDatabase(prefix: "concurrent")
+        // A statement waits for the other client as long as a save may (see `open`), not the usual 30 s.
+        uri = try await cluster.makeDatabase(prefix: "concurrent") + "&options=-c%20statement_timeout%3D600000"
     }
 
-    func open(busyTimeout: Double = 20) throws -> PersistentContainer {
+    /// A save waits for the other client as long as a loaded machine takes
+    /// the test to its next step: its lock wait is bounded by `busyTimeout`,
+    /// and the statement by the URI's statement timeout.
+    func open(busyTimeout: Double = 600) throws -> PersistentContainer {
         try PersistentContainer(schema: ConflictTestSchema.make(), store: .postgreSQL(uri), busyTimeout: busyTimeout)
     }
 
     /// Another client's session, holding what a test gives it until it commits.
     func otherClient() throws -> PGConnection {
-        let connection = try PGConnection(uri: uri)
+        let connection = try PGConnection(uri: uri, statementTimeoutMilliseconds: nil)
         try connection.execute("SET search_path TO conflicts")
         return connection
     }

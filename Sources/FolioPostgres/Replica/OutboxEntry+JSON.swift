@@ -35,6 +35,7 @@ extension OutboxEntry {
             w.key("keys"); w.begin("["); for k in u.keys { w.string(k) }; w.end("]")
             w.key("new"); w.begin("["); for v in u.new { w.value(v.value) }; w.end("]")
             w.key("old"); w.begin("["); for v in u.old { w.value(v.value) }; w.end("]")
+            if let seen = u.seen { w.key("seen"); w.integer(seen) }
             w.end("}")
         }
         w.end("]")
@@ -44,6 +45,7 @@ extension OutboxEntry {
             w.begin("{")
             w.key("entity"); w.string(d.entity)
             w.key("id"); w.integer(d.id)
+            if let seen = d.seen { w.key("seen"); w.integer(seen) }
             w.end("}")
         }
         w.end("]")
@@ -90,9 +92,11 @@ extension OutboxEntry {
             Update(
                 entity: try $0.text("entity"), id: try $0.integer("id"), keys: try $0.list("keys").map { try $0.text() },
                 new: try $0.list("new").map { ReplicaValue(try $0.storeValue()) },
-                old: try $0.list("old").map { ReplicaValue(try $0.storeValue()) })
+                old: try $0.list("old").map { ReplicaValue(try $0.storeValue()) }, seen: try $0.optionalInteger("seen"))
         }
-        entry.deletes = try root.list("deletes").map { Delete(entity: try $0.text("entity"), id: try $0.integer("id")) }
+        entry.deletes = try root.list("deletes").map {
+            Delete(entity: try $0.text("entity"), id: try $0.integer("id"), seen: try $0.optionalInteger("seen"))
+        }
         func links(_ key: String) throws -> [Link] {
             try root.list(key).map {
                 Link(
@@ -156,6 +160,12 @@ extension JSONNode {
     func integer(_ key: String? = nil) throws -> Int64 {
         guard let i = try at(key).number?.int64 else { throw failure("\(key ?? "value") is not an integer") }
         return i
+    }
+
+    /// The integer at `key`; nil when the object has no such key.
+    func optionalInteger(_ key: String) throws -> Int64? {
+        guard case .object = self else { throw failure("expected an object holding \(key)") }
+        return self[key] == nil ? nil : try integer(key)
     }
 
     /// A value as ``ReplicaValue`` spells it.

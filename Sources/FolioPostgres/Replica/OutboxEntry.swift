@@ -21,10 +21,15 @@ struct OutboxEntry: Codable {
         var new: [ReplicaValue]
         /// The values the row held before it.
         var old: [ReplicaValue]
+        /// The row's server version as last seen here when the save was made (see ``ReplicaFile/base(of:seen:)``);
+        /// nil in an entry saved before entries kept it.
+        var seen: Int64? = nil
     }
     struct Delete: Codable {
         var entity: String
         var id: Int64
+        /// As an update's.
+        var seen: Int64? = nil
     }
     /// A many-to-many member added or removed: `property` of `entity`, seen from `owner`.
     struct Link: Codable {

@@ -4,10 +4,12 @@ import Foundation
 /// What a replica keeps in its SQLite file beside the store's own tables:
 ///
 /// - `folio_outbox`: each local save the server does not have yet, in commit order;
-/// - `folio_replica_rows`: for each row the server has or will have, its
-///   server version as last seen here, how many waiting saves write it, and
-///   the server version those saves were made on (`base`), which a push
-///   checks, as a save checks its row versions;
+/// - `folio_replica_rows`: for each row the server has, its server version
+///   as last seen here (each outbox entry keeps it for the rows it changes)
+///   and the version the replica's last push of it left (`base`); a push
+///   checks a waiting save against the larger, as a save checks its row
+///   versions (`pending` counts the waiting saves of entries from before
+///   they kept versions, whose saves wrote `base` themselves);
 /// - `folio_replica_deferred`: server rows a pull could not write here yet,
 ///   because a waiting local save holds a unique value they hold (every
 ///   pull tries them again, until the local save is changed and pushed);
@@ -112,15 +114,32 @@ struct ReplicaFile {
         }
     }
 
-    /// The server version the waiting saves of `row` were made on (0: the row is new here).
-    func base(of row: RowKey) throws -> Int64 {
-        if case .integer(let v)? = try connection.rows(
-            "SELECT base FROM folio_replica_rows WHERE entity = ? AND id = ?",
-            [.text(row.entity), .integer(row.id)]
-        ).first?.first {
-            return v
-        }
-        return 0
+    /// The server version a waiting save of `row` was made on (0: the row is
+    /// new here), from the version it `seen` here when it was made: a save
+    /// made while an earlier one of the row waited is made on what that one
+    /// leaves, which its push wrote as `base`. Server versions only grow, so
+    /// the larger of the two is the one: `base` is newer than anything seen
+    /// before that push, and older than anything seen after it. An entry from
+    /// before entries kept `seen` (nil) has its `base` as those saves wrote it.
+    func base(of row: RowKey, seen: Int64?) throws -> Int64 {
+        let base = try Self.rowVersion("base", of: row.entity, row.id, on: connection)
+        guard let seen else { return base }
+        return max(seen, base)
+    }
+
+    /// The server version last seen here of a row (0: the server has not had it yet), read on a save's `connection`.
+    static func seenVersion(of entity: String, _ id: Int64, on connection: SQLiteConnection) throws -> Int64 {
+        try rowVersion("version", of: entity, id, on: connection)
+    }
+
+    /// One version `column` of a row's record here (0: no record).
+    private static func rowVersion(_ column: String, of entity: String, _ id: Int64, on connection: SQLiteConnection) throws -> Int64 {
+        let statement = try connection.prepare("SELECT \(column) FROM folio_replica_rows WHERE entity = ? AND id = ?")
+        try statement.bind(.text(entity), at: 1)
+        try statement.bind(.integer(id), at: 2)
+        let version = try statement.step() ? statement.int64(at: 0) : 0
+        statement.reset()
+        return version
     }
 }
 

@@ -2,9 +2,9 @@ import FolioLocking
 import FolioStore
 
 /// What a replica's saves write beside their rows, in the same SQLite
-/// transaction: the save as an outbox entry, and for each row it writes one
-/// more waiting save (the first of them records the server version it was
-/// made on). New objects get IDs in the replica's own range.
+/// transaction: the save as an outbox entry, with the server version each
+/// row it changes was last seen at here. New objects get IDs in the
+/// replica's own range.
 final class ReplicaJournal: SaveJournal {
     let identity: ReplicaIdentity
     /// Boxed: a closure kept as a lock's own value gains a reabstraction
@@ -42,21 +42,19 @@ final class ReplicaJournal: SaveJournal {
         try self.write(entry, on: connection)
     }
 
-    /// The entry, and one more waiting save for each row it writes.
-    private func write(_ entry: OutboxEntry, on connection: SQLiteConnection) throws {
+    /// The entry, with the server version last seen here of each row it
+    /// updates or deletes (a push takes its `base` from it): nothing is
+    /// written beside the entry, so a save writes one page more than on a
+    /// plain store. Its number (`AUTOINCREMENT`) is never handed out again once
+    /// pushed; the sequence's row shares its page with the history row's.
+    private func write(_ made: OutboxEntry, on connection: SQLiteConnection) throws {
+        var entry = made
+        for i in entry.updates.indices { entry.updates[i].seen = try seen(entry.updates[i].entity, entry.updates[i].id, connection) }
+        for i in entry.deletes.indices { entry.deletes[i].seen = try seen(entry.deletes[i].entity, entry.deletes[i].id, connection) }
         try connection.run("INSERT INTO folio_outbox (entry) VALUES (?)", [.text(entry.encoded())])
-        for insert in entry.inserts {
-            try connection.run(
-                "INSERT OR REPLACE INTO folio_replica_rows (entity, id, version, pending, base) VALUES (?, ?, 0, 1, 0)",
-                [.text(insert.entity), .integer(insert.id)])
-        }
-        for row in entry.updates.map({ RowKey($0.entity, $0.id) }) + entry.deletes.map({ RowKey($0.entity, $0.id) }) {
-            // The first waiting save of a row is made on the version last seen here; later ones on what it leaves.
-            try connection.run(
-                """
-                UPDATE folio_replica_rows SET base = CASE WHEN pending = 0 THEN version ELSE base END, pending = pending + 1
-                WHERE entity = ? AND id = ?
-                """, [.text(row.entity), .integer(row.id)])
-        }
+    }
+
+    private func seen(_ entity: String, _ id: Int64, _ connection: SQLiteConnection) throws -> Int64 {
+        try ReplicaFile.seenVersion(of: entity, id, on: connection)
     }
 }

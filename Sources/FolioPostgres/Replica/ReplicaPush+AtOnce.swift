@@ -56,7 +56,7 @@ extension ReplicaPush {
             for ((seq, entry), updates) in zip(entries, places) {
                 var written = Written()
                 for (row, entity, index) in updates {
-                    guard let after = Self.rowReturned(by: results[index], entity, row.id) else {
+                    guard let after = rowReturned(by: results[index], entity, row.id) else {
                         // A row changed on the server since: the bet is off.
                         server.abandonWriting()
                         return nil

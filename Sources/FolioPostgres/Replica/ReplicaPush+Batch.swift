@@ -61,7 +61,7 @@ extension ReplicaPush {
     func push(_ entries: [(seq: Int64, entry: OutboxEntry)], waiting: inout WaitingSaves) throws -> BatchOutcome {
         // Each row's server version as the next entry writing it expects: the file's, then what the batch left.
         var bases: [RowKey: Int64] = [:]
-        for (_, entry) in entries { for row in entry.rows where bases[row] == nil { bases[row] = try file.base(of: row) } }
+        for (_, entry) in entries { try addBases(of: entry, to: &bases) }
         if let pushed = try pushAtOnce(entries, bases) {
             try recordPushed(pushed, waiting: &waiting)
             return BatchOutcome(pushed: pushed.count)
@@ -126,10 +126,12 @@ extension ReplicaPush {
 
     /// After the server's commit, in one SQLite transaction: the entries leave the outbox and their rows take what the server holds.
     private func recordPushed(_ done: [Done], waiting: inout WaitingSaves) throws {
+        guard let first = done.first?.seq, let last = done.last?.seq else { return }
         try file.write {
             try waiting.catchUp(file)
+            // The oldest waiting entries, one after another: saves made meanwhile have larger numbers.
+            try file.connection.run("DELETE FROM folio_outbox WHERE seq >= ? AND seq <= ?", [.integer(first), .integer(last)])
             for d in done {
-                try file.connection.run("DELETE FROM folio_outbox WHERE seq = ?", [.integer(d.seq)])
                 waiting.pending.remove(d.saved)
                 try record(d.entry, d.written, d.readBack, pending: waiting.pending)
             }

@@ -45,10 +45,12 @@ extension ReplicaPush {
     func record(_ entry: OutboxEntry, _ written: Written, _ readBack: ReadBack, pending: PendingRows) throws {
         for (row, version) in written.versions {
             if let version {
+                // What the next waiting save of the row is made on (a row new here has its first one now).
                 try file.connection.run(
                     """
-                    UPDATE folio_replica_rows SET version = ?, base = ?, pending = max(pending - 1, 0) WHERE entity = ? AND id = ?
-                    """, [.integer(version), .integer(version), .text(row.entity), .integer(row.id)])
+                    INSERT INTO folio_replica_rows (entity, id, version, base) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (entity, id) DO UPDATE SET version = excluded.version, base = excluded.base, pending = max(pending - 1, 0)
+                    """, [.text(row.entity), .integer(row.id), .integer(version), .integer(version)])
             } else {
                 try file.connection.run(
                     "DELETE FROM folio_replica_rows WHERE entity = ? AND id = ?", [.text(row.entity), .integer(row.id)])
@@ -69,7 +71,7 @@ extension ReplicaPush {
         let coming = Set(readBack.versions.keys).subtracting(pending.deleted)
         for (name, rows) in readBack.rows {
             guard let entity = schema.entity(named: name) else { continue }
-            try refresh(entity, rows, pending, coming, &changes)
+            try refresh(entity, rows, pending, coming, written, &changes)
         }
         try file.writeHistory(changes, author: localAuthor)
     }
@@ -79,14 +81,13 @@ extension ReplicaPush {
     /// which a later pull brings with them).
     private func refresh(
         _ entity: EntityDescription, _ rows: [ServerRow], _ pending: PendingRows, _ coming: Set<RowKey>,
-        _ changes: inout ChangeSet
+        _ written: Written, _ changes: inout ChangeSet
     ) throws {
-        let name = entity.name, columns = ReplicaRows.columns(of: entity)
-        let targets = Dictionary(uniqueKeysWithValues: entity.toOnes.map { ($0.name, $0.target.name) })
+        let name = entity.name, statements = sql.entity(entity)
+        let columns = statements.columns, targets = statements.targets, select = statements.selectHere
         var keep: [Int64: Set<String>] = [:]
         for row in rows { keep[row.id] = pending.keys(name, row.id) }
         var differing: [ServerRow] = []
-        let select = "SELECT \(columns.map(quote).joined(separator: ", ")) FROM \(quote(name)) WHERE id = ?"
         for row in rows where !pending.isDeleted(RowKey(name, row.id)) {
             var kept = keep[row.id] ?? []
             for (index, column) in columns.enumerated() {
@@ -105,14 +106,17 @@ extension ReplicaPush {
             }
             keep[row.id] = kept
             let keys = columns.indices.filter { !kept.contains(columns[$0]) && here[$0] != row.values[$0] }.map { columns[$0] }
-            try file.connection.run(
-                "UPDATE folio_replica_rows SET version = ? WHERE entity = ? AND id = ?",
-                [.integer(row.version), .text(name), .integer(row.id)])
+            // The version its own write left is recorded already (the commonest case: an update's row as it returned it).
+            if written.versions[RowKey(name, row.id)] != .some(row.version) {
+                try file.connection.run(
+                    "UPDATE folio_replica_rows SET version = ? WHERE entity = ? AND id = ?",
+                    [.integer(row.version), .text(name), .integer(row.id)])
+            }
             guard !keys.isEmpty else { continue }
             changes.updated[id, default: []].formUnion(keys)
             differing.append(row)
         }
-        try file.upsert(entity, differing, keep: keep)
+        if !differing.isEmpty { try file.upsert(entity, differing, keep: keep) }
     }
 
     private func isHere(_ entity: String, _ id: Int64) throws -> Bool {

@@ -15,6 +15,8 @@ struct ReplicaPush {
     let policy: MergePolicy
     /// The author of the replica's own history rows.
     let localAuthor: String
+    /// The push's statements, spelled once a round.
+    let sql = ReplicaPushSQL()
 
     enum Outcome {
         case pushed
@@ -92,7 +94,7 @@ struct ReplicaPush {
     private func pushOnce(_ seq: Int64, _ saved: OutboxEntry) throws -> Outcome {
         var entry = saved
         var bases: [RowKey: Int64] = [:]
-        for row in entry.rows { bases[row] = try file.base(of: row) }
+        try addBases(of: entry, to: &bases)
         try server.beginWriting(until: server.deadlineFromNow)
         var written = Written()
         var readBack = ReadBack()
@@ -121,6 +123,17 @@ struct ReplicaPush {
         }
         try finish(seq, entry, written, readBack)
         return .pushed
+    }
+
+    /// The server version each row `entry` updates or deletes was made on,
+    /// for rows `bases` lacks (an earlier entry of the same push sets what it leaves).
+    func addBases(of entry: OutboxEntry, to bases: inout [RowKey: Int64]) throws {
+        for u in entry.updates where bases[RowKey(u.entity, u.id)] == nil {
+            bases[RowKey(u.entity, u.id)] = try file.base(of: RowKey(u.entity, u.id), seen: u.seen)
+        }
+        for d in entry.deletes where bases[RowKey(d.entity, d.id)] == nil {
+            bases[RowKey(d.entity, d.id)] = try file.base(of: RowKey(d.entity, d.id), seen: d.seen)
+        }
     }
 
     /// The entry's history as written: a deletion the policy kept is no
@@ -196,28 +209,20 @@ struct ReplicaPush {
         -> ServerRow?
     {
         let statement = updateReturningRowStatement(entity, id, keys: keys, values: values, at: version)
-        return Self.rowReturned(by: try c.query(statement.sql, statement.values), entity, id)
+        return rowReturned(by: try c.query(statement.sql, statement.values), entity, id)
     }
 
     /// The UPDATE of ``updateReturningRow(_:_:keys:values:at:)``.
     func updateReturningRowStatement(_ entity: EntityDescription, _ id: Int64, keys: [String], values: [StoreValue], at version: Int64)
         -> PGStatement
     {
-        let columns = ReplicaRows.columns(of: entity)
-        let sets =
-            keys.enumerated().map { "\(quote($0.element)) = $\($0.offset + 1)" } + ["\(RowVersion.column) = \(RowVersion.column) + 1"]
-        return PGStatement(
-            """
-            UPDATE \(quote(entity.name)) SET \(sets.joined(separator: ", "))
-            WHERE id = $\(keys.count + 1) AND \(RowVersion.column) = $\(keys.count + 2)
-            RETURNING \((columns.map(quote) + [RowVersion.column]).joined(separator: ", "))
-            """, values + [.integer(id), .integer(version)])
+        PGStatement(sql.updateReturningRow(entity, keys: keys), values + [.integer(id), .integer(version)])
     }
 
     /// The row an UPDATE of that statement returned; nil when it matched none.
-    static func rowReturned(by r: PGResult, _ entity: EntityDescription, _ id: Int64) -> ServerRow? {
+    func rowReturned(by r: PGResult, _ entity: EntityDescription, _ id: Int64) -> ServerRow? {
         guard r.rowCount > 0 else { return nil }
-        let count = ReplicaRows.columns(of: entity).count
+        let count = sql.entity(entity).columns.count
         return ServerRow(id: id, values: (0..<count).map { r.value(row: 0, column: $0) }, version: r.int64(row: 0, column: count))
     }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import FolioLocking
 import Foundation
 
 /// Work shared among threads: a big batch's independent parts are cut into
@@ -23,5 +24,17 @@ enum Lanes {
     /// are free, and returns when all are done.
     static func run(_ shares: Int, _ body: @Sendable (Int) -> Void) {
         if shares <= 1 { body(0) } else { DispatchQueue.concurrentPerform(iterations: shares, execute: body) }
+    }
+
+    /// Runs `body` once for each share, as ``run(_:_:)`` does, and returns
+    /// their answers in share order.
+    static func collect<T: Sendable>(_ shares: Int, _ body: @Sendable (Int) -> T) -> [T] {
+        if shares <= 1 { return [body(0)] }
+        let answers = LockedValue<[T?]>(Array(repeating: nil, count: shares))
+        run(shares) { share in
+            let answer = body(share)
+            answers.withLock { $0[share] = answer }
+        }
+        return answers.withLock { $0.map { $0! } }
     }
 }

@@ -116,16 +116,8 @@ struct LocationMap<ID: Hashable> {
     }
 
     /// Whether every integer in `range` has a place in the array, so that
-    /// ``withDenseStorage(adding:_:)`` can store them.
+    /// a load that reserved room stores them without growing it.
     func denseCovers(_ range: ClosedRange<Int>) -> Bool { range.lowerBound >= 0 && range.upperBound < dense.count }
-
-    /// Runs `body` over the array's storage, where it stores locations of
-    /// integer identifiers it covers, `added` new ones in all, only in
-    /// holes (several threads may write apart, each its own identifiers).
-    mutating func withDenseStorage<R>(adding added: Int, _ body: (UnsafeMutableBufferPointer<Location>) -> R) -> R {
-        count += added
-        return dense.withUnsafeMutableBufferPointer { body($0) }
-    }
 
     /// Every identifier, in no particular order.
     var keys: [ID] {

@@ -312,3 +312,5 @@ extension OrderStatisticTree {
         return sum
     }
 }
+
+extension OrderStatisticTree: Sendable where Element: Sendable {}
