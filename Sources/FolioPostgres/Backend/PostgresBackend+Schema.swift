@@ -17,6 +17,8 @@ extension PostgresBackend {
     /// killed first launch leaves it) without them.
     func prepare(_ schema: Schema, seed: (() throws -> SeedRows)?) throws {
         if isReadOnly { return try checkNeedsNoMigration(schema) }
+        // A store this build prepared for this schema needs nothing: no lock, no DDL.
+        if try isPrepared(for: schema) { return }
         try beginWriting(until: deadlineFromNow)
         do {
             try checkOwnership(schema)
@@ -28,6 +30,7 @@ extension PostgresBackend {
                 try recordSeeded()
             }
             try prepareIDSequences(schema)
+            try recordPrepared(schema)
             try connection.execute("COMMIT")
         } catch {
             abandonWriting()
