@@ -9,7 +9,7 @@ extension PostgresFeedHub {
     /// since the last read, the last read is stale, or `fresh` asks for it;
     /// else from the server.
     func read(after position: Int64, reader: String, fresh: Bool = false) throws -> HistoryRead {
-        // First: a listening session opened now counts as a wake, so the read below asks the server.
+        // A listening session opened again wakes every feed for its catch-up read (this one too).
         mendListener()
         if fresh { state.withLock { $0.window.heard += 1 } }
         try refreshIfNeeded(covering: position)

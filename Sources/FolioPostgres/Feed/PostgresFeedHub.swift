@@ -192,7 +192,7 @@ final class PostgresFeedHub: Sendable {
         return try pool.with(body)
     }
 
-    /// Opens the listening session again if it ended (once this process listens).
+    /// Opens the listening session again soon if it ended (once this process listens); never waits for it.
     func mendListener() {
         if listening.withLock({ $0 != nil }) { listener.mend() }
     }

@@ -12,7 +12,8 @@ import Synchronization
 /// listens on every channel and tells them too (nil: read from your
 /// position, what was saved meanwhile was heard by no one). Like a feed's
 /// own connection before it, it reconnects when a follower's statement
-/// calls ``mend()`` (a follower's fallback poll does so within a second).
+/// calls ``mend()`` (a follower's fallback poll does so within a second),
+/// on its own queue: no statement waits for it.
 ///
 ///     let listener = PostgresListener.shared(server)
 ///     let id = listener.follow(channel: "folio_…") { payloads in wake(payloads) }
@@ -25,6 +26,8 @@ final class PostgresListener: @unchecked Sendable {  // mutable state is @QueueC
     @QueueConfined private var nextID: Int
     /// The server process of the current session (0 while there is none); read from any thread.
     let processID = Atomic<Int32>(0)
+    /// A mending is queued and has not started.
+    private let mendQueued = Atomic<Bool>(false)
 
     private init(server: PostgresServer) {
         self.server = server
@@ -71,9 +74,16 @@ final class PostgresListener: @unchecked Sendable {  // mutable state is @QueueC
         }
     }
 
-    /// Reconnects now if the session ended (a follower calls this after each of its statements).
+    /// Reconnects soon if the session ended (a follower calls this after
+    /// each of its statements), on the listener's queue: the caller never
+    /// waits for a session to open. A server that lets no new session in
+    /// holds back the listening only; reads go on over the working
+    /// connections, and the new session's wake brings their catch-up.
     func mend() {
-        queue.sync {
+        // One mending waits on the queue at a time: statements while a session opens add none.
+        guard mendQueued.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        queue.async { [self] in
+            mendQueued.store(false, ordering: .releasing)
             guard !followers.isEmpty else { return }
             readable()
             if connection == nil { reconnect() }
