@@ -64,6 +64,31 @@ import Testing
         control.close()
     }
 
+    /// The listening session ends while the listener is busy: the
+    /// server's farewell and the end of the connection arrive together,
+    /// and the listener still sees the session end by itself (before any
+    /// statement mends it), so every feed hears of it at once.
+    @Test func theListenerSeesItsSessionEndWhenItsFarewellAndItsEndComeTogether() async throws {
+        let cluster = try await PostgresCluster.shared()
+        let uri = try await cluster.makeDatabase()
+        let listener = PostgresListener.shared(PostgresServer(uri: uri))
+        let gate = DispatchSemaphore(value: 0)
+        let holding = Atomic<Bool>(false)
+        // The first notification holds the listener's queue until the gate opens.
+        let id = listener.follow(channel: "folio_hold") { payloads in
+            if payloads != nil, !holding.exchange(true, ordering: .relaxed) { gate.wait() }
+        }
+        defer { listener.unfollow(id) }
+        let pid = listener.processID.load(ordering: .relaxed)
+        #expect(pid != 0, "following opened the listening session")
+        try await cluster.runSQL("NOTIFY folio_hold, 'hold'", database: PostgresCluster.databaseName(uri))
+        #expect(await waitUntil(30) { holding.load(ordering: .relaxed) }, "the listener's queue is held")
+        // Returns once the server process is gone: its farewell and the closed socket both wait unread.
+        try await cluster.runSQL("SELECT pg_terminate_backend(\(pid), 10000)")
+        gate.signal()
+        #expect(await waitUntil(30) { listener.processID.load(ordering: .relaxed) != pid }, "the listener saw its session end")
+    }
+
     /// Hands the feed to its queue's closures.
     struct OnQueue: @unchecked Sendable {  // the feed is used only on the test's queue
         let feed: PostgresChangeFeed

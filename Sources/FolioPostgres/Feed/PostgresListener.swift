@@ -127,11 +127,16 @@ final class PostgresListener: @unchecked Sendable {  // mutable state is @QueueC
 
     private func readable() {
         guard let connection else { return }
-        guard let heard = connection.drainNotificationsByChannel(), connection.isConnected else {
+        // Read twice: the first read can take only the server's farewell, and the end
+        // that came with it would raise no further event; the second meets it.
+        guard let first = connection.drainNotificationsByChannel(), let rest = connection.drainNotificationsByChannel(),
+            connection.isConnected
+        else {
             // Ended: everyone reads from their position (on connections of their own); a statement mends this one.
             closeSession()
             return tellEveryone(nil)
         }
+        let heard = first + rest
         guard !heard.isEmpty else { return }
         var byChannel: [String: [String]] = [:]
         for (channel, payload) in heard { byChannel[channel, default: []].append(payload) }
