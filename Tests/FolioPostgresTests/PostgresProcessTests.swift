@@ -158,7 +158,11 @@ import Testing
         #expect(await child.waitForLine { $0 == "heard \(later)" } != nil, "a later save is heard: \(child.lines.map(\.line))")
         let lines = child.lines.map(\.line)
         #expect(lines.filter { $0 == "reload" }.count == 1, "one reload: \(lines)")
-        #expect(!lines.contains("heard \(missed)") && !lines.contains("heard \(alsoMissed)"), "a trimmed save was heard: \(lines)")
+        // A read the child sent just before it stopped may run after "Missed" committed and bring it
+        // before the reload; after the reload nothing trimmed is heard.
+        let afterReload = lines.drop { $0 != "reload" }
+        #expect(
+            !afterReload.contains("heard \(missed)") && !afterReload.contains("heard \(alsoMissed)"), "a trimmed save was heard: \(lines)")
         await child.finish()
     }
 
