@@ -1,7 +1,7 @@
+import FolioLocking
 import FolioStore
 import FolioTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 @testable import FolioPostgres
@@ -123,7 +123,7 @@ import Testing
         let writer = try open(), watcher = try open()
         let elsewhere = try PGConnection(uri: uri)
         try elsewhere.execute("CREATE TABLE public.elsewhere (x int); BEGIN; INSERT INTO public.elsewhere VALUES (1)")
-        let heard = Mutex<Set<ObjectID>>([])
+        let heard = LockedValue<Set<ObjectID>>([])
         let token = watcher.viewContext.observeChanges { changes in
             guard changes.origin == .otherProcess else { return }
             heard.withLock { $0.formUnion(changes.inserted) }
@@ -143,7 +143,7 @@ import Testing
         let writer = try open(), watcher = try open()
         let listening = try PGConnection(uri: uri)
         try listening.execute("LISTEN \(PostgresServer.channel("conflicts"))")
-        let heard = Mutex<[ObjectID: Int]>([:])
+        let heard = LockedValue<[ObjectID: Int]>([:])
         let token = watcher.viewContext.observeChanges { changes in
             guard changes.origin == .otherProcess else { return }
             heard.withLock { for id in changes.inserted { $0[id, default: 0] += 1 } }
