@@ -85,9 +85,9 @@ final class ReplicaJournal: SaveJournal {
     }
     private let beforeSQL = LockedValue<[ReadShape: String]>([:])
 
-    /// The entry, with the server version last seen here of each row it
-    /// updates or deletes (a push takes its `base` from it): nothing is
-    /// written beside the entry, so a save writes one page more than on a
+    /// Writes the entry, which keeps the server version last seen here of
+    /// each row it updates or deletes (a push takes its `base` from it):
+    /// nothing is written beside it, so a save writes one page more than on a
     /// plain store. Its number (`AUTOINCREMENT`) is never handed out again once
     /// pushed; the sequence's row shares its page with the history row's.
     private func insert(_ entry: OutboxEntry, on connection: SQLiteConnection) throws {
