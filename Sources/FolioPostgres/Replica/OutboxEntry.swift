@@ -77,9 +77,11 @@ struct RowKey: Hashable, Comparable {
 
 extension OutboxEntry {
     /// The entry of `batch`, whose new objects got `permanent`; `old` reads
-    /// a row's current values of some columns (before the save writes them).
+    /// a row's current values of some columns (before the save writes them)
+    /// and its server version as last seen here (its update's `seen`).
     init(
-        _ batch: SaveBatch, permanent: [ObjectID], history: String, old: (EntityDescription, Int64, [String]) throws -> [StoreValue]
+        _ batch: SaveBatch, permanent: [ObjectID], history: String,
+        old: (EntityDescription, Int64, [String]) throws -> (values: [StoreValue], seen: Int64)
     ) throws {
         var map: [ObjectID: Int64] = [:]
         for (insert, id) in zip(batch.inserts, permanent) { map[insert.id] = id.rowID }
@@ -94,8 +96,11 @@ extension OutboxEntry {
         for u in batch.updates where !(u.attrs.isEmpty && u.ones.isEmpty) {
             let keys = u.attrs.map(\.0.name) + u.ones.map(\.0.name)
             let new = u.attrs.map { ReplicaValue($0.1) } + u.ones.map { ref($0.1) }
-            let before = try old(u.entity, u.id.rowID, keys).map(ReplicaValue.init)
-            updates.append(Update(entity: u.entity.name, id: u.id.rowID, keys: keys, new: new, old: before))
+            let before = try old(u.entity, u.id.rowID, keys)
+            updates.append(
+                Update(
+                    entity: u.entity.name, id: u.id.rowID, keys: keys, new: new, old: before.values.map(ReplicaValue.init),
+                    seen: before.seen))
         }
         deletes = batch.deletes.map { Delete(entity: $0.entity.name, id: $0.id.rowID) }
         func link(_ m: SaveBatch.Membership) -> Link {

@@ -25,32 +25,72 @@ final class ReplicaJournal: SaveJournal {
     func didCommit() { wake.withLock { $0 }?.run() }
 
     func record(_ batch: SaveBatch, permanent: [ObjectID], history: String, on connection: SQLiteConnection) throws {
-        let entry = try OutboxEntry(batch, permanent: permanent, history: history) { entity, id, keys in
-            let columns = keys.map(quote).joined(separator: ", ")
-            return try connection.rows("SELECT \(columns) FROM \(quote(entity.name)) WHERE id = ?", [.integer(id)]).first
-                ?? Array(repeating: .null, count: keys.count)
+        var entry = try OutboxEntry(batch, permanent: permanent, history: history) { entity, id, keys in
+            try before(entity, id, keys, on: connection)
         }
-        try write(entry, on: connection)
+        for i in entry.deletes.indices { entry.deletes[i].seen = try seen(entry.deletes[i].entity, entry.deletes[i].id, connection) }
+        try insert(entry, on: connection)
     }
 
     func record(_ write: BatchWrite, _ outcome: BatchOutcome, before: [Int64: [StoreValue]], on connection: SQLiteConnection) throws {
         guard !outcome.history.isEmpty else { return }
-        let entry = try OutboxEntry(write, outcome, before: before) { entity, id, keys in
+        var entry = try OutboxEntry(write, outcome, before: before) { entity, id, keys in
             try connection.rows("SELECT \(keys.map(quote).joined(separator: ", ")) FROM \(quote(entity.name)) WHERE id = ?", [.integer(id)])
                 .first
         }
-        try self.write(entry, on: connection)
-    }
-
-    /// The entry, with the server version last seen here of each row it
-    /// updates or deletes (a push takes its `base` from it): nothing is
-    /// written beside the entry, so a save writes one page more than on a
-    /// plain store. Its number (`AUTOINCREMENT`) is never handed out again once
-    /// pushed; the sequence's row shares its page with the history row's.
-    private func write(_ made: OutboxEntry, on connection: SQLiteConnection) throws {
-        var entry = made
         for i in entry.updates.indices { entry.updates[i].seen = try seen(entry.updates[i].entity, entry.updates[i].id, connection) }
         for i in entry.deletes.indices { entry.deletes[i].seen = try seen(entry.deletes[i].entity, entry.deletes[i].id, connection) }
+        try insert(entry, on: connection)
+    }
+
+    /// A row's values of `keys` and its server version last seen here, in
+    /// one statement (its text made once per entity and keys): a save's
+    /// update pays one read for what its entry keeps of the row. A row not
+    /// here has nulls (its update then misses, and the save rolls back).
+    private func before(
+        _ entity: EntityDescription, _ id: Int64, _ keys: [String], on connection: SQLiteConnection
+    ) throws -> (values: [StoreValue], seen: Int64) {
+        let shape = ReadShape(entity: entity.name, keys: keys)
+        let sql =
+            beforeSQL.withLock { $0[shape] }
+            ?? {
+                let text = """
+                    SELECT \(keys.map(quote).joined(separator: ", ")), \
+                    (SELECT version FROM folio_replica_rows WHERE entity = ?2 AND id = ?1) \
+                    FROM \(quote(entity.name)) WHERE id = ?1
+                    """
+                // Bounded: an entity's saves change few distinct sets of keys, but nothing forbids many.
+                beforeSQL.withLock {
+                    if $0.count >= 256 { $0.removeAll() }
+                    $0[shape] = text
+                }
+                return text
+            }()
+        let statement = try connection.prepare(sql)
+        defer { statement.reset() }
+        try statement.bind(.integer(id), at: 1)
+        try statement.bind(.text(entity.name), at: 2)
+        guard try statement.step() else {
+            return (Array(repeating: .null, count: keys.count), try seen(entity.name, id, connection))
+        }
+        var values: [StoreValue] = []
+        values.reserveCapacity(keys.count)
+        for i in keys.indices { values.append(statement.value(at: i)) }
+        return (values, statement.int64(at: keys.count))
+    }
+
+    private struct ReadShape: Hashable {
+        var entity: String
+        var keys: [String]
+    }
+    private let beforeSQL = LockedValue<[ReadShape: String]>([:])
+
+    /// Writes the entry, which keeps the server version last seen here of
+    /// each row it updates or deletes (a push takes its `base` from it):
+    /// nothing is written beside it, so a save writes one page more than on a
+    /// plain store. Its number (`AUTOINCREMENT`) is never handed out again once
+    /// pushed; the sequence's row shares its page with the history row's.
+    private func insert(_ entry: OutboxEntry, on connection: SQLiteConnection) throws {
         try connection.run("INSERT INTO folio_outbox (entry) VALUES (?)", [.text(entry.encoded())])
     }
 
