@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "BuildGuideApp", dependencies: ["FolioAppSupport"]),
         .executableTarget(
             name: "folio",
-            dependencies: ["FolioAppSupport", "PlanetsApp", "ZootasticApp", "MyLocationsApp", "BuildGuideApp"]
+            dependencies: ["FolioAppSupport", "FolioAdapters", "PlanetsApp", "ZootasticApp", "MyLocationsApp", "BuildGuideApp"]
         ),
 
         // Benchmarks: release-built, compared against a baseline in the same run.

@@ -1,4 +1,5 @@
 import BuildGuideApp
+import FolioAdapters
 import FolioAppSupport
 import FolioTerminal
 import Foundation
@@ -50,6 +51,11 @@ do {
     console.error("folio: \(error)")
     exit(ExitStatus.failure.rawValue)
 }
-// Everything is saved as it happens, so there is nothing to tear down:
-// leave at once.
+// A save still waiting for the store (Ctrl-C pressed while a quit waited
+// for it) lands or is refused before the process ends; nothing else is
+// left to tear down.
+if StoreSaveQueue.hasUnfinished {
+    console.error("folio: finishing a save that waits for the store")
+    await StoreSaveQueue.allFinished()
+}
 exit(ExitStatus.success.rawValue)

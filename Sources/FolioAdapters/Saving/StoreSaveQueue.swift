@@ -46,6 +46,9 @@ package final class StoreSaveQueue {
         await queues[ObjectIdentifier(context)]?.tail?.value
     }
 
+    /// Whether a save is queued or running on any context.
+    package static var hasUnfinished: Bool { !queues.isEmpty }
+
     /// Waits until every save queued so far, on any context, has finished.
     package static func allFinished() async {
         for queue in Array(queues.values) { await queue.tail?.value }
@@ -62,6 +65,8 @@ package final class StoreSaveQueue {
         for id in ids { pendingIDs[id, default: 0] += 1 }
         // A lasting state already shown ("offline") says more than that a save waits.
         if application?.status == nil { application?.status = Self.savingStatus }
+        // A quit waits for the saves: the screen already shows their changes.
+        application?.hasUnfinishedWork = { StoreSaveQueue.hasUnfinished }
         tail = Task { @MainActor in
             await previous?.value
             await operation()
@@ -74,6 +79,7 @@ package final class StoreSaveQueue {
             Self.queues[self.key] = nil
             if application?.status == Self.savingStatus { application?.status = nil }
             application?.setNeedsDisplay()
+            if Self.queues.isEmpty { application?.unfinishedWorkEnded() }
         }
     }
 }

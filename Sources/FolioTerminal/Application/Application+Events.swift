@@ -57,7 +57,7 @@ extension Application {
         needsDisplay = true
         notice = nil
         if case .key(let key) = event, key == Key(.character("c"), modifiers: .control) {
-            quit()
+            requestQuit(now: quitsWhenFinished)
             return
         }
         if case .key(let key) = event, key == Key(.character("z"), modifiers: .control), let suspendHandler {
@@ -87,7 +87,7 @@ extension Application {
         case .character("?"):
             isShowingHelp = true
         case .character("q") where root.canQuit:
-            quit()
+            requestQuit(now: false)
         case .character("S"):
             showSyncDetails()
         default:

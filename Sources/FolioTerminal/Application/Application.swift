@@ -5,7 +5,8 @@ import Dispatch
 ///
 /// Events go to the root screen, which passes them down to the screen on
 /// top; what no screen uses is handled here: `?` shows help, `q` quits from a
-/// root screen, Ctrl-C always quits. Use `Application.run(_:)` for a real
+/// root screen, Ctrl-C always quits (both first let a save still waiting
+/// for the store land). Use `Application.run(_:)` for a real
 /// terminal, or create one on a recording driver in tests.
 /// ```swift
 /// let list = PlanetsListController()                  // a TableViewController
@@ -61,6 +62,11 @@ public final class Application {
     var parser = InputParser()
     /// Called once when the user quits (the run loop's continuation).
     var quitHandler: (() -> Void)?
+    /// Whether work the user started has not ended yet (a save waiting for
+    /// the store): `q` and Ctrl-C wait for it (see ``requestQuit(now:)``).
+    package var hasUnfinishedWork: (@MainActor () -> Bool)?
+    /// Whether a quit waits for unfinished work to end.
+    package internal(set) var quitsWhenFinished = false
     /// Suspends the process on Ctrl-Z (set by `run`; tests have none).
     var suspendHandler: (() -> Void)?
     var needsDisplay = true

@@ -75,5 +75,31 @@ extension EndToEnd {
             #expect(!term.screen().contains("Not Deleted"), "\(term.screen())")
             #expect(try !folio.listed().contains("Mercury"))
         }
+
+        /// A quit while saves wait does not cut them off: the screen already
+        /// shows their changes. `q` waits for them; Ctrl-C then gives the
+        /// terminal back, and the process still ends only once they land.
+        @Test(arguments: [false, true]) func aQuitWaitsForTheSavesTheScreenAlreadyShows(ctrlCAgain: Bool) throws {
+            let folio = try FolioBinary("planets")
+            let term = try folio.open(waitingFor: "Mercury")
+            defer { term.close() }
+            let lock = try ExclusiveLock(folio.store)
+            term.press("e")
+            try term.waitFor("[Done]")
+            term.press("J", "J")  // Mercury down two rows: two saves wait
+            try term.waitFor("saving…")
+            term.press("e")
+            try term.waitFor("[Edit]")
+            term.press("q")
+            try term.waitFor("quits when saved")
+            if ctrlCAgain {
+                term.press("C-c")
+                try term.waitUntil("the terminal to be given back", timeout: 20) { !$0.contains("quits when saved") }
+            }
+            #expect(lock.isHolding, "the lock was held throughout")
+            lock.release()
+            #expect(try term.waitForExit() == 0)
+            #expect(Array(try folio.listed().prefix(3)) == ["Venus", "Earth", "Mercury"])
+        }
     }
 }
