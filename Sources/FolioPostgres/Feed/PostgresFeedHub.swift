@@ -52,16 +52,18 @@ final class PostgresFeedHub: Sendable {
         /// The horizon last read with rows waiting past it, and the wait before reading again.
         var pendingHorizon: Int64 = -1
         var pendingDelay: UInt64 = 0
+        /// The first wait for rows past the horizon and the most it grows to (ns).
+        var pendingBackoff = (first: PostgresNotifier.spacing, limit: UInt64(1_000_000_000))
 
         /// The wait before reading again for rows committed past `horizon`
-        /// (nil: none). It doubles, to a second, while the horizon stays:
+        /// (nil: none). It doubles, to ``pendingBackoff``'s limit, while the horizon stays:
         /// a long transaction elsewhere holds it, and reading faster finds nothing.
         mutating func pending(_ pending: Bool, horizon: Int64) -> UInt64? {
             guard pending else {
                 pendingHorizon = -1
                 return nil
             }
-            pendingDelay = horizon == pendingHorizon ? min(2 * pendingDelay, 1_000_000_000) : PostgresNotifier.spacing
+            pendingDelay = horizon == pendingHorizon ? min(2 * pendingDelay, pendingBackoff.limit) : pendingBackoff.first
             pendingHorizon = horizon
             return pendingDelay
         }
