@@ -62,7 +62,7 @@ extension PostgresFeedHub {
                     flight.leave()
                 }
                 let read = try using { try PostgresHistory.readAll($0, after: from) }
-                let pendingDelay = state.withLock { s -> UInt64? in
+                let pendingDue = state.withLock { s -> UInt64? in
                     if s.window.start < 0 || read.trimmed {
                         s.window.rows = []
                         s.window.start = read.trimmed ? read.latest : from
@@ -76,10 +76,10 @@ extension PostgresFeedHub {
                     }
                     s.window.readAt = heard
                     s.window.readUptime = DispatchTime.now().uptimeNanoseconds
-                    return s.pending(read.pending, horizon: read.latest)
+                    return s.pending(read.pending, horizon: read.latest, now: s.window.readUptime)
                 }
                 // Committed rows wait past the horizon: read again soon, whether or not a wake comes.
-                if let pendingDelay { rereadSoon(after: [pendingDelay], payloads: nil) }
+                if let pendingDue { rereadPending(at: pendingDue) }
                 return
             }
         }
