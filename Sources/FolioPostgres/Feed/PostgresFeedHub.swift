@@ -1,7 +1,6 @@
 import Dispatch
 import FolioLocking
 import FolioStore
-import Synchronization
 
 /// What every change feed of this process on one namespace of one server
 /// shares: the process's listener (``PostgresListener``), a small pool of
@@ -45,6 +44,8 @@ final class PostgresFeedHub: Sendable {
         var window = Window()
         var lastAcknowledgement: UInt64 = 0
         var acknowledgementScheduled = false
+        /// An acknowledgement is being written; another was asked for meanwhile.
+        var acknowledgementRunning = false, acknowledgementAgain = false
         /// The read from the server under way, left when it ends.
         var readInFlight: DispatchGroup?
         /// The rereads scheduled, by when they are due (uptime, ns, on a grid
@@ -87,7 +88,6 @@ final class PostgresFeedHub: Sendable {
     let pool: PostgresPool
     private let busyTimeoutMilliseconds: Int32
     let state = LockedValue(State())
-    let acknowledging = Atomic<Bool>(false)
     let listening = LockedValue<Int?>(nil)
 
     /// Acknowledgements closer together than this go together (ns).
