@@ -51,8 +51,8 @@ import Testing
 
         let reader = try PGConnection(uri: uri)
         func position(_ name: String) -> Int64? {
-            guard case .integer(let p)? = try? reader.scalar("SELECT position FROM conflicts.folio_readers WHERE reader = $1", [.text(name)])
-            else { return nil }
+            let sql = "SELECT position FROM conflicts.folio_readers WHERE reader = $1"
+            guard case .integer(let p)? = try? reader.scalar(sql, [.text(name)]) else { return nil }
             return p
         }
         #expect(await waitUntil(30) { position("second") == start + 2 }, "the second position written: \(position("second") as Any)")
