@@ -62,7 +62,7 @@ extension PostgresFeedHub {
                     flight.leave()
                 }
                 let read = try using { try PostgresHistory.readAll($0, after: from) }
-                let pendingDelay = state.withLock { s -> UInt64? in
+                let pendingDue = state.withLock { s -> UInt64? in
                     if s.window.start < 0 || read.trimmed {
                         s.window.rows = []
                         s.window.start = read.trimmed ? read.latest : from
@@ -76,10 +76,10 @@ extension PostgresFeedHub {
                     }
                     s.window.readAt = heard
                     s.window.readUptime = DispatchTime.now().uptimeNanoseconds
-                    return s.pending(read.pending, horizon: read.latest)
+                    return s.pending(read.pending, horizon: read.latest, now: s.window.readUptime)
                 }
                 // Committed rows wait past the horizon: read again soon, whether or not a wake comes.
-                if let pendingDelay { rereadSoon(after: [pendingDelay], payloads: nil) }
+                if let pendingDue { rereadPending(at: pendingDue) }
                 return
             }
         }
@@ -94,34 +94,49 @@ extension PostgresFeedHub {
             s.subscribers[id]?.position = position
             s.subscribers[id]?.silenceLimit = silenceLimit
             let now = DispatchTime.now().uptimeNanoseconds
-            if now &- s.lastAcknowledgement >= Self.acknowledgementSpacing { return true }
-            if !s.acknowledgementScheduled {
-                s.acknowledgementScheduled = true
-                let at = DispatchTime(uptimeNanoseconds: s.lastAcknowledgement &+ Self.acknowledgementSpacing)
-                DispatchQueue.global().asyncAfter(deadline: at) { [weak self] in
-                    guard let self else { return }
-                    state.withLock { $0.acknowledgementScheduled = false }
-                    try? acknowledgeAll()
-                }
-            }
-            return false
+            return now &- s.lastAcknowledgement >= Self.acknowledgementSpacing
         }
         mendListener()
-        if due { try acknowledgeAll() }
+        if due { try acknowledgeAll() } else { scheduleAcknowledgement() }
+    }
+
+    /// Writes every feed's position at the end of the spacing, unless that is scheduled already.
+    private func scheduleAcknowledgement() {
+        let at = state.withLock { s -> UInt64? in
+            guard !s.acknowledgementScheduled else { return nil }
+            s.acknowledgementScheduled = true
+            return s.lastAcknowledgement &+ Self.acknowledgementSpacing
+        }
+        guard let at else { return }
+        DispatchQueue.global().asyncAfter(deadline: DispatchTime(uptimeNanoseconds: at)) { [weak self] in
+            guard let self else { return }
+            state.withLock { $0.acknowledgementScheduled = false }
+            try? acknowledgeAll()
+        }
     }
 
     private func acknowledgeAll() throws {
-        // Another thread acknowledging now writes this feed's position too.
-        guard acknowledging.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
-        defer { acknowledging.store(false, ordering: .releasing) }
-        do {
-            let (positions, silence) = state.withLock { s in
-                s.lastAcknowledgement = DispatchTime.now().uptimeNanoseconds
-                let positions = s.subscribers.values.compactMap { sub in sub.position.map { (sub.reader, $0) } }
-                return (positions, s.subscribers.values.map(\.silenceLimit).min() ?? HistorySettings.defaultSilenceLimit)
+        // One at a time; one asked for meanwhile (its position noted after this one read them) follows, spaced.
+        let positions = state.withLock { s -> (positions: [(String, Int64)], silence: Double)? in
+            guard !s.acknowledgementRunning else {
+                s.acknowledgementAgain = true
+                return nil
             }
-            guard !positions.isEmpty else { return }
-            try using { try PostgresHistory.acknowledge($0, readers: positions, silenceLimit: silence) }
+            s.acknowledgementRunning = true
+            s.acknowledgementAgain = false
+            s.lastAcknowledgement = DispatchTime.now().uptimeNanoseconds
+            let positions = s.subscribers.values.compactMap { sub in sub.position.map { (sub.reader, $0) } }
+            return (positions, s.subscribers.values.map(\.silenceLimit).min() ?? HistorySettings.defaultSilenceLimit)
         }
+        guard let (positions, silence) = positions else { return }
+        defer {
+            let again = state.withLock { s in
+                s.acknowledgementRunning = false
+                return s.acknowledgementAgain
+            }
+            if again { scheduleAcknowledgement() }
+        }
+        guard !positions.isEmpty else { return }
+        try using { try PostgresHistory.acknowledge($0, readers: positions, silenceLimit: silence) }
     }
 }

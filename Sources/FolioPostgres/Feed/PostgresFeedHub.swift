@@ -1,7 +1,6 @@
 import Dispatch
 import FolioLocking
 import FolioStore
-import Synchronization
 
 /// What every change feed of this process on one namespace of one server
 /// shares: the process's listener (``PostgresListener``), a small pool of
@@ -45,25 +44,41 @@ final class PostgresFeedHub: Sendable {
         var window = Window()
         var lastAcknowledgement: UInt64 = 0
         var acknowledgementScheduled = false
+        /// An acknowledgement is being written; another was asked for meanwhile.
+        var acknowledgementRunning = false, acknowledgementAgain = false
         /// The read from the server under way, left when it ends.
         var readInFlight: DispatchGroup?
-        /// The latest reread already scheduled (uptime, ns).
-        var rereadAt: UInt64 = 0
-        /// The horizon last read with rows waiting past it, and the wait before reading again.
+        /// The rereads scheduled, by when they are due (uptime, ns, on a grid
+        /// of ``rereadGrid``), and whether each wakes as a new session does (nil).
+        var rereads: [UInt64: Bool] = [:]
+        /// The reread scheduled for rows waiting past the horizon (one at a time).
+        var pendingRereadAt: UInt64?
+        /// The horizon last read with rows waiting past it, the wait before
+        /// reading again and when that wait began (uptime, ns).
         var pendingHorizon: Int64 = -1
-        var pendingDelay: UInt64 = 0
+        var pendingDelay: UInt64 = 0, pendingSince: UInt64 = 0
+        /// The first wait for rows past the horizon and the most it grows to (ns).
+        var pendingBackoff = (first: PostgresNotifier.spacing, limit: UInt64(1_000_000_000))
 
-        /// The wait before reading again for rows committed past `horizon`
-        /// (nil: none). It doubles, to a second, while the horizon stays:
-        /// a long transaction elsewhere holds it, and reading faster finds nothing.
-        mutating func pending(_ pending: Bool, horizon: Int64) -> UInt64? {
+        /// When to read again for rows committed past `horizon` (nil: none).
+        /// The wait doubles, to ``pendingBackoff``'s limit, each time it ran out
+        /// with the horizon where it was: a long transaction elsewhere holds
+        /// it, and reading faster finds nothing. Reads between (a wake's) leave it be.
+        mutating func pending(_ pending: Bool, horizon: Int64, now: UInt64) -> UInt64? {
             guard pending else {
                 pendingHorizon = -1
                 return nil
             }
-            pendingDelay = horizon == pendingHorizon ? min(2 * pendingDelay, 1_000_000_000) : PostgresNotifier.spacing
+            if horizon != pendingHorizon {
+                pendingDelay = pendingBackoff.first
+            } else if now &- pendingSince >= pendingDelay {
+                pendingDelay = min(2 * pendingDelay, pendingBackoff.limit)
+            } else {
+                return pendingSince &+ pendingDelay
+            }
             pendingHorizon = horizon
-            return pendingDelay
+            pendingSince = now
+            return now &+ pendingDelay
         }
     }
 
@@ -73,7 +88,6 @@ final class PostgresFeedHub: Sendable {
     let pool: PostgresPool
     private let busyTimeoutMilliseconds: Int32
     let state = LockedValue(State())
-    let acknowledging = Atomic<Bool>(false)
     let listening = LockedValue<Int?>(nil)
 
     /// Acknowledgements closer together than this go together (ns).
@@ -162,28 +176,12 @@ final class PostgresFeedHub: Sendable {
     }
 
     /// Makes the next read ask the server and wakes every feed (`[]`: a reread, nothing heard).
-    private func wakeAll(_ payloads: [String]?) {
+    func wakeAll(_ payloads: [String]?) {
         let wakings = state.withLock { s in
             s.window.heard += 1
             return s.subscribers.values.compactMap(\.waking)
         }
         for (queue, hear) in wakings { queue.async { hear(payloads) } }
-    }
-
-    /// Wakes every feed for a read after each of `delays` (ns), unless a
-    /// reread is scheduled at or after that time already.
-    func rereadSoon(after delays: [UInt64], payloads: [String]? = []) {
-        let now = DispatchTime.now().uptimeNanoseconds
-        for delay in delays {
-            let at = now &+ delay
-            let due = state.withLock { s -> Bool in
-                guard at > s.rereadAt, !s.subscribers.isEmpty else { return false }
-                s.rereadAt = at
-                return true
-            }
-            guard due else { continue }
-            DispatchQueue.global().asyncAfter(deadline: DispatchTime(uptimeNanoseconds: at)) { [weak self] in self?.wakeAll(payloads) }
-        }
     }
 
     /// Runs `body` on a working connection, then mends the listener.

@@ -1,0 +1,66 @@
+import Dispatch
+import FolioLocking
+import FolioStore
+import FolioTestSupport
+import Foundation
+import Testing
+
+@testable import FolioPostgres
+
+/// The feeds of one process write their positions together, one such
+/// write at a time; a position noted while one is under way is written after it.
+@MainActor
+@Suite struct PostgresFeedAcknowledgementTests {
+    /// One feed's acknowledgement waits for a working connection (every
+    /// one lent out) after it took the positions; another feed's, asked for
+    /// meanwhile, is written once the first ends (before, it was dropped:
+    /// its caller was told it went, and the server kept the old position).
+    @Test func aPositionNotedWhileAnAcknowledgementIsUnderWayIsWrittenAfterIt() async throws {
+        let cluster = try await PostgresCluster.shared()
+        let uri = try await cluster.makeDatabase(prefix: "acks")
+        do { _ = try PersistentContainer(schema: ConflictTestSchema.make(), store: .postgreSQL(uri)) }
+        let first = try PostgresChangeFeed(uri: uri, namespace: "conflicts", reader: "first")
+        let second = try PostgresChangeFeed(uri: uri, namespace: "conflicts", reader: "second")
+        defer {
+            first.close()
+            second.close()
+        }
+        let start = max(try first.register(), try second.register())
+        let hub = PostgresFeedHub.shared(PostgresServer(uri: uri), namespace: "conflicts", busyTimeoutMilliseconds: 5000)
+
+        // Every working connection of the hub lent out until the gate opens.
+        let gate = DispatchSemaphore(value: 0), lent = LockedValue(0)
+        for _ in 0..<PostgresPool.capacity {
+            DispatchQueue.global().async {
+                try? hub.pool.with { _ in
+                    lent.withLock { $0 += 1 }
+                    gate.wait()
+                }
+            }
+        }
+        #expect(await waitUntil(30) { lent.withLock { $0 } == PostgresPool.capacity })
+        let firstFeed = Unchecked(first)
+        let acknowledging = Task.detached { try firstFeed.value.acknowledge(position: start + 1, silenceLimit: 60) }
+        #expect(await waitUntil(30) { hub.state.withLock { $0.lastAcknowledgement } != 0 }, "the first feed's acknowledgement began")
+        try second.acknowledge(position: start + 2, silenceLimit: 60)
+        // Past the spacing, so the second's scheduled write comes while the first waits
+        // (a sleep, not a bound: were it too short, the second would be written anyway).
+        try await Task.sleep(for: .seconds(1))
+        for _ in 0..<PostgresPool.capacity { gate.signal() }
+        try await acknowledging.value
+
+        let reader = try PGConnection(uri: uri)
+        func position(_ name: String) -> Int64? {
+            let sql = "SELECT position FROM conflicts.folio_readers WHERE reader = $1"
+            guard case .integer(let p)? = try? reader.scalar(sql, [.text(name)]) else { return nil }
+            return p
+        }
+        #expect(await waitUntil(30) { position("second") == start + 2 }, "the second position written: \(position("second") as Any)")
+        #expect(position("first") == start + 1)
+    }
+}
+
+private struct Unchecked<Value>: @unchecked Sendable {  // the receiving task is the value's only user meanwhile
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
