@@ -24,7 +24,8 @@ final class HistoryFollower: @unchecked Sendable {  // mutable state is @QueueCo
     @QueueConfined private var lastAttempt: UInt64
     @QueueConfined private var lastSuccess: UInt64
     @QueueConfined private var acknowledgementScheduled: Bool
-    @QueueConfined private var followUpScheduled: Bool
+    /// When the scheduled follow-up read is due (uptime ns), if one is.
+    @QueueConfined private var followUpDue: UInt64?
     @QueueConfined private var windowOpen: Bool
     @QueueConfined private var wokeInWindow: Bool
     @QueueConfined private var timer: DispatchSourceTimer?
@@ -54,7 +55,7 @@ final class HistoryFollower: @unchecked Sendable {  // mutable state is @QueueCo
         _lastAttempt = confined(0)
         _lastSuccess = confined(DispatchTime.now().uptimeNanoseconds)
         _acknowledgementScheduled = confined(false)
-        _followUpScheduled = confined(false)
+        _followUpDue = confined(nil)
         _windowOpen = confined(false)
         _wokeInWindow = confined(false)
         _timer = confined(nil)
@@ -148,12 +149,16 @@ final class HistoryFollower: @unchecked Sendable {  // mutable state is @QueueCo
         }
     }
 
+    /// Reads again after `milliseconds`, unless a read is due sooner: a
+    /// later follow-up (the server away) never stands in for an earlier
+    /// one (busy), and a timer overtaken by an earlier one does nothing.
     private func followUp(after milliseconds: Int) {
-        guard !followUpScheduled else { return }
-        followUpScheduled = true
-        queue.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [weak self] in
-            guard let self else { return }
-            followUpScheduled = false
+        let due = DispatchTime.now().uptimeNanoseconds &+ UInt64(milliseconds) * 1_000_000
+        if let scheduled = followUpDue, scheduled <= due { return }
+        followUpDue = due
+        queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: due)) { [weak self] in
+            guard let self, followUpDue == due else { return }
+            followUpDue = nil
             poll()
         }
     }
