@@ -193,7 +193,8 @@ struct ScaleBench {
     /// Each inserted row's place in the order readers hear saves: its history row's (position, then seq).
     static func commitOrder(_ uri: String) throws -> [Int64: Int] {
         var order: [Int64: Int] = [:]
-        for (rank, text) in try RawPostgres(uri).texts("SELECT changes FROM folio_scale.folio_history ORDER BY position, seq").enumerated() {
+        for (rank, text) in try RawPostgres(uri).texts("SELECT changes FROM folio_scale.folio_history ORDER BY position, seq").enumerated()
+        {
             for id in ChangeSet(historyText: text, origin: .otherProcess).inserted { order[id.rowID] = rank }
         }
         return order

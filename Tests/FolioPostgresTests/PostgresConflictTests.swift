@@ -78,7 +78,8 @@ import Testing
         try a.viewContext.save()
         let theirs = try notes.map { try #require(try b.viewContext.existingObject(with: $0.objectID) as? ConflictNote) }
         // The newest history row drawn: a's save draws one, b's none.
-        let latest = "SELECT COALESCE(last_value, 0) FROM pg_sequences WHERE schemaname = current_schema() AND sequencename = 'folio_history_seq_seq'"
+        let latest =
+            "SELECT COALESCE(last_value, 0) FROM pg_sequences WHERE schemaname = current_schema() AND sequencename = 'folio_history_seq_seq'"
         let before = try #require(Int(try await sql(latest)))
         // From here to b's save nothing waits, so b has not heard a's save.
         notes[0].title = "from a 0"

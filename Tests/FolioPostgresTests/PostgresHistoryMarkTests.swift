@@ -72,7 +72,8 @@ import Testing
             let (connection, statements) = laterRow.value
             _ = try connection.pipeline(statements)
         }
-        #expect(await waitUntil(30) { await sql("SELECT count(*) FROM conflicts.folio_history") == "1" },
+        #expect(
+            await waitUntil(30) { await sql("SELECT count(*) FROM conflicts.folio_history") == "1" },
             "the later row commits while the earlier one is open")
         var authors = try readAll(feed, after: &position)
         #expect(authors.isEmpty, "nothing is read past a row that may still commit: \(authors)")
@@ -168,10 +169,11 @@ import Testing
             await waitUntil(30) { heard.withLock { Set($0.keys) == saved } },
             "heard \(heard.withLock { $0.count }) of \(saved.count)")
         var notifications = 0
-        #expect(await waitUntil(30) {
-            notifications += listening.drainNotifications()?.count ?? 0
-            return notifications > 0
-        })
+        #expect(
+            await waitUntil(30) {
+                notifications += listening.drainNotifications()?.count ?? 0
+                return notifications > 0
+            })
         try await Task.sleep(for: .milliseconds(100))
         notifications += listening.drainNotifications()?.count ?? 0
         #expect(notifications < saved.count, "\(notifications) notifications for \(saved.count) saves")

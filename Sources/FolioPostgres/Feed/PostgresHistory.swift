@@ -116,8 +116,9 @@ enum PostgresHistory {
         try c.execute("BEGIN")
         do {
             try c.execute("SET LOCAL lock_timeout = \(max(1, waitMilliseconds)); SELECT pg_advisory_xact_lock(\(lockKey))")
-            guard case .integer(let position)? = try c.scalar(
-                "SELECT GREATEST(\(horizonSQL), \(trimmedSQL), (SELECT max(position) FROM folio_history))")
+            guard
+                case .integer(let position)? = try c.scalar(
+                    "SELECT GREATEST(\(horizonSQL), \(trimmedSQL), (SELECT max(position) FROM folio_history))")
             else { throw StoreError.server(store: "", code: "folio", message: "no history position", sql: "") }
             try upsertReader(c, reader, position, Date().timeIntervalSince1970)
             try c.execute("COMMIT")
