@@ -58,4 +58,7 @@ if StoreSaveQueue.hasUnfinished {
     console.error("folio: finishing a save that waits for the store")
     await StoreSaveQueue.allFinished()
 }
-exit(ExitStatus.success.rawValue)
+// A save refused after the screen was gone is said here, and the exit says so too.
+let unseen = Application.alertsAfterQuit
+for alert in unseen { console.error("folio: " + [alert.title, alert.message].compactMap { $0 }.joined(separator: ": ")) }
+exit(unseen.isEmpty ? ExitStatus.success.rawValue : ExitStatus.failure.rawValue)

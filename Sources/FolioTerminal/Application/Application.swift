@@ -67,6 +67,8 @@ public final class Application {
     package var hasUnfinishedWork: (@MainActor () -> Bool)?
     /// Whether a quit waits for unfinished work to end.
     package internal(set) var quitsWhenFinished = false
+    /// Alerts presented after the run loop ended, which no screen showed.
+    package private(set) static var alertsAfterQuit: [AlertController] = []
     /// Suspends the process on Ctrl-Z (set by `run`; tests have none).
     var suspendHandler: (() -> Void)?
     var needsDisplay = true
@@ -106,6 +108,8 @@ public final class Application {
     /// app.present(alert)
     /// ```
     public func present(_ alert: AlertController) {
+        // No screen shows it after a quit (a save refused once Ctrl-C gave the terminal back): kept to be reported.
+        if !isRunning { Self.alertsAfterQuit.append(alert) }
         alert.prepareFocus()
         presentedAlerts.append(alert)
         setNeedsDisplay()

@@ -101,5 +101,39 @@ extension EndToEnd {
             #expect(try term.waitForExit() == 0)
             #expect(Array(try folio.listed().prefix(3)) == ["Venus", "Earth", "Mercury"])
         }
+
+        /// A save refused while a quit waits for it (the lock held past the
+        /// busy timeout) is never passed over in silence: after `q` its alert
+        /// shows and the app stays; after Ctrl-C the process says it on
+        /// stderr and exits with failure.
+        @Test(arguments: [false, true]) func aSaveRefusedWhileAQuitWaitsIsSaid(ctrlCAgain: Bool) throws {
+            let folio = try FolioBinary("planets")
+            let term = try folio.open(waitingFor: "Mercury")
+            defer { term.close() }
+            let lock = try ExclusiveLock(folio.store)
+            defer { lock.release() }
+            term.press("e")
+            try term.waitFor("[Done]")
+            term.press("J")
+            try term.waitFor("saving…")
+            term.press("e")
+            try term.waitFor("[Edit]")
+            term.press("q")
+            try term.waitFor("quits when saved")
+            if ctrlCAgain {
+                term.press("C-c")
+                try term.waitFor("Order Not Saved", timeout: 30)
+                #expect(try term.waitForExit() == 1)
+            } else {
+                try term.waitFor("Order Not Saved", timeout: 30)
+                #expect(term.exitStatus() == nil, "the app stays open to show the refusal")
+                term.press("Enter")
+                try term.waitForAbsence(of: "Order Not Saved")
+                term.press("q")
+                #expect(try term.waitForExit() == 0)
+            }
+            lock.release()
+            #expect(Array(try folio.listed().prefix(2)) == ["Mercury", "Venus"])
+        }
     }
 }
