@@ -58,11 +58,7 @@ extension PostgresBackend {
             statements += insertStatements(batch, permanent, row)
             statements += updates.map { PGStatement(Self.checkedSQL($0.1.sql), $0.1.values) }
             statements += relationshipWrites(batch, row: row)
-            let history = batch.changes.historyText(inserted: permanent)
-            let notifying = notifier.claim()
-            statements += finishing(history: history, author: author, notifying: notifying)
-            _ = try connection.pipeline(statements)
-            announceCommit(notified: notifying || history.isEmpty)
+            try commitPipeline(statements, history: batch.changes.historyText(inserted: permanent), author: author)
             return permanent
         } catch StoreError.server(_, Self.missedRowCode, _, _) {
             abandonWriting()

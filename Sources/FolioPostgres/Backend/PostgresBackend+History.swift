@@ -58,12 +58,11 @@ extension PostgresBackend {
 
     /// Whether the history table has the marked form (or is not there yet).
     func isHistoryMarked() throws -> Bool {
-        let result = try connection.scalar(
+        try connection.scalar(
             """
-            SELECT count(*) FROM information_schema.columns
-            WHERE table_schema = current_schema() AND table_name = 'folio_history' AND column_name = 'seq'
-            """)
-        let table = try connection.scalar("SELECT to_regclass('folio_history') IS NOT NULL") == .integer(1)
-        return !table || result == .integer(1)
+            SELECT to_regclass('folio_history') IS NULL OR EXISTS (
+                SELECT 1 FROM information_schema.columns
+                WHERE table_schema = current_schema() AND table_name = 'folio_history' AND column_name = 'seq')
+            """) == .integer(1)
     }
 }

@@ -133,18 +133,20 @@ extension PostgresBackend {
             try connection.query(statement.sql, statement.values, then: [finish])
             return
         }
-        let notifying = notifier.claim()
-        _ = try connection.pipeline(finishing(history: history, author: author, notifying: notifying))
-        announceCommit(notified: notifying || history.isEmpty)
+        try commitPipeline([], history: history, author: author)
     }
 
-    /// The end of a transaction: the deferred constraints checked, the
-    /// history row (announced only when `notifying`: see
-    /// ``PostgresNotifier``), COMMIT.
-    func finishing(history: String, author: String, notifying: Bool) -> [PGStatement] {
-        [PGStatement("SET CONSTRAINTS ALL IMMEDIATE")]
-            + (Self.historyStatement(history, author: author, namespace: namespace, notifying: notifying).map { [$0] } ?? [])
-            + [PGStatement("COMMIT")]
+    /// Sends `statements` and the end of the transaction in one round trip:
+    /// the deferred constraints checked, the history row (announced only
+    /// when this process's notifier lets it: see ``PostgresNotifier``),
+    /// COMMIT. Then tells this process's feeds, and owes the announcement
+    /// a row went without.
+    func commitPipeline(_ statements: [PGStatement], history: String, author: String) throws {
+        let notifying = notifier.claim()
+        let row = Self.historyStatement(history, author: author, namespace: namespace, notifying: notifying)
+        _ = try connection.pipeline(
+            statements + [PGStatement("SET CONSTRAINTS ALL IMMEDIATE")] + (row.map { [$0] } ?? []) + [PGStatement("COMMIT")])
+        announceCommit(notified: notifying || row == nil)
     }
 
     /// The process's notifications of this namespace.

@@ -17,9 +17,10 @@ package final class PostgresChangeFeed: StoreChangeFeed {
     private let reader: String
     private let hub: PostgresFeedHub
     private var id: Int?
-    /// The positions this reader's own saves announced since the last read,
-    /// in order; nil once anything else was heard or a session began.
-    private var ownSinceRead: [Int64]? = []
+    /// What was heard since the last read: nothing, only this reader's own
+    /// saves, or anything else (another save, a reread, a session begun).
+    private enum Heard { case nothing, onlyOwn, other }
+    private var heardSinceRead = Heard.nothing
 
     init(server: PostgresServer, namespace: String?, reader: String, busyTimeoutMilliseconds: Int32) throws {
         self.reader = reader
@@ -51,7 +52,7 @@ package final class PostgresChangeFeed: StoreChangeFeed {
     /// As ``read(after:)``; `fresh` asks the server even when the process's window seems current.
     package func read(after position: Int64, fresh: Bool) throws -> HistoryRead {
         _ = try subscription()
-        defer { ownSinceRead = [] }
+        defer { heardSinceRead = .nothing }
         return try hub.read(after: position, reader: reader, fresh: fresh)
     }
 
@@ -60,21 +61,20 @@ package final class PostgresChangeFeed: StoreChangeFeed {
     /// other save's commit is followed by a notification naming its author,
     /// or an owed one naming none (see ``PostgresNotifier``), and a reread's
     /// wake names nothing, so this is false after either. Starts the count again.
-    package func heardOnlyOwn(after position: Int64) -> Bool {
-        defer { ownSinceRead = [] }
-        guard let own = ownSinceRead, !own.isEmpty else { return false }
-        return true
+    package func heardOnlyOwn() -> Bool {
+        defer { heardSinceRead = .nothing }
+        return heardSinceRead == .onlyOwn
     }
 
     /// Notes the notifications heard (nil: a session ended or began).
     private func hear(_ payloads: [String]?) {
-        guard let payloads else { return ownSinceRead = nil }
+        guard let payloads else { return heardSinceRead = .other }
         for payload in payloads {
             let parts = payload.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[1] == reader, let position = Int64(parts[0]) {
-                ownSinceRead?.append(position)
+            if parts.count == 2, parts[1] == reader, Int64(parts[0]) != nil {
+                if heardSinceRead == .nothing { heardSinceRead = .onlyOwn }
             } else {
-                ownSinceRead = nil
+                heardSinceRead = .other
             }
         }
     }

@@ -230,18 +230,6 @@ struct OutboxJSONWriter {
     mutating func string(_ s: String) {
         separate()
         bytes.append(UInt8(ascii: "\""))
-        // Most text (every key, most values) needs no escape: copied at once.
-        var s = s
-        let plain = s.withUTF8 { utf8 in
-            guard utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else { return false }
-            bytes.append(contentsOf: utf8)
-            return true
-        }
-        if !plain { escape(s) }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    private mutating func escape(_ s: String) {
         for b in s.utf8 {
             switch b {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), b]
@@ -249,6 +237,7 @@ struct OutboxJSONWriter {
             default: bytes.append(b)
             }
         }
+        bytes.append(UInt8(ascii: "\""))
     }
 
     private static let hex = Array("0123456789abcdef".utf8)

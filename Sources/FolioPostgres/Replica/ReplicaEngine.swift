@@ -221,7 +221,7 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
             }
         }
         // Woken only by its own pushes (the file has them) and nothing deferred: no pull, no acknowledgement.
-        let onlyOwn = try feed?.heardOnlyOwn(after: file.pulledPosition()) ?? false
+        let onlyOwn = feed?.heardOnlyOwn() ?? false
         if onlyOwn && !asked, try file.deferredRows().isEmpty {
             ownWakesSkipped += 1
             result.waiting = try file.waitingCount()

@@ -44,29 +44,18 @@ final class ReplicaJournal: SaveJournal {
     }
 
     /// A row's values of `keys` and its server version last seen here, in
-    /// one statement (its text made once per entity and keys): a save's
-    /// update pays one read for what its entry keeps of the row. A row not
-    /// here has nulls (its update then misses, and the save rolls back).
+    /// one statement: a save's update pays one read for what its entry
+    /// keeps of the row. A row not here has nulls (its update then misses,
+    /// and the save rolls back).
     private func before(
         _ entity: EntityDescription, _ id: Int64, _ keys: [String], on connection: SQLiteConnection
     ) throws -> (values: [StoreValue], seen: Int64) {
-        let shape = ReadShape(entity: entity.name, keys: keys)
-        let sql =
-            beforeSQL.withLock { $0[shape] }
-            ?? {
-                let text = """
-                    SELECT \(keys.map(quote).joined(separator: ", ")), \
-                    (SELECT version FROM folio_replica_rows WHERE entity = ?2 AND id = ?1) \
-                    FROM \(quote(entity.name)) WHERE id = ?1
-                    """
-                // Bounded: an entity's saves change few distinct sets of keys, but nothing forbids many.
-                beforeSQL.withLock {
-                    if $0.count >= 256 { $0.removeAll() }
-                    $0[shape] = text
-                }
-                return text
-            }()
-        let statement = try connection.prepare(sql)
+        let statement = try connection.prepare(
+            """
+            SELECT \(keys.map(quote).joined(separator: ", ")), \
+            (SELECT version FROM folio_replica_rows WHERE entity = ?2 AND id = ?1) \
+            FROM \(quote(entity.name)) WHERE id = ?1
+            """)
         defer { statement.reset() }
         try statement.bind(.integer(id), at: 1)
         try statement.bind(.text(entity.name), at: 2)
@@ -78,12 +67,6 @@ final class ReplicaJournal: SaveJournal {
         for i in keys.indices { values.append(statement.value(at: i)) }
         return (values, statement.int64(at: keys.count))
     }
-
-    private struct ReadShape: Hashable {
-        var entity: String
-        var keys: [String]
-    }
-    private let beforeSQL = LockedValue<[ReadShape: String]>([:])
 
     /// Writes the entry, which keeps the server version last seen here of
     /// each row it updates or deletes (a push takes its `base` from it):
