@@ -84,14 +84,7 @@ extension EndToEnd {
             let term = try folio.open(waitingFor: "Mercury")
             defer { term.close() }
             let lock = try ExclusiveLock(folio.store)
-            term.press("e")
-            try term.waitFor("[Done]")
-            term.press("J", "J")  // Mercury down two rows: two saves wait
-            try term.waitFor("saving…")
-            term.press("e")
-            try term.waitFor("[Edit]")
-            term.press("q")
-            try term.waitFor("quits when saved")
+            try moveMercuryDownThenQuit(term, rows: 2)  // two saves wait
             if ctrlCAgain {
                 term.press("C-c")
                 try term.waitUntil("the terminal to be given back", timeout: 20) { !$0.contains("quits when saved") }
@@ -112,14 +105,7 @@ extension EndToEnd {
             defer { term.close() }
             let lock = try ExclusiveLock(folio.store)
             defer { lock.release() }
-            term.press("e")
-            try term.waitFor("[Done]")
-            term.press("J")
-            try term.waitFor("saving…")
-            term.press("e")
-            try term.waitFor("[Edit]")
-            term.press("q")
-            try term.waitFor("quits when saved")
+            try moveMercuryDownThenQuit(term, rows: 1)
             if ctrlCAgain {
                 term.press("C-c")
                 try term.waitFor("Order Not Saved", timeout: 30)
@@ -134,6 +120,19 @@ extension EndToEnd {
             }
             lock.release()
             #expect(Array(try folio.listed().prefix(2)) == ["Mercury", "Venus"])
+        }
+
+        /// In edit mode, moves Mercury down `rows` rows (each a save that
+        /// waits for the lock), leaves edit mode and presses q, which waits.
+        private func moveMercuryDownThenQuit(_ term: AppTerminal, rows: Int) throws {
+            term.press("e")
+            try term.waitFor("[Done]")
+            for _ in 0..<rows { term.press("J") }
+            try term.waitFor("saving…")
+            term.press("e")
+            try term.waitFor("[Edit]")
+            term.press("q")
+            try term.waitFor("quits when saved")
         }
     }
 }
