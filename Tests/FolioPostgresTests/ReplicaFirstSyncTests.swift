@@ -44,11 +44,16 @@ import Testing
     }
 
     /// A first sync in a worker process, killed (SIGKILL) once it has
-    /// committed a chunk of animals. The worker is stopped (SIGSTOP) as soon
-    /// as its copy begins (after the server store's preparation, which
-    /// would wait for the lock), the items' table is locked on the server,
-    /// and it goes on: the copy cannot get past the items before the kill.
+    /// committed a chunk of animals. The items' table is locked on the
+    /// server before the worker starts (opening a store this build prepared
+    /// takes no lock), so the copy cannot get past the items before the
+    /// kill, however long the test takes to stop it; the worker is still
+    /// stopped (SIGSTOP) as its copy begins, and goes on once seen.
     func killFirstSyncMidway(_ path: String) async throws {
+        let holder = try PGConnection(uri: uri)
+        try holder.execute("BEGIN")
+        try holder.execute("SET LOCAL lock_timeout = 10000")
+        try holder.execute("LOCK TABLE \"TestItem\" IN ACCESS EXCLUSIVE MODE")
         let child = try StoreChildProcess(executable: worker, arguments: ["watch", uri + "#replica=" + path])
         let pid = child.processIdentifier
         let begun = await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
@@ -59,10 +64,6 @@ import Testing
             }
         }
         #expect(begun, "the copy never began: \(child.lines.map(\.line))")
-        let holder = try PGConnection(uri: uri)
-        try holder.execute("BEGIN")
-        try holder.execute("SET LOCAL lock_timeout = 10000")
-        try holder.execute("LOCK TABLE \"TestItem\" IN ACCESS EXCLUSIVE MODE")
         child.resume()
         // Killed mid-table or held at the items, both midway.
         let midway = await waitUntil(120) { Int(Self.metadata(path, "replica_copy_rows") ?? "") ?? 0 >= ReplicaFirstSync.chunkRows }
