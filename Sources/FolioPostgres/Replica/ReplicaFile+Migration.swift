@@ -47,3 +47,48 @@ extension ReplicaFile {
         return 0
     }
 }
+
+extension ReplicaFile {
+    /// The column of each entity table holding the server version its row was last seen at here.
+    static let serverVersionColumn = "folio_server_version"
+
+    /// Gives each entity table the server version of its rows, kept equal to
+    /// `folio_replica_rows.version` by triggers on that table: every path
+    /// that records a row's version (pull, read-back after a push, deletion,
+    /// re-read, first sync) sets the row's column in the same statement, so
+    /// a save reads it from the page its update writes anyway. A row with
+    /// no record (new here) has 0. A file from before gets the column and
+    /// its values from the records, in one write transaction.
+    func migrateServerVersions(_ schema: Schema) throws {
+        func lacking() throws -> [EntityDescription] {
+            try schema.entities.filter { entity in
+                try connection.rows(
+                    "SELECT 1 FROM pragma_table_info(?) WHERE name = ?", [.text(entity.name), .text(Self.serverVersionColumn)]
+                ).isEmpty
+            }
+        }
+        guard try !lacking().isEmpty else { return }
+        try write {
+            for entity in try lacking() {
+                let table = quote(entity.name), column = Self.serverVersionColumn
+                let name = "'" + entity.name.replacingOccurrences(of: "'", with: "''") + "'"
+                try connection.execute("ALTER TABLE \(table) ADD COLUMN \(column) INTEGER NOT NULL DEFAULT 0")
+                try connection.run(
+                    "UPDATE \(table) SET \(column) = r.version FROM folio_replica_rows r WHERE r.entity = ? AND r.id = \(table).id",
+                    [.text(entity.name)])
+                try connection.execute(
+                    """
+                    CREATE TRIGGER IF NOT EXISTS \(quote("folio_server_version_insert_" + entity.name))
+                    AFTER INSERT ON folio_replica_rows WHEN NEW.entity = \(name)
+                    BEGIN UPDATE \(table) SET \(column) = NEW.version WHERE id = NEW.id; END;
+                    CREATE TRIGGER IF NOT EXISTS \(quote("folio_server_version_update_" + entity.name))
+                    AFTER UPDATE OF version ON folio_replica_rows WHEN NEW.entity = \(name)
+                    BEGIN UPDATE \(table) SET \(column) = NEW.version WHERE id = NEW.id; END;
+                    CREATE TRIGGER IF NOT EXISTS \(quote("folio_server_version_delete_" + entity.name))
+                    AFTER DELETE ON folio_replica_rows WHEN OLD.entity = \(name)
+                    BEGIN UPDATE \(table) SET \(column) = 0 WHERE id = OLD.id; END;
+                    """)
+            }
+        }
+    }
+}

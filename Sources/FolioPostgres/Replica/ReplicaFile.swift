@@ -9,7 +9,8 @@ import Foundation
 ///   the entry's number, which the server records as pushed
 ///   (`replica_outbox_from` in `folio_metadata`: every waiting entry lies past it);
 /// - `folio_replica_rows`: for each row the server has, its server version
-///   as last seen here (each outbox entry keeps it for the rows it changes)
+///   as last seen here (each outbox entry keeps it for the rows it changes;
+///   triggers copy it into the row's `folio_server_version`, where a save reads it)
 ///   and the version the replica's last push of it left (`base`); a push
 ///   checks a waiting save against the larger, as a save checks its row
 ///   versions (`pending` counts the waiting saves of entries from before
@@ -161,9 +162,14 @@ struct ReplicaFile {
         return max(seen, base)
     }
 
-    /// The server version last seen here of a row (0: the server has not had it yet), read on a save's `connection`.
+    /// The server version last seen here of a row (0: the server has not had it yet), read on a save's `connection`:
+    /// from the row's own page when it is here, else from its record.
     static func seenVersion(of entity: String, _ id: Int64, on connection: SQLiteConnection) throws -> Int64 {
-        try rowVersion("version", of: entity, id, on: connection)
+        let statement = try connection.prepare("SELECT \(serverVersionColumn) FROM \(quote(entity)) WHERE id = ?")
+        defer { statement.reset() }
+        try statement.bind(.integer(id), at: 1)
+        if try statement.step() { return statement.int64(at: 0) }
+        return try rowVersion("version", of: entity, id, on: connection)
     }
 
     /// One version `column` of a row's record here (0: no record).

@@ -47,21 +47,18 @@ final class ReplicaJournal: SaveJournal {
     }
 
     /// A row's values of `keys` and its server version last seen here, in
-    /// one statement: a save's update pays one read for what its entry
-    /// keeps of the row. A row not here has nulls (its update then misses,
-    /// and the save rolls back).
+    /// one statement on the row's own page (its column, which the sync
+    /// keeps equal to the row's record): a save's update pays one read for
+    /// what its entry keeps of the row. A row not here has nulls (its update
+    /// then misses, and the save rolls back).
     private func before(
         _ entity: EntityDescription, _ id: Int64, _ keys: [String], on connection: SQLiteConnection
     ) throws -> (values: [StoreValue], seen: Int64) {
         let statement = try connection.prepare(
-            """
-            SELECT \(keys.map(quote).joined(separator: ", ")), \
-            (SELECT version FROM folio_replica_rows WHERE entity = ?2 AND id = ?1) \
-            FROM \(quote(entity.name)) WHERE id = ?1
-            """)
+            "SELECT \((keys.map(quote) + [ReplicaFile.serverVersionColumn]).joined(separator: ", ")) FROM \(quote(entity.name)) WHERE id = ?"
+        )
         defer { statement.reset() }
         try statement.bind(.integer(id), at: 1)
-        try statement.bind(.text(entity.name), at: 2)
         guard try statement.step() else {
             return (Array(repeating: .null, count: keys.count), try seen(entity.name, id, connection))
         }
