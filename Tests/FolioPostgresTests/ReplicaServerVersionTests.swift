@@ -6,9 +6,10 @@ import Foundation
 import Testing
 
 /// A replica's rows carry the server version each was last seen at here
-/// (`folio_server_version`), where a save reads it with the row: it must
-/// equal the row's record through every path that changes the record, or a
-/// conflict goes unseen (or one is seen that is not there).
+/// (`folio_server_version`), where a save reads it with the row: with the
+/// version the row's last push left, the larger must be the row's record
+/// through every path that changes the record, or a conflict goes unseen
+/// (or one is seen that is not there).
 @MainActor
 @Suite struct ReplicaServerVersionTests {
     let cluster: PostgresCluster
@@ -46,7 +47,8 @@ import Testing
         return sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? ""
     }
 
-    /// The rows of every table whose column differs from their record (0 when there is none), and how many rows have one.
+    /// The rows of every table whose column, or else the version its last push left, is not their record's version
+    /// (0 when there is none), and how many rows have one.
     func mismatches(_ name: String) -> (wrong: Int, recorded: Int) {
         var wrong = 0, recorded = 0
         for entity in StoreTestSchema.make().entities.map(\.name) {
@@ -56,7 +58,7 @@ import Testing
                         name,
                         """
                         SELECT count(*) FROM "\(entity)" e LEFT JOIN folio_replica_rows r ON r.entity = '\(entity)' AND r.id = e.id
-                        WHERE e.folio_server_version <> coalesce(r.version, 0)
+                        WHERE max(e.folio_server_version, coalesce(r.base, 0)) <> coalesce(r.version, 0)
                         """)) ?? -1
             recorded += Int(local(name, "SELECT count(*) FROM folio_replica_rows WHERE entity = '\(entity)' AND version > 0")) ?? -1
         }
@@ -162,7 +164,16 @@ import Testing
         let report = try await b.syncNow()
         #expect(report.unsettled.isEmpty && report.waiting == 0, "\(report)")
         #expect(try await sql("SELECT legs FROM \"TestAnimal\"") == "7")
-        // And the triggers are back: the push's read-back moved the row on.
-        #expect(local("b.sqlite", "SELECT folio_server_version FROM \"TestAnimal\"") == "3")
+        // The push's read-back recorded what it left beside the row's own column, which a later pull moves on.
+        #expect(local("b.sqlite", "SELECT version || ':' || base FROM folio_replica_rows") == "3:3")
+        #expect(mismatches("b.sqlite").wrong == 0)
+        _ = try await a.syncNow()
+        #expect(await waitUntil { okapi.legs == 7 })
+        okapi.legs = 1
+        try a.viewContext.save()
+        _ = try await a.syncNow()
+        _ = try await b.syncNow()
+        #expect(local("b.sqlite", "SELECT folio_server_version FROM \"TestAnimal\"") == "4")
+        #expect(mismatches("b.sqlite").wrong == 0)
     }
 }

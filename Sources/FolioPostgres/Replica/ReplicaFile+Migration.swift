@@ -52,13 +52,17 @@ extension ReplicaFile {
     /// The column of each entity table holding the server version its row was last seen at here.
     static let serverVersionColumn = "folio_server_version"
 
-    /// Gives each entity table the server version of its rows, kept equal to
+    /// Gives each entity table the server version of its rows, copied from
     /// `folio_replica_rows.version` by triggers on that table: every path
-    /// that records a row's version (pull, read-back after a push, deletion,
-    /// re-read, first sync) sets the row's column in the same statement, so
-    /// a save reads it from the page its update writes anyway. A row with
-    /// no record (new here) has 0. A file from before gets the column and
-    /// its values from the records, in one write transaction.
+    /// that records a version it did not write itself (pull, deletion,
+    /// re-read, first sync, a read-back that found a newer one) sets the
+    /// row's column in the same statement, so a save reads it from the page
+    /// its update writes anyway. The push's own record of what it left
+    /// (`base` written with `version`) is not copied: a push checks against
+    /// the larger of the two, so the row is not written once more for it.
+    /// Always `max(column, base) == version`; a row with no record (new
+    /// here) has 0. A file from before gets the column and its values from
+    /// the records, in one write transaction.
     func migrateServerVersions(_ schema: Schema) throws {
         func lacking() throws -> [EntityDescription] {
             try schema.entities.filter { entity in
@@ -79,10 +83,10 @@ extension ReplicaFile {
                 try connection.execute(
                     """
                     CREATE TRIGGER IF NOT EXISTS \(quote("folio_server_version_insert_" + entity.name))
-                    AFTER INSERT ON folio_replica_rows WHEN NEW.entity = \(name)
+                    AFTER INSERT ON folio_replica_rows WHEN NEW.entity = \(name) AND NEW.base = 0
                     BEGIN UPDATE \(table) SET \(column) = NEW.version WHERE id = NEW.id; END;
                     CREATE TRIGGER IF NOT EXISTS \(quote("folio_server_version_update_" + entity.name))
-                    AFTER UPDATE OF version ON folio_replica_rows WHEN NEW.entity = \(name)
+                    AFTER UPDATE OF version ON folio_replica_rows WHEN NEW.entity = \(name) AND NEW.base = OLD.base
                     BEGIN UPDATE \(table) SET \(column) = NEW.version WHERE id = NEW.id; END;
                     CREATE TRIGGER IF NOT EXISTS \(quote("folio_server_version_delete_" + entity.name))
                     AFTER DELETE ON folio_replica_rows WHEN OLD.entity = \(name)
