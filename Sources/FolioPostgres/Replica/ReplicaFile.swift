@@ -10,7 +10,8 @@ import Foundation
 ///   (`replica_outbox_from` in `folio_metadata`: every waiting entry lies past it);
 /// - `folio_replica_rows`: for each row the server has, its server version
 ///   as last seen here (each outbox entry keeps it for the rows it changes;
-///   triggers copy it into the row's `folio_server_version`, where a save reads it)
+///   triggers copy it into the row's `folio_server_version`, where a save
+///   reads it, but for what a push records of its own write, which `base` covers)
 ///   and the version the replica's last push of it left (`base`); a push
 ///   checks a waiting save against the larger, as a save checks its row
 ///   versions (`pending` counts the waiting saves of entries from before
