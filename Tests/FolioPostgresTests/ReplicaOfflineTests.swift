@@ -22,7 +22,8 @@ import Testing
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return ["cannot open"] }
         defer { sqlite3_close(db) }
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, "SELECT entry FROM folio_outbox ORDER BY seq", -1, &statement, nil) == SQLITE_OK else { return [] }
+        let query = "SELECT outbox FROM folio_history WHERE outbox IS NOT NULL ORDER BY position"
+        guard sqlite3_prepare_v2(db, query, -1, &statement, nil) == SQLITE_OK else { return [] }
         defer { sqlite3_finalize(statement) }
         var rows: [String] = []
         while sqlite3_step(statement) == SQLITE_ROW { rows.append(String(cString: sqlite3_column_text(statement, 0))) }

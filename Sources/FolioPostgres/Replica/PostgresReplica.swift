@@ -33,6 +33,8 @@ struct PostgresReplica: StoreReplica {
     func prepare(at path: String, schema: Schema, busyTimeoutMilliseconds: Int32) throws -> any SaveJournal {
         let file = try ReplicaFile.open(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try file.connection.execute(ReplicaFile.tablesSQL)
+        try file.migrateOutbox(author: "replica")
+        try file.migrateServerVersions(schema)
         if let identity = try file.identity() {
             guard identity.server == displayName else {
                 throw StoreError.cannotOpen(path: path, message: "it is a replica of \(identity.server), not of \(displayName)")

@@ -65,16 +65,14 @@ extension ReplicaFile {
     func unsettled() throws -> Unsettled {
         guard let text = try metadata("replica_unsettled"),
             let stored = try? JSONDecoder().decode(Unsettled.self, from: Data(text.utf8)),
-            case .integer(let oldest)? = try connection.rows("SELECT min(seq) FROM folio_outbox").first?.first,
-            oldest == stored.seq
+            let oldest = try oldestWaiting(), oldest == stored.seq
         else { return Unsettled() }
         return stored
     }
 
     /// Records what holds up the oldest waiting save (nothing: forgets it).
     func setUnsettled(_ conflicts: [SaveConflict], problem: String?) throws {
-        var oldest: Int64 = 0
-        if case .integer(let seq)? = try connection.rows("SELECT min(seq) FROM folio_outbox").first?.first { oldest = seq }
+        let oldest = try oldestWaiting() ?? 0
         let new = Unsettled(seq: oldest, conflicts: conflicts, problem: problem)
         if new.isEmpty {
             guard try metadata("replica_unsettled") != nil else { return }

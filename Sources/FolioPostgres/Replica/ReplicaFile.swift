@@ -3,9 +3,15 @@ import Foundation
 
 /// What a replica keeps in its SQLite file beside the store's own tables:
 ///
-/// - `folio_outbox`: each local save the server does not have yet, in commit order;
+/// - the outbox: each local save the server does not have yet, in commit
+///   order, kept in the `outbox` column of the save's own history row (so a
+///   save writes no page for it) and cleared once pushed; its position is
+///   the entry's number, which the server records as pushed
+///   (`replica_outbox_from` in `folio_metadata`: every waiting entry lies past it);
 /// - `folio_replica_rows`: for each row the server has, its server version
-///   as last seen here (each outbox entry keeps it for the rows it changes)
+///   as last seen here (each outbox entry keeps it for the rows it changes;
+///   triggers copy it into the row's `folio_server_version`, where a save
+///   reads it, but for what a push records of its own write, which `base` covers)
 ///   and the version the replica's last push of it left (`base`); a push
 ///   checks a waiting save against the larger, as a save checks its row
 ///   versions (`pending` counts the waiting saves of entries from before
@@ -35,7 +41,6 @@ struct ReplicaFile {
     }
 
     static let tablesSQL = """
-        CREATE TABLE IF NOT EXISTS folio_outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, entry TEXT NOT NULL);
         CREATE TABLE IF NOT EXISTS folio_replica_rows (
           entity TEXT NOT NULL, id INTEGER NOT NULL, version INTEGER NOT NULL,
           pending INTEGER NOT NULL DEFAULT 0, base INTEGER NOT NULL DEFAULT 0,
@@ -92,8 +97,8 @@ struct ReplicaFile {
     /// The saves waiting for the server (after `seq`), oldest first.
     func outbox(after seq: Int64 = 0, limit: Int = .max) throws -> [(seq: Int64, entry: OutboxEntry)] {
         try connection.rows(
-            "SELECT seq, entry FROM folio_outbox WHERE seq > ? ORDER BY seq LIMIT ?",
-            [.integer(seq), .integer(Int64(min(limit, Int(Int64.max))))]
+            "SELECT position, outbox FROM folio_history WHERE position > ? AND outbox IS NOT NULL ORDER BY position LIMIT ?",
+            [.integer(max(seq, try outboxFrom())), .integer(Int64(min(limit, Int(Int64.max))))]
         )
         .compactMap { row in
             guard case .integer(let seq) = row[0], case .text(let text) = row[1] else { return nil }
@@ -102,8 +107,39 @@ struct ReplicaFile {
     }
 
     func waitingCount() throws -> Int {
-        if case .integer(let n)? = try connection.rows("SELECT count(*) FROM folio_outbox").first?.first { return Int(n) }
+        if case .integer(let n)? = try connection.rows(
+            "SELECT count(*) FROM folio_history WHERE position > ? AND outbox IS NOT NULL", [.integer(try outboxFrom())]
+        ).first?.first {
+            return Int(n)
+        }
         return 0
+    }
+
+    /// The number of the oldest waiting save, nil when none waits.
+    func oldestWaiting() throws -> Int64? {
+        if case .integer(let seq)? = try connection.rows(
+            "SELECT min(position) FROM folio_history WHERE position > ? AND outbox IS NOT NULL", [.integer(try outboxFrom())]
+        ).first?.first {
+            return seq
+        }
+        return nil
+    }
+
+    /// Every entry through this number was pushed (entries go oldest first), so the outbox is read past it.
+    private func outboxFrom() throws -> Int64 { try metadata("replica_outbox_from").flatMap { Int64($0) } ?? 0 }
+
+    /// The entries `first...last` (the oldest waiting ones) reached the server: they leave the outbox, inside the caller's transaction.
+    func removePushed(_ first: Int64, through last: Int64) throws {
+        // Rows the history's trimming passed over while they waited go now; the others wait for it.
+        let trimmed = try metadata("history_trimmed_through").flatMap { Int64($0) } ?? 0
+        if first <= trimmed {
+            try connection.run(
+                "DELETE FROM folio_history WHERE position >= ? AND position <= ?", [.integer(first), .integer(min(last, trimmed))])
+        }
+        try connection.run(
+            "UPDATE folio_history SET outbox = NULL WHERE position >= ? AND position <= ? AND outbox IS NOT NULL",
+            [.integer(first), .integer(last)])
+        if last > (try outboxFrom()) { try setMetadata("replica_outbox_from", String(last)) }
     }
 
     /// The server rows a pull could not write yet (see ``upsert(_:_:keep:)``).
@@ -127,9 +163,14 @@ struct ReplicaFile {
         return max(seen, base)
     }
 
-    /// The server version last seen here of a row (0: the server has not had it yet), read on a save's `connection`.
+    /// The server version last seen here of a row (0: the server has not had it yet), read on a save's `connection`:
+    /// from the row's own page when it is here, else from its record.
     static func seenVersion(of entity: String, _ id: Int64, on connection: SQLiteConnection) throws -> Int64 {
-        try rowVersion("version", of: entity, id, on: connection)
+        let statement = try connection.prepare("SELECT \(serverVersionColumn) FROM \(quote(entity)) WHERE id = ?")
+        defer { statement.reset() }
+        try statement.bind(.integer(id), at: 1)
+        if try statement.step() { return statement.int64(at: 0) }
+        return try rowVersion("version", of: entity, id, on: connection)
     }
 
     /// One version `column` of a row's record here (0: no record).

@@ -188,7 +188,8 @@ struct ReplicaPull {
             guard case .integer(let mark)? = try file.connection.rows("SELECT max(position) FROM folio_history").first?.first else {
                 return
             }
-            try file.connection.run("DELETE FROM folio_history WHERE position <= ?", [.integer(mark)])
+            // The waiting saves stay: the outbox is their history rows.
+            try file.connection.run("DELETE FROM folio_history WHERE position <= ? AND outbox IS NULL", [.integer(mark)])
             try file.setMetadata("history_trimmed_through", String(mark))
             try file.setMetadata("replica_pulled", String(outcome.position))
         }

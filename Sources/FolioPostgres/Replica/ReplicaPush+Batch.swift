@@ -130,7 +130,7 @@ extension ReplicaPush {
         try file.write {
             try waiting.catchUp(file)
             // The oldest waiting entries, one after another: saves made meanwhile have larger numbers.
-            try file.connection.run("DELETE FROM folio_outbox WHERE seq >= ? AND seq <= ?", [.integer(first), .integer(last)])
+            try file.removePushed(first, through: last)
             for d in done {
                 waiting.pending.remove(d.saved)
                 try record(d.entry, d.written, d.readBack, pending: waiting.pending)

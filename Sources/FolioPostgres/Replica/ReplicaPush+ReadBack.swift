@@ -35,7 +35,7 @@ extension ReplicaPush {
     /// so every context here hears it).
     func finish(_ seq: Int64, _ entry: OutboxEntry, _ written: Written, _ readBack: ReadBack) throws {
         try file.write {
-            try file.connection.run("DELETE FROM folio_outbox WHERE seq = ?", [.integer(seq)])
+            try file.removePushed(seq, through: seq)
             try record(entry, written, readBack, pending: PendingRows(try file.outbox().map(\.entry)))
         }
     }

@@ -160,27 +160,31 @@ extension ReplicaFile {
 
     /// Inserts server rows into a table that has none of them (at the first
     /// local version), with their server versions: ``upsert(_:_:keep:)``
-    /// without its look-ups, for a first sync.
+    /// without its look-ups, for a first sync. Each row's record goes first,
+    /// so its trigger finds no row to copy the version to, and the row is
+    /// inserted with it (one write of the row, not two).
     func insertNew(_ entity: EntityDescription, _ rows: [ServerRow]) throws {
         let columns = ReplicaRows.columns(of: entity)
+        let names = ["id"] + columns.map(quote) + [RowVersion.column, ReplicaFile.serverVersionColumn]
         let insert =
-            "INSERT INTO \(quote(entity.name)) (\((["id"] + columns.map(quote) + [RowVersion.column]).joined(separator: ", "))) VALUES ("
-            + Array(repeating: "?", count: columns.count + 2).joined(separator: ", ") + ")"
+            "INSERT INTO \(quote(entity.name)) (\(names.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
         // Prepared once and bound in place: a first sync writes every row of the store through these two.
         let rowInsert = try connection.prepare(insert)
         let versionInsert = try connection.prepare("INSERT OR REPLACE INTO folio_replica_rows (entity, id, version) VALUES (?, ?, ?)")
         let name = StoreValue.text(entity.name)
         for row in rows {
-            rowInsert.reset()
-            try rowInsert.bind(.integer(row.id), at: 1)
-            for (i, value) in row.values.enumerated() { try rowInsert.bind(value, at: Int32(i + 2)) }
-            try rowInsert.bind(.integer(RowVersion.first), at: Int32(row.values.count + 2))
-            while try rowInsert.step() {}
             versionInsert.reset()
             try versionInsert.bind(name, at: 1)
             try versionInsert.bind(.integer(row.id), at: 2)
             try versionInsert.bind(.integer(row.version), at: 3)
             while try versionInsert.step() {}
+            rowInsert.reset()
+            try rowInsert.bind(.integer(row.id), at: 1)
+            for (i, value) in row.values.enumerated() { try rowInsert.bind(value, at: Int32(i + 2)) }
+            try rowInsert.bind(.integer(RowVersion.first), at: Int32(row.values.count + 2))
+            try rowInsert.bind(.integer(row.version), at: Int32(row.values.count + 3))
+            while try rowInsert.step() {}
         }
     }
 

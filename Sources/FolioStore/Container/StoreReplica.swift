@@ -31,12 +31,15 @@ package protocol SaveJournal: Sendable {
     /// Records `batch` (its new objects at `permanent`, its history text
     /// `history`) on `connection`, inside the save's open transaction and
     /// before its writes, so the rows as they were are still there to read.
-    func record(_ batch: SaveBatch, permanent: [ObjectID], history: String, on connection: SQLiteConnection) throws
+    /// Returns what the save's history row keeps for the replica (its
+    /// `outbox` column; the row is written even when `history` is empty).
+    func record(_ batch: SaveBatch, permanent: [ObjectID], history: String, on connection: SQLiteConnection) throws -> String?
     /// Records a batch request's writes on `connection`, inside its open
     /// transaction after they ran: `outcome` says what it wrote, `before`
     /// the values an update's rows held before it (by row ID, in the order
-    /// of its keys).
+    /// of its keys). Returns what its history row keeps, as above.
     func record(_ write: BatchWrite, _ outcome: BatchOutcome, before: [Int64: [StoreValue]], on connection: SQLiteConnection) throws
+        -> String?
     /// A save recorded on this process's connections has committed.
     func didCommit()
 }

@@ -13,10 +13,8 @@ extension SQLiteBackend: BatchSQL {
             // A replica records what the batch wrote in its transaction, as it records a save.
             let before = journal == nil ? [:] : try valuesBefore(batch)
             let outcome = try BatchRunner(self).run(batch)
-            try journal?.record(batch, outcome, before: before, on: connection)
-            if !outcome.history.isEmpty {
-                try connection.run("INSERT INTO folio_history (author, changes) VALUES (?, ?)", [.text(author), .text(outcome.history)])
-            }
+            let outbox = try journal?.record(batch, outcome, before: before, on: connection)
+            if !outcome.history.isEmpty || outbox != nil { try writeHistory(author: author, changes: outcome.history, outbox: outbox) }
             try connection.execute("COMMIT")
             if !outcome.history.isEmpty { journal?.didCommit() }
             return outcome

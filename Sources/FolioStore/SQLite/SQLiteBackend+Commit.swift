@@ -17,7 +17,7 @@ extension SQLiteBackend {
             let permanent = try allocateIDs(batch)
             let history = batch.changes.historyText(inserted: permanent)
             // A replica records the save beside it, reading the rows as they were before its writes.
-            try journal?.record(batch, permanent: permanent, history: history, on: connection)
+            let outbox = try journal?.record(batch, permanent: permanent, history: history, on: connection)
             // Temporary → permanent, needed only where something refers to a new object.
             var map: [ObjectID: ObjectID] = [:]
             if batch.refersToNewObjects {
@@ -101,9 +101,7 @@ extension SQLiteBackend {
             for o in batch.orders {
                 for (sql, values) in dialect.positionWrites(o, row: row) { try connection.run(sql, values) }
             }
-            if !history.isEmpty {
-                try connection.run("INSERT INTO folio_history (author, changes) VALUES (?, ?)", [.text(author), .text(history)])
-            }
+            if !history.isEmpty || outbox != nil { try writeHistory(author: author, changes: history, outbox: outbox) }
             try connection.execute(inWriteTransaction ? "RELEASE folio_save" : "COMMIT")
             if !inWriteTransaction { journal?.didCommit() }
             return permanent

@@ -6,8 +6,28 @@ import Foundation
 // from AUTOINCREMENT inside the writing transaction, so a reader sees them
 // as a prefix, in order. `history_trimmed_through` in `folio_metadata`
 // records the newest position ever trimmed: a reader behind it has lost
-// rows, whether or not its own reader row survived.
+// rows, whether or not its own reader row survived. A replica's file adds
+// `outbox` to the history: a local save's record for the server, kept in
+// the row the save writes anyway (no page of its own), cleared once the
+// server has it; trimming keeps the rows that still hold one.
+extension SQLiteConnection {
+    /// Whether this file's history has a replica's `outbox` column.
+    package func historyHasOutbox() throws -> Bool {
+        try !rows("SELECT 1 FROM pragma_table_info('folio_history') WHERE name = 'outbox'").isEmpty
+    }
+}
+
 extension SQLiteBackend {
+    /// Writes a save's history row, with what a replica's journal keeps in it (`outbox`, nil on a plain store).
+    func writeHistory(author: String, changes: String, outbox: String?) throws {
+        if let outbox {
+            try connection.run(
+                "INSERT INTO folio_history (author, changes, outbox) VALUES (?, ?, ?)", [.text(author), .text(changes), .text(outbox)])
+        } else {
+            try connection.run("INSERT INTO folio_history (author, changes) VALUES (?, ?)", [.text(author), .text(changes)])
+        }
+    }
+
     /// The rows after `position` (changes of `author`'s own saves left
     /// empty), with the trim mark and the newest position, from one snapshot.
     func readHistory(after position: Int64, excludingAuthor author: String) throws -> HistoryRead {
@@ -90,7 +110,15 @@ extension SQLiteBackend {
                 SELECT max(position) FROM folio_history WHERE position <= (SELECT min(position) FROM folio_readers)
                 """
             ).first?.first {
-                try connection.run("DELETE FROM folio_history WHERE position <= ?", [.integer(passed)])
+                if try connection.historyHasOutbox() {
+                    // A replica's save the server does not have yet stays (readers are past it, so none reads it
+                    // again); only rows past the last trim are looked at, and the push deletes what stayed once sent.
+                    try connection.run(
+                        "DELETE FROM folio_history WHERE position > ? AND position <= ? AND outbox IS NULL",
+                        [.integer(try trimmedThrough()), .integer(passed)])
+                } else {
+                    try connection.run("DELETE FROM folio_history WHERE position <= ?", [.integer(passed)])
+                }
                 if passed > (try trimmedThrough()) {
                     try connection.run(
                         "INSERT OR REPLACE INTO folio_metadata (key, value) VALUES ('history_trimmed_through', ?)",

@@ -1,0 +1,124 @@
+import CSQLite
+import FolioPostgres
+import FolioStore
+import FolioTestSupport
+import Foundation
+import Testing
+
+/// A replica's waiting saves live in their own history rows (the `outbox`
+/// column): they outlive the history's trimming, and a file that kept them
+/// in a table of their own moves them there when it opens.
+@MainActor
+@Suite struct ReplicaHistoryOutboxTests {
+    let cluster: PostgresCluster
+    let uri: String
+    let dir: StoreTemporaryDirectory
+    var database: String { PostgresCluster.databaseName(uri) }
+
+    init() async throws {
+        cluster = try await PostgresCluster.shared()
+        uri = try await cluster.makeDatabase(prefix: "historyoutbox")
+        dir = try StoreTemporaryDirectory()
+    }
+
+    func replica(_ name: String) throws -> PersistentContainer {
+        try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri, replica: dir.path(name)), syncsAutomatically: false)
+    }
+
+    @discardableResult
+    func sql(_ text: String) async throws -> String {
+        try await cluster.runSQL(text, database: database).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// One value the replica file holds, read as another SQLite client would.
+    func local(_ name: String, _ query: String) -> String {
+        var db: OpaquePointer?
+        guard sqlite3_open_v2(dir.path(name), &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return "cannot open" }
+        defer { sqlite3_close(db) }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, query, -1, &statement, nil) == SQLITE_OK else { return "cannot prepare" }
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { return "" }
+        return sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? ""
+    }
+
+    func animal(_ name: String, in context: ObjectContext) -> TestAnimal {
+        let a = TestAnimal(context: context)
+        a.commonName = name
+        a.legs = 4
+        return a
+    }
+
+    @Test func aWaitingSaveOutlivesTheReReadOfATrimmedHistory() async throws {
+        let a = try replica("a.sqlite"), b = try replica("b.sqlite")
+        let margay = animal("Margay", in: a.viewContext)
+        try a.viewContext.save()
+        _ = try await a.syncNow()
+        _ = try await b.syncNow()
+        let mine = try #require(try b.viewContext.existingObject(with: margay.objectID) as? TestAnimal)
+        margay.legs = 3
+        try a.viewContext.save()
+        _ = try await a.syncNow()
+        mine.legs = 5
+        try b.viewContext.save()
+        // The server trims all its history, as for a replica silent too long: B's pull reads the store again.
+        try await sql(
+            """
+            INSERT INTO folio_metadata (key, value) SELECT 'history_trimmed_through', max(position)::text FROM folio_history
+            ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value;
+            DELETE FROM folio_history
+            """)
+        // B's save meets A's (`.error` leaves it waiting), then the re-read trims B's own history.
+        let report = try await b.syncNow()
+        #expect(report.unsettled.count == 1 && report.waiting == 1, "\(report)")
+        #expect(local("b.sqlite", "SELECT count(*) FROM folio_history WHERE outbox IS NOT NULL") == "1")
+        b.syncMergePolicy = .mergeByPropertyObjectTrump
+        let settled = try await b.syncNow()
+        #expect(settled.waiting == 0 && settled.unsettled.isEmpty, "\(settled)")
+        #expect(try await sql("SELECT legs FROM \"TestAnimal\"") == "5")
+    }
+
+    @Test func aFileWithTheOutboxTableOfBeforeMovesItsWaitingSavesIntoTheHistoryAndPushesThem() async throws {
+        do {
+            let a = try replica("a.sqlite")
+            let okapi = animal("Okapi", in: a.viewContext)
+            try a.viewContext.save()
+            _ = try await a.syncNow()
+            okapi.legs = 3
+            try a.viewContext.save()
+            _ = animal("Tapir", in: a.viewContext)
+            try a.viewContext.save()
+        }
+        // As the build before kept them: a table of their own, numbered past what the server records as pushed
+        // (an entry numbered at or below it would be taken as pushed already).
+        do {
+            let file = try SQLiteConnection(path: dir.path("a.sqlite"), busyTimeoutMilliseconds: 30_000)
+            try file.execute(
+                """
+                BEGIN IMMEDIATE;
+                CREATE TABLE folio_outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, entry TEXT NOT NULL);
+                INSERT INTO folio_outbox (seq, entry)
+                  SELECT position + 5000, outbox FROM folio_history WHERE outbox IS NOT NULL ORDER BY position;
+                ALTER TABLE folio_history DROP COLUMN outbox;
+                DELETE FROM folio_metadata WHERE key = 'replica_outbox_from';
+                COMMIT
+                """)
+        }
+        #expect(local("a.sqlite", "SELECT count(*) FROM folio_outbox") == "2")
+        try await sql("UPDATE folio_replicas SET pushed_through = 5000")
+
+        let again = try replica("a.sqlite")
+        #expect(local("a.sqlite", "SELECT count(*) FROM sqlite_master WHERE name = 'folio_outbox'") == "0")
+        #expect(local("a.sqlite", "SELECT min(position) > 5000 FROM folio_history WHERE outbox IS NOT NULL") == "1")
+        let report = try await again.syncNow()
+        #expect(report.pushed == 2 && report.waiting == 0, "\(report)")
+        #expect(
+            try await sql("SELECT string_agg(\"commonName\" || ':' || legs, ',' ORDER BY \"commonName\") FROM \"TestAnimal\"")
+                == "Okapi:3,Tapir:4")
+        // Saves after it are numbered after it.
+        _ = animal("Urial", in: again.viewContext)
+        try again.viewContext.save()
+        #expect(try await again.syncNow().pushed == 1)
+        #expect(try await sql("SELECT count(*) FROM \"TestAnimal\"") == "3")
+    }
+}
