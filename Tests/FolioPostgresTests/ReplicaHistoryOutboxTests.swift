@@ -96,6 +96,8 @@ import Testing
             try file.execute(
                 """
                 BEGIN IMMEDIATE;
+                DROP VIEW folio_outbox;
+                DROP TRIGGER folio_history_keeps_outbox;
                 CREATE TABLE folio_outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, entry TEXT NOT NULL);
                 INSERT INTO folio_outbox (seq, entry)
                   SELECT position + 5000, outbox FROM folio_history WHERE outbox IS NOT NULL ORDER BY position;
@@ -108,7 +110,7 @@ import Testing
         try await sql("UPDATE folio_replicas SET pushed_through = 5000")
 
         let again = try replica("a.sqlite")
-        #expect(local("a.sqlite", "SELECT count(*) FROM sqlite_master WHERE name = 'folio_outbox'") == "0")
+        #expect(local("a.sqlite", "SELECT type FROM sqlite_master WHERE name = 'folio_outbox'") == "view")
         #expect(local("a.sqlite", "SELECT min(position) > 5000 FROM folio_history WHERE outbox IS NOT NULL") == "1")
         let report = try await again.syncNow()
         #expect(report.pushed == 2 && report.waiting == 0, "\(report)")
@@ -120,5 +122,47 @@ import Testing
         try again.viewContext.save()
         #expect(try await again.syncNow().pushed == 1)
         #expect(try await sql("SELECT count(*) FROM \"TestAnimal\"") == "3")
+    }
+
+    /// An older build keeps its waiting saves in a table named `folio_outbox`
+    /// and trims the history up to what its readers read: run on this file,
+    /// its statements (as it spells them) must lose no waiting save.
+    @Test func anOlderBuildsStatementsLoseNoWaitingSave() async throws {
+        do {
+            let a = try replica("a.sqlite")
+            let okapi = animal("Okapi", in: a.viewContext), tapir = animal("Tapir", in: a.viewContext)
+            try a.viewContext.save()
+            _ = try await a.syncNow()
+            okapi.legs = 3
+            try a.viewContext.save()
+            tapir.legs = 5
+            try a.viewContext.save()
+        }
+        do {
+            let file = try SQLiteConnection(path: dir.path("a.sqlite"), busyTimeoutMilliseconds: 30_000)
+            // Its opening, then its push of the oldest entry, which it then saves again as a new one.
+            try file.execute(
+                """
+                CREATE TABLE IF NOT EXISTS folio_outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, entry TEXT NOT NULL);
+                BEGIN IMMEDIATE;
+                CREATE TEMP TABLE oldest AS SELECT seq, entry FROM folio_outbox WHERE seq > 0 ORDER BY seq LIMIT 1;
+                DELETE FROM folio_outbox WHERE seq >= (SELECT seq FROM oldest) AND seq <= (SELECT seq FROM oldest);
+                INSERT INTO folio_outbox (entry) SELECT entry FROM oldest;
+                COMMIT
+                """)
+            #expect(try file.rows("SELECT count(*), min(seq) < max(seq) FROM folio_outbox").first == [.integer(2), .integer(1)])
+            // Its trimming: every history row its readers passed.
+            try file.execute("DELETE FROM folio_history WHERE position <= (SELECT max(position) FROM folio_history)")
+            #expect(try file.rows("SELECT count(*) FROM folio_outbox").first == [.integer(2)])
+        }
+        #expect(local("a.sqlite", "SELECT type FROM sqlite_master WHERE name = 'folio_outbox'") == "view")
+        let again = try replica("a.sqlite")
+        let report = try await again.syncNow()
+        #expect(report.pushed == 2 && report.waiting == 0, "\(report)")
+        #expect(
+            try await sql("SELECT string_agg(\"commonName\" || ':' || legs, ',' ORDER BY \"commonName\") FROM \"TestAnimal\"")
+                == "Okapi:3,Tapir:5")
+        // Pushed, the rows go with the history's next trimming.
+        #expect(local("a.sqlite", "SELECT count(*) FROM folio_history WHERE outbox IS NOT NULL") == "0")
     }
 }

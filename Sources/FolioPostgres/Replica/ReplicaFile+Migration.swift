@@ -8,39 +8,68 @@ extension ReplicaFile {
     /// order, numbered past every number that table handed out (the server
     /// records the numbers it has, so an entry must never take a smaller
     /// one), and the table goes. What the last sync could not settle follows
-    /// its entry's new number.
+    /// its entry's new number. Then ``olderBuildsOutboxSQL`` keeps an older
+    /// build from losing them.
     func migrateOutbox(author: String) throws {
-        if try connection.historyHasOutbox() { return }
+        if try isOutboxInHistory() { return }
         try write {
             // Another process may have done it while this one waited for the lock.
-            if try connection.historyHasOutbox() { return }
-            try connection.execute("ALTER TABLE folio_history ADD COLUMN outbox TEXT")
-            guard try !connection.rows("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'folio_outbox'").isEmpty else {
-                return
+            if try isOutboxInHistory() { return }
+            if try !connection.historyHasOutbox() { try connection.execute("ALTER TABLE folio_history ADD COLUMN outbox TEXT") }
+            if try !connection.rows("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'folio_outbox'").isEmpty {
+                try moveOutboxTable(author: author)
             }
-            let handedOut = try number("SELECT seq FROM sqlite_sequence WHERE name = 'folio_outbox'")
-            let history = try number("SELECT max(seq) FROM sqlite_sequence WHERE name = 'folio_history'")
-            let start = max(handedOut, history, try number("SELECT max(position) FROM folio_history"))
-            try connection.run("DELETE FROM sqlite_sequence WHERE name = 'folio_history'")
-            try connection.run("INSERT INTO sqlite_sequence (name, seq) VALUES ('folio_history', ?)", [.integer(start)])
-            let oldSeqs = try connection.rows("SELECT seq FROM folio_outbox ORDER BY seq").compactMap { row -> Int64? in
-                if case .integer(let seq) = row[0] { return seq }
-                return nil
-            }
-            try connection.run(
-                "INSERT INTO folio_history (author, changes, outbox) SELECT ?, '', entry FROM folio_outbox ORDER BY seq", [.text(author)])
-            try connection.execute("DROP TABLE folio_outbox")
-            // Entries through `start` were numbered by the old table: all that waited now lie past it.
-            try setMetadata("replica_outbox_from", String(start))
-            if let text = try metadata("replica_unsettled"),
-                var unsettled = try? JSONDecoder().decode(Unsettled.self, from: Data(text.utf8)),
-                let index = oldSeqs.firstIndex(of: unsettled.seq)
-            {
-                unsettled.seq = start + 1 + Int64(index)
-                try setMetadata("replica_unsettled", String(decoding: try JSONEncoder().encode(unsettled), as: UTF8.self))
-            }
+            try connection.execute(Self.olderBuildsOutboxSQL)
         }
     }
+
+    /// Whether the outbox is the history's column, with the view an older build finds.
+    private func isOutboxInHistory() throws -> Bool {
+        try connection.historyHasOutbox()
+            && !connection.rows("SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = 'folio_outbox'").isEmpty
+    }
+
+    private func moveOutboxTable(author: String) throws {
+        let handedOut = try number("SELECT seq FROM sqlite_sequence WHERE name = 'folio_outbox'")
+        let history = try number("SELECT max(seq) FROM sqlite_sequence WHERE name = 'folio_history'")
+        let start = max(handedOut, history, try number("SELECT max(position) FROM folio_history"))
+        try connection.run("DELETE FROM sqlite_sequence WHERE name = 'folio_history'")
+        try connection.run("INSERT INTO sqlite_sequence (name, seq) VALUES ('folio_history', ?)", [.integer(start)])
+        let oldSeqs = try connection.rows("SELECT seq FROM folio_outbox ORDER BY seq").compactMap { row -> Int64? in
+            if case .integer(let seq) = row[0] { return seq }
+            return nil
+        }
+        try connection.run(
+            "INSERT INTO folio_history (author, changes, outbox) SELECT ?, '', entry FROM folio_outbox ORDER BY seq", [.text(author)])
+        try connection.execute("DROP TABLE folio_outbox")
+        // Entries through `start` were numbered by the old table: all that waited now lie past it.
+        try setMetadata("replica_outbox_from", String(start))
+        if let text = try metadata("replica_unsettled"),
+            var unsettled = try? JSONDecoder().decode(Unsettled.self, from: Data(text.utf8)),
+            let index = oldSeqs.firstIndex(of: unsettled.seq)
+        {
+            unsettled.seq = start + 1 + Int64(index)
+            try setMetadata("replica_unsettled", String(decoding: try JSONEncoder().encode(unsettled), as: UTF8.self))
+        }
+    }
+
+    /// What an older build, which keeps its waiting saves in a table named
+    /// `folio_outbox`, meets in this file, so it loses none of them: a view
+    /// of that name (its `CREATE TABLE IF NOT EXISTS` leaves it be) showing
+    /// the waiting entries by their numbers, whose inserts become history
+    /// rows of their own and whose deletes (a push) clear the entry; and
+    /// history rows whose entry waits are never deleted (an older build's
+    /// trimming passes over them; this build clears the entry first).
+    static let olderBuildsOutboxSQL = """
+        CREATE VIEW IF NOT EXISTS folio_outbox (seq, entry) AS
+          SELECT position, outbox FROM folio_history WHERE outbox IS NOT NULL;
+        CREATE TRIGGER IF NOT EXISTS folio_outbox_insert INSTEAD OF INSERT ON folio_outbox
+          BEGIN INSERT INTO folio_history (author, changes, outbox) VALUES ('replica', '', NEW.entry); END;
+        CREATE TRIGGER IF NOT EXISTS folio_outbox_delete INSTEAD OF DELETE ON folio_outbox
+          BEGIN UPDATE folio_history SET outbox = NULL WHERE position = OLD.seq; END;
+        CREATE TRIGGER IF NOT EXISTS folio_history_keeps_outbox BEFORE DELETE ON folio_history WHEN OLD.outbox IS NOT NULL
+          BEGIN SELECT RAISE(IGNORE); END;
+        """
 
     private func number(_ sql: String) throws -> Int64 {
         if case .integer(let n)? = try connection.rows(sql).first?.first { return n }

@@ -130,15 +130,16 @@ struct ReplicaFile {
 
     /// The entries `first...last` (the oldest waiting ones) reached the server: they leave the outbox, inside the caller's transaction.
     func removePushed(_ first: Int64, through last: Int64) throws {
-        // Rows the history's trimming passed over while they waited go now; the others wait for it.
+        try connection.run(
+            "UPDATE folio_history SET outbox = NULL WHERE position >= ? AND position <= ? AND outbox IS NOT NULL",
+            [.integer(first), .integer(last)])
+        // Rows the history's trimming passed over while they waited go now (their entry cleared first: a row
+        // whose entry waits is never deleted); the others wait for it.
         let trimmed = try metadata("history_trimmed_through").flatMap { Int64($0) } ?? 0
         if first <= trimmed {
             try connection.run(
                 "DELETE FROM folio_history WHERE position >= ? AND position <= ?", [.integer(first), .integer(min(last, trimmed))])
         }
-        try connection.run(
-            "UPDATE folio_history SET outbox = NULL WHERE position >= ? AND position <= ? AND outbox IS NOT NULL",
-            [.integer(first), .integer(last)])
         if last > (try outboxFrom()) { try setMetadata("replica_outbox_from", String(last)) }
     }
 
