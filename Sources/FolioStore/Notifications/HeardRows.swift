@@ -1,0 +1,35 @@
+/// Stored rows a change feed read for the changes it hands on, shared by
+/// every container of the process: each changed object's row as the store
+/// held it at its change's history position or later, or nil where the row
+/// is gone. A context answers a read of only such rows from them, so a
+/// process reads each saved row once rather than once per container.
+///
+///     var heard = HeardRows()
+///     heard.note([id], values: [id: row])
+///     heard.row(id)   // .some(row); .some(nil): gone; nil: not read
+package struct HeardRows: Sendable {
+    private(set) var rows: [ObjectID: StoredRow?] = [:]
+
+    package init() {}
+
+    package var isEmpty: Bool { rows.isEmpty }
+    package var count: Int { rows.count }
+
+    /// The row of `id`: nil when it was not read, `.some(nil)` when it is gone.
+    package func row(_ id: ObjectID) -> StoredRow?? { rows[id] }
+
+    /// A later change to `ids`, with what was read for it (nil: nothing):
+    /// its values replace the earlier ones, and an object it changed whose
+    /// row it did not read is no longer known.
+    package mutating func note<S: Sequence>(_ ids: S, values: HeardRows?) where S.Element == ObjectID {
+        for id in ids { rows[id] = values?.rows[id] }
+    }
+
+    /// Notes `row` (nil: gone) as what the store holds for `id`.
+    package mutating func set(_ id: ObjectID, _ row: StoredRow?) { rows[id] = .some(row) }
+
+    /// Keeps only the rows of `ids`.
+    package mutating func keep(_ ids: Set<ObjectID>) {
+        if rows.keys.contains(where: { !ids.contains($0) }) { rows = rows.filter { ids.contains($0.key) } }
+    }
+}
