@@ -22,7 +22,11 @@ extension PostgresFeedHub {
             var served = Set<ObjectID>()
             for row in w.rows[index...] {
                 rows.append((row.position, row.author == reader ? ChangeSet() : row.changes))
-                if row.author != reader { served.formUnion(row.changes.allIDs) }
+                if row.author != reader && row.values != nil {
+                    served.formUnion(row.changes.inserted)
+                    served.formUnion(row.changes.updated.keys)
+                    served.formUnion(row.changes.deleted)
+                }
             }
             return HistoryRead(rows: rows, trimmed: false, latest: w.through, heard: Self.heard(in: w.rows[index...], served: served))
         }

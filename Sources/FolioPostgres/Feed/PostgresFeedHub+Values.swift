@@ -65,7 +65,7 @@ extension PostgresFeedHub {
     static func heard(in rows: ArraySlice<Window.Row>, served: Set<ObjectID>) -> HeardRows? {
         guard !served.isEmpty else { return nil }
         var heard = HeardRows()
-        for row in rows { heard.note(row.changes.allIDs, values: row.values) }
+        for row in rows { heard.note(row.changes, values: row.values) }
         heard.keep(served)
         return heard.isEmpty ? nil : heard
     }

@@ -185,7 +185,9 @@ final class HistoryFollower: @unchecked Sendable {  // mutable state is @QueueCo
             deliver(.reload(origin: .otherProcess), nil)
         } else if let last = read.rows.last?.position {
             position = last
-            var merged = read.rows.reduce(ChangeSet(origin: .otherProcess)) { $0.merged(with: $1.changes) }
+            // In place: a follower behind by many rows folds them without copying the set at each.
+            var merged = ChangeSet(origin: .otherProcess)
+            for row in read.rows { merged.merge(row.changes) }
             merged.origin = .otherProcess
             if !merged.isEmpty { deliver(merged, read.heard) }
         }

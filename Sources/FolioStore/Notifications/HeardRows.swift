@@ -5,7 +5,7 @@
 /// process reads each saved row once rather than once per container.
 ///
 ///     var heard = HeardRows()
-///     heard.note([id], values: [id: row])
+///     heard.set(id, row)
 ///     heard.row(id)   // .some(row); .some(nil): gone; nil: not read
 package struct HeardRows: Sendable {
     private(set) var rows: [ObjectID: StoredRow?] = [:]
@@ -18,11 +18,13 @@ package struct HeardRows: Sendable {
     /// The row of `id`: nil when it was not read, `.some(nil)` when it is gone.
     package func row(_ id: ObjectID) -> StoredRow?? { rows[id] }
 
-    /// A later change to `ids`, with what was read for it (nil: nothing):
-    /// its values replace the earlier ones, and an object it changed whose
-    /// row it did not read is no longer known.
-    package mutating func note<S: Sequence>(_ ids: S, values: HeardRows?) where S.Element == ObjectID {
-        for id in ids { rows[id] = values?.rows[id] }
+    /// A later change set, with what was read for it (nil: nothing): its
+    /// values replace the earlier ones, and an object it changed whose row
+    /// it did not read is no longer known.
+    package mutating func note(_ changes: ChangeSet, values: HeardRows?) {
+        for id in changes.inserted { rows[id] = values?.rows[id] }
+        for id in changes.updated.keys { rows[id] = values?.rows[id] }
+        for id in changes.deleted { rows[id] = values?.rows[id] }
     }
 
     /// Notes `row` (nil: gone) as what the store holds for `id`.
