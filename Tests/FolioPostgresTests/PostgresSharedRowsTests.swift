@@ -22,6 +22,10 @@ import Testing
         return controller
     }
 
+    final class Flag {
+        var value = false
+    }
+
     /// One save of another container, shown by eight containers' controllers:
     /// the process reads its row once (before, each controller read it: eight reads).
     @Test func aSaveCostsAProcessOneReadOfItsRowHoweverManyContainersShowIt() async throws {
@@ -120,6 +124,52 @@ import Testing
             #expect(unreported.isEmpty, "client \(k) never reported \(unreported), seed \(seed)")
         }
         withExtendedLifetime((writers, clients, fresh)) {}
+    }
+
+    /// A container saves an object another changed a moment before, while
+    /// that change, with the row read for it, waits to be merged: the row
+    /// is older than the container's own save (which reaches it empty), so
+    /// it is not used; the container and its controller keep what it saved.
+    /// Before, they took the older row and kept it.
+    @Test func aRowReadBeforeAContainersOwnSaveIsNotHandedToIt() async throws {
+        let uri = try await PostgresCluster.shared().makeDatabase()
+        let schema = StoreTestSchema.make()
+        let other = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
+        let container = try PersistentContainer(schema: schema, store: .postgreSQL(uri))
+        let controller = try Self.controller(container)
+        let harness = ResultsTableHarness(controller: controller)
+        let animal = TestAnimal(context: container.viewContext)
+        animal.commonName = "okapi"
+        animal.habitat = "desert"
+        try container.viewContext.save()
+        let id = animal.objectID
+        #expect(await waitUntil(30) { controller.fetchedObjects?.count == 1 })
+        let merged = Flag()
+        let token = container.viewContext.observeChanges { changes in
+            if changes.origin == .otherProcess && changes.updated[id] != nil { merged.value = true }
+        }
+        let hub = PostgresFeedHub.shared(PostgresServer(uri: uri), namespace: schema.name, busyTimeoutMilliseconds: 5000)
+        func windowHasRow() -> Bool {
+            hub.state.withLock { s in s.window.rows.contains { $0.values?.row(id) != nil && $0.changes.updated[id] != nil } }
+        }
+
+        // The other container's change is read, with its row, while this
+        // container's merges wait (the main thread is held until it saves).
+        let elsewhere = try #require(try other.viewContext.existingObject(with: id) as? TestAnimal)
+        elsewhere.habitat = "forest"
+        try other.viewContext.save()
+        let deadline = Date().addingTimeInterval(30)
+        while !windowHasRow() && Date() < deadline { usleep(1000) }
+        #expect(windowHasRow(), "the hub read the other container's change with its row")
+        container.viewContext.mergePolicy = .mergeByPropertyObjectTrump
+        animal.habitat = "sea"
+        try container.viewContext.save()
+
+        #expect(await waitUntil(30) { merged.value }, "the other container's change was merged")
+        #expect(animal.habitat == "sea", "the object took the older row")
+        #expect(controller.sections?.map(\.name) == ["sea"], "\(controller.sections?.map(\.name) ?? [])")
+        #expect(harness.tableErrors.isEmpty, "\(harness.tableErrors)")
+        withExtendedLifetime((other, token)) {}
     }
 
     /// A read of this process (a replica's pull) that finds rows past the

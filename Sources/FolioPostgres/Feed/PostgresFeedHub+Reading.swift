@@ -22,13 +22,13 @@ extension PostgresFeedHub {
             var served = Set<ObjectID>()
             for row in w.rows[index...] {
                 rows.append((row.position, row.author == reader ? ChangeSet() : row.changes))
-                if row.author != reader && row.values != nil {
+                if row.author != reader && row.values != nil && row.valuesAfter == s.ownSaves {
                     served.formUnion(row.changes.inserted)
                     served.formUnion(row.changes.updated.keys)
                     served.formUnion(row.changes.deleted)
                 }
             }
-            return HistoryRead(rows: rows, trimmed: false, latest: w.through, heard: Self.heard(in: w.rows[index...], served: served))
+            return HistoryRead(rows: rows, trimmed: false, latest: w.through, heard: Self.heard(in: w.rows[index...], served: served, ownSaves: s.ownSaves))
         }
         if let served {
             return served
@@ -71,6 +71,7 @@ extension PostgresFeedHub {
                     state.withLock { $0.readInFlight = nil }
                     flight.leave()
                 }
+                let ownSaves = state.withLock { $0.ownSaves }
                 let read = try using { try PostgresHistory.readAll($0, after: from) }
                 // The rows these changes name, once for every feed of the process.
                 let values = read.trimmed ? nil : readRows(namedBy: read.rows)
@@ -79,7 +80,9 @@ extension PostgresFeedHub {
                         s.window.rows = []
                         s.window.start = read.trimmed ? read.latest : from
                     }
-                    s.window.rows += read.rows.map { Window.Row(position: $0.position, author: $0.author, changes: $0.changes, values: values) }
+                    s.window.rows += read.rows.map {
+                        Window.Row(position: $0.position, author: $0.author, changes: $0.changes, values: values, valuesAfter: ownSaves)
+                    }
                     s.window.through = max(read.latest, from)
                     if s.window.rows.count > Self.windowLimit {
                         let dropped = s.window.rows.count - Self.windowLimit / 2

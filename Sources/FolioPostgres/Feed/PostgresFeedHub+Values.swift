@@ -60,12 +60,13 @@ extension PostgresFeedHub {
 
     /// The rows heard for what `rows` change, for a reader that is handed
     /// `served` of them: each object's row from the latest read that named
-    /// it (a later change whose rows were not read leaves it unknown), kept
-    /// to the objects the served changes name.
-    static func heard(in rows: ArraySlice<Window.Row>, served: Set<ObjectID>) -> HeardRows? {
+    /// it (a later change whose rows were not read, or were read before
+    /// this process's last save, leaves it unknown), kept to the objects the
+    /// served changes name.
+    static func heard(in rows: ArraySlice<Window.Row>, served: Set<ObjectID>, ownSaves: UInt64) -> HeardRows? {
         guard !served.isEmpty else { return nil }
         var heard = HeardRows()
-        for row in rows { heard.note(row.changes, values: row.values) }
+        for row in rows { heard.note(row.changes, values: row.valuesAfter == ownSaves ? row.values : nil) }
         heard.keep(served)
         return heard.isEmpty ? nil : heard
     }

@@ -36,6 +36,8 @@ final class PostgresFeedHub: Sendable {
             var author: String
             var changes: ChangeSet
             var values: HeardRows?
+            /// How many saves this process had committed when the values were read (see ``State/ownSaves``).
+            var valuesAfter: UInt64 = 0
         }
         var rows: [Row] = []
         var start: Int64 = -1
@@ -49,6 +51,10 @@ final class PostgresFeedHub: Sendable {
         var subscribers: [Int: Subscriber] = [:]
         /// The containers' schema, for reading the rows the changes name (nil: none read).
         var schema: Schema?
+        /// Saves this process committed. Rows read before the last of them
+        /// are not handed on: one may be older than that save, which its
+        /// container would never hear again (its own saves reach it empty).
+        var ownSaves: UInt64 = 0
         var nextID = 0
         var window = Window()
         var lastAcknowledgement: UInt64 = 0
@@ -130,7 +136,10 @@ final class PostgresFeedHub: Sendable {
     /// A save of this process committed in `namespace`: the hub's next read asks the server.
     static func committed(uri: String, namespace: String?) {
         guard let hub = hubs.withLock({ $0[Key(uri: uri, namespace: namespace)] }) else { return }
-        hub.state.withLock { $0.window.heard += 1 }
+        hub.state.withLock { s in
+            s.window.heard += 1
+            s.ownSaves += 1
+        }
     }
 
     func add(reader: String) -> Int {

@@ -37,11 +37,15 @@ extension ObjectContext {
         found.reserveCapacity(rows.count)
         for rowID in rows {
             guard let row = heard.row(ObjectID(entityName: e.name, rowID: rowID)) else { return nil }
+            // An object this context had from a newer row than the one heard: the store says which is current.
+            if let o = registry.object(e, rowID), o.version > (row?.version ?? .max) { return nil }
             if let row { found.append((rowID, row)) }
         }
         var result: [(ObjectID, [StoreValue])] = []
         result.reserveCapacity(found.count)
         for (rowID, row) in found {
+            // Loaded here from an older row (fetched before the change was heard): it takes the newer one.
+            if let o = registry.object(e, rowID), !o.isFault, o.version < row.version { fill(o, row) }
             let o = materialise(e, rowID, row)
             heardObjects.append(o)
             do {

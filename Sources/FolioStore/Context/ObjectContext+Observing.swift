@@ -86,9 +86,10 @@ extension ObjectContext {
             if o.hasChanges {
                 reloadKeepingChanges(o)
             } else if !o.isFault {
+                let known = o.version
                 refresh(o, mergeChanges: false)
-                // The row the change feed read for every container: loaded again without a read.
-                if let row = heardRow(id) { fill(o, row) }
+                // The row the change feed read for every container: loaded again without a read (never an older one).
+                if let row = heardRow(id), row.version >= known { fill(o, row) }
             }
         }
         if !changes.isEmpty || entity != nil { forgetStoredMembership(after: changes, insertedInto: entity) }
