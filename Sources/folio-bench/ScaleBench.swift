@@ -182,16 +182,18 @@ struct ScaleBench {
         print("connections   \(idle) with the clients open, peak \(peak) while saving (client backends in pg_stat_activity)")
         print(counters.text)
         if json {
-            let fields = [
-                "\"writers\": \(writers)", "\"clients\": \(clients)", "\"processes\": \(processes)",
-                String(format: "\"saves_per_s\": %.1f", perSecond), String(format: "\"raw_saves_per_s\": %.1f", rawPerSecond),
-                String(format: "\"ratio\": %.3f", ratio),
-                String(format: "\"raw_notify_saves_per_s\": %.1f", Double(rawNotifyingSaves) / seconds),
-                String(format: "\"visible_p50_ms\": %.2f", percentile(0.5)), String(format: "\"visible_p99_ms\": %.2f", percentile(0.99)),
-                "\"missed\": \(tally.missed)", "\"duplicated\": \(tally.duplicated)", "\"out_of_order\": \(tally.outOfOrder)",
-                "\"connections\": \(peak)",
-                "\"idle_connections\": \(idle)", "\"failed_saves\": \(failures)",
-            ] + counters.json
+            let fields =
+                [
+                    "\"writers\": \(writers)", "\"clients\": \(clients)", "\"processes\": \(processes)",
+                    String(format: "\"saves_per_s\": %.1f", perSecond), String(format: "\"raw_saves_per_s\": %.1f", rawPerSecond),
+                    String(format: "\"ratio\": %.3f", ratio),
+                    String(format: "\"raw_notify_saves_per_s\": %.1f", Double(rawNotifyingSaves) / seconds),
+                    String(format: "\"visible_p50_ms\": %.2f", percentile(0.5)),
+                    String(format: "\"visible_p99_ms\": %.2f", percentile(0.99)),
+                    "\"missed\": \(tally.missed)", "\"duplicated\": \(tally.duplicated)", "\"out_of_order\": \(tally.outOfOrder)",
+                    "\"connections\": \(peak)",
+                    "\"idle_connections\": \(idle)", "\"failed_saves\": \(failures)",
+                ] + counters.json
             print("{" + fields.joined(separator: ", ") + "}")
         }
     }

@@ -119,7 +119,12 @@ import Testing
                 }
             }
             let twice = reported.filter { $0.value > 1 }
-            #expect(twice.isEmpty, "client \(k) reported new objects twice: \(twice), seed \(seed)")
+            let reports = twice.keys.map { id in
+                "\(id): "
+                    + harness.batches.map { $0.objectChanges.filter { $0.id == id }.map { "\($0.type)" }.joined(separator: "+") }
+                    .filter { !$0.isEmpty }.joined(separator: ", ")
+            }
+            #expect(twice.isEmpty, "client \(k) reported new objects twice: \(reports), seed \(seed)")
             let unreported = alive.filter { reported[$0] != 1 }
             #expect(unreported.isEmpty, "client \(k) never reported \(unreported), seed \(seed)")
         }

@@ -28,7 +28,9 @@ extension PostgresFeedHub {
                     served.formUnion(row.changes.deleted)
                 }
             }
-            return HistoryRead(rows: rows, trimmed: false, latest: w.through, heard: Self.heard(in: w.rows[index...], served: served, ownSaves: s.ownSaves))
+            return HistoryRead(
+                rows: rows, trimmed: false, latest: w.through, heard: Self.heard(in: w.rows[index...], served: served, ownSaves: s.ownSaves)
+            )
         }
         if let served {
             return served
@@ -71,9 +73,10 @@ extension PostgresFeedHub {
                     state.withLock { $0.readInFlight = nil }
                     flight.leave()
                 }
-                let ownSaves = state.withLock { $0.ownSaves }
                 let read = try using { try PostgresHistory.readAll($0, after: from) }
-                // The rows these changes name, once for every feed of the process.
+                // The rows these changes name, once for every feed of the process. A save of this process
+                // committed before this count is in them; one after it makes them unfit to hand on.
+                let ownSaves = state.withLock { $0.ownSaves }
                 let values = read.trimmed ? nil : readRows(namedBy: read.rows)
                 let pendingDue = state.withLock { s -> UInt64? in
                     if s.window.start < 0 || read.trimmed {

@@ -112,9 +112,11 @@ final class StoreCoordinator: Sendable {
         backgroundConnection = LockedConnection(opening: open)
         syncEngine = engine
         let inboxes = self.inboxes
-        follower = feed.map { HistoryFollower(feed: $0, registeredAt: start) { changes, heard in
-            inboxes.broadcast(changes, heard: heard, except: nil)
-        } }
+        follower = feed.map {
+            HistoryFollower(feed: $0, registeredAt: start) { changes, heard in
+                inboxes.broadcast(changes, heard: heard, except: nil)
+            }
+        }
     }
 
     /// As above, for the file at `path` (nil: in memory).

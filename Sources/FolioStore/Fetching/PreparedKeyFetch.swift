@@ -64,11 +64,12 @@ extension ObjectContext {
         plan.limit = nil
         plan.offset = nil
         let excluded = Set(pending.map(\.objectID))
+        // Heard rows leave out the changed objects already (they are not among the rows asked for).
         var all =
             plan.restrictToIDs?.isEmpty == true
             ? []
-            : try heard ?? withStore { try $0.fetchKeys(plan) }
-                .map { (ObjectID(entityName: e.name, rowID: $0.0), $0.1) }
+            : try heard
+                ?? withStore { try $0.fetchKeys(plan) }.map { (ObjectID(entityName: e.name, rowID: $0.0), $0.1) }
                 .filter { !excluded.contains($0.0) }
         for o in pending where !o.isDeletedFlag {
             if let p = request.predicate, !(try p.evaluate(o as! T)) { continue }
