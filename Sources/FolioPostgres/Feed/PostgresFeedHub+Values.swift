@@ -43,6 +43,7 @@ extension PostgresFeedHub {
             try using { c in
                 for (name, ids) in wanted where !ids.isEmpty {
                     guard let entity = schema.entity(named: name) else { continue }
+                    heard.describe(entity)
                     let r = try c.query(
                         "SELECT \(PostgresBackend.rowColumns(entity)) FROM \(quote(entity.name)) t0 WHERE t0.id = ANY($1::bigint[])",
                         [PostgresBackend.idArray(Array(ids))])

@@ -17,9 +17,9 @@ extension ObjectContext {
         merge(changes)
     }
 
-    /// The row heard for `id` while a merge runs, if it was read and is there.
-    func heardRow(_ id: ObjectID) -> StoredRow? {
-        guard case .some(.some(let row)) = heardRows?.row(id) else { return nil }
+    /// The row heard for `object` while a merge runs, if it was read, is there and fits its entity.
+    func heardRow(_ object: ManagedObject) -> StoredRow? {
+        guard let heard = heardRows, case .some(.some(let row)) = heard.row(object.objectID), heard.fits(object.meta) else { return nil }
         return row
     }
 
@@ -31,8 +31,8 @@ extension ObjectContext {
     /// their rows and matched as unsaved ones are, and kept until the merge
     /// ends, so an observer that asks for them finds them loaded.
     func heardKeys<T: ManagedObject>(_ prepared: PreparedKeyFetch<T>, rows: [Int64]) -> [(ObjectID, [StoreValue])]? {
-        guard let heard = heardRows, !rows.isEmpty else { return nil }
         let e = prepared.entity, request = prepared.request
+        guard let heard = heardRows, !rows.isEmpty, heard.fits(e) else { return nil }
         var found: [(Int64, StoredRow)] = []
         found.reserveCapacity(rows.count)
         for rowID in rows {

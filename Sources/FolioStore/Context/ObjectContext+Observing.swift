@@ -89,7 +89,7 @@ extension ObjectContext {
                 let known = o.version
                 refresh(o, mergeChanges: false)
                 // The row the change feed read for every container: loaded again without a read (never an older one).
-                if let row = heardRow(id), row.version >= known { fill(o, row) }
+                if let row = heardRow(o), row.version >= known { fill(o, row) }
             }
         }
         if !changes.isEmpty || entity != nil { forgetStoredMembership(after: changes, insertedInto: entity) }
