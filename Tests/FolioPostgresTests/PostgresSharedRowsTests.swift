@@ -124,7 +124,10 @@ import Testing
                     + harness.batches.map { $0.objectChanges.filter { $0.id == id }.map { "\($0.type)" }.joined(separator: "+") }
                     .filter { !$0.isEmpty }.joined(separator: ", ")
             }
-            #expect(twice.isEmpty, "client \(k) reported new objects twice: \(reports), seed \(seed)")
+            #expect(
+                twice.isEmpty,
+                "client \(k) reported new objects twice: \(reports), seed \(seed), last store error: \(String(describing: controller.lastError))"
+            )
             let unreported = alive.filter { reported[$0] != 1 }
             #expect(unreported.isEmpty, "client \(k) never reported \(unreported), seed \(seed)")
         }
