@@ -73,6 +73,7 @@ struct ScaleBench {
         let rawNotifyingSaves = try await Self.off { [writers, seconds] in
             try ScaleRaw.run(uri, writers: writers, seconds: seconds, notifying: true)
         }
+        let countersBefore = try ServerCounters.read(uri)
         let watch = try ConnectionWatch(uri)
         var (saves, failures) = try await folioSaves(uri)
         let peak = watch.stop()
@@ -82,9 +83,12 @@ struct ScaleBench {
 
         var tally = ScaleTally()
         for child in children { try await child.tally(saves, into: &tally) }
+        // The clients' sessions have ended (each reported its counts); the writers' are idle a moment (they report then).
+        try await Task.sleep(for: .milliseconds(1500))
+        let counters = try ServerCounters.read(uri) - countersBefore
         report(
             saves: saves.count, failures: failures, rawSaves: rawSaves, rawNotifyingSaves: rawNotifyingSaves, tally: tally, idle: idle,
-            peak: peak, json: json)
+            peak: peak, counters: counters.perSave(saves.count), json: json)
     }
 
     /// The writers' saves, in the order they returned, and how many saves failed.
@@ -141,7 +145,8 @@ struct ScaleBench {
     }
 
     private func report(
-        saves: Int, failures: Int, rawSaves: Int, rawNotifyingSaves: Int, tally: ScaleTally, idle: Int, peak: Int, json: Bool
+        saves: Int, failures: Int, rawSaves: Int, rawNotifyingSaves: Int, tally: ScaleTally, idle: Int, peak: Int,
+        counters: (text: String, json: [String]), json: Bool
     ) {
         let perSecond = Double(saves) / seconds, rawPerSecond = Double(rawSaves) / seconds
         let ratio = rawPerSecond > 0 ? perSecond / rawPerSecond : 0
@@ -175,17 +180,20 @@ struct ScaleBench {
             "deliveries    \(heard) heard, \(tally.missed) missed, \(tally.duplicated) duplicated (target 0 and 0), \(tally.outOfOrder) out of order"
         )
         print("connections   \(idle) with the clients open, peak \(peak) while saving (client backends in pg_stat_activity)")
+        print(counters.text)
         if json {
-            let fields = [
-                "\"writers\": \(writers)", "\"clients\": \(clients)", "\"processes\": \(processes)",
-                String(format: "\"saves_per_s\": %.1f", perSecond), String(format: "\"raw_saves_per_s\": %.1f", rawPerSecond),
-                String(format: "\"ratio\": %.3f", ratio),
-                String(format: "\"raw_notify_saves_per_s\": %.1f", Double(rawNotifyingSaves) / seconds),
-                String(format: "\"visible_p50_ms\": %.2f", percentile(0.5)), String(format: "\"visible_p99_ms\": %.2f", percentile(0.99)),
-                "\"missed\": \(tally.missed)", "\"duplicated\": \(tally.duplicated)", "\"out_of_order\": \(tally.outOfOrder)",
-                "\"connections\": \(peak)",
-                "\"idle_connections\": \(idle)", "\"failed_saves\": \(failures)",
-            ]
+            let fields =
+                [
+                    "\"writers\": \(writers)", "\"clients\": \(clients)", "\"processes\": \(processes)",
+                    String(format: "\"saves_per_s\": %.1f", perSecond), String(format: "\"raw_saves_per_s\": %.1f", rawPerSecond),
+                    String(format: "\"ratio\": %.3f", ratio),
+                    String(format: "\"raw_notify_saves_per_s\": %.1f", Double(rawNotifyingSaves) / seconds),
+                    String(format: "\"visible_p50_ms\": %.2f", percentile(0.5)),
+                    String(format: "\"visible_p99_ms\": %.2f", percentile(0.99)),
+                    "\"missed\": \(tally.missed)", "\"duplicated\": \(tally.duplicated)", "\"out_of_order\": \(tally.outOfOrder)",
+                    "\"connections\": \(peak)",
+                    "\"idle_connections\": \(idle)", "\"failed_saves\": \(failures)",
+                ] + counters.json
             print("{" + fields.joined(separator: ", ") + "}")
         }
     }

@@ -31,7 +31,7 @@ import Testing
 
         // A follower that has read nothing since `start` finds the three rows in one read.
         let delivered = LockedValue<[ChangeSet]>([])
-        let follower = HistoryFollower(feed: feed, registeredAt: start) { changes in delivered.withLock { $0.append(changes) } }
+        let follower = HistoryFollower(feed: feed, registeredAt: start) { changes, _ in delivered.withLock { $0.append(changes) } }
         follower.start(fallbackInterval: 3600)
         follower.pollNow()
         let sets = delivered.withLock { $0 }

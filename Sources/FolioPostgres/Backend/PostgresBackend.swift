@@ -1,4 +1,5 @@
 import Dispatch
+import FolioLocking
 import FolioStore
 import Foundation
 
@@ -8,6 +9,9 @@ import Foundation
 /// write side by side, and a write transaction excludes every other
 /// writer, so it means on a server what it means on SQLite.
 final class PostgresBackend: StoreBackend {
+    /// Statements this process ran to read stored rows (objects, keys, and
+    /// the rows a feed hub reads for its containers), per server URI, for tests to count.
+    private static let rowReadCounts = LockedValue<[String: Int]>([:])
     let connection: PGConnection
     let server: PostgresServer
     let namespace: String?
@@ -78,12 +82,12 @@ final class PostgresBackend: StoreBackend {
     /// IDs as one array parameter, whatever their number.
     static func idArray(_ ids: [Int64]) -> StoreValue { PostgresDialect().idList(ids) }
 
-    func rowColumns(_ entity: EntityDescription) -> String {
+    static func rowColumns(_ entity: EntityDescription) -> String {
         (["t0.id"] + entity.attributes.map { "t0." + quote($0.name) } + entity.toOnes.map { "t0." + quote($0.name) }
             + ["t0.\(RowVersion.column)"]).joined(separator: ", ")
     }
 
-    func readRow(_ r: PGResult, _ row: Int, _ entity: EntityDescription) -> StoredRow {
+    static func readRow(_ r: PGResult, _ row: Int, _ entity: EntityDescription) -> StoredRow {
         let n = entity.attributes.count
         var attrs: [StoreValue] = []
         attrs.reserveCapacity(n)
@@ -97,14 +101,16 @@ final class PostgresBackend: StoreBackend {
     }
 
     func fetchRows(_ plan: FetchPlan) throws -> [(Int64, StoredRow)] {
-        let (sql, bindings) = selectSQL(plan, columns: rowColumns(plan.entity))
+        let (sql, bindings) = selectSQL(plan, columns: Self.rowColumns(plan.entity))
         let r = try reading { try $0.query(sql, bindings) }
-        return (0..<r.rowCount).map { (r.int64(row: $0, column: 0), readRow(r, $0, plan.entity)) }
+        Self.countRowRead(server.uri)
+        return (0..<r.rowCount).map { (r.int64(row: $0, column: 0), Self.readRow(r, $0, plan.entity)) }
     }
 
     func fetchKeys(_ plan: FetchPlan) throws -> [(Int64, [StoreValue])] {
         let (sql, bindings) = selectSQL(plan, columns: (["t0.id"] + plan.keyColumns).joined(separator: ", "))
         let r = try reading { try $0.query(sql, bindings) }
+        Self.countRowRead(server.uri)
         let n = plan.keyColumns.count
         var result: [(Int64, [StoreValue])] = []
         result.reserveCapacity(r.rowCount)
@@ -127,10 +133,11 @@ final class PostgresBackend: StoreBackend {
 
     func rows(of entity: EntityDescription, ids: [Int64]) throws -> [Int64: StoredRow] {
         guard !ids.isEmpty else { return [:] }
-        let sql = "SELECT \(rowColumns(entity)) FROM \(quote(entity.name)) t0 WHERE t0.id = ANY($1::bigint[])"
+        let sql = "SELECT \(Self.rowColumns(entity)) FROM \(quote(entity.name)) t0 WHERE t0.id = ANY($1::bigint[])"
         let r = try reading { try $0.query(sql, [Self.idArray(ids)]) }
+        Self.countRowRead(server.uri)
         var result: [Int64: StoredRow] = [:]
-        for row in 0..<r.rowCount { result[r.int64(row: row, column: 0)] = readRow(r, row, entity) }
+        for row in 0..<r.rowCount { result[r.int64(row: row, column: 0)] = Self.readRow(r, row, entity) }
         return result
     }
 
@@ -240,4 +247,12 @@ final class PostgresBackend: StoreBackend {
     func recordSeeded() throws {
         try connection.query("INSERT INTO folio_metadata (key, value) VALUES ('seeded', '1') ON CONFLICT (key) DO NOTHING")
     }
+}
+
+extension PostgresBackend {
+    /// Notes a statement that read stored rows of the server at `uri`.
+    static func countRowRead(_ uri: String) { rowReadCounts.withLock { $0[uri, default: 0] += 1 } }
+
+    /// How many statements this process ran to read stored rows of the server at `uri`.
+    package static func rowReads(_ uri: String) -> Int { rowReadCounts.withLock { $0[uri] ?? 0 } }
 }

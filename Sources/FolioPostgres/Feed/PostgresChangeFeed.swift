@@ -79,6 +79,8 @@ package final class PostgresChangeFeed: StoreChangeFeed {
         }
     }
 
+    package func readsRows(of schema: Schema) { hub.readsRows(of: schema) }
+
     package func acknowledge(position: Int64, silenceLimit: Double) throws {
         try hub.acknowledge(try subscription(), position: position, silenceLimit: silenceLimit)
     }

@@ -19,8 +19,18 @@ extension PostgresFeedHub {
             var rows: [(position: Int64, changes: ChangeSet)] = []
             var index = w.rows.count
             while index > 0 && w.rows[index - 1].position > position { index -= 1 }
-            for row in w.rows[index...] { rows.append((row.position, row.author == reader ? ChangeSet() : row.changes)) }
-            return HistoryRead(rows: rows, trimmed: false, latest: w.through)
+            var served = Set<ObjectID>()
+            for row in w.rows[index...] {
+                rows.append((row.position, row.author == reader ? ChangeSet() : row.changes))
+                if row.author != reader && row.values != nil && row.valuesAfter == s.ownSaves {
+                    served.formUnion(row.changes.inserted)
+                    served.formUnion(row.changes.updated.keys)
+                    served.formUnion(row.changes.deleted)
+                }
+            }
+            return HistoryRead(
+                rows: rows, trimmed: false, latest: w.through, heard: Self.heard(in: w.rows[index...], served: served, ownSaves: s.ownSaves)
+            )
         }
         if let served {
             return served
@@ -49,7 +59,9 @@ extension PostgresFeedHub {
                 let flight = DispatchGroup()
                 flight.enter()
                 s.readInFlight = flight
-                return .read(flight, from: s.window.start < 0 ? position : s.window.through, heard: s.window.heard)
+                // The first window starts where the furthest-behind feed is, so that every feed reads from it.
+                let behind = s.subscribers.values.compactMap(\.position).min() ?? position
+                return .read(flight, from: s.window.start < 0 ? min(position, behind) : s.window.through, heard: s.window.heard)
             }
             switch step {
             case .done:
@@ -62,12 +74,18 @@ extension PostgresFeedHub {
                     flight.leave()
                 }
                 let read = try using { try PostgresHistory.readAll($0, after: from) }
+                // The rows these changes name, once for every feed of the process. A save of this process
+                // committed before this count is in them; one after it makes them unfit to hand on.
+                let ownSaves = state.withLock { $0.ownSaves }
+                let values = read.trimmed ? nil : readRows(namedBy: read.rows)
                 let pendingDue = state.withLock { s -> UInt64? in
                     if s.window.start < 0 || read.trimmed {
                         s.window.rows = []
                         s.window.start = read.trimmed ? read.latest : from
                     }
-                    s.window.rows += read.rows
+                    s.window.rows += read.rows.map {
+                        Window.Row(position: $0.position, author: $0.author, changes: $0.changes, values: values, valuesAfter: ownSaves)
+                    }
                     s.window.through = max(read.latest, from)
                     if s.window.rows.count > Self.windowLimit {
                         let dropped = s.window.rows.count - Self.windowLimit / 2

@@ -30,7 +30,16 @@ final class PostgresFeedHub: Sendable {
     /// The history rows read, positions in (start, through], and what
     /// forces the next read to ask the server.
     struct Window {
-        var rows: [(position: Int64, author: String, changes: ChangeSet)] = []
+        /// A history row, with the stored rows its read found for what it changed (nil: none read).
+        struct Row {
+            var position: Int64
+            var author: String
+            var changes: ChangeSet
+            var values: HeardRows?
+            /// How many saves this process had committed when the values were read (see ``State/ownSaves``).
+            var valuesAfter: UInt64 = 0
+        }
+        var rows: [Row] = []
         var start: Int64 = -1
         var through: Int64 = -1
         /// Counts wakes; a read asks the server when it moved since `readAt`.
@@ -40,6 +49,12 @@ final class PostgresFeedHub: Sendable {
 
     struct State {
         var subscribers: [Int: Subscriber] = [:]
+        /// The containers' schema, for reading the rows the changes name (nil: none read).
+        var schema: Schema?
+        /// Saves this process committed. Rows read before the last of them
+        /// are not handed on: one may be older than that save, which its
+        /// container would never hear again (its own saves reach it empty).
+        var ownSaves: UInt64 = 0
         var nextID = 0
         var window = Window()
         var lastAcknowledgement: UInt64 = 0
@@ -121,7 +136,10 @@ final class PostgresFeedHub: Sendable {
     /// A save of this process committed in `namespace`: the hub's next read asks the server.
     static func committed(uri: String, namespace: String?) {
         guard let hub = hubs.withLock({ $0[Key(uri: uri, namespace: namespace)] }) else { return }
-        hub.state.withLock { $0.window.heard += 1 }
+        hub.state.withLock { s in
+            s.window.heard += 1
+            s.ownSaves += 1
+        }
     }
 
     func add(reader: String) -> Int {
@@ -168,11 +186,14 @@ final class PostgresFeedHub: Sendable {
     }
 
     /// Rows committed past the horizon were found by a read of this
-    /// process (a replica's pull): its feeds read again soon, as if woken by
+    /// process (a replica's pull): its feeds read again, as if woken by
     /// a save of another (nil), since those rows were announced already.
-    static func pendingFound(uri: String, namespace: String?) {
+    /// It joins the hub's wait for rows past `horizon` (which doubles while
+    /// the horizon stays), rather than reading again at the first step each time.
+    static func pendingFound(uri: String, namespace: String?, horizon: Int64) {
         guard let hub = hubs.withLock({ $0[Key(uri: uri, namespace: namespace)] }) else { return }
-        hub.rereadSoon(after: [PostgresNotifier.spacing], payloads: nil)
+        let due = hub.state.withLock { $0.pending(true, horizon: horizon, now: DispatchTime.now().uptimeNanoseconds) }
+        if let due { hub.rereadPending(at: due) }
     }
 
     /// Makes the next read ask the server and wakes every feed (`[]`: a reread, nothing heard).

@@ -101,7 +101,7 @@ enum PostgresHistory {
         throws -> (read: HistoryRead, pending: Bool)
     {
         let all = try readAll(c, after: position)
-        if all.pending, let store { PostgresFeedHub.pendingFound(uri: store.uri, namespace: store.namespace) }
+        if all.pending, let store { PostgresFeedHub.pendingFound(uri: store.uri, namespace: store.namespace, horizon: all.latest) }
         let read = HistoryRead(
             rows: all.rows.map { ($0.position, $0.author == author ? ChangeSet() : $0.changes) }, trimmed: all.trimmed, latest: all.latest)
         return (read, all.pending)

@@ -35,11 +35,17 @@ package protocol StoreChangeFeed: AnyObject {
     func startWaking(on queue: DispatchQueue, _ wake: @escaping @Sendable () -> Void) -> Bool
     /// Stops waking and closes the connection.
     func close()
+    /// The schema of the containers the feed serves, for a feed that reads
+    /// the rows its changes name once for all of them (others ignore it).
+    func readsRows(of schema: Schema)
 }
 
 extension StoreChangeFeed {
     /// A feed that reads the store every time.
     package func read(after position: Int64, fresh: Bool) throws -> HistoryRead { try read(after: position) }
+
+    /// A feed that hands on no rows.
+    package func readsRows(of schema: Schema) {}
 }
 
 /// What one read of the history found.
@@ -52,10 +58,14 @@ package struct HistoryRead {
     package var trimmed: Bool
     /// The newest position in the snapshot the rows came from.
     package var latest: Int64
+    /// The stored rows of objects the rows changed, where the feed read
+    /// them for every container of the process (see ``HeardRows``).
+    package var heard: HeardRows?
 
-    package init(rows: [(position: Int64, changes: ChangeSet)], trimmed: Bool, latest: Int64) {
+    package init(rows: [(position: Int64, changes: ChangeSet)], trimmed: Bool, latest: Int64, heard: HeardRows? = nil) {
         self.rows = rows
         self.trimmed = trimmed
         self.latest = latest
+        self.heard = heard
     }
 }

@@ -99,7 +99,7 @@ final class ContextCoordinator: Sendable {
     /// A deadline a busy timeout from now.
     var deadlineFromNow: UInt64 { (try? writes.with { $0.deadlineFromNow }) ?? DispatchTime.now().uptimeNanoseconds }
 
-    func addInbox(_ deliver: @escaping @Sendable (ChangeSet) -> Void) -> Int { shared.addInbox(deliver) }
+    func addInbox(_ deliver: @escaping @Sendable (ChangeSet, HeardRows?) -> Void) -> Int { shared.addInbox(deliver) }
 
     func removeInbox(_ id: Int) { shared.removeInbox(id) }
 

@@ -5,13 +5,13 @@ import FolioLocking
 /// coordinator, so that nothing running on its queue holds the coordinator
 /// (and with it every connection) past the moment its container goes.
 ///
-///     let inbox = inboxes.add { changes in queue.async { merge(changes) } }
+///     let inbox = inboxes.add { changes, heard in queue.async { merge(changes, heard: heard) } }
 ///     inboxes.broadcast(changes, except: inbox)
 final class ContextInboxes: Sendable {
-    private let state = LockedValue<(next: Int, deliver: [Int: @Sendable (ChangeSet) -> Void])>((0, [:]))
+    private let state = LockedValue<(next: Int, deliver: [Int: @Sendable (ChangeSet, HeardRows?) -> Void])>((0, [:]))
 
     /// Adds a context's delivery; returns its number.
-    func add(_ deliver: @escaping @Sendable (ChangeSet) -> Void) -> Int {
+    func add(_ deliver: @escaping @Sendable (ChangeSet, HeardRows?) -> Void) -> Int {
         state.withLock { state in
             state.next += 1
             state.deliver[state.next] = deliver
@@ -28,9 +28,10 @@ final class ContextInboxes: Sendable {
         state.withLock { state in state.deliver.keys.contains { $0 != inbox } }
     }
 
-    /// Delivers a change set to every inbox except `sender`'s.
-    func broadcast(_ changes: ChangeSet, except sender: Int?) {
+    /// Delivers a change set to every inbox except `sender`'s, with the
+    /// stored rows of its objects where the change feed read them.
+    func broadcast(_ changes: ChangeSet, heard: HeardRows? = nil, except sender: Int?) {
         let targets = state.withLock { state in state.deliver.filter { $0.key != sender }.map(\.value) }
-        for deliver in targets { deliver(changes) }
+        for deliver in targets { deliver(changes, heard) }
     }
 }

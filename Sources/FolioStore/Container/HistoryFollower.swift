@@ -12,12 +12,12 @@ import Synchronization
 /// so that others know it is alive; an acknowledgement never waits for
 /// another writer, it is simply tried again later.
 ///
-///     let follower = HistoryFollower(feed: feed, position: start) { changes in broadcast(changes) }
+///     let follower = HistoryFollower(feed: feed, position: start) { changes, heard in broadcast(changes, heard) }
 ///     follower.start(fallbackInterval: 1)
 final class HistoryFollower: @unchecked Sendable {  // mutable state is @QueueConfined to `queue`
     private let queue: DispatchQueue
     private let feed: StoreChangeFeed
-    private let deliver: @Sendable (ChangeSet) -> Void
+    private let deliver: @Sendable (ChangeSet, HeardRows?) -> Void
     @QueueConfined private var position: Int64
     /// The position last recorded in the store.
     @QueueConfined private var acknowledged: Int64
@@ -44,7 +44,7 @@ final class HistoryFollower: @unchecked Sendable {  // mutable state is @QueueCo
     private static let acknowledgementSpacing: UInt64 = 100_000_000
 
     /// A follower for a reader the feed registered at `position`.
-    init(feed: StoreChangeFeed, registeredAt position: Int64, deliver: @escaping @Sendable (ChangeSet) -> Void) {
+    init(feed: StoreChangeFeed, registeredAt position: Int64, deliver: @escaping @Sendable (ChangeSet, HeardRows?) -> Void) {
         let queue = DispatchQueue(label: "folio.store.history")
         self.queue = queue
         self.feed = feed
@@ -182,12 +182,14 @@ final class HistoryFollower: @unchecked Sendable {  // mutable state is @QueueCo
         isReachable.store(true, ordering: .relaxed)
         if read.trimmed {
             position = max(position, read.latest)
-            deliver(.reload(origin: .otherProcess))
+            deliver(.reload(origin: .otherProcess), nil)
         } else if let last = read.rows.last?.position {
             position = last
-            var merged = read.rows.reduce(ChangeSet(origin: .otherProcess)) { $0.merged(with: $1.changes) }
+            // In place: a follower behind by many rows folds them without copying the set at each.
+            var merged = ChangeSet(origin: .otherProcess)
+            for row in read.rows { merged.merge(row.changes) }
             merged.origin = .otherProcess
-            if !merged.isEmpty { deliver(merged) }
+            if !merged.isEmpty { deliver(merged, read.heard) }
         }
         readThrough.store(position, ordering: .releasing)
         acknowledgeIfDue(force: forceAcknowledgement)

@@ -105,13 +105,18 @@ final class StoreCoordinator: Sendable {
         }
         let reader = try open()
         let feed = readOnly ? nil : try writer.makeChangeFeed(reader: author)
+        feed?.readsRows(of: schema)
         let start = try feed?.register() ?? reader.latestHistoryPosition()
         viewWriter = LockedConnection(writer)
         viewReader = LockedConnection(reader)
         backgroundConnection = LockedConnection(opening: open)
         syncEngine = engine
         let inboxes = self.inboxes
-        follower = feed.map { HistoryFollower(feed: $0, registeredAt: start) { changes in inboxes.broadcast(changes, except: nil) } }
+        follower = feed.map {
+            HistoryFollower(feed: $0, registeredAt: start) { changes, heard in
+                inboxes.broadcast(changes, heard: heard, except: nil)
+            }
+        }
     }
 
     /// As above, for the file at `path` (nil: in memory).
@@ -153,7 +158,7 @@ final class StoreCoordinator: Sendable {
         try viewWriter.with(body)
     }
 
-    func addInbox(_ deliver: @escaping @Sendable (ChangeSet) -> Void) -> Int { inboxes.add(deliver) }
+    func addInbox(_ deliver: @escaping @Sendable (ChangeSet, HeardRows?) -> Void) -> Int { inboxes.add(deliver) }
 
     func removeInbox(_ id: Int) { inboxes.remove(id) }
 

@@ -83,7 +83,14 @@ extension ObjectContext {
         }
         for id in changes.updated.keys {
             guard let o = registry[id] else { continue }
-            if o.hasChanges { reloadKeepingChanges(o) } else if !o.isFault { refresh(o, mergeChanges: false) }
+            if o.hasChanges {
+                reloadKeepingChanges(o)
+            } else if !o.isFault {
+                let known = o.version
+                refresh(o, mergeChanges: false)
+                // The row the change feed read for every container: loaded again without a read (never an older one).
+                if let row = heardRow(o), row.version >= known { fill(o, row) }
+            }
         }
         if !changes.isEmpty || entity != nil { forgetStoredMembership(after: changes, insertedInto: entity) }
         notify(changes)

@@ -100,6 +100,10 @@ public class ObjectContext {
     var processingScheduled = false
     /// Change sets handed to the view context that it has not merged yet.
     let mergesInFlight = MergeCount()
+    /// The stored rows heard with the change set being merged, and the
+    /// objects loaded from them meanwhile (see ``merge(_:heard:)``).
+    var heardRows: HeardRows?
+    var heardObjects: [ManagedObject] = []
 
     init(coordinator shared: StoreCoordinator, delivery: Delivery) {
         if case .main = delivery {
@@ -109,26 +113,26 @@ public class ObjectContext {
         }
         registry = ObjectRegistry(schema: coordinator.schema)
         if case .queue(let q) = delivery { queue = q } else { queue = nil }
-        let deliver: @Sendable (ChangeSet) -> Void
+        let deliver: @Sendable (ChangeSet, HeardRows?) -> Void
         switch delivery {
         case .main:
             let box = MainContextBox(self)
             mainBox = box
             // The box is main-actor isolated, so the compiler checks that the merge runs there.
             let inFlight = mergesInFlight
-            deliver = { changes in
+            deliver = { changes, heard in
                 inFlight.value.add(1, ordering: .releasing)
                 DispatchQueue.main.async {
-                    box.context?.merge(changes)
+                    box.context?.merge(changes, heard: heard)
                     inFlight.value.subtract(1, ordering: .releasing)
                 }
             }
         case .queue(let q):
             let box = ContextBox(self)
             q.setSpecific(key: ObjectContext.queueKey, value: ObjectIdentifier(self))
-            deliver = { changes in q.async { box.context?.merge(changes) } }
+            deliver = { changes, heard in q.async { box.context?.merge(changes, heard: heard) } }
         case .caller:
-            deliver = { _ in }
+            deliver = { _, _ in }
         }
         inbox = coordinator.addInbox(deliver)
     }

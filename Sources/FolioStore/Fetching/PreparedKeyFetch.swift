@@ -53,7 +53,9 @@ extension ObjectContext {
             plan.restrictToIDs = wanted.filter { $0 >= 0 && !inMemory.contains($0) }.sorted()
         }
         let sortCount = request.sortDescriptors.count
-        if pending.isEmpty {
+        // Rows another process saved, heard with the change set being merged: no read (sorted and cut below).
+        let heard = plan.restrictToIDs.flatMap { heardKeys(prepared, rows: $0) }
+        if pending.isEmpty && heard == nil {
             plan.keyColumns.removeFirst(sortCount)
             let rows = try withStore { try $0.fetchKeys(plan) }
             return rows.map { FetchedKeys(id: ObjectID(entityName: e.name, rowID: $0.0), values: $0.1) }
@@ -62,11 +64,12 @@ extension ObjectContext {
         plan.limit = nil
         plan.offset = nil
         let excluded = Set(pending.map(\.objectID))
+        // Heard rows leave out the changed objects already (they are not among the rows asked for).
         var all =
             plan.restrictToIDs?.isEmpty == true
             ? []
-            : try withStore { try $0.fetchKeys(plan) }
-                .map { (ObjectID(entityName: e.name, rowID: $0.0), $0.1) }
+            : try heard
+                ?? withStore { try $0.fetchKeys(plan) }.map { (ObjectID(entityName: e.name, rowID: $0.0), $0.1) }
                 .filter { !excluded.contains($0.0) }
         for o in pending where !o.isDeletedFlag {
             if let p = request.predicate, !(try p.evaluate(o as! T)) { continue }
