@@ -28,9 +28,12 @@ import Testing
 
     /// One save of another container, shown by eight containers' controllers:
     /// the process reads its row once (before, each controller read it: eight reads).
+    /// The writer stands for another process: its URI differs, so it has a hub
+    /// of its own, and its commit never lands during the readers' hub's read
+    /// (rows read then are not handed on, and each container reads its own).
     @Test func aSaveCostsAProcessOneReadOfItsRowHoweverManyContainersShowIt() async throws {
         let uri = try await PostgresCluster.shared().makeDatabase()
-        let writer = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
+        let writer = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri + "&application_name=writer"))
         let clients = try (0..<8).map { _ in try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri)) }
         let controllers = try clients.map(Self.controller)
         let harnesses = controllers.map(ResultsTableHarness.init)

@@ -50,7 +50,7 @@ struct ReplicaPull {
             }
             outcome.position = max(from, read.rows.last?.position ?? from)
             for row in read.rows where !row.changes.isEmpty {
-                changes = changes.merged(with: row.changes)
+                changes.merge(row.changes)
                 outcome.entries += 1
             }
             if !changes.isEmpty { try readRows(changes, &fetched, &joins) }
