@@ -1,4 +1,3 @@
-import CSQLite
 import FolioPostgres
 import FolioStore
 import FolioTestSupport
@@ -31,16 +30,7 @@ import Testing
     }
 
     /// One value the replica file holds, read as another SQLite client would.
-    func local(_ name: String, _ query: String) -> String {
-        var db: OpaquePointer?
-        guard sqlite3_open_v2(dir.path(name), &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return "cannot open" }
-        defer { sqlite3_close(db) }
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, query, -1, &statement, nil) == SQLITE_OK else { return "cannot prepare" }
-        defer { sqlite3_finalize(statement) }
-        guard sqlite3_step(statement) == SQLITE_ROW else { return "" }
-        return sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? ""
-    }
+    func local(_ name: String, _ query: String) -> String { ReplicaFileQuery.value(dir.path(name), query) }
 
     func animal(_ name: String, in context: ObjectContext) -> TestAnimal {
         let a = TestAnimal(context: context)

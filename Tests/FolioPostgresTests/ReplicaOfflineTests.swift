@@ -1,4 +1,3 @@
-import CSQLite
 import FolioPostgres
 import FolioStore
 import FolioTestSupport
@@ -18,16 +17,8 @@ import Testing
     }
 
     func outbox(_ path: String) -> [String] {
-        var db: OpaquePointer?
-        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return ["cannot open"] }
-        defer { sqlite3_close(db) }
-        var statement: OpaquePointer?
-        let query = "SELECT outbox FROM folio_history WHERE outbox IS NOT NULL ORDER BY position"
-        guard sqlite3_prepare_v2(db, query, -1, &statement, nil) == SQLITE_OK else { return [] }
-        defer { sqlite3_finalize(statement) }
-        var rows: [String] = []
-        while sqlite3_step(statement) == SQLITE_ROW { rows.append(String(cString: sqlite3_column_text(statement, 0))) }
-        return rows
+        ReplicaFileQuery.rows(path, "SELECT outbox FROM folio_history WHERE outbox IS NOT NULL ORDER BY position")?.map { $0[0] }
+            ?? ["cannot read"]
     }
 
     @Test func savesWhileTheServerIsStoppedWaitAndArePushedWhenItIsBack() async throws {

@@ -1,4 +1,3 @@
-import CSQLite
 import FolioPostgres
 import FolioResults
 import FolioStore
@@ -36,19 +35,7 @@ import Testing
 
     /// What the replica file holds, read as another SQLite client would.
     func local(_ name: String, _ query: String) -> String {
-        var db: OpaquePointer?
-        guard sqlite3_open_v2(dir.path(name), &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return "cannot open" }
-        defer { sqlite3_close(db) }
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, query, -1, &statement, nil) == SQLITE_OK else { return "cannot prepare" }
-        defer { sqlite3_finalize(statement) }
-        var rows: [String] = []
-        while sqlite3_step(statement) == SQLITE_ROW {
-            rows.append(
-                (0..<sqlite3_column_count(statement)).map { sqlite3_column_text(statement, $0).map { String(cString: $0) } ?? "" }
-                    .joined(separator: "|"))
-        }
-        return rows.joined(separator: ",")
+        ReplicaFileQuery.rows(dir.path(name), query).map { $0.map { $0.joined(separator: "|") }.joined(separator: ",") } ?? "cannot read"
     }
 
     func animal(_ name: String, in context: ObjectContext, legs: Int = 4) -> TestAnimal {

@@ -1,4 +1,3 @@
-import CSQLite
 import FolioPostgres
 import FolioStore
 import FolioTestSupport
@@ -62,13 +61,6 @@ import Testing
 
     /// How many records of what the sync could not settle the file holds.
     static func stored(_ path: String) -> Int {
-        var db: OpaquePointer?
-        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return -1 }
-        defer { sqlite3_close(db) }
-        var statement: OpaquePointer?
-        let query = "SELECT count(*) FROM folio_metadata WHERE key = 'replica_unsettled'"
-        guard sqlite3_prepare_v2(db, query, -1, &statement, nil) == SQLITE_OK else { return -1 }
-        defer { sqlite3_finalize(statement) }
-        return sqlite3_step(statement) == SQLITE_ROW ? Int(sqlite3_column_int(statement, 0)) : -1
+        Int(ReplicaFileQuery.value(path, "SELECT count(*) FROM folio_metadata WHERE key = 'replica_unsettled'")) ?? -1
     }
 }
