@@ -8,7 +8,7 @@ import Testing
 /// each checked and resolved on its own, and one the server refuses or the
 /// policy leaves to the app stops the push after the saves before it.
 @MainActor
-@Suite struct ReplicaBatchPushTests {
+@Suite struct ReplicaBatchPushTests: ReplicaSuite {
     let cluster: PostgresCluster
     let uri: String
     let dir: StoreTemporaryDirectory
@@ -17,14 +17,6 @@ import Testing
         cluster = try await PostgresCluster.shared()
         uri = try await cluster.makeDatabase(prefix: "batch")
         dir = try StoreTemporaryDirectory()
-    }
-
-    func replica(_ name: String) throws -> PersistentContainer {
-        try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri, replica: dir.path(name)), syncsAutomatically: false)
-    }
-
-    func sql(_ text: String) async throws -> String {
-        try await cluster.runSQL(text, database: PostgresCluster.databaseName(uri)).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     func zoo(_ name: String, in context: ObjectContext) {

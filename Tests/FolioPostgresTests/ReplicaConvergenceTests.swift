@@ -9,30 +9,15 @@ import Testing
 /// state: relationships, deletions against edits under each policy, and a
 /// replica that fell behind the server's trimmed history.
 @MainActor
-@Suite struct ReplicaConvergenceTests {
+@Suite struct ReplicaConvergenceTests: ReplicaSuite {
     let cluster: PostgresCluster
     let uri: String
     let dir: StoreTemporaryDirectory
-    var database: String { PostgresCluster.databaseName(uri) }
 
     init() async throws {
         cluster = try await PostgresCluster.shared()
         uri = try await cluster.makeDatabase(prefix: "converge")
         dir = try StoreTemporaryDirectory()
-    }
-
-    /// A replica that syncs only when the test says.
-    func replica(_ name: String, policy: MergePolicy = .error) throws -> PersistentContainer {
-        let container = try PersistentContainer(
-            schema: StoreTestSchema.make(),
-            store: .postgreSQL(uri, replica: dir.path(name)), syncsAutomatically: false)
-        container.syncMergePolicy = policy
-        return container
-    }
-
-    @discardableResult
-    func sql(_ text: String) async throws -> String {
-        try await cluster.runSQL(text, database: database).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     func object<T: ManagedObject>(_ id: ObjectID, in container: PersistentContainer, as: T.Type) throws -> T {

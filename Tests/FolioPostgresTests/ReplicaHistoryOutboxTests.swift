@@ -8,25 +8,15 @@ import Testing
 /// column): they outlive the history's trimming, and a file that kept them
 /// in a table of their own moves them there when it opens.
 @MainActor
-@Suite struct ReplicaHistoryOutboxTests {
+@Suite struct ReplicaHistoryOutboxTests: ReplicaSuite {
     let cluster: PostgresCluster
     let uri: String
     let dir: StoreTemporaryDirectory
-    var database: String { PostgresCluster.databaseName(uri) }
 
     init() async throws {
         cluster = try await PostgresCluster.shared()
         uri = try await cluster.makeDatabase(prefix: "historyoutbox")
         dir = try StoreTemporaryDirectory()
-    }
-
-    func replica(_ name: String) throws -> PersistentContainer {
-        try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri, replica: dir.path(name)), syncsAutomatically: false)
-    }
-
-    @discardableResult
-    func sql(_ text: String) async throws -> String {
-        try await cluster.runSQL(text, database: database).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// One value the replica file holds, read as another SQLite client would.

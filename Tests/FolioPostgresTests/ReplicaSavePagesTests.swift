@@ -10,7 +10,7 @@ import Testing
 /// server version each row it changes was seen at, from which a push finds
 /// the version to check; its number is never handed out again once pushed.
 @MainActor
-@Suite struct ReplicaSavePagesTests {
+@Suite struct ReplicaSavePagesTests: ReplicaSuite {
     let cluster: PostgresCluster
     let uri: String
     let dir: StoreTemporaryDirectory
@@ -20,14 +20,6 @@ import Testing
         cluster = try await PostgresCluster.shared()
         uri = try await cluster.makeDatabase(prefix: "outbox")
         dir = try StoreTemporaryDirectory()
-    }
-
-    func replica(_ name: String) throws -> PersistentContainer {
-        try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri, replica: dir.path(name)), syncsAutomatically: false)
-    }
-
-    func sql(_ text: String) async throws -> String {
-        try await cluster.runSQL(text, database: PostgresCluster.databaseName(uri)).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Frames in a file's write-ahead log: each page a commit wrote is one.

@@ -10,28 +10,15 @@ import Testing
 /// through every path that changes the record, or a conflict goes unseen
 /// (or one is seen that is not there).
 @MainActor
-@Suite struct ReplicaServerVersionTests {
+@Suite struct ReplicaServerVersionTests: ReplicaSuite {
     let cluster: PostgresCluster
     let uri: String
     let dir: StoreTemporaryDirectory
-    var database: String { PostgresCluster.databaseName(uri) }
 
     init() async throws {
         cluster = try await PostgresCluster.shared()
         uri = try await cluster.makeDatabase(prefix: "serverversion")
         dir = try StoreTemporaryDirectory()
-    }
-
-    func replica(_ name: String, policy: MergePolicy = .error) throws -> PersistentContainer {
-        let container = try PersistentContainer(
-            schema: StoreTestSchema.make(), store: .postgreSQL(uri, replica: dir.path(name)), syncsAutomatically: false)
-        container.syncMergePolicy = policy
-        return container
-    }
-
-    @discardableResult
-    func sql(_ text: String) async throws -> String {
-        try await cluster.runSQL(text, database: database).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// One value the replica file holds, read as another SQLite client would.

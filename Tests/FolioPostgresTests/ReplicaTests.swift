@@ -8,29 +8,15 @@ import Testing
 /// A replica (`.postgreSQL(uri, replica: path)`): an SQLite copy of the
 /// server's store that saves locally, with an outbox, and syncs.
 @MainActor
-@Suite struct ReplicaTests {
+@Suite struct ReplicaTests: ReplicaSuite {
     let cluster: PostgresCluster
     let uri: String
     let dir: StoreTemporaryDirectory
-    var database: String { PostgresCluster.databaseName(uri) }
 
     init() async throws {
         cluster = try await PostgresCluster.shared()
         uri = try await cluster.makeDatabase(prefix: "replica")
         dir = try StoreTemporaryDirectory()
-    }
-
-    /// A replica that syncs only when the test says, so the order in which replicas meet the server is the test's.
-    func replica(_ name: String, version: Int = 1) throws -> PersistentContainer {
-        let container = try PersistentContainer(
-            schema: StoreTestSchema.make(version: version),
-            store: .postgreSQL(uri, replica: dir.path(name)), syncsAutomatically: false)
-        return container
-    }
-
-    @discardableResult
-    func sql(_ text: String) async throws -> String {
-        try await cluster.runSQL(text, database: database).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// What the replica file holds, read as another SQLite client would.
