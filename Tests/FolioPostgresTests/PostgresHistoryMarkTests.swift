@@ -24,8 +24,10 @@ import Testing
         try PersistentContainer(schema: ConflictTestSchema.make(), store: .postgreSQL(uri))
     }
 
+    /// A session of another program, with no statement timeout: it waits for a row as long as the
+    /// test holds it (on a loaded machine the test may take over 30 s to see it waiting).
     func otherClient() throws -> PGConnection {
-        let connection = try PGConnection(uri: uri)
+        let connection = try PGConnection(uri: uri, statementTimeoutMilliseconds: nil)
         try connection.execute("SET search_path TO conflicts")
         return connection
     }
