@@ -75,6 +75,19 @@ struct FormFollowingTests {
         try form.requireNoChangeElsewhere()
     }
 
+    @Test("A change to an edited field heard after the form closed presents nothing and ends nothing")
+    func changeHeardAfterClosing() {
+        let source = Source()
+        let (app, navigation, form, done) = open(source)
+        app.send("Enter ' list' Enter")  // the user edits the title
+        #expect(navigation.pop() === form)
+        source.note?["title"] = "Shopping"
+        form.sourceMayHaveChanged()  // before, a trap: an alert presented by a form no longer on screen
+        #expect(app.presentedAlert == nil)
+        #expect(form.value("title") == "Groceries list", "the user's value stays")
+        #expect(done.count == 0)
+    }
+
     @Test("A source gone away: the save check throws DeletedElsewhere, Done does not run, the form closes and says so")
     func sourceGone() throws {
         let source = Source()

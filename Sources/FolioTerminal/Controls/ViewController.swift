@@ -215,16 +215,16 @@ open class ViewController {
         application?.setNeedsDisplay()
     }
 
-    /// Presents an alert or action sheet over the application.
+    /// Presents an alert or action sheet over the application. A controller
+    /// no longer (or not yet) on screen presents nothing, as UIKit's does:
+    /// an observer's late call (a change heard after its form was closed)
+    /// must not end the program.
     ///
     /// ```swift
     /// present(AlertController(title: "Race not selected", message: "Please select a race first", preferredStyle: .alert))
     /// ```
     public func present(_ alert: AlertController) {
-        guard let application else {
-            preconditionFailure("present(_:) on '\(title)', which is not attached to an application")
-        }
-        application.present(alert)
+        application?.present(alert)
     }
 
     /// UIKit's form of `present(_:)`: the alert is shown at once (a terminal
