@@ -110,32 +110,18 @@ extension ReplicaFile {
                     "UPDATE \(table) SET \(column) = r.version FROM folio_replica_rows r WHERE r.entity = ? AND r.id = \(table).id",
                     [.text(entity.name)])
                 try connection.execute(
-                    Self.versionInsertTriggerSQL(entity)
-                        + """
-                        ;
-                        CREATE TRIGGER IF NOT EXISTS \(quote("folio_server_version_update_" + entity.name))
-                        AFTER UPDATE OF version ON folio_replica_rows WHEN NEW.entity = \(name) AND NEW.base = OLD.base
-                        BEGIN UPDATE \(table) SET \(column) = NEW.version WHERE id = NEW.id; END;
-                        CREATE TRIGGER IF NOT EXISTS \(quote("folio_server_version_delete_" + entity.name))
-                        AFTER DELETE ON folio_replica_rows WHEN OLD.entity = \(name)
-                        BEGIN UPDATE \(table) SET \(column) = 0 WHERE id = OLD.id; END;
-                        """)
+                    """
+                    CREATE TRIGGER IF NOT EXISTS \(quote("folio_server_version_insert_" + entity.name))
+                    AFTER INSERT ON folio_replica_rows WHEN NEW.entity = \(name) AND NEW.base = 0
+                    BEGIN UPDATE \(table) SET \(column) = NEW.version WHERE id = NEW.id; END;
+                    CREATE TRIGGER IF NOT EXISTS \(quote("folio_server_version_update_" + entity.name))
+                    AFTER UPDATE OF version ON folio_replica_rows WHEN NEW.entity = \(name) AND NEW.base = OLD.base
+                    BEGIN UPDATE \(table) SET \(column) = NEW.version WHERE id = NEW.id; END;
+                    CREATE TRIGGER IF NOT EXISTS \(quote("folio_server_version_delete_" + entity.name))
+                    AFTER DELETE ON folio_replica_rows WHEN OLD.entity = \(name)
+                    BEGIN UPDATE \(table) SET \(column) = 0 WHERE id = OLD.id; END;
+                    """)
             }
         }
     }
-
-    /// The trigger copying a new record's version into its row. A first
-    /// sync drops it while it writes a chunk (it writes each row with its
-    /// version itself, after its record, so the trigger would only look
-    /// for a row not there yet, once per row) and makes it again after.
-    static func versionInsertTriggerSQL(_ entity: EntityDescription) -> String {
-        let name = "'" + entity.name.replacingOccurrences(of: "'", with: "''") + "'"
-        return """
-            CREATE TRIGGER IF NOT EXISTS \(versionInsertTrigger(entity))
-            AFTER INSERT ON folio_replica_rows WHEN NEW.entity = \(name) AND NEW.base = 0
-            BEGIN UPDATE \(quote(entity.name)) SET \(serverVersionColumn) = NEW.version WHERE id = NEW.id; END
-            """
-    }
-
-    static func versionInsertTrigger(_ entity: EntityDescription) -> String { quote("folio_server_version_insert_" + entity.name) }
 }

@@ -173,9 +173,6 @@ extension ReplicaFile {
         let rowInsert = try connection.prepare(insert)
         let versionInsert = try connection.prepare("INSERT OR REPLACE INTO folio_replica_rows (entity, id, version) VALUES (?, ?, ?)")
         let name = StoreValue.text(entity.name)
-        // Inside the caller's write transaction, so no other connection sees the trigger gone, and a failure
-        // part way rolls its drop back with the rows.
-        try connection.execute("DROP TRIGGER IF EXISTS \(ReplicaFile.versionInsertTrigger(entity))")
         for row in rows {
             versionInsert.reset()
             try versionInsert.bind(name, at: 1)
@@ -189,7 +186,6 @@ extension ReplicaFile {
             try rowInsert.bind(.integer(row.version), at: Int32(row.values.count + 3))
             while try rowInsert.step() {}
         }
-        try connection.execute(ReplicaFile.versionInsertTriggerSQL(entity))
     }
 
     /// Removes rows the server deleted (their many-to-many rows go with them).
