@@ -168,6 +168,24 @@ extension PostgresBackend {
         Self.historyStatement(history, author: author, namespace: namespace)
     }
 
+    /// One statement writing a history row for each of `histories` (in their
+    /// order, one transaction's saves), announced once, with the last row's
+    /// position: listeners read everything committed when woken, so a NOTIFY
+    /// per row would only queue more for every one of them to read. Nil when
+    /// every change is empty.
+    static func historyStatement(_ histories: [String], author: String, namespace: String?) -> PGStatement? {
+        let histories = histories.filter { !$0.isEmpty }
+        guard !histories.isEmpty else { return nil }
+        let rows = histories.indices.map { "(\(PostgresHistory.markSQL), $1, $\($0 + 3))" }
+        return PGStatement(
+            """
+            WITH h AS (INSERT INTO folio_history (position, author, changes)
+                       VALUES \(rows.joined(separator: ", ")) RETURNING position)
+            SELECT pg_notify($2, max(position)::text || ' ' || $1) FROM h
+            """,
+            [.text(author), .text(PostgresServer.channel(namespace))] + histories.map { .text($0) })
+    }
+
     /// ``historyStatement(_:author:)`` for the store in `namespace`; without
     /// `notifying` the row is written unannounced (its announcement is owed).
     static func historyStatement(_ history: String, author: String, namespace: String?, notifying: Bool = true) -> PGStatement? {

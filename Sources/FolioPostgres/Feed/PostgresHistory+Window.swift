@@ -17,10 +17,12 @@ extension PostgresHistory {
     /// horizon and whether committed rows wait past it, in one statement
     /// (the feed hub's shared read; the marks once, not per row). A position past the server's
     /// transaction IDs (a store restored into another cluster) reads as trimmed.
-    static func readAll(_ c: PGConnection, after position: Int64) throws -> Rows {
+    /// Rows of `skipping` come without their changes (empty): the reader has them.
+    static func readAll(_ c: PGConnection, after position: Int64, skipping author: String? = nil) throws -> Rows {
         let result = try c.query(
             """
-            SELECT marks.trimmed, GREATEST(marks.horizon, marks.trimmed), h.position, h.author, h.changes,
+            SELECT marks.trimmed, GREATEST(marks.horizon, marks.trimmed), h.position, h.author,
+                   CASE WHEN h.author = $2::text THEN '' ELSE h.changes END,
                    (marks.trimmed > $1 OR $1 > marks.ceiling)::int, marks.pending::int, marks.unpassed::int
             FROM (SELECT m.*, EXISTS (SELECT 1 FROM folio_history p WHERE p.position > GREATEST(m.horizon, $1)) AS pending,
                          EXISTS (SELECT 1 FROM folio_history p WHERE p.position >= m.ceiling) AS unpassed
@@ -28,7 +30,7 @@ extension PostgresHistory {
                   OFFSET 0) marks
             LEFT JOIN folio_history h ON h.position > $1 AND h.position <= marks.horizon
             ORDER BY h.position, h.seq
-            """, [.integer(position)])
+            """, [.integer(position), author.map { .text($0) } ?? .null])
         guard result.rowCount > 0 else { return Rows(latest: position) }
         var read = Rows(
             trimmed: result.int64(row: 0, column: 5) == 1, latest: result.int64(row: 0, column: 1),

@@ -100,7 +100,7 @@ enum PostgresHistory {
     static func readNoting(_ c: PGConnection, after position: Int64, excludingAuthor author: String, store: PostgresFeedHub.Key?)
         throws -> (read: HistoryRead, pending: Bool)
     {
-        let all = try readAll(c, after: position)
+        let all = try readAll(c, after: position, skipping: author)
         if all.pending, let store { PostgresFeedHub.pendingFound(uri: store.uri, namespace: store.namespace, horizon: all.latest) }
         let read = HistoryRead(
             rows: all.rows.map { ($0.position, $0.author == author ? ChangeSet() : $0.changes) }, trimmed: all.trimmed, latest: all.latest)

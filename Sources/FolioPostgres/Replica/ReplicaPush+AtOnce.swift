@@ -17,8 +17,8 @@ extension ReplicaPush {
         guard entries.allSatisfy({ editsAttributesOnly($0.entry) }) else { return nil }
         var bases = known
         var statements: [PGStatement] = []
-        // After every write: a history row takes the history lock to COMMIT, and must not hold it while a write waits for a row.
-        var histories: [PGStatement] = []
+        // The entries' history rows, after every write, in one statement announced once.
+        var histories: [String] = []
         // Per entry, its updates' places among the statements.
         var places: [[(row: RowKey, entity: EntityDescription, index: Int)]] = []
         for (_, entry) in entries {
@@ -33,10 +33,12 @@ extension ReplicaPush {
                 // Each update makes the next version: what the next entry writing the row expects, if the bet holds.
                 bases[row] = base + 1
             }
-            if let history = server.historyStatement(entry.history, author: identity.author) { histories.append(history) }
+            histories.append(entry.history)
             places.append(updates)
         }
-        statements += histories
+        if let rows = PostgresBackend.historyStatement(histories, author: identity.author, namespace: server.namespace) {
+            statements.append(rows)
+        }
         // The transaction, its lock and the check of what the server has from this replica go with the writes.
         statements.insert(
             PGStatement("SELECT pushed_through FROM folio_replicas WHERE number = $1", [.integer(identity.number)]), at: 0)
