@@ -1,3 +1,4 @@
+import FolioLocking
 import FolioStore
 
 // A batch of edits goes to the server in one round trip. A waiting save that
@@ -10,16 +11,47 @@ import FolioStore
 // back and the batch is pushed again entry by entry, which resolves it as
 // before: nothing of the bet is ever committed.
 extension ReplicaPush {
+    /// Consecutive updates of the same keys of one entity, each of another
+    /// row: one statement writes them all (a row written again starts the
+    /// next, so every row's writes stay in commit order).
+    private struct UpdateRun {
+        let entity: EntityDescription
+        let keys: [String]
+        private var rows: Set<RowKey> = []
+        private var values: [StoreValue] = []
+
+        init(_ entity: EntityDescription, keys: [String]) {
+            self.entity = entity
+            self.keys = keys
+        }
+
+        func takes(_ entity: EntityDescription, _ keys: [String], _ row: RowKey) -> Bool {
+            entity.name == self.entity.name && keys == self.keys && !rows.contains(row)
+        }
+
+        mutating func add(_ row: RowKey, _ new: [StoreValue], at version: Int64) {
+            rows.insert(row)
+            values += [.integer(row.id), .integer(version)] + new
+        }
+
+        func statement(_ sql: ReplicaPushSQL) -> PGStatement {
+            PGStatement(sql.updateRowsReturning(entity, keys: keys, count: rows.count), values)
+        }
+    }
+
+    /// Batches this process pushed in one round trip, per server URI, for tests to count.
+    static let batchesAtOnce = LockedValue<[String: Int]>([:])
+
     /// Pushes `entries` in one server transaction with one round trip for
     /// all their writes, when every entry only edits attributes and every
     /// row is where its save left it; nil (nothing written) otherwise.
     func pushAtOnce(_ entries: [(seq: Int64, entry: OutboxEntry)], _ known: [RowKey: Int64]) throws -> [Done]? {
         guard entries.allSatisfy({ editsAttributesOnly($0.entry) }) else { return nil }
         var bases = known
-        var statements: [PGStatement] = []
+        var runs: [UpdateRun] = []
         // The entries' history rows, after every write, in one statement announced once.
         var histories: [String] = []
-        // Per entry, its updates' places among the statements.
+        // Per entry, its updates' rows and the places of the statements writing them.
         var places: [[(row: RowKey, entity: EntityDescription, index: Int)]] = []
         for (_, entry) in entries {
             var updates: [(row: RowKey, entity: EntityDescription, index: Int)] = []
@@ -27,21 +59,22 @@ extension ReplicaPush {
                 guard let entity = schema.entity(named: u.entity) else { return nil }
                 let row = RowKey(u.entity, u.id)
                 let base = bases[row] ?? 0
-                // Its place once the check of what the server has goes first.
-                updates.append((row, entity, statements.count + 1))
-                statements.append(updateReturningRowStatement(entity, u.id, keys: u.keys, values: u.new.map(\.value), at: base))
+                if runs.last?.takes(entity, u.keys, row) != true { runs.append(UpdateRun(entity, keys: u.keys)) }
+                runs[runs.count - 1].add(row, u.new.map(\.value), at: base)
+                // Its statement's place once the check of what the server has goes first.
+                updates.append((row, entity, runs.count))
                 // Each update makes the next version: what the next entry writing the row expects, if the bet holds.
                 bases[row] = base + 1
             }
             histories.append(entry.history)
             places.append(updates)
         }
+        // The transaction, its lock and the check of what the server has from this replica go with the writes.
+        var statements = [PGStatement("SELECT pushed_through FROM folio_replicas WHERE number = $1", [.integer(identity.number)])]
+        statements += runs.map { $0.statement(sql) }
         if let rows = PostgresBackend.historyStatement(histories, author: identity.author, namespace: server.namespace) {
             statements.append(rows)
         }
-        // The transaction, its lock and the check of what the server has from this replica go with the writes.
-        statements.insert(
-            PGStatement("SELECT pushed_through FROM folio_replicas WHERE number = $1", [.integer(identity.number)]), at: 0)
         try server.beginWritingForSave(until: server.deadlineFromNow)
         var done: [Done] = []
         do {
@@ -55,10 +88,12 @@ extension ReplicaPush {
                 server.abandonWriting()
                 return nil
             }
+            var returned: [Int: [Int64: ServerRow]] = [:]
             for ((seq, entry), updates) in zip(entries, places) {
                 var written = Written()
                 for (row, entity, index) in updates {
-                    guard let after = rowReturned(by: results[index], entity, row.id) else {
+                    if returned[index] == nil { returned[index] = rowsReturned(by: results[index], entity) }
+                    guard let after = returned[index]?[row.id] else {
                         // A row changed on the server since: the bet is off.
                         server.abandonWriting()
                         return nil
@@ -66,20 +101,45 @@ extension ReplicaPush {
                     written.versions[row] = after.version
                     written.rowsAfter[row] = after
                 }
-                guard let readBack = updatedRowsAlone(entry, written) else {
+                guard var readBack = updatedRowsAlone(entry, written) else {
                     server.abandonWriting()
                     return nil
                 }
+                for (name, rows) in readBack.rows { readBack.rows[name] = rows.filter { !returnedAsSent(name, $0, by: entry) } }
                 done.append((seq, entry, entry, written, readBack))
             }
             try c.query(
                 "UPDATE folio_replicas SET pushed_through = greatest(pushed_through, $1) WHERE number = $2",
                 [.integer(entries[entries.count - 1].seq), .integer(identity.number)], then: ["COMMIT"])
+            Self.batchesAtOnce.withLock { $0[server.server.uri, default: 0] += 1 }
         } catch {
             server.abandonWriting()
             throw error
         }
         return done
+    }
+
+    /// Whether the server returned `row` with the values `entry` sent for it. The bet held,
+    /// so the row was at the version the save was made on, and holds what this file holds
+    /// but for the keys written: then nothing in this file's row needs a look. A value the
+    /// server returned otherwise (its rounding of a time, say) is written here as it returned it.
+    private func returnedAsSent(_ name: String, _ row: ServerRow, by entry: OutboxEntry) -> Bool {
+        guard let u = entry.updates.first(where: { $0.entity == name && $0.id == row.id }), let entity = schema.entity(named: name)
+        else { return false }
+        let columns = sql.entity(entity).columns
+        return zip(u.keys, u.new).allSatisfy { key, new in columns.firstIndex(of: key).map { row.values[$0] == new.value } ?? false }
+    }
+
+    /// The rows an UPDATE of ``ReplicaPushSQL/updateRowsReturning(_:keys:count:)`` returned, by ID.
+    private func rowsReturned(by r: PGResult, _ entity: EntityDescription) -> [Int64: ServerRow] {
+        let count = sql.entity(entity).columns.count
+        var rows: [Int64: ServerRow] = [:]
+        for i in 0..<r.rowCount {
+            let id = r.int64(row: i, column: 0)
+            rows[id] = ServerRow(
+                id: id, values: (0..<count).map { r.value(row: i, column: $0 + 1) }, version: r.int64(row: i, column: count + 1))
+        }
+        return rows
     }
 
     /// Whether the entry only changes attributes (no relationship, insert,

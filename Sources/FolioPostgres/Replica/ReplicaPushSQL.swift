@@ -33,6 +33,38 @@ final class ReplicaPushSQL {
         return made
     }
 
+    /// One UPDATE of `keys` of `count` rows, each at a server version,
+    /// returning each row whole, its ID first (`$1…`: per row its ID, its
+    /// version, then its values). Each value is cast to its column's type,
+    /// as an assignment would: a column of NULLs alone has no type.
+    func updateRowsReturning(_ entity: EntityDescription, keys: [String], count: Int) -> String {
+        let stored = entity.storedColumns
+        let types = ["bigint", "bigint"] + keys.map { Self.cast(stored[$0]) }
+        let rows = (0..<count).map { row in
+            "(" + types.enumerated().map { "$\(row * types.count + $0.offset + 1)::\($0.element)" }.joined(separator: ", ") + ")"
+        }
+        let names = ["id", "version"] + keys.indices.map { "c\($0)" }
+        let sets =
+            keys.enumerated().map { "\(quote($0.element)) = v.c\($0.offset)" } + ["\(RowVersion.column) = t.\(RowVersion.column) + 1"]
+        let returned = ["t.id"] + (self.entity(entity).columns.map(quote) + [RowVersion.column]).map { "t." + $0 }
+        return """
+            UPDATE \(quote(entity.name)) AS t SET \(sets.joined(separator: ", "))
+            FROM (VALUES \(rows.joined(separator: ", "))) AS v(\(names.joined(separator: ", ")))
+            WHERE t.id = v.id AND t.\(RowVersion.column) = v.version
+            RETURNING \(returned.joined(separator: ", "))
+            """
+    }
+
+    /// The server's type of a stored column type, for a cast.
+    private static func cast(_ type: String?) -> String {
+        switch type {
+        case "INTEGER": "bigint"
+        case "REAL": "double precision"
+        case "TEXT": "text"
+        default: "bytea"
+        }
+    }
+
     /// The UPDATE of `keys` of a row at a server version, returning the row whole
     /// (`$1…` the values, then the ID and the version).
     func updateReturningRow(_ entity: EntityDescription, keys: [String]) -> String {

@@ -1,0 +1,148 @@
+import FolioStore
+import FolioTestSupport
+import Foundation
+import Testing
+
+@testable import FolioPostgres
+
+/// A batch of waiting edits goes to the server as one UPDATE per run of
+/// edits of the same keys of one entity, each of another row: runs broken
+/// by a row written again, by other keys and by another entity, and runs of
+/// NULLs alone, all land as saved, in one round trip.
+@MainActor
+@Suite struct ReplicaBatchUpdateTests: ReplicaSuite {
+    let cluster: PostgresCluster
+    let uri: String
+    let dir: StoreTemporaryDirectory
+
+    init() async throws {
+        cluster = try await PostgresCluster.shared()
+        uri = try await cluster.makeDatabase(prefix: "runs")
+        dir = try StoreTemporaryDirectory()
+    }
+
+    func zoos(_ context: ObjectContext) throws -> String {
+        try context.fetch(FetchRequest<TestZoo>(sortBy: [SortDescriptor(\.name)]))
+            .map { "\($0.name):\($0.location ?? "-")" }.joined(separator: ",")
+    }
+
+    func animals(_ context: ObjectContext) throws -> String {
+        try context.fetch(FetchRequest<TestAnimal>(sortBy: [SortDescriptor(\.commonName)]))
+            .map { "\($0.commonName):\($0.legs):\($0.habitat)" }.joined(separator: ",")
+    }
+
+    func items(_ context: ObjectContext) throws -> String {
+        try context.fetch(FetchRequest<TestItem>(sortBy: [SortDescriptor(\.text)])).map {
+            let fields: [String] = [
+                $0.text, "\($0.count)", "\($0.big)", "\($0.ratio)", "\($0.flag)", "\($0.when.timeIntervalSince1970)",
+                $0.bytes.map { String(format: "%02x", $0) }.joined(), $0.uuid.uuidString, $0.note ?? "-", $0.score.map { "\($0)" } ?? "-",
+            ]
+            return fields.joined(separator: ":")
+        }.joined(separator: ",")
+    }
+
+    @Test func runsOfEditsLandAsSavedInOneRoundTrip() async throws {
+        let a = try replica("a.sqlite"), c = try replica("c.sqlite")
+        let context = a.viewContext
+        let zoo = (0..<4).map { i in
+            let z = TestZoo(context: context)
+            z.name = "Zoo \(i)"
+            z.location = "Place \(i)"
+            return z
+        }
+        let animal = (0..<4).map { i in
+            let x = TestAnimal(context: context)
+            x.commonName = "Animal \(i)"
+            return x
+        }
+        let item = (0..<2).map { i in
+            let x = TestItem(context: context)
+            x.text = "Item \(i)"
+            x.score = 1.5
+            return x
+        }
+        try context.save()
+        _ = try await a.syncNow()
+        _ = try await c.syncNow()
+        let edits: [() -> Void] = [
+            { zoo[0].location = nil },  // a run of NULLs alone
+            { zoo[1].location = nil },
+            { zoo[0].location = "North" },  // the same row again: a new run
+            { animal[0].legs = 3 },  // another entity
+            { animal[1].legs = 5 },
+            { animal[2].legs = 6 },
+            {
+                animal[0].commonName = "Animal 0 renamed"  // other keys
+                animal[0].legs = 7
+            },
+            { zoo[2].name = "Zoo 2 renamed" },
+            { animal[1].habitat = "Savanna" },
+            { animal[3].habitat = "Forest" },
+            { item[0].score = nil },  // NULLs alone in a column of numbers
+            { item[1].score = nil },
+            {
+                for (i, x) in item.enumerated() {  // one save, a key of every type, two rows
+                    x.count = 10 + i
+                    x.big = 1 << 40 + Int64(i)
+                    x.ratio = 0.25 + Double(i)
+                    x.flag = true
+                    x.when = Date(timeIntervalSince1970: 86_400 * Double(i + 1) + 0.5)
+                    x.bytes = Data([0, 1, UInt8(i)])
+                    x.uuid = UUID(uuidString: "00000000-0000-0000-0000-00000000000\(i)")!
+                    x.note = "Note \(i)"
+                }
+            },
+        ]
+        for edit in edits {
+            edit()
+            try context.save()
+        }
+        let before = ReplicaPush.batchesAtOnce.withLock { $0[uri] ?? 0 }
+        let report = try await a.syncNow()
+        #expect(report.pushed == edits.count && report.waiting == 0 && report.problem == nil, "\(report)")
+        #expect(ReplicaPush.batchesAtOnce.withLock { $0[uri] ?? 0 } == before + 1, "the edits went in one round trip")
+
+        let expectedZoos = "Zoo 0:North,Zoo 1:-,Zoo 2 renamed:Place 2,Zoo 3:Place 3"
+        let expectedAnimals = "Animal 0 renamed:7:,Animal 1:5:Savanna,Animal 2:6:,Animal 3:4:Forest"
+        #expect(try zoos(context) == expectedZoos)
+        #expect(try animals(context) == expectedAnimals)
+        let onServer = try await sql(
+            "SELECT string_agg(name || ':' || coalesce(location, '-'), ',' ORDER BY name) FROM \"TestZoo\"")
+        #expect(onServer == expectedZoos)
+        let animalsOnServer = try await sql(
+            "SELECT string_agg(\"commonName\" || ':' || legs || ':' || habitat, ',' ORDER BY \"commonName\") FROM \"TestAnimal\"")
+        #expect(animalsOnServer == expectedAnimals)
+
+        let expectedItems = try items(context)
+        #expect(expectedItems.contains("Item 1:11:1099511627777:1.25:true:172800.5:000101:00000000-0000-0000-0000-000000000001:Note 1:-"))
+
+        // Another replica pulls the edits; a new one copies them.
+        _ = try await c.syncNow()
+        #expect(try zoos(c.viewContext) == expectedZoos && animals(c.viewContext) == expectedAnimals)
+        #expect(try items(c.viewContext) == expectedItems)
+        let b = try replica("b.sqlite")
+        #expect(try zoos(b.viewContext) == expectedZoos && animals(b.viewContext) == expectedAnimals)
+        #expect(try items(b.viewContext) == expectedItems)
+    }
+
+    @Test func aValueTheServerChangesAsItWritesIsTakenBack() async throws {
+        let a = try replica("a.sqlite")
+        let item = TestItem(context: a.viewContext)
+        item.text = "Item"
+        try a.viewContext.save()
+        _ = try await a.syncNow()
+        try await sql(
+            """
+            CREATE FUNCTION upper_note() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.note := upper(NEW.note); RETURN NEW; END $$;
+            CREATE TRIGGER upper_note BEFORE UPDATE ON "TestItem" FOR EACH ROW EXECUTE FUNCTION upper_note()
+            """)
+        item.note = "quiet"
+        try a.viewContext.save()
+        let before = ReplicaPush.batchesAtOnce.withLock { $0[uri] ?? 0 }
+        let report = try await a.syncNow()
+        #expect(report.pushed == 1 && report.waiting == 0, "\(report)")
+        #expect(ReplicaPush.batchesAtOnce.withLock { $0[uri] ?? 0 } == before + 1)
+        #expect(try await sql("SELECT note FROM \"TestItem\"") == "QUIET")
+        #expect(ReplicaFileQuery.value(dir.path("a.sqlite"), "SELECT note FROM TestItem") == "QUIET")
+    }
+}
