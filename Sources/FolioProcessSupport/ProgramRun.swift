@@ -33,7 +33,7 @@ public enum ProgramRun {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, output, 1)
         posix_spawn_file_actions_adddup2(&actions, output, 2)
-        _ = closeFrom.map { $0(&actions, 3) }
+        _ = ChildProcess.closeFrom.map { $0(&actions, 3) }
         var pid: pid_t = 0
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for a in argv { free(a) } }
@@ -66,11 +66,5 @@ public enum ProgramRun {
     private static let memfdCreate: (@convention(c) (UnsafePointer<CChar>, UInt32) -> Int32)? = {
         guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "memfd_create") else { return nil }
         return unsafeBitCast(symbol, to: (@convention(c) (UnsafePointer<CChar>, UInt32) -> Int32).self)
-    }()
-
-    /// glibc's `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc module does not export.
-    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
     }()
 }

@@ -29,8 +29,8 @@ public enum AppProcess {
         case binaryMissing(path: String)
         /// The executable is older than a source file: it would test old code.
         case binaryStale(path: String, source: String)
-        /// posix_spawn refused, with its error number.
-        case spawnFailed(path: String, code: Int32)
+        /// The program could not be started, and why.
+        case spawnFailed(path: String, reason: String)
 
         /// A message naming the path.
         public var description: String {
@@ -39,7 +39,7 @@ public enum AppProcess {
                 "no executable at \(path): run `scripts/setup` (it builds `swift build -c release --product folio`)"
             case .binaryStale(let path, let source):
                 "\(path) is older than \(source): run `scripts/setup` (it builds `swift build -c release --product folio`)"
-            case .spawnFailed(let path, let code): "cannot start \(path): \(String(cString: strerror(code)))"
+            case .spawnFailed(_, let reason): reason
             }
         }
     }
@@ -56,48 +56,18 @@ public enum AppProcess {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let outPath = folder.appendingPathComponent("out").path, errPath = folder.appendingPathComponent("err").path
-        let env = environment ?? ProcessInfo.processInfo.environment
-        let pid = try spawn(executable.path, arguments, environment: env, stdout: outPath, stderr: errPath)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let exited = (status & 0x7F) == 0
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(executable.path, arguments, environment: environment, output: .file(outPath), errors: .file(errPath))
+        } catch let failure as ChildProcess.Failure {
+            throw Failure.spawnFailed(path: executable.path, reason: failure.description)
+        }
+        let status = child.wait()
         return Result(
-            status: exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F),
+            status: status,
             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
         )
-    }
-
-    private static func spawn(
-        _ path: String, _ arguments: [String], environment: [String: String],
-        stdout: String, stderr: String
-    ) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let code = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        guard code == 0 else { throw Failure.spawnFailed(path: path, code: code) }
-        return pid
     }
 
     /// The release-built `folio` (what a user installs), which every test

@@ -7,11 +7,8 @@ import Foundation
 ///     let child = try StoreChildProcess(executable: StoreChildProcess.sibling("folio-store-worker"), arguments: ["watch", path])
 ///     _ = await child.waitForLine { $0 == "ready" }
 ///     await child.kill()
-// @unchecked: the output is owned by `lock`; Process and Pipe are used from any thread, as Foundation allows.
-public final class StoreChildProcess: @unchecked Sendable {
-    private let process = Process()
-    private let output = Pipe()
-    private let input = Pipe()
+public final class StoreChildProcess: Sendable {
+    private let process: ChildProcess
     /// What the reading thread has gathered, owned by its lock.
     private struct Output {
         var collected: [(line: String, at: Date)] = []
@@ -27,12 +24,8 @@ public final class StoreChildProcess: @unchecked Sendable {
     /// source, and closing the pipe while that source is still being
     /// cancelled crashed the test process in `_dispatch_event_loop_drain`.)
     public init(executable: URL, arguments: [String]) throws {
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
-        let reading = output.fileHandleForReading
+        process = try ChildProcess(executable.path, arguments, input: .pipe, output: .pipe, errors: .inherit)
+        guard let reading = process.output else { preconditionFailure("a child started with .pipe has its output") }
         Thread.detachNewThread { [weak self] in
             while true {
                 let data = reading.availableData
@@ -40,14 +33,6 @@ public final class StoreChildProcess: @unchecked Sendable {
                 if data.isEmpty { return }
             }
         }
-    }
-
-    deinit {
-        guard process.processIdentifier != 0 else { return }  // never started
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
-        // Foundation's Process and its termination source keep each other
-        // until `waitUntilExit` sees the end; polling `isRunning` never does.
-        process.waitUntilExit()
     }
 
     /// An executable built beside the running test binary (for example `folio-store-worker`).
@@ -103,7 +88,7 @@ public final class StoreChildProcess: @unchecked Sendable {
 
     /// Sends SIGKILL and waits for the process to end and its output to drain.
     public func kill() async {
-        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.send(SIGKILL)
         await waitForExit()
         _ = await Self.poll(timeout: 10) { self.lock.withLock { $0.ended } ? true : nil }
     }
@@ -118,7 +103,6 @@ public final class StoreChildProcess: @unchecked Sendable {
     /// workers exit at end of input, and `kill()` sends SIGKILL).
     private func waitForExit() async {
         _ = await Self.poll(timeout: .infinity) { self.process.isRunning ? nil : true }
-        process.waitUntilExit()  // at once now; lets Foundation let go of the process
     }
 
     /// Checks `probe` every millisecond, suspended in between, until it gives
@@ -134,36 +118,36 @@ public final class StoreChildProcess: @unchecked Sendable {
 
     /// Writes one line to the child's stdin.
     public func send(_ line: String) {
-        try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+        try? process.input?.write(contentsOf: Data((line + "\n").utf8))
     }
 
     /// Closes the child's stdin without waiting (to start several workers at once).
     public func closeInput() {
-        try? input.fileHandleForWriting.close()
+        try? process.input?.close()
     }
 
     /// The exit status once ended.
-    public var terminationStatus: Int32 { process.terminationStatus }
+    public var terminationStatus: Int32 { process.wait() }
 
     /// The child's process ID.
-    public var processIdentifier: Int32 { process.processIdentifier }
+    public var processIdentifier: Int32 { process.pid }
 
     /// Stops the child as Ctrl-Z would (SIGSTOP) and waits until the kernel
     /// reports it stopped; false if it never did. ``resume()`` continues it.
     @discardableResult
     public func suspend(timeout: Double = 60) async -> Bool {
-        Foundation.kill(process.processIdentifier, SIGSTOP)
+        process.send(SIGSTOP)
         return await Self.poll(timeout: timeout) { self.state == "T" || self.state == "t" ? true : nil } ?? false
     }
 
     /// The process state letter from `/proc/PID/stat` (`R`, `S`, `T` for stopped…).
     public var state: Character? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.pid)/stat", encoding: .utf8),
             let close = stat.lastIndex(of: ")")
         else { return nil }
         return stat[stat.index(after: close)...].first { $0 != " " }
     }
 
     /// Continues a suspended child (SIGCONT), as `fg` does.
-    public func resume() { Foundation.kill(process.processIdentifier, SIGCONT) }
+    public func resume() { process.send(SIGCONT) }
 }

@@ -224,21 +224,18 @@ struct ScaleBench {
 
 /// A process of clients: this benchmark again in `--client-child` mode.
 final class ScaleChild: @unchecked Sendable {  // used from one task at a time, each read on a thread of its own
-    private let process = Process()
-    private let input = Pipe(), output = Pipe()
+    private let process: ChildProcess
     private var buffer = ""
 
     init(uri: String, clients: Int) throws {
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["postgres-scale", "--client-child", uri, "--clients", String(clients)]
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
+        process = try ChildProcess(
+            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path,
+            ["postgres-scale", "--client-child", uri, "--clients", String(clients)], input: .pipe, output: .pipe, errors: .inherit)
     }
 
     private func line() -> String? {
         while !buffer.contains("\n") {
-            let data = output.fileHandleForReading.availableData
+            let data = process.output?.availableData ?? Data()
             if data.isEmpty { return nil }
             buffer += String(decoding: data, as: UTF8.self)
         }
@@ -256,7 +253,7 @@ final class ScaleChild: @unchecked Sendable {  // used from one task at a time, 
     func tally(_ saves: [ScaleSave], into tally: inout ScaleTally) async throws {
         var text = ""
         for save in saves { text += "\(save.row) \(save.score) " + String(format: "%.4f", save.at) + " \(save.rank)\n" }
-        input.fileHandleForWriting.write(Data((text + "end\n").utf8))
+        try process.input?.write(contentsOf: Data((text + "end\n").utf8))
         let lines = await ScaleBench.off { [self] in
             var lines: [String] = []
             while let next = line(), next != "done" { lines.append(next) }
@@ -269,6 +266,6 @@ final class ScaleChild: @unchecked Sendable {  // used from one task at a time, 
             if f.count == 2, f[0] == "duplicated", let n = Int(f[1]) { tally.duplicated += n }
             if f.count == 2, f[0] == "out-of-order", let n = Int(f[1]) { tally.outOfOrder += n }
         }
-        process.waitUntilExit()
+        process.wait()
     }
 }

@@ -1,5 +1,6 @@
 import FolioAdapters
 import FolioAppSupport
+import FolioProcessSupport
 import FolioStore
 import FolioTerminal
 import Foundation
@@ -8,14 +9,11 @@ extension SearchBench {
     /// Runs ``memory(_:cycles:random:)`` in a new process of this program on
     /// the store at `location`, so that nothing done before weighs on it.
     static func memoryInChild(_ location: String, cycles: Int) throws -> [String: Double] {
-        let process = Process(), output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["search", "--memory-of", location, "--cycles", "\(cycles)"]
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let figures = try JSONSerialization.jsonObject(with: data) as? [String: Double] else {
+        let process = try ChildProcess(
+            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path,
+            ["search", "--memory-of", location, "--cycles", "\(cycles)"], output: .pipe, errors: .inherit)
+        let data = process.output?.readDataToEndOfFile() ?? Data()
+        guard process.wait() == 0, let figures = try JSONSerialization.jsonObject(with: data) as? [String: Double] else {
             throw ChildFailed(output: String(decoding: data, as: UTF8.self))
         }
         return figures

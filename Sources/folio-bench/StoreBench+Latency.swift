@@ -1,4 +1,5 @@
 import FolioLocking
+import FolioProcessSupport
 import FolioStore
 import Foundation
 import Glibc
@@ -89,23 +90,20 @@ final class HeardTimes: Sendable {
 /// a line on stdin, then saves ``StoreLatency/saves`` items, printing each
 /// one's row ID and the time its save returned.
 final class LatencyChild: @unchecked Sendable {  // made on the main actor, then used by one reading thread only
-    private let process = Process()
-    private let input = Pipe(), output = Pipe()
+    private let process: ChildProcess
 
     convenience init(path: String) throws { try self.init(arguments: ["store", "--save-child", path]) }
 
     /// This benchmark again with `arguments` (a suite's save-child mode).
     init(arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = arguments
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
+        process = try ChildProcess(
+            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path, arguments, input: .pipe, output: .pipe,
+            errors: .inherit)
     }
 
     /// Starts the saves and returns (row ID, save returned at) for each.
     func run() throws -> [(Int64, Double)] {
-        let reader = output.fileHandleForReading
+        guard let reader = process.output else { return [] }
         var text = ""
         func line() -> String? {
             while !text.contains("\n") {
@@ -118,14 +116,14 @@ final class LatencyChild: @unchecked Sendable {  // made on the main actor, then
             return String(text[..<end])
         }
         guard line() == "ready" else { throw StoreError.sqlite(code: 0, message: "the saving child did not start", sql: "") }
-        input.fileHandleForWriting.write(Data("go\n".utf8))
+        try process.input?.write(contentsOf: Data("go\n".utf8))
         var saved: [(Int64, Double)] = []
         while let next = line(), next != "done" {
             let fields = next.split(separator: " ")
             guard fields.count == 2, let id = Int64(fields[0]), let at = Double(fields[1]) else { continue }
             saved.append((id, at))
         }
-        process.waitUntilExit()
+        process.wait()
         return saved
     }
 

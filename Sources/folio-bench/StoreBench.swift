@@ -1,4 +1,5 @@
 import CSQLite
+import FolioProcessSupport
 import FolioStore
 import Foundation
 
@@ -217,14 +218,11 @@ struct StoreBench {
 
     /// Runs the batched iteration in a fresh process so its peak memory is its own.
     func batchedInChild(_ path: String) throws -> (ms: Double, peakMB: Double) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["store", "--batched-child", path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let process = try ChildProcess(
+            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path, ["store", "--batched-child", path], output: .pipe,
+            errors: .inherit)
+        let data = process.output?.readDataToEndOfFile() ?? Data()
+        process.wait()
         guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Double],
             let ms = object["fetch_batched_ms"], let mb = object["peak_rss_mb"]
         else {

@@ -24,19 +24,14 @@ import Testing
                             for type: ResultsChangeType, newIndexPath: IndexPath?) {}
         }
         """.write(toFile: source, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path,
-            "-I", root.appendingPathComponent("Sources/CSQLite").path, source,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let process = try ChildProcess(
+            "/usr/bin/env",
+            [
+                "swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path,
+                "-I", root.appendingPathComponent("Sources/CSQLite").path, source,
+            ], output: .pipe, errors: .toOutput)
+        let text = String(decoding: process.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        #expect(process.wait() == 0, "\(text)")
         #expect(text.contains("'controllerDidChangeContent' nearly matches defaulted requirement"), "\(text)")
         #expect(text.contains("'controller(_:didChange:at:for:newIndexPath:)' nearly matches defaulted requirement"), "\(text)")
     }

@@ -10,29 +10,25 @@ extension EndToEnd {
     @Suite struct SaveWaitEndToEndTests {
         /// Another process (Python's sqlite3) holding `BEGIN EXCLUSIVE` on the store until `release()`.
         final class ExclusiveLock {
-            private let process = Process()
-            private let input = Pipe()
-            private let output = Pipe()
+            private let process: ChildProcess
 
             init(_ path: String) throws {
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = [
-                    "python3", "-c",
-                    """
-                    import sqlite3, sys
-                    db = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=30)
-                    db.execute("BEGIN EXCLUSIVE")
-                    print("locked", flush=True)
-                    sys.stdin.readline()
-                    db.execute("ROLLBACK")
-                    """, path,
-                ]
-                process.standardInput = input
-                process.standardOutput = output
-                try process.run()
+                process = try ChildProcess(
+                    "/usr/bin/env",
+                    [
+                        "python3", "-c",
+                        """
+                        import sqlite3, sys
+                        db = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=30)
+                        db.execute("BEGIN EXCLUSIVE")
+                        print("locked", flush=True)
+                        sys.stdin.readline()
+                        db.execute("ROLLBACK")
+                        """, path,
+                    ], input: .pipe, output: .pipe, errors: .inherit)
                 var heard = Data()
                 while !String(decoding: heard, as: UTF8.self).contains("locked") {
-                    let chunk = output.fileHandleForReading.availableData
+                    let chunk = process.output?.availableData ?? Data()
                     if chunk.isEmpty { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the locker ended"]) }
                     heard.append(chunk)
                 }
@@ -42,8 +38,8 @@ extension EndToEnd {
 
             func release() {
                 guard process.isRunning else { return }
-                input.fileHandleForWriting.write(Data("\n".utf8))
-                process.waitUntilExit()
+                try? process.input?.write(contentsOf: Data("\n".utf8))
+                process.wait()
             }
 
             deinit {

@@ -16,19 +16,10 @@ struct CommandRaceTests {
     /// Runs `folio` once per argument list, all started before any is waited for.
     func together(_ runs: [[String]]) throws {
         let binary = try AppProcess.folioBinary()
-        let started = try runs.map { arguments -> (Process, Pipe) in
-            let process = Process(), errors = Pipe()
-            process.executableURL = binary
-            process.arguments = arguments
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = errors
-            try process.run()
-            return (process, errors)
-        }
-        for ((process, errors), arguments) in zip(started, runs) {
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(arguments): \(message)")
+        let started = try runs.map { try ChildProcess(binary.path, $0, errors: .pipe) }
+        for (process, arguments) in zip(started, runs) {
+            let message = String(decoding: process.errors?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+            #expect(process.wait() == 0, "\(arguments): \(message)")
         }
     }
 

@@ -1,4 +1,5 @@
 import FolioAppSupport
+import FolioTestSupport
 import Foundation
 import Testing
 
@@ -18,14 +19,13 @@ import Testing
 
     @Test func anotherProgramsDatabaseIsRefusedAndKeptAsItWas() throws {
         // A valid SQLite file of another program, written as sqlite3 would.
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [
-            runner.store("planets"),
-            "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers (name) VALUES ('Ann');",
-        ]
-        try sqlite.run()
-        sqlite.waitUntilExit()
+        let sqlite = try ChildProcess(
+            "/usr/bin/sqlite3",
+            [
+                runner.store("planets"),
+                "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers (name) VALUES ('Ann');",
+            ], errors: .inherit)
+        #expect(sqlite.wait() == 0)
         let before = try folder()
         for arguments in [["planets", "add", "Vulcan"], ["planets", "list"], ["planets", "delete", "Mars"]] {
             let result = runner.run(arguments[0], arguments[1], arguments.count > 2 ? arguments[2] : "--json")

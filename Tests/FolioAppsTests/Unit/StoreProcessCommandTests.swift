@@ -66,15 +66,10 @@ struct StoreProcessCommandTests {
         let binary = try AppProcess.folioBinary()
         for round in 0..<15 {
             let store = folder.path("guides-\(round).sqlite")
-            let first = Process()
-            first.executableURL = binary
-            first.arguments = ["guides", "list", "--store", store]
-            first.standardOutput = FileHandle.nullDevice
-            first.standardError = FileHandle.nullDevice
-            try first.run()
+            let first = try ChildProcess(binary.path, ["guides", "list", "--store", store])
             usleep(UInt32.random(in: 0...250_000, using: &rng))
-            kill(first.processIdentifier, SIGKILL)
-            first.waitUntilExit()
+            first.send(SIGKILL)
+            first.wait()
             let added = try AppProcess.run(binary, ["guides", "add", "Rush \(round)", "--race", "Protoss", "--store", store])
             #expect(added.status == 0, "round \(round) (seed \(seed)): \(added)")
         }
