@@ -1,3 +1,4 @@
+import FolioLocking
 import FolioStore
 import Foundation
 
@@ -38,7 +39,7 @@ struct ReplicaFirstSync {
     }
 
     /// A table the copy reads: an entity's, or a many-to-many one's.
-    private enum Table {
+    enum Table: Sendable {
         case entity(EntityDescription)
         case join(String)
     }
@@ -106,34 +107,100 @@ struct ReplicaFirstSync {
             var table = Int(try count(Key.table))
             var after = (try file.metadata(Key.after) ?? "").split(separator: ",").compactMap { Int64($0) }
             let tables = self.tables
-            while table < tables.count {
+            let reader = ChunkReader(connection: c)
+            var chunk = table < tables.count ? try reader.read(tables[table], after: after) : nil
+            while let rows = chunk {
                 // A short chunk ends its table.
-                let written: Int
-                switch tables[table] {
-                case .entity(let entity):
-                    let rows = try ReplicaRows.read(c, entity, after: after.first ?? 0, limit: Self.chunkRows)
-                    written = rows.count
-                    after = rows.last.map { [$0.id] } ?? after
+                let (nextTable, nextAfter) = next(table, rows.last ?? after, rows.count)
+                // The next chunk is read while this one is written: the server and this file work side by side.
+                let ahead = nextTable < tables.count ? reader.start(tables[nextTable], after: nextAfter) : nil
+                do {
                     try file.write {
-                        try file.insertNew(entity, rows)
-                        try record(first, through, next(table, after, written), written)
+                        switch (tables[table], rows) {
+                        case (.entity(let entity), .rows(let rows)): try file.insertNew(entity, rows)
+                        case (.join(let name), .joins(let rows)): try file.insertJoin(name, rows)
+                        default: preconditionFailure("a chunk is read from its own table")
+                        }
+                        try record(first, through, (nextTable, nextAfter), rows.count)
                     }
-                case .join(let name):
-                    let rows = try ReplicaRows.readJoin(c, name, after: (after.first ?? 0, after.last ?? 0), limit: Self.chunkRows)
-                    written = rows.count
-                    after = rows.last.map { [$0.a, $0.b] } ?? after
-                    try file.write {
-                        try file.insertJoin(name, rows)
-                        try record(first, through, next(table, after, written), written)
-                    }
+                } catch {
+                    _ = try? ahead?.value()  // the connection is the reader's until its read ends
+                    throw error
                 }
-                (table, after) = next(table, after, written)
+                (table, after) = (nextTable, nextAfter)
+                chunk = try ahead?.value()
             }
             try c.execute("COMMIT")
             return (first, through)
         } catch {
             if c.isInTransaction { try? c.execute("ROLLBACK") }
             throw error
+        }
+    }
+
+    /// A chunk of one table's rows, as read from the server.
+    enum Chunk: Sendable {
+        case rows([ServerRow])
+        case joins([JoinRow])
+
+        var count: Int {
+            switch self {
+            case .rows(let rows): rows.count
+            case .joins(let rows): rows.count
+            }
+        }
+
+        /// The key of its last row (the next chunk of its table starts after it).
+        var last: [Int64]? {
+            switch self {
+            case .rows(let rows): rows.last.map { [$0.id] }
+            case .joins(let rows): rows.last.map { [$0.a, $0.b] }
+            }
+        }
+    }
+
+    /// Reads chunks on the server connection, on a thread of its own when asked to read ahead.
+    // @unchecked: the connection is used by one thread at a time: the reading thread from `start`
+    // until its `value()` returns, the caller otherwise.
+    final class ChunkReader: @unchecked Sendable {
+        private let connection: PGConnection
+
+        init(connection: PGConnection) { self.connection = connection }
+
+        func read(_ table: Table, after: [Int64]) throws -> Chunk {
+            switch table {
+            case .entity(let entity):
+                .rows(try ReplicaRows.read(connection, entity, after: after.first ?? 0, limit: ReplicaFirstSync.chunkRows))
+            case .join(let name):
+                .joins(
+                    try ReplicaRows.readJoin(
+                        connection, name, after: (after.first ?? 0, after.last ?? 0), limit: ReplicaFirstSync.chunkRows))
+            }
+        }
+
+        /// Reads a chunk on a thread of its own; its ``Ahead/value()`` waits for it.
+        func start(_ table: Table, after: [Int64]) -> Ahead {
+            let ahead = Ahead()
+            Thread.detachNewThread { ahead.finish(Result { try self.read(table, after: after) }) }
+            return ahead
+        }
+    }
+
+    /// A chunk being read on another thread.
+    final class Ahead: Sendable {
+        private let result = LockedValue<Result<Chunk, any Error>?>(nil)
+        private let done = DispatchSemaphore(value: 0)
+
+        fileprivate func finish(_ outcome: Result<Chunk, any Error>) {
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+
+        /// Waits for the read to end; the chunk, or what the read threw.
+        func value() throws -> Chunk {
+            done.wait()
+            done.signal()  // a second wait (after an error) returns at once
+            return try result.withLock { $0 }!.get()
         }
     }
 

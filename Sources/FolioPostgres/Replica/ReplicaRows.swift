@@ -3,14 +3,14 @@ import FolioStore
 /// A row as the server stores it: every stored column of its table (the
 /// attributes, to-ones and position columns, in ``ReplicaRows/columns(of:)``
 /// order) and its version.
-struct ServerRow {
+struct ServerRow: Sendable {
     var id: Int64
     var values: [StoreValue]
     var version: Int64
 }
 
 /// A many-to-many table's row.
-struct JoinRow: Hashable {
+struct JoinRow: Hashable, Sendable {
     var a: Int64
     var b: Int64
     var aOrder: StoreValue
