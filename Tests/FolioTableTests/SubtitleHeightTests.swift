@@ -60,4 +60,26 @@ import Testing
         compact.rowHeight = 1
         #expect(heights(compact) == [1, 1, 1, 1, 1, 1])
     }
+
+    /// A row off screen counts at the height of the last cell measured: a
+    /// taller row revealed from afar is still placed whole, however far the
+    /// rows before it were from it (the last row of a section list left one
+    /// line below the viewport).
+    @Test func aRowRevealedFromAfarShowsWholeWhateverTheEstimate() {
+        let oneThenTwo = Array(repeating: "", count: 30) + Array(repeating: "Forest", count: 10)
+        let twoThenOne = Array(repeating: "Forest", count: 30) + Array(repeating: "", count: 10)
+        for habitats in [oneThenTwo, twoThenOne] {
+            for target in [39, 35, 30, 29, 12] {
+                let table = TableView(viewportHeight: 9)
+                let source = Animals(habitats)
+                table.dataSource = source
+                table.highlightRow(at: IndexPath(row: 0, section: 0))
+                table.highlightRow(at: IndexPath(row: target, section: 0))
+                #expect(
+                    table.isRowFullyVisible(IndexPath(row: target, section: 0)),
+                    "row \(target) of \(habitats.first ?? "")-first: \(table.layoutItems().map { "\($0.kind)@\($0.y)+\($0.height)" })")
+                table.checkInvariants()
+            }
+        }
+    }
 }

@@ -68,6 +68,12 @@ extension TableView {
     func reveal(_ indexPath: IndexPath, at position: ScrollPosition) {
         layoutIfNeeded()
         let row = TableLayoutItem.Kind.row(indexPath)
+        // A row off screen counts at the height of the last cell measured, which may be
+        // shorter than its own: placed by that, the last row of the table was left below the
+        // viewport. Its cell first, so the row is placed by its own height (kept once it shows).
+        if position == .none || position == .bottom, visibleCells[indexPath] == nil, hasAutomaticHeight(indexPath) {
+            visibleCells[indexPath] = makeCell(at: indexPath)
+        }
         switch position {
         case .top:
             topItem = row
@@ -86,6 +92,14 @@ extension TableView {
             }
         }
         needsLayout = true
+        guard position == .none || position == .bottom else { return }
+        // Rows without cells were counted at the estimated height; laying them out measures
+        // them, and a taller one pushes the row below the viewport: place it again with the
+        // heights now known (each pass measures the rows it brings in, so it settles).
+        for _ in 0..<4 where !isRowFullyVisible(indexPath) {
+            topItem = topItem(showing: row, linesBelowTop: viewportHeight - height(of: row))
+            needsLayout = true
+        }
     }
 
     /// The item to put at the top so that about `lines` lines of items sit above `kind`.
