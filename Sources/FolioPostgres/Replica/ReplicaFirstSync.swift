@@ -196,10 +196,9 @@ struct ReplicaFirstSync {
             done.signal()
         }
 
-        /// Waits for the read to end; the chunk, or what the read threw.
+        /// Waits for the read to end (once); the chunk, or what the read threw.
         func value() throws -> Chunk {
             done.wait()
-            done.signal()  // a second wait (after an error) returns at once
             return try result.withLock { $0 }!.get()
         }
     }
