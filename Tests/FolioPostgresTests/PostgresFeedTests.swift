@@ -101,6 +101,47 @@ import Testing
         _ = token
     }
 
+    /// The server ends a container's idle sessions (its backends ended, or a
+    /// restart), and the next save, whatever it writes, lands. A save is one
+    /// round trip ending in its COMMIT, which is never sent twice (it may
+    /// have landed), so the ended session must be found before anything is
+    /// sent: before, a save of edits or deletions alone failed as offline.
+    @Test func aSaveOfAnyKindAfterItsIdleSessionEndedLands() async throws {
+        let cluster = try await PostgresCluster.started()
+        defer { cluster.destroy() }
+        let uri = try await cluster.makeDatabase()
+        let container = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
+        let context = container.viewContext
+        let kept = TestZoo(context: context)
+        kept.name = "kept"
+        try context.save()
+        var added: TestZoo?
+        for ending in ["ended", "restarted"] {
+            for kind in ["an insert", "an edit", "a deletion"] {
+                if ending == "restarted" {
+                    try await cluster.restart()
+                } else {
+                    try await cluster.runSQL(
+                        "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = '\(PostgresCluster.databaseName(uri))' AND pid <> pg_backend_pid()"
+                    )
+                }
+                switch kind {
+                case "an insert":
+                    added = TestZoo(context: context)
+                    added?.name = "added"
+                case "an edit": kept.name = "edited"
+                default: context.delete(added!)
+                }
+                do { try context.save() } catch { Issue.record("\(kind), its session \(ending): \(error)") }
+                kept.name = "kept"
+                try context.save()
+            }
+        }
+        let reopened = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri))
+        let names = try reopened.viewContext.fetch(FetchRequest<TestZoo>()).map(\.name)
+        #expect(names == ["kept"])
+    }
+
     /// A fault fired while the server is away reads placeholders and stays
     /// a fault; once the server is back it loads the stored values (it used
     /// to keep the placeholders as if they were the row).

@@ -92,7 +92,23 @@ final class PGConnection {
 
     /// Reconnects if the connection broke (a transaction open on it was lost with it).
     func reconnectIfNeeded() throws {
-        if !isConnected { try connect() }
+        if !isConnected || endedWhileIdle() { try connect() }
+    }
+
+    /// Whether the server ended this session while it sat idle (a restart, an
+    /// ended backend): it then says why and closes the socket, which libpq
+    /// notices only when it reads, after the next statements were sent.
+    /// Caught here, before sending, a statement that may not run twice (a
+    /// COMMIT) starts on a new session instead of failing. A socket with
+    /// nothing to read costs one poll; what is there is read (the reason,
+    /// then the end, or a listener's notifications, kept for it).
+    private func endedWhileIdle() -> Bool {
+        guard let handle, !isInTransaction else { return false }
+        var probe = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        for _ in 0..<4 where poll(&probe, 1, 0) > 0 {
+            if PQconsumeInput(handle) == 0 || PQstatus(handle) != CONNECTION_OK { return true }
+        }
+        return false
     }
 
     /// Statements that go to the server with the next statement, in its
