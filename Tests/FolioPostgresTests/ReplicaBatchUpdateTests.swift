@@ -125,6 +125,51 @@ import Testing
         #expect(try items(b.viewContext) == expectedItems)
     }
 
+    /// Batches pushed at once are recorded here while the next batch is on
+    /// the server, so the next batch's rows written by the one before take
+    /// that batch's versions from it, not from the file: every batch still
+    /// goes at once, and the file ends with the server's versions.
+    @Test func rowsEditedInEveryBatchGoAtOnceWhileTheBatchBeforeIsRecorded() async throws {
+        let a = try replica("a.sqlite"), c = try replica("c.sqlite")
+        let context = a.viewContext
+        let zoo = (0..<3).map { i in
+            let z = TestZoo(context: context)
+            z.name = "Zoo \(i)"
+            return z
+        }
+        try context.save()
+        _ = try await a.syncNow()
+        let saves = ReplicaPush.batchSize * 5 / 2
+        var last = ["", "", ""]
+        for n in 0..<saves {
+            zoo[n % 3].location = "Place \(n)"
+            last[n % 3] = "Zoo \(n % 3):Place \(n)"
+            try context.save()
+        }
+        let before = ReplicaPush.batchesAtOnce.withLock { $0[uri] ?? 0 }
+        let report = try await a.syncNow()
+        #expect(report.pushed == saves && report.waiting == 0 && report.problem == nil, "\(report)")
+        #expect(ReplicaPush.batchesAtOnce.withLock { $0[uri] ?? 0 } == before + 3, "every batch went at once")
+
+        let expected = last.joined(separator: ",")
+        #expect(try zoos(context) == expected)
+        #expect(try await sql("SELECT string_agg(name || ':' || location, ',' ORDER BY name) FROM \"TestZoo\"") == expected)
+        let versions = try await sql("SELECT string_agg(id || ':' || \(RowVersion.column), ',' ORDER BY id) FROM \"TestZoo\"")
+        let recorded = ReplicaFileQuery.value(
+            dir.path("a.sqlite"),
+            "SELECT group_concat(id || ':' || version, ',') FROM (SELECT id, version FROM folio_replica_rows WHERE entity = 'TestZoo' ORDER BY id)"
+        )
+        #expect(recorded == versions, "the file holds the server's versions")
+        _ = try await c.syncNow()
+        #expect(try zoos(c.viewContext) == expected)
+
+        // The next edit is made on what the file recorded: it goes at once too.
+        zoo[0].location = "Last"
+        try context.save()
+        #expect(try await a.syncNow().pushed == 1)
+        #expect(ReplicaPush.batchesAtOnce.withLock { $0[uri] ?? 0 } == before + 4)
+    }
+
     @Test func aValueTheServerChangesAsItWritesIsTakenBack() async throws {
         let a = try replica("a.sqlite")
         let item = TestItem(context: a.viewContext)

@@ -166,10 +166,13 @@ final class PGConnection {
 
     /// Runs the deferred statements, then `statements`, in one pipeline (one
     /// round trip), and returns the rows of each of `statements`. The first
-    /// failure is thrown; nothing after it in the pipeline ran.
+    /// failure is thrown; nothing after it in the pipeline ran. `meanwhile`
+    /// runs once they are sent, before their results are read, so work here
+    /// overlaps the server's (it runs again if the statements are sent again
+    /// on a new session).
     ///
     ///     let results = try connection.pipeline([PGStatement("BEGIN"), PGStatement(update, values), PGStatement("COMMIT")])
-    func pipeline(_ statements: [PGStatement]) throws -> [PGResult] {
+    func pipeline(_ statements: [PGStatement], meanwhile: () -> Void = {}) throws -> [PGResult] {
         let all = deferred + statements
         deferred = []
         let skipped = all.count - statements.count
@@ -183,7 +186,7 @@ final class PGConnection {
                 if self.statements.generation != before { names = names.map { _ in nil } }
                 names.append(name)
             }
-            let results = pipelined(all.count) { index -> Int32 in
+            let results = pipelined(all.count, meanwhile: meanwhile) { index -> Int32 in
                 parameters[index].withPointers { types, pointers, lengths, formats in
                     let count = Int32(all[index].values.count)
                     if let name = names[index] { return PQsendQueryPrepared(handle, name, count, pointers, lengths, formats, 0) }
@@ -202,13 +205,14 @@ final class PGConnection {
     }
 
     /// Runs `count` statements in one pipeline (`send` sends the one at an
-    /// index) and returns each one's first result, nil for one not run (the
-    /// connection broke).
-    private func pipelined(_ count: Int, send: (Int) -> Int32) -> [OpaquePointer?] {
+    /// index), runs `meanwhile` once they are sent, and returns each one's
+    /// first result, nil for one not run (the connection broke).
+    private func pipelined(_ count: Int, meanwhile: () -> Void, send: (Int) -> Int32) -> [OpaquePointer?] {
         guard PQenterPipelineMode(handle) == 1 else { return Array(repeating: nil, count: count) }
         var sent = 0
         while sent < count, send(sent) == 1 { sent += 1 }
         _ = PQpipelineSync(handle)
+        meanwhile()
         // Each statement's results, ended by a NULL; the sync's result ends the pipeline.
         var results: [OpaquePointer?] = []
         var current: OpaquePointer?

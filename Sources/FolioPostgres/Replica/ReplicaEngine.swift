@@ -185,41 +185,12 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
             server: server, file: file, schema: schema, identity: identity, policy: mergePolicy, localAuthor: localAuthor)
         var waiting = WaitingSaves()
         try waiting.catchUp(file)
-        pushing: while true {
-            let batch = waiting.oldest(ReplicaPush.batchSize)
-            if batch.isEmpty { break }
-            var alone = false
-            do {
-                let outcome = try push.push(batch, waiting: &waiting)
-                result.pushed += outcome.pushed
-                waiting.pushed(outcome.pushed)
-                if let conflicts = outcome.conflicts {
-                    result.unsettled = conflicts
-                    break pushing
-                }
-                alone = outcome.refused
-            } catch let error as StoreError where !error.isServerAway {
-                // Refused at the batch's commit: the entries go one at a time, so the one refused is found.
-                alone = true
-            }
-            // The oldest waiting entry, alone: its pushed predecessors left the outbox.
-            guard alone, let (seq, entry) = waiting.oldest(1).first else { continue }
-            do {
-                switch try push.push(seq, entry) {
-                case .pushed:
-                    result.pushed += 1
-                    waiting.pending.remove(entry)
-                    waiting.pushed(1)
-                case .conflicts(let conflicts):
-                    result.unsettled = conflicts
-                    break pushing
-                }
-            } catch let error as StoreError where !error.isServerAway {
-                // Refused by the server (a unique value taken meanwhile, say): it waits, and the pull goes on.
-                result.problem = "\(error)"
-                break pushing
-            }
+        do { try pushWaiting(push, &waiting, into: &result) } catch {
+            // Committed on the server: recorded here now if the file lets it (else the next push reads them back).
+            try? push.recordUnrecorded(&waiting)
+            throw error
         }
+        try push.recordUnrecorded(&waiting)
         // Woken only by its own pushes (the file has them) and nothing deferred: no pull, no acknowledgement.
         let onlyOwn = feed?.heardOnlyOwn() ?? false
         if onlyOwn && !asked, try file.deferredRows().isEmpty {
@@ -235,6 +206,47 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
         result.waiting = try file.waitingCount()
         try file.setUnsettled(result.unsettled, problem: result.problem)
         return result
+    }
+
+    /// Pushes the waiting saves in batches, until none waits or the oldest
+    /// meets conflicts the policy leaves to the app or is refused.
+    private func pushWaiting(_ push: ReplicaPush, _ waiting: inout WaitingSaves, into result: inout SyncReport) throws {
+        while true {
+            let batch = waiting.oldest(ReplicaPush.batchSize)
+            if batch.isEmpty { break }
+            var alone = false
+            do {
+                let outcome = try push.push(batch, waiting: &waiting)
+                result.pushed += outcome.pushed
+                waiting.pushed(outcome.pushed)
+                if let conflicts = outcome.conflicts {
+                    result.unsettled = conflicts
+                    return
+                }
+                alone = outcome.refused
+            } catch let error as StoreError where !error.isServerAway {
+                // Refused at the batch's commit: the entries go one at a time, so the one refused is found.
+                alone = true
+            }
+            // The oldest waiting entry, alone: its pushed predecessors left the outbox.
+            guard alone, let (seq, entry) = waiting.oldest(1).first else { continue }
+            try push.recordUnrecorded(&waiting)
+            do {
+                switch try push.push(seq, entry) {
+                case .pushed:
+                    result.pushed += 1
+                    waiting.pending.remove(entry)
+                    waiting.pushed(1)
+                case .conflicts(let conflicts):
+                    result.unsettled = conflicts
+                    return
+                }
+            } catch let error as StoreError where !error.isServerAway {
+                // Refused by the server (a unique value taken meanwhile, say): it waits, and the pull goes on.
+                result.problem = "\(error)"
+                return
+            }
+        }
     }
 
     /// Shows what the file says holds up the oldest waiting save (kept by whichever container synced it).

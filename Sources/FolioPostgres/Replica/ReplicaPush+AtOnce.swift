@@ -45,7 +45,10 @@ extension ReplicaPush {
     /// Pushes `entries` in one server transaction with one round trip for
     /// all their writes, when every entry only edits attributes and every
     /// row is where its save left it; nil (nothing written) otherwise.
-    func pushAtOnce(_ entries: [(seq: Int64, entry: OutboxEntry)], _ known: [RowKey: Int64]) throws -> [Done]? {
+    /// `meanwhile` runs while the writes are on the server, or not at all.
+    func pushAtOnce(
+        _ entries: [(seq: Int64, entry: OutboxEntry)], _ known: [RowKey: Int64], meanwhile: () throws -> Void
+    ) throws -> [Done]? {
         guard entries.allSatisfy({ editsAttributesOnly($0.entry) }) else { return nil }
         var bases = known
         var runs: [UpdateRun] = []
@@ -79,10 +82,16 @@ extension ReplicaPush {
         var done: [Done] = []
         do {
             let results: [PGResult]
-            do { results = try c.pipeline(statements) } catch let error as StoreError where !error.isServerAway {
+            var failed: (any Error)?
+            do {
+                results = try c.pipeline(statements) {
+                    do { try meanwhile() } catch { failed = error }
+                }
+            } catch let error as StoreError where !error.isServerAway && failed == nil {
                 server.abandonWriting()
                 return nil
             }
+            if let failed { throw failed }
             // Entries the server has already (a crash cut off their bookkeeping here) take the careful way.
             guard results[0].rowCount > 0, results[0].int64(row: 0, column: 0) < entries[0].seq else {
                 server.abandonWriting()

@@ -13,6 +13,10 @@ struct WaitingSaves {
     var pending = PendingRows()
     /// The newest outbox entry counted.
     private(set) var known: Int64 = 0
+    /// Entries the server committed that this file has not recorded yet:
+    /// recorded while the next batch is on the server, or before anything
+    /// else reads what they leave here (see ``ReplicaPush/recordUnrecorded(_:)``).
+    var unrecorded: [ReplicaPush.Done] = []
     /// The entries read and not pushed yet, oldest first (from `start` on).
     private var entries: [(seq: Int64, entry: OutboxEntry)] = []
     private var start = 0
@@ -57,15 +61,22 @@ extension ReplicaPush {
     /// An entry the server committed, with what it wrote, for the bookkeeping here.
     typealias Done = (seq: Int64, saved: OutboxEntry, entry: OutboxEntry, written: Written, readBack: ReadBack)
 
-    /// Pushes `entries` (the oldest waiting) in one server transaction.
+    /// Pushes `entries` (the oldest waiting) in one server transaction. A
+    /// batch pushed at once is recorded here while the next one is on the
+    /// server: call ``recordUnrecorded(_:)`` when done pushing.
     func push(_ entries: [(seq: Int64, entry: OutboxEntry)], waiting: inout WaitingSaves) throws -> BatchOutcome {
-        // Each row's server version as the next entry writing it expects: the file's, then what the batch left.
+        // Each row's server version as the next entry writing it expects: what the batch before left (not recorded
+        // here yet), the file's, then what this batch leaves.
         var bases: [RowKey: Int64] = [:]
+        for d in waiting.unrecorded {
+            for case (let row, let version?) in d.written.versions { bases[row] = version }
+        }
         for (_, entry) in entries { try addBases(of: entry, to: &bases) }
-        if let pushed = try pushAtOnce(entries, bases) {
-            try recordPushed(pushed, waiting: &waiting)
+        if let pushed = try pushAtOnce(entries, bases, meanwhile: { try recordUnrecorded(&waiting) }) {
+            waiting.unrecorded = pushed
             return BatchOutcome(pushed: pushed.count)
         }
+        try recordUnrecorded(&waiting)
         var done: [Done] = []
         var outcome = BatchOutcome()
         try server.beginWriting(until: server.deadlineFromNow)
@@ -124,18 +135,28 @@ extension ReplicaPush {
         return outcome
     }
 
+    /// Records the entries the server committed and this file has not yet.
+    func recordUnrecorded(_ waiting: inout WaitingSaves) throws {
+        try recordPushed(waiting.unrecorded, waiting: &waiting)
+        waiting.unrecorded = []
+    }
+
     /// After the server's commit, in one SQLite transaction: the entries leave the outbox and their rows take what the server holds.
     private func recordPushed(_ done: [Done], waiting: inout WaitingSaves) throws {
         guard let first = done.first?.seq, let last = done.last?.seq else { return }
+        // The saves still waiting after each entry; taken as the waiting ones only once the file has it all.
+        var pending = waiting.pending
         try file.write {
             try waiting.catchUp(file)
+            pending = waiting.pending
             // The oldest waiting entries, one after another: saves made meanwhile have larger numbers.
             try file.removePushed(first, through: last)
             for d in done {
-                waiting.pending.remove(d.saved)
-                try record(d.entry, d.written, d.readBack, pending: waiting.pending)
+                pending.remove(d.saved)
+                try record(d.entry, d.written, d.readBack, pending: pending)
             }
         }
+        waiting.pending = pending
     }
 
     /// What a read back would give for an entry that only updated rows, which
