@@ -170,6 +170,53 @@ import Testing
         #expect(ReplicaPush.batchesAtOnce.withLock { $0[uri] ?? 0 } == before + 4)
     }
 
+    /// The file cannot take a pushed batch's record (another writer holds
+    /// it) while the next batch is on the server: that batch is rolled back
+    /// and the sync fails. The next sync finds the batch the server has,
+    /// takes its versions back and pushes the rest; no edit lands twice.
+    @Test func aBatchTheFileCouldNotRecordIsTakenBackByTheNextSync() async throws {
+        let a = try PersistentContainer(
+            schema: StoreTestSchema.make(), store: .postgreSQL(uri, replica: dir.path("a.sqlite")), busyTimeout: 0.3,
+            integrityCheckLimit: 8 << 20, syncsAutomatically: false)
+        let context = a.viewContext
+        let zoo = (0..<3).map { i in
+            let z = TestZoo(context: context)
+            z.name = "Zoo \(i)"
+            return z
+        }
+        try context.save()
+        _ = try await a.syncNow()
+        let saves = ReplicaPush.batchSize * 2 + 10
+        var last = ["", "", ""]
+        for n in 0..<saves {
+            zoo[n % 3].location = "Place \(n)"
+            last[n % 3] = "Zoo \(n % 3):Place \(n)"
+            try context.save()
+        }
+        let blocker = try SQLiteConnection(path: dir.path("a.sqlite"), busyTimeoutMilliseconds: 100)
+        try blocker.execute("BEGIN IMMEDIATE")
+        await #expect(throws: StoreError.self) { try await a.syncNow() }
+        #expect(try await sql("SELECT pushed_through > 0 FROM folio_replicas") == "t", "the first batch reached the server")
+        #expect(try await sql("SELECT count(*) FROM \"TestZoo\" WHERE location IS NOT NULL") == "3")
+        try blocker.execute("ROLLBACK")
+
+        let report = try await a.syncNow()
+        #expect(report.waiting == 0 && report.problem == nil, "\(report)")
+        let expected = last.joined(separator: ",")
+        #expect(try zoos(context) == expected)
+        #expect(try await sql("SELECT string_agg(name || ':' || location, ',' ORDER BY name) FROM \"TestZoo\"") == expected)
+        // Each edit made one version: none went twice.
+        #expect(try await sql("SELECT sum(\(RowVersion.column)) FROM \"TestZoo\"") == "\(3 + saves)")
+        let versions = try await sql("SELECT string_agg(id || ':' || \(RowVersion.column), ',' ORDER BY id) FROM \"TestZoo\"")
+        let recorded = ReplicaFileQuery.value(
+            dir.path("a.sqlite"),
+            "SELECT group_concat(id || ':' || version, ',') FROM (SELECT id, version FROM folio_replica_rows WHERE entity = 'TestZoo' ORDER BY id)"
+        )
+        #expect(recorded == versions)
+        let c = try replica("c.sqlite")
+        #expect(try zoos(c.viewContext) == expected)
+    }
+
     @Test func aValueTheServerChangesAsItWritesIsTakenBack() async throws {
         let a = try replica("a.sqlite")
         let item = TestItem(context: a.viewContext)

@@ -144,19 +144,21 @@ extension ReplicaPush {
     /// After the server's commit, in one SQLite transaction: the entries leave the outbox and their rows take what the server holds.
     private func recordPushed(_ done: [Done], waiting: inout WaitingSaves) throws {
         guard let first = done.first?.seq, let last = done.last?.seq else { return }
-        // The saves still waiting after each entry; taken as the waiting ones only once the file has it all.
-        var pending = waiting.pending
-        try file.write {
-            try waiting.catchUp(file)
-            pending = waiting.pending
-            // The oldest waiting entries, one after another: saves made meanwhile have larger numbers.
-            try file.removePushed(first, through: last)
-            for d in done {
-                pending.remove(d.saved)
-                try record(d.entry, d.written, d.readBack, pending: pending)
+        do {
+            try file.write {
+                try waiting.catchUp(file)
+                // The oldest waiting entries, one after another: saves made meanwhile have larger numbers.
+                try file.removePushed(first, through: last)
+                for d in done {
+                    waiting.pending.remove(d.saved)
+                    try record(d.entry, d.written, d.readBack, pending: waiting.pending)
+                }
             }
+        } catch {
+            // The file has none of it: every entry of its outbox waits, these too (recorded when tried again).
+            if let entries = try? file.outbox() { waiting.pending = PendingRows(entries.map(\.entry)) }
+            throw error
         }
-        waiting.pending = pending
     }
 
     /// What a read back would give for an entry that only updated rows, which
