@@ -41,6 +41,39 @@ import Testing
         }.joined(separator: ",")
     }
 
+    /// Three zoos saved and pushed on `a`, then `saves` saves each moving
+    /// one of them to another place, in turn; the zoos and what they end as.
+    func editThreeZoos(_ a: PersistentContainer, saves: Int) async throws -> ([TestZoo], String) {
+        let zoo = (0..<3).map { i in
+            let z = TestZoo(context: a.viewContext)
+            z.name = "Zoo \(i)"
+            return z
+        }
+        try a.viewContext.save()
+        _ = try await a.syncNow()
+        var last = ["", "", ""]
+        for n in 0..<saves {
+            zoo[n % 3].location = "Place \(n)"
+            last[n % 3] = "Zoo \(n % 3):Place \(n)"
+            try a.viewContext.save()
+        }
+        return (zoo, last.joined(separator: ","))
+    }
+
+    func serverZoos() async throws -> String {
+        try await sql("SELECT string_agg(name || ':' || coalesce(location, '-'), ',' ORDER BY name) FROM \"TestZoo\"")
+    }
+
+    /// Whether the replica file records each zoo at the server's version.
+    func versionsAgree(_ file: String) async throws -> Bool {
+        let versions = try await sql("SELECT string_agg(id || ':' || \(RowVersion.column), ',' ORDER BY id) FROM \"TestZoo\"")
+        let recorded = ReplicaFileQuery.value(
+            dir.path(file),
+            "SELECT group_concat(id || ':' || version, ',') FROM (SELECT id, version FROM folio_replica_rows WHERE entity = 'TestZoo' ORDER BY id)"
+        )
+        return recorded == versions
+    }
+
     @Test func runsOfEditsLandAsSavedInOneRoundTrip() async throws {
         let a = try replica("a.sqlite"), c = try replica("c.sqlite")
         let context = a.viewContext
@@ -132,34 +165,16 @@ import Testing
     @Test func rowsEditedInEveryBatchGoAtOnceWhileTheBatchBeforeIsRecorded() async throws {
         let a = try replica("a.sqlite"), c = try replica("c.sqlite")
         let context = a.viewContext
-        let zoo = (0..<3).map { i in
-            let z = TestZoo(context: context)
-            z.name = "Zoo \(i)"
-            return z
-        }
-        try context.save()
-        _ = try await a.syncNow()
         let saves = ReplicaPush.batchSize * 5 / 2
-        var last = ["", "", ""]
-        for n in 0..<saves {
-            zoo[n % 3].location = "Place \(n)"
-            last[n % 3] = "Zoo \(n % 3):Place \(n)"
-            try context.save()
-        }
+        let (zoo, expected) = try await editThreeZoos(a, saves: saves)
         let before = ReplicaPush.batchesAtOnce.withLock { $0[uri] ?? 0 }
         let report = try await a.syncNow()
         #expect(report.pushed == saves && report.waiting == 0 && report.problem == nil, "\(report)")
         #expect(ReplicaPush.batchesAtOnce.withLock { $0[uri] ?? 0 } == before + 3, "every batch went at once")
 
-        let expected = last.joined(separator: ",")
         #expect(try zoos(context) == expected)
-        #expect(try await sql("SELECT string_agg(name || ':' || location, ',' ORDER BY name) FROM \"TestZoo\"") == expected)
-        let versions = try await sql("SELECT string_agg(id || ':' || \(RowVersion.column), ',' ORDER BY id) FROM \"TestZoo\"")
-        let recorded = ReplicaFileQuery.value(
-            dir.path("a.sqlite"),
-            "SELECT group_concat(id || ':' || version, ',') FROM (SELECT id, version FROM folio_replica_rows WHERE entity = 'TestZoo' ORDER BY id)"
-        )
-        #expect(recorded == versions, "the file holds the server's versions")
+        #expect(try await serverZoos() == expected)
+        #expect(try await versionsAgree("a.sqlite"), "the file holds the server's versions")
         _ = try await c.syncNow()
         #expect(try zoos(c.viewContext) == expected)
 
@@ -178,21 +193,8 @@ import Testing
         let a = try PersistentContainer(
             schema: StoreTestSchema.make(), store: .postgreSQL(uri, replica: dir.path("a.sqlite")), busyTimeout: 0.3,
             integrityCheckLimit: 8 << 20, syncsAutomatically: false)
-        let context = a.viewContext
-        let zoo = (0..<3).map { i in
-            let z = TestZoo(context: context)
-            z.name = "Zoo \(i)"
-            return z
-        }
-        try context.save()
-        _ = try await a.syncNow()
         let saves = ReplicaPush.batchSize * 2 + 10
-        var last = ["", "", ""]
-        for n in 0..<saves {
-            zoo[n % 3].location = "Place \(n)"
-            last[n % 3] = "Zoo \(n % 3):Place \(n)"
-            try context.save()
-        }
+        let (_, expected) = try await editThreeZoos(a, saves: saves)
         let blocker = try SQLiteConnection(path: dir.path("a.sqlite"), busyTimeoutMilliseconds: 100)
         try blocker.execute("BEGIN IMMEDIATE")
         await #expect(throws: StoreError.self) { try await a.syncNow() }
@@ -202,17 +204,11 @@ import Testing
 
         let report = try await a.syncNow()
         #expect(report.waiting == 0 && report.problem == nil, "\(report)")
-        let expected = last.joined(separator: ",")
-        #expect(try zoos(context) == expected)
-        #expect(try await sql("SELECT string_agg(name || ':' || location, ',' ORDER BY name) FROM \"TestZoo\"") == expected)
+        #expect(try zoos(a.viewContext) == expected)
+        #expect(try await serverZoos() == expected)
         // Each edit made one version: none went twice.
         #expect(try await sql("SELECT sum(\(RowVersion.column)) FROM \"TestZoo\"") == "\(3 + saves)")
-        let versions = try await sql("SELECT string_agg(id || ':' || \(RowVersion.column), ',' ORDER BY id) FROM \"TestZoo\"")
-        let recorded = ReplicaFileQuery.value(
-            dir.path("a.sqlite"),
-            "SELECT group_concat(id || ':' || version, ',') FROM (SELECT id, version FROM folio_replica_rows WHERE entity = 'TestZoo' ORDER BY id)"
-        )
-        #expect(recorded == versions)
+        #expect(try await versionsAgree("a.sqlite"))
         let c = try replica("c.sqlite")
         #expect(try zoos(c.viewContext) == expected)
     }
