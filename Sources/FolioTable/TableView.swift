@@ -182,6 +182,9 @@ public final class TableView {
     /// What an automatic row off the screen is taken to need until its cell
     /// is made: the height of the last cell measured (UIKit's estimated height).
     var estimatedRowHeight = 1
+    /// Heights of rows off screen measured while a row is revealed, so it is
+    /// placed by them rather than the estimate (see `reveal`); empty otherwise.
+    var measuredHeights: [IndexPath: Int] = [:]
     /// The height of a titled header when the delegate gives none; 1 by default.
     ///
     /// ```swift

@@ -82,4 +82,51 @@ import Testing
             }
         }
     }
+
+    final class SectionedAnimals: TableViewDataSource {
+        /// Per section, the detail of each row; empty draws no second line.
+        let habitats: [[String]]
+
+        init(_ habitats: [[String]]) { self.habitats = habitats }
+
+        func numberOfSections(in tableView: TableView) -> Int { habitats.count }
+        func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { habitats[section].count }
+        func tableView(_ tableView: TableView, titleForHeaderInSection section: Int) -> String? { "Section \(section)" }
+        func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
+            let cell = tableView.dequeueReusableCell(withIdentifier: "Animal") ?? TableViewCell(style: .subtitle, reuseIdentifier: "Animal")
+            cell.textLabel?.text = "Animal \(indexPath.row)"
+            cell.detailTextLabel?.text = habitats[indexPath.section][indexPath.row]
+            return cell
+        }
+    }
+
+    /// Sections of rows of one line and of two, in any mix, and a row
+    /// highlighted far from the one before (the last one, as End does, or
+    /// any): it shows whole. The rows between were counted at the last cell
+    /// measured, and at the table's end the last page is kept full by that
+    /// count too, so the last row was left just below the viewport (in
+    /// about one table in ten here before its neighbours were measured).
+    @Test func aRowHighlightedFarAwayAmongSectionsShowsWhole() {
+        var random = ResultsRandom.fromEnvironment()
+        print("SubtitleHeightTests.aRowHighlightedFarAwayAmongSectionsShowsWhole seed: \(random.seed) (FOLIO_SEED replays)")
+        for round in 0..<1500 {
+            let habitats = (0..<Int.random(in: 1...7, using: &random)).map { _ in
+                (0..<Int.random(in: 1...8, using: &random)).map { _ in Bool.random(using: &random) ? "Forest" : "" }
+            }
+            let table = TableView(viewportHeight: Int.random(in: 4...19, using: &random))
+            let source = SectionedAnimals(habitats)
+            table.dataSource = source
+            table.highlightRow(at: IndexPath(row: 0, section: 0))
+            let section = Bool.random(using: &random) ? habitats.count - 1 : Int.random(in: 0..<habitats.count, using: &random)
+            let row =
+                Bool.random(using: &random) ? habitats[section].count - 1 : Int.random(in: 0..<habitats[section].count, using: &random)
+            let target = IndexPath(row: row, section: section)
+            table.highlightRow(at: target)
+            #expect(
+                table.isRowFullyVisible(target),
+                "round \(round), seed \(random.seed): \(target) of \(habitats.map { $0.map { $0.isEmpty ? "1" : "2" }.joined() }) in \(table.viewportHeight) lines: \(table.layoutItems().map { "\($0.kind)@\($0.y)+\($0.height)" })"
+            )
+            table.checkInvariants()
+        }
+    }
 }

@@ -35,8 +35,9 @@ extension TableView {
         case .row(let path):
             let height = delegate?.tableView(self, heightForRowAt: path) ?? rowHeight
             guard height == Self.automaticDimension else { return max(1, height) }
-            // A row on screen is as tall as its cell; one off it, as the last cell measured.
-            return visibleCells[path].map(\.fittingHeight) ?? estimatedRowHeight
+            // A row on screen is as tall as its cell; one off it, as the last cell measured (or as
+            // measured for a reveal).
+            return visibleCells[path].map(\.fittingHeight) ?? measuredHeights[path] ?? estimatedRowHeight
         case .footer(let section):
             if let height = delegate?.tableView(self, heightForFooterInSection: section) { return max(0, height) }
             return footerTitle(forSection: section) == nil ? 0 : sectionFooterHeight

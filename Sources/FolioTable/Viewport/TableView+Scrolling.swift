@@ -67,13 +67,12 @@ extension TableView {
     /// Moves the viewport so that a row shows at `position`.
     func reveal(_ indexPath: IndexPath, at position: ScrollPosition) {
         layoutIfNeeded()
+        // Later layouts count rows off screen at the estimate again.
+        defer { measuredHeights = [:] }
         let row = TableLayoutItem.Kind.row(indexPath)
-        // A row off screen counts at the height of the last cell measured, which may be
-        // shorter than its own: placed by that, the last row of the table was left below the
-        // viewport. Its cell first, so the row is placed by its own height (kept once it shows).
-        if position == .none || position == .bottom, visibleCells[indexPath] == nil, hasAutomaticHeight(indexPath) {
-            visibleCells[indexPath] = makeCell(at: indexPath)
-        }
+        // A row off screen counts at the height of the last cell measured, which may not be its
+        // own: placed by that, the last row of the table was left below the viewport.
+        if position == .none || position == .bottom { measureAround(indexPath) }
         switch position {
         case .top:
             topItem = row
@@ -97,9 +96,35 @@ extension TableView {
         // them, and a taller one pushes the row below the viewport: place it again with the
         // heights now known (each pass measures the rows it brings in, so it settles).
         for _ in 0..<4 where !isRowFullyVisible(indexPath) {
+            measureAround(indexPath)
             topItem = topItem(showing: row, linesBelowTop: viewportHeight - height(of: row))
             needsLayout = true
         }
+        // Laid out by the heights measured.
+        layoutIfNeeded()
+    }
+
+    /// Measures the rows within a viewport's height of `indexPath`, above
+    /// and below, that have no cell (each cell made, measured and queued for
+    /// reuse at once): placing the row, and keeping the last page full at the
+    /// table's end, then count their own heights, not the estimate.
+    private func measureAround(_ indexPath: IndexPath) {
+        func measure(from start: TableLayoutItem.Kind?, _ next: (TableLayoutItem.Kind) -> TableLayoutItem.Kind?) {
+            var lines = 0
+            var cursor = start
+            while let kind = cursor, lines < viewportHeight {
+                if case .row(let path) = kind, visibleCells[path] == nil, measuredHeights[path] == nil, hasAutomaticHeight(path) {
+                    let cell = makeCell(at: path)
+                    measuredHeights[path] = cell.fittingHeight
+                    recycle(cell, at: path)
+                }
+                lines += height(of: kind)
+                cursor = next(kind)
+            }
+        }
+        let row = TableLayoutItem.Kind.row(indexPath)
+        measure(from: row) { item(before: $0) }
+        measure(from: item(after: row)) { item(after: $0) }
     }
 
     /// The item to put at the top so that about `lines` lines of items sit above `kind`.
