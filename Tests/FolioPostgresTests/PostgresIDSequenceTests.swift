@@ -43,25 +43,6 @@ import Testing
         #expect(try titles(container) == ["a", "b", "c", "d"])
     }
 
-    /// This process draws IDs ahead and keeps the spares; a writer that does
-    /// not draw takes them (rows past the last one, as an earlier version
-    /// of Folio picks). The next save finds its spare taken, drops them,
-    /// moves the sequence past the rows and saves.
-    @Test func aSaveWhoseSpareIDIsTakenDropsTheSparesAndSaves() async throws {
-        let container = try PersistentContainer(schema: ConflictTestSchema.make(), store: .postgreSQL(uri))
-        ConflictNote(context: container.viewContext).title = "a"
-        try container.viewContext.save()
-        let last = 1 + Int64(PostgresSpareIDs.drawnAhead) + 10
-        _ = try await cluster.runSQL(
-            "INSERT INTO conflicts.\"ConflictNote\" (id, title) SELECT g, 'older ' || g FROM generate_series(2, \(last)) g",
-            database: database)
-        let note = ConflictNote(context: container.viewContext)
-        note.title = "b"
-        try container.viewContext.save()
-        #expect(note.objectID.rowID > last)
-        #expect(try titles(container).filter { !$0.hasPrefix("older") } == ["a", "b"])
-    }
-
     @Test func aBatchInsertStartsPastRowsTheSequenceDidNotGive() async throws {
         let container = try PersistentContainer(schema: ConflictTestSchema.make(), store: .postgreSQL(uri))
         for title in ["a", "b"] { ConflictNote(context: container.viewContext).title = title }

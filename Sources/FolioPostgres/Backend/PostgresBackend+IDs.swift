@@ -1,4 +1,3 @@
-import FolioLocking
 import FolioStore
 
 // Object IDs come from one sequence per entity: drawing from a sequence
@@ -39,7 +38,6 @@ extension PostgresBackend {
     /// without drawing from the sequence, so a new object's ID can already
     /// be taken; a save refused for that is made again after this.
     func realignIDSequence(_ entity: String) throws {
-        PostgresSpareIDs.shared(server, namespace: namespace).drop(entity)
         try beginWriting(until: deadlineFromNow)
         do {
             _ = try connection.pipeline([alignment(entity), PGStatement("COMMIT")])
@@ -62,9 +60,7 @@ extension PostgresBackend {
             """, [Self.sequenceParameter(entity), .text(entity), .integer(ReplicaIDs.ordinaryLimit)])
     }
 
-    /// A permanent ID for each insert, in insert order: from this process's
-    /// spare IDs (``PostgresSpareIDs``) where they suffice, so a save of a few
-    /// new objects is one round trip; else drawn, with spares, one statement
+    /// Draws a permanent ID for each insert, in insert order: one statement
     /// per entity, all in one round trip (with the transaction's deferred
     /// BEGIN and lock). IDs of one save need not be consecutive.
     func allocateIDs(_ batch: SaveBatch) throws -> [ObjectID] {
@@ -76,34 +72,29 @@ extension PostgresBackend {
             if counts[name] == nil { entities.append(name) }
             counts[name, default: 0] += 1
         }
-        let spares = PostgresSpareIDs.shared(server, namespace: namespace)
-        var ids: [String: ArraySlice<Int64>] = [:]
-        for name in entities { ids[name] = spares.take(counts[name]!, of: name) }
-        let short = entities.filter { ids[$0] == nil }
-        if !short.isEmpty {
-            let results = try connection.pipeline(
-                short.map {
-                    PGStatement(
-                        "SELECT nextval($1::regclass) FROM generate_series(1, $2)",
-                        [Self.sequenceParameter($0), .integer(Int64(counts[$0]! + PostgresSpareIDs.drawnAhead))])
-                })
-            for (name, result) in zip(short, results) {
-                let drawn = (0..<result.rowCount).map { result.int64(row: $0, column: 0) }
-                guard drawn.count >= counts[name]! else {
-                    throw StoreError.server(store: path, code: "", message: "the ID sequence of \(name) returned too few IDs", sql: "")
-                }
-                if let past = drawn.first(where: { $0 >= ReplicaIDs.ordinaryLimit }) {
-                    throw StoreError.constraintViolation(
-                        entity: name, key: "id", value: "\(past), past the last ID of clients that are not replicas")
-                }
-                ids[name] = drawn[..<counts[name]!]
-                spares.add(drawn[counts[name]!...], of: name)
-            }
-        }
-        return batch.inserts.map { insert in
+        let results = try connection.pipeline(
+            entities.map {
+                PGStatement(
+                    "SELECT nextval($1::regclass) FROM generate_series(1, $2)", [Self.sequenceParameter($0), .integer(Int64(counts[$0]!))])
+            })
+        var drawn: [String: (result: PGResult, next: Int)] = [:]
+        for (name, result) in zip(entities, results) { drawn[name] = (result, 0) }
+        var ids: [ObjectID] = []
+        ids.reserveCapacity(batch.inserts.count)
+        for insert in batch.inserts {
             let name = insert.entity.name
-            return ObjectID(entityName: name, rowID: ids[name]!.popFirst()!)
+            guard let (result, row) = drawn[name], row < result.rowCount else {
+                throw StoreError.server(store: path, code: "", message: "the ID sequence of \(name) returned too few IDs", sql: "")
+            }
+            drawn[name]?.next = row + 1
+            let id = result.int64(row: row, column: 0)
+            guard id < ReplicaIDs.ordinaryLimit else {
+                throw StoreError.constraintViolation(
+                    entity: name, key: "id", value: "\(id), past the last ID of clients that are not replicas")
+            }
+            ids.append(ObjectID(entityName: name, rowID: id))
         }
+        return ids
     }
 
     /// `count` consecutive IDs of `entity`, the first returned: the
@@ -122,54 +113,5 @@ extension PostgresBackend {
             throw StoreError.constraintViolation(entity: entity, key: "id", value: "\(first) + \(count), past the largest possible")
         }
         return first
-    }
-}
-
-/// IDs this process drew ahead from the namespace's sequences and has not
-/// used yet. A save of new objects takes them from here, so it needs no
-/// round trip to draw its IDs: its BEGIN, lock, writes, history row and
-/// COMMIT go together. IDs drawn are never drawn again, so a spare is
-/// this process's alone until it exits (the rest are left unused, as IDs
-/// of a failed save are). Should a spare be taken meanwhile by a writer
-/// that does not draw (an earlier version of Folio, or a store made anew
-/// under the same name), the save is refused on its ID, the spares of
-/// that entity are dropped, and the save is made again (see
-/// ``PostgresBackend/realignIDSequence(_:)``).
-///
-///     let ids = PostgresSpareIDs.shared(server, namespace: "zoo").take(1, of: "Animal")
-final class PostgresSpareIDs: Sendable {
-    /// How many IDs a draw takes beyond its save's needs.
-    static let drawnAhead = 31
-
-    private let spares = LockedValue<[String: [Int64]]>([:])
-    private static let all = LockedValue<[String: PostgresSpareIDs]>([:])
-
-    /// The process's spare IDs of `namespace` on `server`.
-    static func shared(_ server: PostgresServer, namespace: String?) -> PostgresSpareIDs {
-        let key = server.uri + "\u{0}" + (namespace ?? "")
-        return all.withLock { all in
-            if let spares = all[key] { return spares }
-            let spares = PostgresSpareIDs()
-            all[key] = spares
-            return spares
-        }
-    }
-
-    /// `count` spare IDs of `entity`, smallest first; nil (taking none) when there are fewer.
-    func take(_ count: Int, of entity: String) -> ArraySlice<Int64>? {
-        spares.withLock { spares in
-            guard let kept = spares[entity], kept.count >= count else { return nil }
-            spares[entity] = Array(kept[count...])
-            return kept[..<count]
-        }
-    }
-
-    func add(_ ids: ArraySlice<Int64>, of entity: String) {
-        guard !ids.isEmpty else { return }
-        spares.withLock { spares in spares[entity] = (spares[entity] ?? []) + ids }
-    }
-
-    func drop(_ entity: String) {
-        spares.withLock { _ = $0.removeValue(forKey: entity) }
     }
 }
