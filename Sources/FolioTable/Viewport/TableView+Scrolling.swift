@@ -70,6 +70,8 @@ extension TableView {
         // Later layouts count rows off screen at the estimate again.
         defer { measuredHeights = [:] }
         let row = TableLayoutItem.Kind.row(indexPath)
+        // Already in view (the highlight moved one row): nothing to place, nothing to measure.
+        if position == .none, isRowFullyVisible(indexPath) { return }
         // A row off screen counts at the height of the last cell measured, which may not be its
         // own: placed by that, the last row of the table was left below the viewport.
         if position == .none || position == .bottom { measureAround(indexPath) }
@@ -81,7 +83,6 @@ extension TableView {
         case .middle:
             topItem = topItem(showing: row, linesBelowTop: (viewportHeight - height(of: row)) / 2)
         case .none:
-            if isRowFullyVisible(indexPath) { return }
             if let top = topItem, row < top {
                 let header = TableLayoutItem.Kind.header(section: indexPath.section)
                 let headerFits = height(of: header) > 0 && height(of: header) + height(of: row) <= viewportHeight
