@@ -149,19 +149,10 @@ extension ReplicaPush {
                 try waiting.catchUp(file)
                 // The oldest waiting entries, one after another: saves made meanwhile have larger numbers.
                 try file.removePushed(first, through: last)
-                // Entries whose rows only take new versions are recorded together, in order with the others.
-                var versions: [(RowKey, Int64?)] = []
                 for d in done {
                     waiting.pending.remove(d.saved)
-                    if Self.recordsVersionsAlone(d.written, d.readBack) {
-                        versions += d.written.versions.map { ($0.key, $0.value) }
-                        continue
-                    }
-                    try recordVersions(versions)
-                    versions = []
                     try record(d.entry, d.written, d.readBack, pending: waiting.pending)
                 }
-                try recordVersions(versions)
             }
         } catch {
             // The file has none of it: every entry of its outbox waits, these too (recorded when tried again).

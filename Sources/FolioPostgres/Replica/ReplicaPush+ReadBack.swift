@@ -43,7 +43,19 @@ extension ReplicaPush {
     /// ``finish(_:_:_:_:)`` after the entry left the outbox, inside a write
     /// transaction the caller holds; `pending` are the saves waiting after it.
     func record(_ entry: OutboxEntry, _ written: Written, _ readBack: ReadBack, pending: PendingRows) throws {
-        try recordVersions(Array(written.versions))
+        for (row, version) in written.versions {
+            if let version {
+                // What the next waiting save of the row is made on (a row new here has its first one now).
+                try file.connection.run(
+                    """
+                    INSERT INTO folio_replica_rows (entity, id, version, base) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (entity, id) DO UPDATE SET version = excluded.version, base = excluded.base, pending = max(pending - 1, 0)
+                    """, [.text(row.entity), .integer(row.id), .integer(version), .integer(version)])
+            } else {
+                try file.connection.run(
+                    "DELETE FROM folio_replica_rows WHERE entity = ? AND id = ?", [.text(row.entity), .integer(row.id)])
+            }
+        }
         var changes = ChangeSet(origin: .otherProcess)
         var gone = Set(written.gone.map { ObjectID(entityName: $0.entity, rowID: $0.id) })
         for row in readBack.absent where try isHere(row.entity, row.id) {
@@ -62,49 +74,6 @@ extension ReplicaPush {
             try refresh(entity, rows, pending, coming, written, &changes)
         }
         try file.writeHistory(changes, author: localAuthor)
-    }
-
-    /// Whether recording the entry only takes its rows' new versions: each
-    /// row it wrote came back as sent, and none is gone.
-    static func recordsVersionsAlone(_ written: Written, _ readBack: ReadBack) -> Bool {
-        written.gone.isEmpty && readBack.absent.isEmpty && readBack.rows.values.allSatisfy(\.isEmpty)
-    }
-
-    /// The rows' server versions, each what the next waiting save of the row
-    /// is made on (a row new here has its first one now; nil: the server has
-    /// it no more), with one waiting save fewer. One statement for them all:
-    /// a batch of single edits would otherwise take one a row.
-    func recordVersions(_ versions: [(RowKey, Int64?)]) throws {
-        var kept = OutboxJSONWriter(), count = 0
-        func flush() throws {
-            guard count > 0 else { return }
-            kept.end("]")
-            // In order: a row written twice takes its second version last, and one waiting save fewer each time.
-            try file.connection.run(
-                """
-                INSERT INTO folio_replica_rows (entity, id, version, base)
-                SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 2 FROM json_each(?) WHERE true ORDER BY key
-                ON CONFLICT (entity, id) DO UPDATE SET version = excluded.version, base = excluded.base, pending = max(pending - 1, 0)
-                """, [.text(kept.text)])
-            kept = OutboxJSONWriter()
-            count = 0
-        }
-        for (row, version) in versions {
-            guard let version else {
-                try flush()
-                try file.connection.run(
-                    "DELETE FROM folio_replica_rows WHERE entity = ? AND id = ?", [.text(row.entity), .integer(row.id)])
-                continue
-            }
-            if count == 0 { kept.begin("[") }
-            kept.begin("[")
-            kept.string(row.entity)
-            kept.integer(row.id)
-            kept.integer(version)
-            kept.end("]")
-            count += 1
-        }
-        try flush()
     }
 
     /// Writes the server's values of `rows` where they differ here (but for
