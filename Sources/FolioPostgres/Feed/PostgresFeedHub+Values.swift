@@ -1,3 +1,4 @@
+import Dispatch
 import FolioStore
 
 // A process reads each saved row once for all its containers: after the
@@ -23,7 +24,7 @@ extension PostgresFeedHub {
     /// container gave a schema, when they are too many, or when the read failed.
     func readRows(namedBy rows: [(position: Int64, author: String, changes: ChangeSet)]) -> HeardRows? {
         guard !rows.isEmpty, let schema = state.withLock({ $0.schema }) else { return nil }
-        var heard = HeardRows()
+        var heard = HeardRows(readStart: DispatchTime.now().uptimeNanoseconds)
         var wanted: [String: Set<Int64>] = [:]
         var named = 0
         for row in rows {

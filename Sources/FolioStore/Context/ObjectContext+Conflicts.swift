@@ -1,3 +1,5 @@
+import Dispatch
+
 extension ObjectContext {
     /// The conflicts of a save whose rows changed elsewhere, object by object:
     /// every key whose stored value differs from this context's.
@@ -39,6 +41,7 @@ extension ObjectContext {
         _ pending: PendingSave,
         _ commit: (SaveBatch) throws -> [ObjectID]
     ) throws -> (PendingSave, [ObjectID])? {
+        defer { lastStoreUse = DispatchTime.now().uptimeNanoseconds }
         var pending = pending
         for round in 1... {
             do { return (pending, try commit(pending.batch)) } catch let stale as StaleWrite {

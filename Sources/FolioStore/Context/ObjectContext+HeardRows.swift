@@ -8,7 +8,7 @@ extension ObjectContext {
     /// Merges `changes` as ``merge(_:)`` does, with `heard`, the stored rows
     /// of its objects, used by the merge and by the reads observers make meanwhile.
     func merge(_ changes: ChangeSet, heard: HeardRows?) {
-        guard let heard, !heard.isEmpty, !changes.isReload else { return merge(changes) }
+        guard let heard, !heard.isEmpty, !changes.isReload, heard.readStart >= lastStoreUse else { return merge(changes) }
         heardRows = heard
         defer {
             heardRows = nil
@@ -17,9 +17,20 @@ extension ObjectContext {
         merge(changes)
     }
 
+    /// The rows heard with the change set being merged, unless this context
+    /// used the store after their read began: a store read at another
+    /// batch's turn (a merge late on the main thread) may have seen a newer
+    /// state, even the row gone, and a controller must not go back from it.
+    var currentHeardRows: HeardRows? {
+        guard let heard = heardRows, heard.readStart >= lastStoreUse else { return nil }
+        return heard
+    }
+
     /// The row heard for `object` while a merge runs, if it was read, is there and fits its entity.
     func heardRow(_ object: ManagedObject) -> StoredRow? {
-        guard let heard = heardRows, case .some(.some(let row)) = heard.row(object.objectID), heard.fits(object.meta) else { return nil }
+        guard let heard = currentHeardRows, case .some(.some(let row)) = heard.row(object.objectID), heard.fits(object.meta) else {
+            return nil
+        }
         return row
     }
 
@@ -32,7 +43,7 @@ extension ObjectContext {
     /// ends, so an observer that asks for them finds them loaded.
     func heardKeys<T: ManagedObject>(_ prepared: PreparedKeyFetch<T>, rows: [Int64]) -> [(ObjectID, [StoreValue])]? {
         let e = prepared.entity, request = prepared.request
-        guard let heard = heardRows, !rows.isEmpty, heard.fits(e) else { return nil }
+        guard let heard = currentHeardRows, !rows.isEmpty, heard.fits(e) else { return nil }
         var found: [(Int64, StoredRow)] = []
         found.reserveCapacity(rows.count)
         for rowID in rows {

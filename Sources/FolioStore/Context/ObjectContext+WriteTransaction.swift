@@ -1,3 +1,5 @@
+import Dispatch
+
 extension ObjectContext {
     /// Runs `body` inside one write transaction of the store and saves what
     /// the context holds unsaved when it returns, before the transaction ends.
@@ -59,6 +61,7 @@ extension ObjectContext {
     /// ``performWrite(_:)``, otherwise the coordinator's under its lock.
     func withStore<T>(_ body: (StoreBackend) throws -> T) throws -> T {
         requireConfinement()
+        defer { lastStoreUse = DispatchTime.now().uptimeNanoseconds }
         if let transaction = writeTransaction { return try body(transaction) }
         return try coordinator.withBackend(body)
     }

@@ -104,6 +104,10 @@ public class ObjectContext {
     /// objects loaded from them meanwhile (see ``merge(_:heard:)``).
     var heardRows: HeardRows?
     var heardObjects: [ManagedObject] = []
+    /// When this context's latest use of the store ended (uptime
+    /// nanoseconds): heard rows read before then may be older than what it
+    /// read, and are not used (see ``heardRow(_:)``).
+    var lastStoreUse: UInt64 = 0
 
     init(coordinator shared: StoreCoordinator, delivery: Delivery) {
         if case .main = delivery {

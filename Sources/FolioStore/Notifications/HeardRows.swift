@@ -1,10 +1,16 @@
+import Dispatch
+
 /// Stored rows a change feed read for the changes it hands on, shared by
 /// every container of the process: each changed object's row as the store
 /// held it at its change's history position or later, or nil where the row
 /// is gone. A context answers a read of only such rows from them, so a
 /// process reads each saved row once rather than once per container.
 ///
-///     var heard = HeardRows()
+/// A context that merges late may have read the store after these rows
+/// were read: it does not use them then (see ``readStart``), so that what
+/// it shows never goes back in time.
+///
+///     var heard = HeardRows(readStart: DispatchTime.now().uptimeNanoseconds)
 ///     heard.set(id, row)
 ///     heard.row(id)   // .some(row); .some(nil): gone; nil: not read
 package struct HeardRows: Sendable {
@@ -13,8 +19,13 @@ package struct HeardRows: Sendable {
     /// its to-ones' names): a context whose entity has others (another
     /// version of the schema on the same store) does not use them.
     private(set) var layouts: [String: [String]] = [:]
+    /// When the read of these rows began (uptime nanoseconds): each row is
+    /// as the store held it then or later. Rows gathered from several reads
+    /// keep the earliest.
+    package private(set) var readStart: UInt64
 
-    package init() {}
+    /// Rows read from `readStart` on (`.max`: none yet).
+    package init(readStart: UInt64 = .max) { self.readStart = readStart }
 
     /// The columns `entity`'s rows hold, in order.
     package static func layout(of entity: EntityDescription) -> [String] {
@@ -37,7 +48,10 @@ package struct HeardRows: Sendable {
     /// values replace the earlier ones, and an object it changed whose row
     /// it did not read is no longer known.
     package mutating func note(_ changes: ChangeSet, values: HeardRows?) {
-        if let values { layouts.merge(values.layouts) { _, later in later } }
+        if let values {
+            layouts.merge(values.layouts) { _, later in later }
+            readStart = min(readStart, values.readStart)
+        }
         for id in changes.inserted { rows[id] = values?.rows[id] }
         for id in changes.updated.keys { rows[id] = values?.rows[id] }
         for id in changes.deleted { rows[id] = values?.rows[id] }
