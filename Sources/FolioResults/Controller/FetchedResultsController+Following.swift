@@ -22,9 +22,13 @@ extension FetchedResultsController {
 
     /// A save of this context: every change was reported in an earlier
     /// batch; new objects now have permanent IDs, which sort where their
-    /// temporary ones did (see ``AnyFetchedResultsController/engineID(_:)``).
-    /// The delegate hears nothing; the snapshot handler gets the renamed snapshot.
-    /// - Complexity: O(k) for k new objects.
+    /// temporary ones did (see ``AnyFetchedResultsController/engineID(_:)``),
+    /// so the delegate hears nothing and the snapshot handler gets the
+    /// renamed snapshot. Where another process drew IDs between this save's
+    /// and its commit, a permanent ID can sort after a row with an equal
+    /// key that the temporary one sorted before: that row moves, and the
+    /// delegate hears the move.
+    /// - Complexity: O(k log k) for k new objects.
     func adoptPermanentIDs(_ mapping: [ObjectID: ObjectID]) {
         guard !mapping.isEmpty else { return }
         loadWholeOrder()
@@ -32,9 +36,13 @@ extension FetchedResultsController {
         for (temporary, permanent) in mapping where temporary.entityName == entityName {
             rows[engineID(temporary)] = engineID(permanent)
         }
-        let renamed = engine.renameIDs(rows)
+        let (renamed, moved) = engine.renameIDs(rows)
         resident.rename(rows)
         relatedKeys.rename(rows: rows, related: mapping)
+        if !moved.isEmpty {
+            sectionCache = nil
+            return deliver(moved)
+        }
         // A snapshot names objects by ID: a diffable data source needs the new ones (Core Data sends them too),
         // but only when some are in the results; new objects the request leaves out change nothing it shows.
         if renamed > 0, suppression == 0, let snapshotHandler { snapshotHandler(snapshot()) }

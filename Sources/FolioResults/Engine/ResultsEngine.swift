@@ -110,28 +110,63 @@ package final class ResultsEngine<
         locations.reserve(total + total / 8 + 16, integersBelow: limit + 1)
     }
 
-    /// Gives rows new identifiers, each ordering among equal keys exactly as
-    /// its old one did (as a save's permanent IDs do for temporary ones), so
-    /// no row moves and nothing is reported. Returns how many of the old
-    /// identifiers were in the results.
+    /// Gives rows new identifiers, as a save gives permanent IDs for
+    /// temporary ones. A row whose new identifier sorts in its old one's
+    /// place among equal keys (the usual case) stays, and nothing is
+    /// reported. One whose new identifier sorts elsewhere (IDs drawn in
+    /// another order than the saves committed) moves, and the report
+    /// returned says where. Returns how many of the old identifiers were in
+    /// the results, with that report.
     ///
     /// ```swift
-    /// engine.renameIDs([temporary: permanent])
+    /// let (renamed, moved) = engine.renameIDs([temporary: permanent])
     /// ```
-    /// - Complexity: O(k) for k renamed rows.
+    /// - Complexity: O(k log k) for k renamed rows, and O(log n) more for each that moves.
     @discardableResult
-    package func renameIDs(_ mapping: [ID: ID]) -> Int {
+    package func renameIDs(_ mapping: [ID: ID]) -> (renamed: Int, moved: ResultsChangeSet<ID, Section>) {
         generation &+= 1
         var renamed = 0
-        for (old, new) in mapping {
+        var misplaced: [(location: Location, entry: Entry)] = []
+        // In the old identifiers' order: a neighbour renamed by the same call is checked by its new identifier.
+        for (old, new) in mapping.sorted(by: { $0.key < $1.key }) {
             guard let location = locations.removeValue(forKey: old) else { continue }
-            let store = storeOf(location)
-            let key = store.rows[location.handle].key
-            store.rows.replace(location.handle, with: Entry(key: key, id: new), lead: Self.lead(of: key))
-            locations[new] = location
             renamed += 1
+            locations[new] = location
+            let store = storeOf(location)
+            let entry = Entry(key: store.rows[location.handle].key, id: new)
+            if store.rows.fits(entry, at: location.handle) {
+                store.rows.replace(location.handle, with: entry, lead: Self.lead(of: entry.key))
+            } else {
+                misplaced.append((location, entry))
+            }
         }
-        return renamed
+        return (renamed, misplaced.isEmpty ? ResultsChangeSet() : move(misplaced))
+    }
+
+    /// Puts renamed rows where their new identifiers sort, and reports it:
+    /// a move, or a delete and an insert for a row that keeps its path.
+    private func move(_ misplaced: [(location: Location, entry: Entry)]) -> ResultsChangeSet<ID, Section> {
+        func path(_ location: Location) -> IndexPath {
+            let store = storeOf(location)
+            return IndexPath(row: store.rows.rank(ofHandle: location.handle), section: sectionOrder.rank(of: store.section))
+        }
+        let before = misplaced.map { path($0.location) }
+        for m in misplaced { storeOf(m.location).rows.detach(m.location.handle) }
+        for m in misplaced { _ = storeOf(m.location).rows.reattachRanked(m.location.handle, as: m.entry, lead: Self.lead(of: m.entry.key)) }
+        var deletes: [ObjectChange<ID>] = [], inserts: [ObjectChange<ID>] = [], moves: [ObjectChange<ID>] = []
+        for (m, old) in zip(misplaced, before) {
+            let new = path(m.location)
+            if old == new {
+                deletes.append(ObjectChange(type: .delete, id: m.entry.id, indexPath: old, newIndexPath: nil))
+                inserts.append(ObjectChange(type: .insert, id: m.entry.id, indexPath: nil, newIndexPath: new))
+            } else {
+                moves.append(ObjectChange(type: .move, id: m.entry.id, indexPath: old, newIndexPath: new))
+            }
+        }
+        deletes.sort { $0.indexPath! < $1.indexPath! }
+        inserts.sort { $0.newIndexPath! < $1.newIndexPath! }
+        moves.sort { $0.newIndexPath! < $1.newIndexPath! }
+        return ResultsChangeSet(objectChanges: deletes + inserts + moves)
     }
 
     /// Replaces the contents with another engine's, leaving that one empty:

@@ -184,6 +184,31 @@ extension OrderStatisticTree {
         return link(handle)
     }
 
+    /// Whether `element` sorts in `handle`'s place: after the element
+    /// before it and before the one after it (see ``replace(_:with:lead:)``).
+    ///
+    /// ```swift
+    /// if tree.fits(renamed, at: handle) { tree.replace(handle, with: renamed) }
+    /// ```
+    /// - Complexity: O(1) within a leaf, O(log n) at its ends.
+    package func fits(_ element: Element, at handle: Handle) -> Bool {
+        let leaf = leafOf[Int(handle)]
+        precondition(leaf != Self.none, "OrderStatisticTree: handle \(handle) is not in the tree")
+        let slot = slot(of: handle, in: leaf), first = Int(leaf) * Self.leafWidth
+        let last = first + fill(of: leaf, atHeight: 0) - 1
+        var rank: Int?
+        func neighbour(_ offset: Int) -> Element? {
+            let s = slot + offset
+            if s >= first && s <= last { return elements[Int(leafHandles[s])] }
+            let r = (rank ?? self.rank(ofHandle: handle)) + offset
+            rank = r - offset
+            return r >= 0 && r < count ? self.element(at: r) : nil
+        }
+        if let before = neighbour(-1), !(before < element) { return false }
+        if let after = neighbour(1), !(element < after) { return false }
+        return true
+    }
+
     /// Replaces the element behind a handle with one that sorts in the same
     /// place (between its neighbours); `checkInvariants()` catches a misuse.
     ///
