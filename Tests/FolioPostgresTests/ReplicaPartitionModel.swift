@@ -13,6 +13,10 @@ struct PartitionModel {
     struct Item {
         /// Per key (`value`, `shelf`, `keeper`, `lister`, `guardian`, `tag:G`), each replica's last write.
         var writes: [String: [Int: String]] = [:]
+        /// Every keeper any replica gave it since the last heal, not only each one's last: one
+        /// pushed before another replica's deletion of that group reached the server is cascaded
+        /// there, whatever keeper a later save names.
+        var keepers: Set<String> = []
         /// The key's value at the last heal, for keys nobody wrote since.
         var base: [String: String] = [:]
         var deleted = false
@@ -34,6 +38,7 @@ struct PartitionModel {
 
     mutating func write(_ item: String, _ key: String, _ value: String, by replica: Int) {
         items[item, default: Item()].writes[key, default: [:]][replica] = value
+        if key == "keeper" { items[item]!.keepers.insert(value) }
         if key == "guardian" && value != "-" { groups[value, default: Group()].guarded = true }
     }
 
@@ -55,9 +60,10 @@ struct PartitionModel {
     /// Whether a deletion of the item may be undone (its cascade's group deletion refused by a deny on the server).
     func uncertain(_ item: Item) -> Bool { item.deletedWith.map { groups[$0]?.guarded ?? false } ?? false }
 
-    /// Whether the item may meet a cascade through a keeper set on some replica to a group deleted on another.
+    /// Whether the item may meet a cascade through a keeper set on some replica (at any time
+    /// since the last heal) to a group deleted on another.
     func atRisk(_ item: Item) -> Bool {
-        uncertain(item) || (item.writes["keeper"] ?? [:]).values.contains { $0 != "-" && mayBeGone($0) }
+        uncertain(item) || item.keepers.contains { $0 != "-" && mayBeGone($0) }
             || (item.base["keeper"].map { $0 != "-" && mayBeGone($0) } ?? false)
     }
 
