@@ -146,16 +146,13 @@ package final class ResultsEngine<
     /// Puts renamed rows where their new identifiers sort, and reports it:
     /// a move, or a delete and an insert for a row that keeps its path.
     private func move(_ misplaced: [(location: Location, entry: Entry)]) -> ResultsChangeSet<ID, Section> {
-        func path(_ location: Location) -> IndexPath {
-            let store = storeOf(location)
-            return IndexPath(row: store.rows.rank(ofHandle: location.handle), section: sectionOrder.rank(of: store.section))
-        }
-        let before = misplaced.map { path($0.location) }
+        // Each new identifier names its location already.
+        let before = misplaced.map { indexPath(of: $0.entry.id)! }
         for m in misplaced { storeOf(m.location).rows.detach(m.location.handle) }
         for m in misplaced { _ = storeOf(m.location).rows.reattachRanked(m.location.handle, as: m.entry, lead: Self.lead(of: m.entry.key)) }
         var deletes: [ObjectChange<ID>] = [], inserts: [ObjectChange<ID>] = [], moves: [ObjectChange<ID>] = []
         for (m, old) in zip(misplaced, before) {
-            let new = path(m.location)
+            let new = indexPath(of: m.entry.id)!
             if old == new {
                 deletes.append(ObjectChange(type: .delete, id: m.entry.id, indexPath: old, newIndexPath: nil))
                 inserts.append(ObjectChange(type: .insert, id: m.entry.id, indexPath: nil, newIndexPath: new))

@@ -200,8 +200,9 @@ extension OrderStatisticTree {
         func neighbour(_ offset: Int) -> Element? {
             let s = slot + offset
             if s >= first && s <= last { return elements[Int(leafHandles[s])] }
-            let r = (rank ?? self.rank(ofHandle: handle)) + offset
-            rank = r - offset
+            // At the leaf's end: by rank, found once.
+            if rank == nil { rank = self.rank(ofHandle: handle) }
+            let r = rank! + offset
             return r >= 0 && r < count ? self.element(at: r) : nil
         }
         if let before = neighbour(-1), !(before < element) { return false }

@@ -8,7 +8,7 @@ extension ObjectContext {
     /// Merges `changes` as ``merge(_:)`` does, with `heard`, the stored rows
     /// of its objects, used by the merge and by the reads observers make meanwhile.
     func merge(_ changes: ChangeSet, heard: HeardRows?) {
-        guard let heard, !heard.isEmpty, !changes.isReload, heard.readStart >= lastStoreUse else { return merge(changes) }
+        guard let heard, !heard.isEmpty, !changes.isReload else { return merge(changes) }
         heardRows = heard
         defer {
             heardRows = nil
