@@ -163,4 +163,75 @@ import Testing
                 }, "\((try? container.viewContext.fetch(FetchRequest<TestZoo>()).map(\.name)) ?? [])")
         }
     }
+
+    /// What the server holds, as a new replica of it copies it.
+    func serverDump(_ uri: String) async throws -> [String] {
+        let fresh = try PersistentContainer(
+            schema: PartitionTestSchema.make(), store: .postgreSQL(uri, replica: dir.path("fresh.sqlite")), syncsAutomatically: false)
+        _ = try await fresh.syncNow()
+        return try PartitionTestSchema.dump(fresh.newBackgroundContext())
+    }
+
+    /// Waits until each container's main context shows item `name` with `tags` (and the groups show it back).
+    func expectTags(_ containers: [PersistentContainer], item name: String, _ tags: [String]) async {
+        for container in containers {
+            let shown = {
+                let item = (try? container.viewContext.fetch(FetchRequest<PartitionItem>()))?.first { $0.name == name }
+                let groups = (try? container.viewContext.fetch(FetchRequest<PartitionGroup>())) ?? []
+                return [
+                    item?.tags.map(\.name).sorted() ?? ["missing"],
+                    groups.filter { $0.tagged.contains { $0.name == name } }.map(\.name).sorted(),
+                ]
+            }
+            #expect(await waitUntil { shown() == [tags, tags] }, "\(shown())")
+        }
+    }
+
+    /// A deletion the server refuses (a deny rule meets a member added
+    /// there) brings back the rows its cascade took here, with their
+    /// many-to-many links: the save removed those with the rows, and
+    /// neither the server nor the replica may keep that removal.
+    @Test func aRefusedDeletionKeepsTheLinksOfTheRowsItBringsBack() async throws {
+        let (a, b, uri) = try await pair { PartitionTestSchema.make() }
+        let doomed = PartitionGroup(context: a.viewContext), label = PartitionGroup(context: a.viewContext)
+        doomed.name = "doomed"; label.name = "label"
+        let item = PartitionItem(context: a.viewContext)
+        item.name = "kept"; item.keeper = doomed; item.tags = [label]
+        try a.viewContext.save()
+        try await settled(a, b)
+        b.viewContext.delete(try b.viewContext.existingObject(with: doomed.objectID))
+        try b.viewContext.save()
+        let guard_ = PartitionItem(context: a.viewContext)
+        guard_.name = "guard"; guard_.guardian = doomed
+        try a.viewContext.save()
+        _ = try await a.syncNow()
+        try await settled(b, a)
+        let expected = ["g doomed", "g label", "i guard 0  - - doomed -", "i kept 0  doomed - - label"]
+        #expect(try await serverDump(uri) == expected)
+        for container in [a, b] { #expect(try PartitionTestSchema.dump(container.newBackgroundContext()) == expected) }
+        await expectTags([a, b], item: "kept", ["label"])
+    }
+
+    /// A deletion the merge policy keeps (the row changed on the server,
+    /// and the store's version trumps) keeps the row's links too.
+    @Test func aDeletionThePolicyKeepsKeepsTheRowsLinks() async throws {
+        let (a, b, uri) = try await pair { PartitionTestSchema.make() }
+        b.syncMergePolicy = .mergeByPropertyStoreTrump
+        let label = PartitionGroup(context: a.viewContext)
+        label.name = "label"
+        let item = PartitionItem(context: a.viewContext)
+        item.name = "kept"; item.tags = [label]
+        try a.viewContext.save()
+        try await settled(a, b)
+        b.viewContext.delete(try b.viewContext.existingObject(with: item.objectID))
+        try b.viewContext.save()
+        item.value = 7
+        try a.viewContext.save()
+        _ = try await a.syncNow()
+        try await settled(b, a)
+        let expected = ["g label", "i kept 7  - - - label"]
+        #expect(try await serverDump(uri) == expected)
+        for container in [a, b] { #expect(try PartitionTestSchema.dump(container.newBackgroundContext()) == expected) }
+        await expectTags([a, b], item: "kept", ["label"])
+    }
 }

@@ -24,16 +24,6 @@ struct ReplicaPull {
         var position: Int64 = 0
     }
 
-    /// A many-to-many side to replace: the owners whose rows the server changed, and its rows for them.
-    private struct JoinRefresh {
-        var table: String
-        var side: String
-        var entity: String
-        var property: String
-        var owners: [Int64]
-        var rows: [JoinRow]
-    }
-
     func pull() throws -> Outcome {
         let from = try file.pulledPosition()
         let deferred = try file.deferredRows()
@@ -111,21 +101,16 @@ struct ReplicaPull {
                 // Owners that are new, or whose to-many changed.
                 let owners = ids.filter { $0.keys?.contains(p.name) ?? true }.map(\.id)
                 guard !owners.isEmpty else { continue }
-                switch p.storage {
-                case .joinTable(let table, let mine, _, _):
-                    joins.append(
-                        JoinRefresh(
-                            table: table, side: mine, entity: name, property: p.name, owners: owners,
-                            rows: try ReplicaRows.readJoin(c, table, side: mine, owners: owners)))
-                case .inverseColumn(let column, _?):
+                // A many-to-many side to replace: the owners whose rows the server changed, and its rows for them.
+                if let join = try JoinRefresh(c, entity, p, owners: owners) {
+                    joins.append(join)
+                } else if case .inverseColumn(let column, _?) = p.storage {
                     // An ordered to-many's positions live in its members' rows.
                     let r = try c.query(
                         "SELECT id FROM \(quote(p.target.name)) WHERE \(quote(column)) = ANY($1::bigint[])",
                         [PostgresBackend.idArray(owners)])
                     let members = (0..<r.rowCount).map { r.int64(row: $0, column: 0) }
                     for row in try ReplicaRows.read(c, p.target, ids: members) { fetched[p.target.name, default: [:]][row.id] = row }
-                default:
-                    continue
                 }
             }
         }
@@ -157,11 +142,10 @@ struct ReplicaPull {
             let owners = join.owners.filter { !pending.changes(join.entity, $0, join.property) }
             let mine = Set(owners)
             guard let entity = schema.entity(named: join.entity), let p = entity.byName[join.property] else { continue }
-            let ownerSide = join.side == "a"
             try file.replaceJoin(
                 join.table, side: join.side, owners: owners,
                 with: join.rows.filter { row in
-                    let owner = ownerSide ? row.a : row.b, member = ownerSide ? row.b : row.a
+                    let (owner, member) = join.ends(of: row)
                     return mine.contains(owner) && !pending.isDeleted(RowKey(p.target.name, member))
                 })
         }

@@ -86,7 +86,7 @@ extension ReplicaPush {
                 var entry = saved, written = Written(), readBack = ReadBack()
                 if through >= seq {
                     // Pushed before a crash cut off its bookkeeping here: take the versions the server has now.
-                    readBack = try read(Set(entry.rows))
+                    readBack = try read(entry, Set(entry.rows))
                     for row in entry.rows { written.versions[row] = readBack.version(of: row) }
                 } else {
                     // The entry before may still be on its way (its history, sent with this entry's first statement).
@@ -111,7 +111,7 @@ extension ReplicaPush {
                         let statements = server.historyStatement(entry.history, author: identity.author).map { [$0] } ?? []
                         c.sendWithNextStatement(statements + [PGStatement("RELEASE SAVEPOINT folio_push")])
                     } else {
-                        readBack = try read(Set(entry.rows).union(written.refresh).subtracting(written.gone))
+                        readBack = try read(entry, Set(entry.rows).union(written.refresh).subtracting(written.gone))
                         try server.writeHistory(
                             history(entry, written, readBack), author: identity.author, then: "RELEASE SAVEPOINT folio_push")
                     }

@@ -5,19 +5,24 @@ import FolioStore
 // server's changes to them, and the server's rules (a refused deletion, a
 // cascade over rows this replica never saw) may leave more than the entry
 // says. After the push the replica holds what the server holds for them,
-// under the keys of later waiting saves.
+// under the keys of later waiting saves. A deletion the server did not take
+// brings its row back with its many-to-many rows: the local save removed
+// them with it.
 extension ReplicaPush {
     /// The server's rows of a pushed entry: those it has, and those it has not.
     struct ReadBack {
         var rows: [String: [ServerRow]] = [:]
         var versions: [RowKey: Int64] = [:]
         var absent: Set<RowKey> = []
+        /// The many-to-many rows of rows the entry deleted and the server still has.
+        var links: [JoinRefresh] = []
 
         /// The row's server version; nil when the server has no such row.
         func version(of row: RowKey) -> Int64? { versions[row] }
     }
 
-    func read(_ touched: Set<RowKey>) throws -> ReadBack {
+    /// Reads `touched` (the entry's rows, and those its writes reached) as the server holds them.
+    func read(_ entry: OutboxEntry, _ touched: Set<RowKey>) throws -> ReadBack {
         var result = ReadBack()
         for (name, keys) in Dictionary(grouping: touched, by: \.entity) {
             guard let entity = schema.entity(named: name) else { continue }
@@ -25,6 +30,13 @@ extension ReplicaPush {
             result.rows[name] = rows
             for row in rows { result.versions[RowKey(name, row.id)] = row.version }
             result.absent.formUnion(keys.filter { result.versions[$0] == nil })
+        }
+        let kept = entry.deletes.map { RowKey($0.entity, $0.id) }.filter { result.versions[$0] != nil }
+        for (name, rows) in Dictionary(grouping: kept, by: \.entity) {
+            guard let entity = schema.entity(named: name) else { continue }
+            for p in entity.toManys {
+                if let join = try JoinRefresh(c, entity, p, owners: rows.map(\.id)) { result.links.append(join) }
+            }
         }
         return result
     }
@@ -73,7 +85,33 @@ extension ReplicaPush {
             guard let entity = schema.entity(named: name) else { continue }
             try refresh(entity, rows, pending, coming, written, &changes)
         }
+        try relink(readBack.links, pending, &changes)
         try file.writeHistory(changes, author: localAuthor)
+    }
+
+    /// Writes the server's many-to-many rows of rows back here (those whose
+    /// other end is here too), then the waiting saves' links on top.
+    private func relink(_ links: [JoinRefresh], _ pending: PendingRows, _ changes: inout ChangeSet) throws {
+        guard !links.isEmpty else { return }
+        for join in links {
+            guard let p = schema.entity(named: join.entity)?.byName[join.property] else { continue }
+            var rows: [JoinRow] = []
+            for row in join.rows {
+                let (owner, member) = join.ends(of: row)
+                guard !pending.isDeleted(RowKey(p.target.name, member)), try isHere(join.entity, owner), try isHere(p.target.name, member)
+                else { continue }
+                rows.append(row)
+                for (id, key) in [
+                    (ObjectID(entityName: join.entity, rowID: owner), p.name),
+                    (ObjectID(entityName: p.target.name, rowID: member), p.inverse.name),
+                ]
+                where !changes.inserted.contains(id) {
+                    changes.updated[id, default: []].insert(key)
+                }
+            }
+            try file.insertJoin(join.table, rows)
+        }
+        try pending.replayLinks(schema, into: file)
     }
 
     /// Writes the server's values of `rows` where they differ here (but for

@@ -101,7 +101,7 @@ struct ReplicaPush {
         do {
             if try pushedThrough() >= seq {
                 // Pushed before a crash cut off its bookkeeping here: take the versions the server has now.
-                readBack = try read(Set(entry.rows))
+                readBack = try read(entry, Set(entry.rows))
                 for row in entry.rows { written.versions[row] = readBack.version(of: row) }
                 try c.execute("COMMIT")
             } else {
@@ -114,7 +114,7 @@ struct ReplicaPush {
                 try c.query("UPDATE folio_replicas SET pushed_through = $1 WHERE number = $2", [.integer(seq), .integer(identity.number)])
                 // Every row it touched, as the server holds it now: the pull kept these rows' waiting keys and
                 // left them to this push, and the server's rules may have changed more than the entry says.
-                readBack = try read(Set(entry.rows).union(written.refresh).subtracting(written.gone))
+                readBack = try read(entry, Set(entry.rows).union(written.refresh).subtracting(written.gone))
                 try server.writeHistory(history(entry, written, readBack), author: identity.author, then: "COMMIT")
             }
         } catch {
@@ -192,7 +192,9 @@ struct ReplicaPush {
                 try resolveUpdate(entity, u, &written)
             }
         }
-        for link in entry.removes {
+        // A row whose deletion the server did not take keeps its links: the local save removed them with the row.
+        let kept = Set(entry.deletes.map { RowKey($0.entity, $0.id) }).intersection(written.refresh)
+        for link in entry.removes where !touches(link, kept) {
             guard let (table, a, b) = link.joinRow(in: schema) else { continue }
             try c.query("DELETE FROM \(quote(table)) WHERE a = $1 AND b = $2", [.integer(a), .integer(b)])
         }
@@ -202,6 +204,13 @@ struct ReplicaPush {
         }
         for order in entry.orders { try writeOrder(order) }
         try applyDeleteRules(entry, &written)
+    }
+
+    /// Whether either end of `link` is one of `rows`.
+    private func touches(_ link: OutboxEntry.Link, _ rows: Set<RowKey>) -> Bool {
+        guard !rows.isEmpty else { return false }
+        let target = schema.entity(named: link.entity)?.byName[link.property]?.target.name
+        return rows.contains(RowKey(link.entity, link.owner)) || target.map { rows.contains(RowKey($0, link.member)) } == true
     }
 
     /// Writes `keys` of a row at server version `version`; the row as written (all its columns), or nil when it is not at that version.

@@ -24,6 +24,33 @@ struct JoinRow: Hashable, Sendable {
     static func == (x: JoinRow, y: JoinRow) -> Bool { x.a == y.a && x.b == y.b }
 }
 
+/// One side of a many-to-many as the server holds it for some owners: the
+/// rows whose `side` column is one of `owners`.
+struct JoinRefresh {
+    var table: String
+    var side: String
+    var entity: String
+    var property: String
+    var owners: [Int64]
+    var rows: [JoinRow]
+
+    /// Reads `property` (a many-to-many of `entity`) of `owners`; nil for a to-many stored otherwise.
+    init?(_ c: PGConnection, _ entity: EntityDescription, _ property: PropertyDescription, owners: [Int64]) throws {
+        guard case .joinTable(let table, let mine, _, _) = property.storage else { return nil }
+        self.table = table
+        side = mine
+        self.entity = entity.name
+        self.property = property.name
+        self.owners = owners
+        rows = try ReplicaRows.readJoin(c, table, side: mine, owners: owners)
+    }
+
+    /// A row's owner and member IDs, by this side.
+    func ends(of row: JoinRow) -> (owner: Int64, member: Int64) {
+        side == "a" ? (row.a, row.b) : (row.b, row.a)
+    }
+}
+
 /// Reads rows from the server, whole, as a replica copies them.
 enum ReplicaRows {
     /// The columns copied for an entity: every stored column but the version, by name.
