@@ -189,14 +189,17 @@ import Testing
 
     /// A deletion the server refuses (a deny rule meets a member added
     /// there) brings back the rows its cascade took here, with their
-    /// many-to-many links: the save removed those with the rows, and
-    /// neither the server nor the replica may keep that removal.
+    /// many-to-many links, and the references its nullify rule cleared:
+    /// the save made those changes for the deletion, and neither the
+    /// server nor the replica may keep them.
     @Test func aRefusedDeletionKeepsTheLinksOfTheRowsItBringsBack() async throws {
         let (a, b, uri) = try await pair { PartitionTestSchema.make() }
         let doomed = PartitionGroup(context: a.viewContext), label = PartitionGroup(context: a.viewContext)
         doomed.name = "doomed"; label.name = "label"
         let item = PartitionItem(context: a.viewContext)
         item.name = "kept"; item.keeper = doomed; item.tags = [label]
+        let listed = PartitionItem(context: a.viewContext)
+        listed.name = "listed"; listed.lister = doomed
         try a.viewContext.save()
         try await settled(a, b)
         b.viewContext.delete(try b.viewContext.existingObject(with: doomed.objectID))
@@ -206,7 +209,7 @@ import Testing
         try a.viewContext.save()
         _ = try await a.syncNow()
         try await settled(b, a)
-        let expected = ["g doomed", "g label", "i guard 0  - - doomed -", "i kept 0  doomed - - label"]
+        let expected = ["g doomed", "g label", "i guard 0  - - doomed -", "i kept 0  doomed - - label", "i listed 0  - doomed - -"]
         #expect(try await serverDump(uri) == expected)
         for container in [a, b] { #expect(try PartitionTestSchema.dump(container.newBackgroundContext()) == expected) }
         await expectTags([a, b], item: "kept", ["label"])

@@ -100,10 +100,10 @@ struct PartitionModel {
             for (key, value) in there.sorted(by: { $0.key < $1.key }) {
                 let allowed = candidates(item, key)
                 if allowed.contains(value) { continue }
-                // A relationship to a group that went is cleared.
-                let target = key.hasPrefix("tag:") ? String(key.dropFirst(4)) : nil
+                // A relationship to a group that went is cleared (one whose deletion was refused stays, and so do its links).
+                func went(_ group: String) -> Bool { mayBeGone(group) && !groupsThere.contains(group) }
                 let cleared =
-                    key.hasPrefix("tag:") ? value == "0" && mayBeGone(target!) : value == "-" && allowed.contains(where: mayBeGone)
+                    key.hasPrefix("tag:") ? value == "0" && went(String(key.dropFirst(4))) : value == "-" && allowed.contains(where: went)
                 if !cleared { problems.append("item \(name): \(key) is \(value), but its writes allow only \(allowed.sorted())") }
             }
         }

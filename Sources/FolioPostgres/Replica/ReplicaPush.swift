@@ -181,10 +181,19 @@ struct ReplicaPush {
                 try resolveDeletion(entity, stored, &written)
             }
         }
+        // A row whose deletion the server did not take keeps what the deletion's rules changed here with it: the
+        // references its nullify rule cleared, and its links.
+        let kept = Set(entry.deletes.map { RowKey($0.entity, $0.id) }).intersection(written.refresh)
         try insert(entry.inserts, &written)
-        for u in entry.updates {
-            guard let entity = schema.entity(named: u.entity) else { continue }
-            let row = RowKey(u.entity, u.id)
+        for saved in entry.updates {
+            guard let entity = schema.entity(named: saved.entity) else { continue }
+            let row = RowKey(saved.entity, saved.id)
+            let u = withoutClearing(kept, saved, entity)
+            if u.keys.isEmpty {
+                written.versions[row] = try ReplicaRows.read(c, entity, ids: [u.id]).first?.version
+                written.refresh.insert(row)
+                continue
+            }
             if let after = try updateReturningRow(entity, u.id, keys: u.keys, values: u.new.map(\.value), at: bases[row] ?? 0) {
                 written.versions[row] = after.version
                 written.rowsAfter[row] = after
@@ -192,8 +201,6 @@ struct ReplicaPush {
                 try resolveUpdate(entity, u, &written)
             }
         }
-        // A row whose deletion the server did not take keeps its links: the local save removed them with the row.
-        let kept = Set(entry.deletes.map { RowKey($0.entity, $0.id) }).intersection(written.refresh)
         for link in entry.removes where !touches(link, kept) {
             guard let (table, a, b) = link.joinRow(in: schema) else { continue }
             try c.query("DELETE FROM \(quote(table)) WHERE a = $1 AND b = $2", [.integer(a), .integer(b)])
@@ -204,6 +211,22 @@ struct ReplicaPush {
         }
         for order in entry.orders { try writeOrder(order) }
         try applyDeleteRules(entry, &written)
+    }
+
+    /// The update without the keys that cleared a reference to one of `kept`.
+    private func withoutClearing(_ kept: Set<RowKey>, _ u: OutboxEntry.Update, _ entity: EntityDescription) -> OutboxEntry.Update {
+        guard !kept.isEmpty else { return u }
+        var result = u
+        result.keys = []; result.new = []; result.old = []
+        for (index, key) in u.keys.enumerated() {
+            if let p = entity.byName[key], p.isToOne, u.new[index].value == .null, case .integer(let id) = u.old[index].value,
+                kept.contains(RowKey(p.target.name, id))
+            {
+                continue
+            }
+            result.keys.append(key); result.new.append(u.new[index]); result.old.append(u.old[index])
+        }
+        return result
     }
 
     /// Whether either end of `link` is one of `rows`.
