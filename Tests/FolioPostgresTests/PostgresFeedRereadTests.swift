@@ -33,9 +33,10 @@ import Testing
 
     /// While a transaction elsewhere holds a row past the horizon, the
     /// wait before reading again grows (here made ten minutes long). Once
-    /// it ends, another save is heard through its wake's short rereads, well
-    /// before that wait runs out (before, a reread scheduled later suppressed every
-    /// earlier one, and the wait held the save back).
+    /// it ends, another save is heard through its wake, the short rereads
+    /// after it and the short wait for its own rows, well before that long
+    /// wait runs out (before, a reread scheduled later suppressed every
+    /// earlier one, and the long wait held the save back).
     @Test func aSaveIsHeardSoonWhileALongWaitForRowsPastTheHorizonIsScheduled() async throws {
         let cluster = try await PostgresCluster.started()
         defer { cluster.destroy() }
@@ -50,6 +51,7 @@ import Testing
         defer { feed.close() }
         let hub = PostgresFeedHub.shared(PostgresServer(uri: uri), namespace: Self.namespace, busyTimeoutMilliseconds: 5000)
         let wait: UInt64 = 600_000_000_000
+        let usual = hub.state.withLock { $0.pendingBackoff }
         hub.state.withLock { $0.pendingBackoff = (first: wait, limit: wait) }
         let start = try feed.register()
 
@@ -74,10 +76,23 @@ import Testing
         #expect(await waitUntil(30) { hub.state.withLock { $0.pendingHorizon >= 0 } }, "the first save's row waits past the horizon")
         #expect(heard.withLock { $0.isEmpty }, "nothing read past the open transaction's row")
 
+        // Rereads due before the long wait ends are scheduled, not suppressed by it (far off, so none runs meanwhile).
+        let now = DispatchTime.now().uptimeNanoseconds, minute: UInt64 = 60_000_000_000
+        let longWait = try #require(hub.state.withLock { $0.pendingRereadAt })
+        #expect(longWait > now + 5 * minute, "the long wait is scheduled")
+        hub.rereadSoon(after: [2 * minute])
+        hub.rereadPending(at: now + minute)
+        let scheduled = hub.state.withLock { ($0.rereads.keys.sorted(), $0.pendingRereadAt) }
+        #expect(scheduled.0.contains { $0 >= now + 2 * minute && $0 < now + 3 * minute }, "\(scheduled)")
+        #expect(scheduled.1.map { $0 >= now + minute && $0 < now + 2 * minute } == true, "the earlier wait stands in: \(scheduled)")
+        #expect(scheduled.0.contains(longWait), "\(scheduled)")
+
         // The first save's wake and its short rereads pass (a sleep, not a
         // bound: were it too short, they would read the second save too).
         try await Task.sleep(for: .seconds(1))
         try held.execute("COMMIT")
+        // The second save's rows wait as any new ones do: its reads may come before they can be read (a busy machine).
+        hub.state.withLock { $0.pendingBackoff = usual }
         try Self.save(writer, rowID: 3, author: "second")
         // Well inside the wait: heard only through the second save's own wake and rereads.
         #expect(
