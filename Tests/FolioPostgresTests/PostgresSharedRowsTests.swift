@@ -64,6 +64,31 @@ import Testing
         withExtendedLifetime((writer, clients)) {}
     }
 
+    /// A save of thousands of objects (as a burst of saves one hub read
+    /// brings in) still costs the process one read of their rows: were
+    /// they not handed on, each container would read them all itself.
+    @Test func aBigSaveCostsAProcessOneReadOfItsRowsHoweverManyContainersShowThem() async throws {
+        let uri = try await PostgresCluster.shared().makeDatabase()
+        let writer = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri + "&application_name=writer"))
+        let clients = try (0..<4).map { _ in try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri)) }
+        let controllers = try clients.map(Self.controller)
+        try await Task.sleep(for: .milliseconds(300))
+
+        let before = PostgresBackend.rowReads(uri)
+        for i in 0..<5_000 {
+            let animal = TestAnimal(context: writer.viewContext)
+            animal.commonName = "animal \(i)"
+            animal.habitat = "forest"
+        }
+        try writer.viewContext.save()
+        #expect(
+            await waitUntil(60) { controllers.allSatisfy { $0.fetchedObjects?.count == 5_000 } },
+            "every controller shows the save")
+        let reads = PostgresBackend.rowReads(uri) - before
+        #expect(reads == 1, "\(reads) reads of the saved rows for \(clients.count) containers")
+        withExtendedLifetime((writer, clients)) {}
+    }
+
     /// Writers insert, rename, move between sections and delete while
     /// containers follow: each controller ends showing what a fresh fetch
     /// shows, with the objects' values as stored, each insertion reported

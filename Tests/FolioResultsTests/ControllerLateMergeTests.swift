@@ -30,8 +30,10 @@ import Testing
         return rows
     }
 
-    @Test func aRowHeardBeforeTheContextsLastStoreReadIsNotUsed() throws {
-        let dir = try StoreTemporaryDirectory()
+    /// A writer that saved Ant and Bee in group 1, and a reader on the same file with a controller sectioned by group.
+    func antAndBee(in dir: StoreTemporaryDirectory) throws -> (
+        writer: PersistentContainer, reader: PersistentContainer, results: FetchedResultsController<ResultsItem>
+    ) {
         let path = dir.path("late.sqlite")
         let writer = try PersistentContainer(schema: ResultsTestSchema.make(), path: path)
         for name in ["Ant", "Bee"] {
@@ -45,6 +47,12 @@ import Testing
             fetchRequest: FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.group), SortDescriptor(\.name)]),
             managedObjectContext: reader.viewContext, sectionNameKeyPath: \ResultsItem.group, cacheName: nil)
         try results.performFetch()
+        return (writer, reader, results)
+    }
+
+    @Test func aRowHeardBeforeTheContextsLastStoreReadIsNotUsed() throws {
+        let dir = try StoreTemporaryDirectory()
+        let (writer, reader, results) = try antAndBee(in: dir)
         let recorder = ResultsRecordingDelegate<ResultsItem>(describe: \.name)
         results.delegate = recorder
 
@@ -77,6 +85,42 @@ import Testing
         try writer.viewContext.save()
         reader.viewContext.merge(ChangeSet(updated: [bee.objectID: ["group"]], origin: .otherProcess), heard: fresh)
         #expect(names(results) == [["Bee"]] && results.sections?.first?.name == "3", "\(results.sections?.map(\.name) ?? [])")
+        withExtendedLifetime((writer, reader)) {}
+    }
+
+    /// A merge that reads its own rows from the store (they were not heard)
+    /// makes only those rows' heard copies too old: another object's heard
+    /// row, read before, is still used. Before, any read of the store did,
+    /// and a context behind a burst of saves read the store at every merge
+    /// after its first, which kept it behind (each client reading every row itself).
+    @Test func aReadOfOneRowLeavesTheHeardRowsOfOthersInUse() throws {
+        let dir = try StoreTemporaryDirectory()
+        let (writer, reader, results) = try antAndBee(in: dir)
+        let items = try writer.viewContext.fetch(FetchRequest<ResultsItem>(sortBy: [SortDescriptor(\.name)]))
+        let (ant, bee) = (items[0], items[1])
+
+        // Bee moves to group 3 and its row is heard; then to 4. Ant moves to group 2, not heard.
+        bee.group = 3
+        try writer.viewContext.save()
+        let beeHeard = heard(bee, readStart: DispatchTime.now().uptimeNanoseconds)
+        bee.group = 4
+        ant.group = 2
+        try writer.viewContext.save()
+
+        // Ant's change set reads Ant from the store (after Bee's row was heard).
+        reader.viewContext.merge(ChangeSet(updated: [ant.objectID: ["group"]], origin: .otherProcess), heard: nil)
+        #expect(names(results) == [["Bee"], ["Ant"]], "\(names(results))")
+        // Bee's heard row is used, not the store's newer one: the read of Ant said nothing of Bee.
+        reader.viewContext.merge(ChangeSet(updated: [bee.objectID: ["group"]], origin: .otherProcess), heard: beeHeard)
+        #expect(results.sections?.map(\.name) == ["2", "3"], "\(results.sections?.map(\.name) ?? [])")
+        // A row of Ant heard from a read that began before Ant's read is not used: the store's is.
+        ant.group = 7
+        try writer.viewContext.save()
+        let antHeard = heard(ant, readStart: beeHeard.readStart)
+        ant.group = 5
+        try writer.viewContext.save()
+        reader.viewContext.merge(ChangeSet(updated: [ant.objectID: ["group"]], origin: .otherProcess), heard: antHeard)
+        #expect(results.sections?.map(\.name) == ["3", "5"], "\(results.sections?.map(\.name) ?? [])")
         withExtendedLifetime((writer, reader)) {}
     }
 }

@@ -87,11 +87,7 @@ extension PostgresFeedHub {
                         Window.Row(position: $0.position, author: $0.author, changes: $0.changes, values: values, valuesAfter: ownSaves)
                     }
                     s.window.through = max(read.latest, from)
-                    if s.window.rows.count > Self.windowLimit {
-                        let dropped = s.window.rows.count - Self.windowLimit / 2
-                        s.window.start = s.window.rows[dropped - 1].position
-                        s.window.rows.removeFirst(dropped)
-                    }
+                    if s.window.rows.count > Self.windowLimit { s.trimWindow(before: from) }
                     s.window.readAt = heard
                     s.window.readUptime = DispatchTime.now().uptimeNanoseconds
                     return s.pending(read.pending, horizon: read.latest, now: s.window.readUptime)

@@ -9,9 +9,12 @@ import FolioStore
 
 extension PostgresFeedHub {
     /// A read naming more objects than this hands on no rows: each
-    /// container reads the few it shows (a big batch save is rare, and its
-    /// rows would cost more to copy than the containers' reads).
-    static let heardRowLimit = 2_000
+    /// container reads those it shows (a batch save of more is rare, and
+    /// its rows would take more memory than they save reads). Well above
+    /// what a burst of single saves names: a hub read that falls behind
+    /// names thousands, and were their rows not handed on, every container
+    /// would read them all, and fall further behind.
+    static let heardRowLimit = 50_000
 
     /// Lets the hub read the rows its changes name, as `schema` describes them (the first schema given stays).
     func readsRows(of schema: Schema) {

@@ -75,6 +75,23 @@ final class PostgresFeedHub: Sendable {
         /// The first wait for rows past the horizon and the most it grows to (ns).
         var pendingBackoff = (first: PostgresNotifier.spacing, limit: UInt64(1_000_000_000))
 
+        /// Drops the window's oldest rows, down to half of ``windowLimit``,
+        /// but only those every feed has read: the rows the read from `from`
+        /// brought, and those past the furthest-behind feed's acknowledged
+        /// position, stay (up to ``windowHardLimit``). A feed whose position
+        /// falls before the window reads the server itself, without the rows
+        /// read once for every feed, and each of its containers reads them
+        /// all: a burst that one read brought in whole would leave every feed behind it.
+        mutating func trimWindow(before from: Int64) {
+            let read = min(from, subscribers.values.compactMap(\.position).min() ?? from)
+            let unread = window.rows.count - (window.rows.firstIndex { $0.position > read } ?? window.rows.count)
+            let keep = min(max(PostgresFeedHub.windowLimit / 2, unread), PostgresFeedHub.windowHardLimit)
+            let dropped = window.rows.count - keep
+            guard dropped > 0 else { return }
+            window.start = window.rows[dropped - 1].position
+            window.rows.removeFirst(dropped)
+        }
+
         /// When to read again for rows committed past `horizon` (nil: none).
         /// The wait doubles, to ``pendingBackoff``'s limit, each time it ran out
         /// with the horizon where it was: a long transaction elsewhere holds
@@ -109,8 +126,10 @@ final class PostgresFeedHub: Sendable {
     static let acknowledgementSpacing: UInt64 = 100_000_000
     /// A read not woken for this long asks the server anyway (ns): a fallback poll finds what no wake announced.
     static let staleAfter: UInt64 = 50_000_000
-    /// The window keeps at most this many rows.
+    /// The window is trimmed when it holds more rows than this, to half
+    /// of it, keeping rows a feed has still to read up to ``windowHardLimit``.
     static let windowLimit = 20_000
+    static let windowHardLimit = 100_000
 
     private init(server: PostgresServer, key: Key, busyTimeoutMilliseconds: Int32) {
         self.key = key

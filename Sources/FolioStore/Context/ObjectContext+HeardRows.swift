@@ -26,9 +26,17 @@ extension ObjectContext {
         return heard
     }
 
+    /// Whether the heard row of `id` is at least as new as this context's
+    /// last read of that row by ID (see ``withStore(readingRows:_:)``).
+    func isCurrent(_ id: ObjectID, in heard: HeardRows) -> Bool {
+        rowsReadAt[id].map { $0 <= heard.readStart } ?? true
+    }
+
     /// The row heard for `object` while a merge runs, if it was read, is there and fits its entity.
     func heardRow(_ object: ManagedObject) -> StoredRow? {
-        guard let heard = currentHeardRows, case .some(.some(let row)) = heard.row(object.objectID), heard.fits(object.meta) else {
+        guard let heard = currentHeardRows, case .some(.some(let row)) = heard.row(object.objectID), heard.fits(object.meta),
+            isCurrent(object.objectID, in: heard)
+        else {
             return nil
         }
         return row
@@ -47,7 +55,8 @@ extension ObjectContext {
         var found: [(Int64, StoredRow)] = []
         found.reserveCapacity(rows.count)
         for rowID in rows {
-            guard let row = heard.row(ObjectID(entityName: e.name, rowID: rowID)) else { return nil }
+            let id = ObjectID(entityName: e.name, rowID: rowID)
+            guard let row = heard.row(id), isCurrent(id, in: heard) else { return nil }
             // An object this context had from a newer row than the one heard: the store says which is current.
             if let o = registry.object(e, rowID), o.version > (row?.version ?? .max) { return nil }
             if let row { found.append((rowID, row)) }

@@ -1,5 +1,3 @@
-import Synchronization
-
 // A context hears other connections' commits a moment after they land:
 // the follower reads the history, then the context merges on its own turn.
 // Meanwhile a fetch already sees them, so a fetch and what the context (and
@@ -19,15 +17,10 @@ extension ObjectContext {
         guard mainBox != nil, let follower = coordinator.shared.follower else { return (try body(), false) }
         // In this order: what the follower read was handed on (counted in flight) before it said so.
         let read = follower.readThrough.load(ordering: .acquiring)
-        let waiting = mergesInFlight.value.load(ordering: .acquiring)
+        let waiting = waitingMerges.count
         let before = try withStore { try $0.latestHistoryPosition() }
         let result = try body()
         let after = try withStore { try $0.latestHistoryPosition() }
         return (result, before == after && read >= before && waiting == 0)
     }
-}
-
-/// How many change sets were handed to a context and not merged yet (counted from any thread).
-final class MergeCount: Sendable {
-    let value = Atomic<Int>(0)
 }

@@ -60,6 +60,11 @@ extension ObjectContext {
         for key in observers.keys.sorted() { observers[key]?(changes) }
     }
 
+    /// Merges every change set that waits for this context (see ``WaitingMerges``).
+    func mergeWaiting() {
+        for (changes, heard) in waitingMerges.takeAll() { merge(changes, heard: heard) }
+    }
+
     /// Brings another context's or process's saved changes into this context,
     /// then tells observers. Unchanged objects become faults (re-read on
     /// access); objects changed here keep their changes and adopt the rest.

@@ -61,10 +61,38 @@ extension ObjectContext {
     /// ``performWrite(_:)``, otherwise the coordinator's under its lock.
     func withStore<T>(_ body: (StoreBackend) throws -> T) throws -> T {
         requireConfinement()
-        defer { lastStoreUse = DispatchTime.now().uptimeNanoseconds }
+        defer {
+            lastStoreUse = DispatchTime.now().uptimeNanoseconds
+            if !rowsReadAt.isEmpty { rowsReadAt.removeAll(keepingCapacity: true) }
+        }
         if let transaction = writeTransaction { return try body(transaction) }
         return try coordinator.withBackend(body)
     }
+
+    /// ``withStore(_:)`` for a read of the rows `ids` alone (by ID, their
+    /// own columns only): it notes when those rows were read, not the store
+    /// as a whole, so the rows heard for other objects stay in use. A merge
+    /// that reads its change set's rows (their heard rows were too old)
+    /// then leaves the next change set's heard rows usable, where noting a
+    /// read of the whole store made every merge after it read the store too.
+    func withStore<T>(readingRows ids: some Collection<ObjectID>, _ body: (StoreBackend) throws -> T) throws -> T {
+        requireConfinement()
+        defer {
+            let now = DispatchTime.now().uptimeNanoseconds
+            if rowsReadAt.count + ids.count > Self.rowsReadLimit {
+                // As a read of the whole store: the rows read so far are forgotten.
+                lastStoreUse = now
+                rowsReadAt.removeAll()
+            } else {
+                for id in ids { rowsReadAt[id] = now }
+            }
+        }
+        if let transaction = writeTransaction { return try body(transaction) }
+        return try coordinator.withBackend(body)
+    }
+
+    /// The most rows ``withStore(readingRows:_:)`` notes one by one.
+    static let rowsReadLimit = 100_000
 
     /// Frees the store connection's cached pages, so that memory measured
     /// next counts only what the caller builds (the benchmark's resident bytes a row).

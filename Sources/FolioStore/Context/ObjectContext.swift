@@ -98,8 +98,8 @@ public class ObjectContext {
     /// The view context's handle for the main actor; its batches are processed at the end of each turn.
     var mainBox: MainContextBox?
     var processingScheduled = false
-    /// Change sets handed to the view context that it has not merged yet.
-    let mergesInFlight = MergeCount()
+    /// Change sets handed to the context that it has not merged yet.
+    let waitingMerges = WaitingMerges()
     /// The stored rows heard with the change set being merged, and the
     /// objects loaded from them meanwhile (see ``merge(_:heard:)``).
     var heardRows: HeardRows?
@@ -108,6 +108,9 @@ public class ObjectContext {
     /// nanoseconds): heard rows read before then may be older than what it
     /// read, and are not used (see ``heardRow(_:)``).
     var lastStoreUse: UInt64 = 0
+    /// Rows read by ID since then, with when each read ended: heard rows
+    /// read before then are not used for those rows only (see ``withStore(readingRows:_:)``).
+    var rowsReadAt: [ObjectID: UInt64] = [:]
 
     init(coordinator shared: StoreCoordinator, delivery: Delivery) {
         if case .main = delivery {
@@ -123,18 +126,19 @@ public class ObjectContext {
             let box = MainContextBox(self)
             mainBox = box
             // The box is main-actor isolated, so the compiler checks that the merge runs there.
-            let inFlight = mergesInFlight
+            let waiting = waitingMerges
             deliver = { changes, heard in
-                inFlight.value.add(1, ordering: .releasing)
-                DispatchQueue.main.async {
-                    box.context?.merge(changes, heard: heard)
-                    inFlight.value.subtract(1, ordering: .releasing)
-                }
+                guard waiting.add(changes, heard) else { return }
+                DispatchQueue.main.async { box.context?.mergeWaiting() }
             }
         case .queue(let q):
             let box = ContextBox(self)
             q.setSpecific(key: ObjectContext.queueKey, value: ObjectIdentifier(self))
-            deliver = { changes, heard in q.async { box.context?.merge(changes, heard: heard) } }
+            let waiting = waitingMerges
+            deliver = { changes, heard in
+                guard waiting.add(changes, heard) else { return }
+                q.async { box.context?.mergeWaiting() }
+            }
         case .caller:
             deliver = { _, _ in }
         }
@@ -187,7 +191,7 @@ public class ObjectContext {
     public func existingObject(with id: ObjectID) throws -> ManagedObject {
         let object = self.object(with: id)
         if object.isFault {
-            let rows = try withStore { try $0.rows(of: object.meta, ids: [id.rowID]) }
+            let rows = try withStore(readingRows: [id]) { try $0.rows(of: object.meta, ids: [id.rowID]) }
             guard let row = rows[id.rowID] else { throw StoreError.objectDeleted(entity: id.entityName, id: id.rowID) }
             fill(object, row)
         }
@@ -246,7 +250,7 @@ public class ObjectContext {
         let placeholder = StoredRow(
             attributes: object.meta.attributes.map { $0.defaultValue ?? ($0.isOptional ? .null : $0.storeType.emptyValue) },
             toOnes: Array(repeating: nil, count: object.meta.toOnes.count))
-        guard isStoreReachable, let rows = try? withStore({ try $0.rows(of: object.meta, ids: [id.rowID]) }) else {
+        guard isStoreReachable, let rows = try? withStore(readingRows: [id], { try $0.rows(of: object.meta, ids: [id.rowID]) }) else {
             object.attrs = placeholder.attributes
             object.ones = placeholder.toOnes
             return

@@ -57,7 +57,7 @@ extension ObjectContext {
         let heard = plan.restrictToIDs.flatMap { heardKeys(prepared, rows: $0) }
         if pending.isEmpty && heard == nil {
             plan.keyColumns.removeFirst(sortCount)
-            let rows = try withStore { try $0.fetchKeys(plan) }
+            let rows = try readKeys(prepared, plan)
             return rows.map { FetchedKeys(id: ObjectID(entityName: e.name, rowID: $0.0), values: $0.1) }
         }
         // Merge unsaved changes: stored rows minus changed objects, plus changed objects that match.
@@ -69,7 +69,7 @@ extension ObjectContext {
             plan.restrictToIDs?.isEmpty == true
             ? []
             : try heard
-                ?? withStore { try $0.fetchKeys(plan) }.map { (ObjectID(entityName: e.name, rowID: $0.0), $0.1) }
+                ?? readKeys(prepared, plan).map { (ObjectID(entityName: e.name, rowID: $0.0), $0.1) }
                 .filter { !excluded.contains($0.0) }
         for o in pending where !o.isDeletedFlag {
             if let p = request.predicate, !(try p.evaluate(o as! T)) { continue }
@@ -91,6 +91,21 @@ extension ObjectContext {
         let start = min(request.fetchOffset, all.count)
         let end = request.fetchLimit > 0 ? min(all.count, start + request.fetchLimit) : all.count
         return all[start..<end].map { FetchedKeys(id: $0.0, values: Array($0.1[sortCount...])) }
+    }
+
+    /// The store's keys for `plan`: a read of the rows it names, when it
+    /// names them and reads nothing but their own columns (no key or
+    /// condition through a relationship: no join, no subquery, whose values
+    /// are bound, never spelled in the SQL).
+    private func readKeys<T: ManagedObject>(_ prepared: PreparedKeyFetch<T>, _ plan: FetchPlan) throws -> [(Int64, [StoreValue])] {
+        let ownColumns =
+            prepared.chains.allSatisfy { $0.count == 1 } && plan.joins.isEmpty && plan.joined.isEmpty
+            && !(plan.whereSQL?.contains("SELECT") ?? false)
+        guard let ids = plan.restrictToIDs, ownColumns else {
+            return try withStore { try $0.fetchKeys(plan) }
+        }
+        let name = prepared.entity.name
+        return try withStore(readingRows: ids.lazy.map { ObjectID(entityName: name, rowID: $0) }) { try $0.fetchKeys(plan) }
     }
 
     /// ``fetchKeys(_:restrictedToRows:)`` of every matching stored row, a

@@ -1,0 +1,52 @@
+import FolioLocking
+
+/// The change sets handed to a context that it has not merged yet, in
+/// order. A context whose thread is busy (a long turn of the main thread,
+/// a burst of saves elsewhere) takes all that waited at its next turn and
+/// merges each run of one origin as one change set: it catches up in one
+/// step, however many saves it missed, where merging them one by one would
+/// keep it behind for as long as they come faster than it merges.
+///
+///     if waiting.add(changes, heard) {
+///         queue.async { for (changes, heard) in waiting.takeAll() { context.merge(changes, heard: heard) } }
+///     }
+final class WaitingMerges: Sendable {
+    private let state = LockedValue<[(changes: ChangeSet, heard: HeardRows?)]>([])
+
+    /// How many wait.
+    var count: Int { state.withLock { $0.count } }
+
+    /// Adds a change set; true when none waited before it (the caller schedules a turn that takes them).
+    func add(_ changes: ChangeSet, _ heard: HeardRows?) -> Bool {
+        state.withLock { waiting in
+            waiting.append((changes, heard))
+            return waiting.count == 1
+        }
+    }
+
+    /// Takes every change set that waits, each run of one origin folded
+    /// into one, with the rows heard for it (a later set's rows replace an
+    /// earlier one's; an object a set changed without rows is read from the
+    /// store).
+    func takeAll() -> [(changes: ChangeSet, heard: HeardRows?)] {
+        let taken = state.withLock { waiting in
+            defer { waiting = [] }
+            return waiting
+        }
+        var merges: [(changes: ChangeSet, heard: HeardRows?)] = []
+        for next in taken {
+            guard var last = merges.last, last.changes.origin == next.changes.origin else {
+                merges.append(next)
+                continue
+            }
+            last.changes.merge(next.changes)
+            if last.heard != nil || next.heard != nil {
+                var heard = last.heard ?? HeardRows()
+                heard.note(next.changes, values: next.heard)
+                last.heard = heard
+            }
+            merges[merges.count - 1] = last
+        }
+        return merges
+    }
+}
