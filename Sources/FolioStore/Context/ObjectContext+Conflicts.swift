@@ -1,5 +1,3 @@
-import Dispatch
-
 extension ObjectContext {
     /// The conflicts of a save whose rows changed elsewhere, object by object:
     /// every key whose stored value differs from this context's.
@@ -41,7 +39,7 @@ extension ObjectContext {
         _ pending: PendingSave,
         _ commit: (SaveBatch) throws -> [ObjectID]
     ) throws -> (PendingSave, [ObjectID])? {
-        defer { lastStoreUse = DispatchTime.now().uptimeNanoseconds }
+        defer { noteStoreUse() }
         var pending = pending
         for round in 1... {
             do { return (pending, try commit(pending.batch)) } catch let stale as StaleWrite {

@@ -61,12 +61,8 @@ extension ObjectContext {
     /// ``performWrite(_:)``, otherwise the coordinator's under its lock.
     func withStore<T>(_ body: (StoreBackend) throws -> T) throws -> T {
         requireConfinement()
-        defer {
-            lastStoreUse = DispatchTime.now().uptimeNanoseconds
-            if !rowsReadAt.isEmpty { rowsReadAt.removeAll(keepingCapacity: true) }
-        }
-        if let transaction = writeTransaction { return try body(transaction) }
-        return try coordinator.withBackend(body)
+        defer { noteStoreUse() }
+        return try onStore(body)
     }
 
     /// ``withStore(_:)`` for a read of the rows `ids` alone (by ID, their
@@ -78,15 +74,24 @@ extension ObjectContext {
     func withStore<T>(readingRows ids: some Collection<ObjectID>, _ body: (StoreBackend) throws -> T) throws -> T {
         requireConfinement()
         defer {
-            let now = DispatchTime.now().uptimeNanoseconds
             if rowsReadAt.count + ids.count > Self.rowsReadLimit {
-                // As a read of the whole store: the rows read so far are forgotten.
-                lastStoreUse = now
-                rowsReadAt.removeAll()
+                noteStoreUse()  // as a read of the whole store
             } else {
+                let now = DispatchTime.now().uptimeNanoseconds
                 for id in ids { rowsReadAt[id] = now }
             }
         }
+        return try onStore(body)
+    }
+
+    /// Notes a use of the whole store, now: heard rows read before it are
+    /// too old (see ``currentHeardRows``), and the rows noted one by one are forgotten.
+    func noteStoreUse() {
+        lastStoreUse = DispatchTime.now().uptimeNanoseconds
+        if !rowsReadAt.isEmpty { rowsReadAt.removeAll(keepingCapacity: true) }
+    }
+
+    private func onStore<T>(_ body: (StoreBackend) throws -> T) throws -> T {
         if let transaction = writeTransaction { return try body(transaction) }
         return try coordinator.withBackend(body)
     }
