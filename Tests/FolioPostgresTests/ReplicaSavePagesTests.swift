@@ -84,7 +84,7 @@ import Testing
         y.commonName = "Numbat"
         try reopened.viewContext.save()
         let report = try await reopened.syncNow()
-        #expect(report.pushed == 2 && report.waiting == 0)
+        #expect(report.pushed == 2 && report.waiting == 0, "\(report)")
         #expect(try await sql("SELECT \"commonName\" || ':' || legs FROM \"TestAnimal\" ORDER BY id") == "Quoll:7\nNumbat:4")
         #expect(try await sql("SELECT pushed_through FROM folio_replicas") == "5")
     }
