@@ -186,9 +186,9 @@ import Testing
     }
 
     /// The file cannot take a pushed batch's record (another writer holds
-    /// it) while the next batch is on the server: that batch is rolled back
-    /// and the sync fails. The next sync finds the batch the server has,
-    /// takes its versions back and pushes the rest; no edit lands twice.
+    /// it) while the next batch is on the server (which commits it all the
+    /// same): the sync fails. The next sync finds the batches the server
+    /// has, takes their versions back and pushes the rest; no edit lands twice.
     @Test func aBatchTheFileCouldNotRecordIsTakenBackByTheNextSync() async throws {
         let a = try PersistentContainer(
             schema: StoreTestSchema.make(), store: .postgreSQL(uri, replica: dir.path("a.sqlite")), busyTimeout: 0.3,
@@ -211,6 +211,37 @@ import Testing
         #expect(try await versionsAgree("a.sqlite"))
         let c = try replica("c.sqlite")
         #expect(try zoos(c.viewContext) == expected)
+    }
+
+    /// A batch sent at once with its COMMIT, on the bet that no row changed
+    /// on the server since its saves, whose last row did change: the server
+    /// refuses the whole statement, so nothing of the round trip commits.
+    /// The batch then goes entry by entry: the first two edits land once
+    /// each, and the third is a conflict, listed and waiting.
+    @Test func aLostBetCommitsNothingOfItsRoundTrip() async throws {
+        let a = try replica("a.sqlite"), b = try replica("b.sqlite")
+        // A reader that never reads: every history row stays, to be counted.
+        try await sql("INSERT INTO folio_readers (reader, position, seen) VALUES ('kept', 0, 1e12)")
+        let (zoo, _) = try await editThreeZoos(a, saves: 0)
+        _ = try await b.syncNow()
+        let theirs = try #require(try b.viewContext.existingObject(with: zoo[2].objectID) as? TestZoo)
+        theirs.location = "Theirs"
+        try b.viewContext.save()
+        _ = try await b.syncNow()
+
+        for (i, z) in zoo.enumerated() {
+            z.location = "Ours \(i)"
+            try a.viewContext.save()
+        }
+        let before = ReplicaPush.batchesAtOnce.withLock { $0[uri] ?? 0 }
+        let history = try await sql("SELECT count(*) FROM folio_history")
+        let report = try await a.syncNow()
+        #expect(report.pushed == 2 && report.waiting == 1 && report.unsettled.map(\.id) == [zoo[2].objectID.rowID], "\(report)")
+        #expect(ReplicaPush.batchesAtOnce.withLock { $0[uri] ?? 0 } == before, "the bet was lost")
+        #expect(try await serverZoos() == "Zoo 0:Ours 0,Zoo 1:Ours 1,Zoo 2:Theirs")
+        // One version and one history row for each edit that landed: none of the lost round trip stayed.
+        #expect(try await sql("SELECT string_agg(\(RowVersion.column)::text, ',' ORDER BY name) FROM \"TestZoo\"") == "2,2,2")
+        #expect(try await sql("SELECT count(*) FROM folio_history") == "\(Int(history)! + 2)")
     }
 
     @Test func aValueTheServerChangesAsItWritesIsTakenBack() async throws {

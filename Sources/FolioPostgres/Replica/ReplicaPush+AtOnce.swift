@@ -5,11 +5,12 @@ import FolioStore
 // only changes attributes of rows the server has needs no look-up before its
 // writes (no reference to settle, no rule to apply): its UPDATEs, each
 // checked against the server version the save was made on, and its history
-// row. So the whole batch is sent in one pipeline, on the bet that no row
-// changed on the server since; the results show whether it held. When a row
-// had moved on (or the server refused a write), the transaction is rolled
-// back and the batch is pushed again entry by entry, which resolves it as
-// before: nothing of the bet is ever committed.
+// row. So the whole batch is sent in one pipeline with its COMMIT, on the bet
+// that no row changed on the server since. The server checks the bet itself:
+// a statement that wrote fewer rows than it was given fails (a division by
+// zero), which aborts the transaction, so its COMMIT rolls back, and the
+// batch is pushed again entry by entry, which resolves it as before: nothing
+// of a lost bet is ever committed.
 extension ReplicaPush {
     /// Consecutive updates of the same keys of one entity, each of another
     /// row: one statement writes them all (a row written again starts the
@@ -35,7 +36,7 @@ extension ReplicaPush {
         }
 
         func statement(_ sql: ReplicaPushSQL) -> PGStatement {
-            PGStatement(sql.updateRowsReturning(entity, keys: keys, count: rows.count), values)
+            PGStatement(ReplicaPushSQL.everyRowWritten(sql.updateRowsReturning(entity, keys: keys, count: rows.count), rows.count), values)
         }
     }
 
@@ -43,11 +44,12 @@ extension ReplicaPush {
     static let batchesAtOnce = LockedValue<[String: Int]>([:])
 
     /// Pushes `entries` in one server transaction with one round trip for
-    /// all their writes, when every entry only edits attributes and every
-    /// row is where its save left it; nil (nothing written) otherwise.
-    /// `meanwhile` runs while the writes are on the server, or not at all.
+    /// all their writes and its commit, when every entry only edits
+    /// attributes and every row is where its save left it; nil (nothing
+    /// written) otherwise. `meanwhile` runs while the writes are on the
+    /// server, or not at all.
     func pushAtOnce(
-        _ entries: [(seq: Int64, entry: OutboxEntry)], _ known: [RowKey: Int64], meanwhile: () throws -> Void
+        _ entries: [(seq: Int64, entry: OutboxEntry)], _ known: [RowKey: Int64], meanwhile: () -> Void
     ) throws -> [Done]? {
         guard entries.allSatisfy({ editsAttributesOnly($0.entry) }) else { return nil }
         var bases = known
@@ -72,60 +74,61 @@ extension ReplicaPush {
             histories.append(entry.history)
             places.append(updates)
         }
-        // The transaction, its lock and the check of what the server has from this replica go with the writes.
-        var statements = [PGStatement("SELECT pushed_through FROM folio_replicas WHERE number = $1", [.integer(identity.number)])]
+        // The transaction, its lock and the check of what the server has from this replica (entries it has
+        // already, a crash having cut off their bookkeeping here, take the careful way) go with the writes.
+        var statements = [
+            PGStatement(
+                "SELECT 1 / coalesce((SELECT (pushed_through < $2)::int FROM folio_replicas WHERE number = $1), 0)",
+                [.integer(identity.number), .integer(entries[0].seq)])
+        ]
         statements += runs.map { $0.statement(sql) }
         if let rows = PostgresBackend.historyStatement(histories, author: identity.author, namespace: server.namespace) {
             statements.append(rows)
         }
-        try server.beginWritingForSave(until: server.deadlineFromNow)
-        var done: [Done] = []
-        do {
-            let results: [PGResult]
-            var failed: (any Error)?
-            do {
-                results = try c.pipeline(statements) {
-                    do { try meanwhile() } catch { failed = error }
-                }
-            } catch let error as StoreError where !error.isServerAway && failed == nil {
-                server.abandonWriting()
-                return nil
-            }
-            if let failed { throw failed }
-            // Entries the server has already (a crash cut off their bookkeeping here) take the careful way.
-            guard results[0].rowCount > 0, results[0].int64(row: 0, column: 0) < entries[0].seq else {
-                server.abandonWriting()
-                return nil
-            }
-            var returned: [Int: [Int64: ServerRow]] = [:]
-            for ((seq, entry), updates) in zip(entries, places) {
-                var written = Written()
-                for (row, entity, index) in updates {
-                    if returned[index] == nil { returned[index] = rowsReturned(by: results[index], entity) }
-                    guard let after = returned[index]?[row.id] else {
-                        // A row changed on the server since: the bet is off.
-                        server.abandonWriting()
-                        return nil
-                    }
-                    written.versions[row] = after.version
-                    written.rowsAfter[row] = after
-                }
-                guard var readBack = updatedRowsAlone(entry, written) else {
-                    server.abandonWriting()
-                    return nil
-                }
-                for (name, rows) in readBack.rows { readBack.rows[name] = rows.filter { !returnedAsSent(name, $0, by: entry) } }
-                done.append((seq, entry, entry, written, readBack))
-            }
-            try c.query(
+        statements += [
+            PGStatement(
                 "UPDATE folio_replicas SET pushed_through = greatest(pushed_through, $1) WHERE number = $2",
-                [.integer(entries[entries.count - 1].seq), .integer(identity.number)], then: ["COMMIT"])
-            Self.batchesAtOnce.withLock { $0[server.server.uri, default: 0] += 1 }
+                [.integer(entries[entries.count - 1].seq), .integer(identity.number)]),
+            PGStatement("COMMIT"),
+        ]
+        try server.beginWritingForSave(until: server.deadlineFromNow)
+        let results: [PGResult]
+        do {
+            results = try c.pipeline(statements, meanwhile: meanwhile)
+        } catch let error as StoreError where !error.isServerAway {
+            // The bet was lost (or the server refused a write): rolled back whole.
+            server.abandonWriting()
+            return nil
         } catch {
             server.abandonWriting()
             throw error
         }
+        Self.batchesAtOnce.withLock { $0[server.server.uri, default: 0] += 1 }
+        // Committed: every row came back (the server checked each statement's count).
+        var returned: [Int: [Int64: ServerRow]] = [:]
+        var done: [Done] = []
+        for ((seq, entry), updates) in zip(entries, places) {
+            var written = Written()
+            for (row, entity, index) in updates {
+                if returned[index] == nil { returned[index] = rowsReturned(by: results[index], entity) }
+                guard let after = returned[index]?[row.id] else { throw Self.unreturnedRow(row, server: server) }
+                written.versions[row] = after.version
+                written.rowsAfter[row] = after
+            }
+            guard var readBack = updatedRowsAlone(entry, written) else { throw Self.unreturnedRow(nil, server: server) }
+            for (name, rows) in readBack.rows { readBack.rows[name] = rows.filter { !returnedAsSent(name, $0, by: entry) } }
+            done.append((seq, entry, entry, written, readBack))
+        }
         return done
+    }
+
+    /// A committed batch whose results do not name a row it wrote: not
+    /// recorded here, so the next push reads back what the server has.
+    private static func unreturnedRow(_ row: RowKey?, server: PostgresBackend) -> StoreError {
+        StoreError.server(
+            store: server.path, code: "folio",
+            message: "the server committed a pushed batch without returning \(row.map { "\($0.entity) \($0.id)" } ?? "every row it wrote")",
+            sql: "")
     }
 
     /// Whether the server returned `row` with the values `entry` sent for it. The bet held,

@@ -72,10 +72,14 @@ extension ReplicaPush {
             for case (let row, let version?) in d.written.versions { bases[row] = version }
         }
         for (_, entry) in entries { try addBases(of: entry, to: &bases) }
-        if let pushed = try pushAtOnce(entries, bases, meanwhile: { try recordUnrecorded(&waiting) }) {
-            waiting.unrecorded = pushed
-            return BatchOutcome(pushed: pushed.count)
+        // The batch before is recorded while this one is on the server; when that fails, this one may still commit.
+        var recording: (any Error)?
+        let atOnce = try pushAtOnce(entries, bases) {
+            do { try recordUnrecorded(&waiting) } catch { recording = error }
         }
+        if let atOnce { waiting.unrecorded += atOnce }
+        if let recording { throw recording }
+        if let atOnce { return BatchOutcome(pushed: atOnce.count) }
         try recordUnrecorded(&waiting)
         var done: [Done] = []
         var outcome = BatchOutcome()
