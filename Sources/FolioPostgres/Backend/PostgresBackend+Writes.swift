@@ -11,6 +11,16 @@ extension PostgresBackend {
         "WITH written AS (\(write)) SELECT 1 / count(*)::int FROM written"
     }
 
+    /// ``checkedSQL(_:)`` for a write of `count` rows (`… RETURNING` each):
+    /// it fails the same way unless it wrote them all, and returns what
+    /// `write` returns, then a column of ones.
+    static func checkedSQL(_ write: String, rows count: Int) -> String {
+        """
+        WITH written AS (\(write))
+        SELECT w.*, 1 / (c.n = \(count))::int FROM (SELECT count(*) AS n FROM written) c LEFT JOIN written w ON true
+        """
+    }
+
     /// The deletes and updates of a save, each checking the row's version
     /// (`RETURNING id`: no row means another save changed or deleted it).
     func versionedWrites(_ batch: SaveBatch, row: (ObjectID) -> StoreValue)

@@ -36,7 +36,8 @@ extension ReplicaPush {
         }
 
         func statement(_ sql: ReplicaPushSQL) -> PGStatement {
-            PGStatement(ReplicaPushSQL.everyRowWritten(sql.updateRowsReturning(entity, keys: keys, count: rows.count), rows.count), values)
+            PGStatement(
+                PostgresBackend.checkedSQL(sql.updateRowsReturning(entity, keys: keys, count: rows.count), rows: rows.count), values)
         }
     }
 

@@ -55,17 +55,6 @@ final class ReplicaPushSQL {
             """
     }
 
-    /// `write` (a statement returning each row it wrote), failing unless it
-    /// wrote `count` rows: a division by zero, which aborts the transaction,
-    /// so a COMMIT sent behind it in the same pipeline rolls back. Returns
-    /// what `write` returns, then a column of ones.
-    static func everyRowWritten(_ write: String, _ count: Int) -> String {
-        """
-        WITH written AS (\(write))
-        SELECT w.*, 1 / (c.n = \(count))::int FROM (SELECT count(*) AS n FROM written) c LEFT JOIN written w ON true
-        """
-    }
-
     /// The server's type of a stored column type, for a cast.
     private static func cast(_ type: String?) -> String {
         switch type {
