@@ -58,6 +58,29 @@ import Testing
         #expect(await waitUntil(30) { position("second") == start + 2 }, "the second position written: \(position("second") as Any)")
         #expect(position("first") == start + 1)
     }
+
+    /// Each reader is dropped by its own silence limit, whoever acknowledges:
+    /// a replica may stay away ten minutes though a plain container, a minute's
+    /// limit, acknowledges meanwhile. A reader without one (registered by an
+    /// older build) is held to the acknowledging reader's.
+    @Test func aReaderIsDroppedByItsOwnSilenceLimitWhoeverAcknowledges() async throws {
+        let cluster = try await PostgresCluster.shared()
+        let uri = try await cluster.makeDatabase(prefix: "silence")
+        do { _ = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri)) }
+        let c = try PGConnection(uri: uri)
+        let now = Date().timeIntervalSince1970
+        // Each silent for two minutes now.
+        for (reader, silence) in [("ten minutes", "600"), ("thirty seconds", "30"), ("no limit kept", "NULL")] {
+            try c.query(
+                "INSERT INTO folio_readers (reader, position, seen, silence) VALUES ($1, 0, $2, \(silence))",
+                [.text(reader), .real(now - 120)])
+        }
+        try PostgresHistory.acknowledge(c, reader: "plain", position: 0, silenceLimit: 60)
+        let left = try c.query("SELECT reader FROM folio_readers ORDER BY reader")
+        #expect((0..<left.rowCount).map { left.value(row: $0, column: 0) } == [.text("plain"), .text("ten minutes")])
+        // An acknowledgement says again how long its reader may be silent.
+        #expect(try c.scalar("SELECT silence FROM folio_readers WHERE reader = 'plain'") == .real(60))
+    }
 }
 
 private struct Unchecked<Value>: @unchecked Sendable {  // the receiving task is the value's only user meanwhile

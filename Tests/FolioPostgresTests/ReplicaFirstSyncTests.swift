@@ -99,6 +99,12 @@ import Testing
         #expect(copiedBefore >= ReplicaFirstSync.chunkRows && copiedBefore <= animals, "\(copiedBefore)")
         #expect(Self.metadata(path, "replica_copy_attempts") == "1")
         #expect(try await sql("SELECT count(*) || ':' || bool_or(ready) FROM folio_replicas") == "1:false")
+        // Two minutes go by, and a plain container (a minute's limit) acknowledges: the first sync's reader keeps its
+        // own limit, and with it the history the next attempt needs.
+        try await sql("UPDATE folio_readers SET seen = seen - 120 WHERE reader LIKE 'replica-%'")
+        let plain = try PGConnection(uri: uri)
+        try PostgresHistory.acknowledge(plain, reader: "plain", position: 0, silenceLimit: 60)
+        #expect(try await sql("SELECT count(*) FROM folio_readers WHERE reader LIKE 'replica-%'") == "1")
 
         // Meanwhile on the server: rows the copy has are changed and deleted, a row comes into a table it finished.
         let stored = try online.viewContext.fetch(

@@ -114,8 +114,16 @@ extension PostgresBackend {
             """
             CREATE TABLE IF NOT EXISTS folio_metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS folio_sequence (entity TEXT PRIMARY KEY, next BIGINT NOT NULL);
-            CREATE TABLE IF NOT EXISTS folio_readers (reader TEXT PRIMARY KEY, position BIGINT NOT NULL, seen DOUBLE PRECISION NOT NULL)
+            CREATE TABLE IF NOT EXISTS folio_readers (
+              reader TEXT PRIMARY KEY, position BIGINT NOT NULL, seen DOUBLE PRECISION NOT NULL, silence DOUBLE PRECISION)
             """)
+        // How long each reader may stay silent (a store made before kept none). Looked up first: the ALTER would lock
+        // the table against every process's acknowledgements at each open.
+        if try connection.scalar(
+            "SELECT 1 FROM pg_attribute WHERE attrelid = 'folio_readers'::regclass AND attname = 'silence' AND NOT attisdropped") == nil
+        {
+            try connection.execute("ALTER TABLE folio_readers ADD COLUMN IF NOT EXISTS silence DOUBLE PRECISION")
+        }
         try prepareHistory()
         let stored = try storedSchema()
         try connection.query(

@@ -131,7 +131,7 @@ extension PostgresFeedHub {
 
     private func acknowledgeAll() throws {
         // One at a time; one asked for meanwhile (its position noted after this one read them) follows, spaced.
-        let positions = state.withLock { s -> (positions: [(String, Int64)], silence: Double)? in
+        let positions = state.withLock { s -> [PostgresHistory.Acknowledgement]? in
             guard !s.acknowledgementRunning else {
                 s.acknowledgementAgain = true
                 return nil
@@ -139,10 +139,11 @@ extension PostgresFeedHub {
             s.acknowledgementRunning = true
             s.acknowledgementAgain = false
             s.lastAcknowledgement = DispatchTime.now().uptimeNanoseconds
-            let positions = s.subscribers.values.compactMap { sub in sub.position.map { (sub.reader, $0) } }
-            return (positions, s.subscribers.values.map(\.silenceLimit).min() ?? HistorySettings.defaultSilenceLimit)
+            return s.subscribers.values.compactMap { sub in
+                sub.position.map { PostgresHistory.Acknowledgement(reader: sub.reader, position: $0, silence: sub.silenceLimit) }
+            }
         }
-        guard let (positions, silence) = positions else { return }
+        guard let positions else { return }
         defer {
             let again = state.withLock { s in
                 s.acknowledgementRunning = false
@@ -151,6 +152,6 @@ extension PostgresFeedHub {
             if again { scheduleAcknowledgement() }
         }
         guard !positions.isEmpty else { return }
-        try using { try PostgresHistory.acknowledge($0, readers: positions, silenceLimit: silence) }
+        try using { try PostgresHistory.acknowledge($0, readers: positions) }
     }
 }

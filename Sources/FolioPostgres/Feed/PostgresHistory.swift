@@ -129,29 +129,43 @@ enum PostgresHistory {
         }
     }
 
-    private static func upsertReader(_ c: PGConnection, _ reader: String, _ position: Int64, _ seen: Double) throws {
+    /// Records `reader` at `position`, seen now; with `silence`, how long it may stay silent from now on.
+    private static func upsertReader(_ c: PGConnection, _ reader: String, _ position: Int64, _ seen: Double, silence: Double? = nil) throws
+    {
         try c.query(
             """
-            INSERT INTO folio_readers (reader, position, seen) VALUES ($1, $2, $3)
-            ON CONFLICT (reader) DO UPDATE SET position = EXCLUDED.position, seen = EXCLUDED.seen
-            """, [.text(reader), .integer(position), .real(seen)])
+            INSERT INTO folio_readers (reader, position, seen, silence) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (reader) DO UPDATE SET position = EXCLUDED.position, seen = EXCLUDED.seen,
+              silence = coalesce(EXCLUDED.silence, folio_readers.silence)
+            """, [.text(reader), .integer(position), .real(seen), silence.map { .real($0) } ?? .null])
     }
 
-    /// Records `reader` at `position`, drops readers silent for
-    /// `silenceLimit` seconds and trims what every remaining reader has
-    /// read. Gives up soon (busy) rather than wait behind another acknowledgement.
+    /// A reader that may stay silent `silence` seconds (each acknowledgement of its own says so again).
+    struct Acknowledgement {
+        var reader: String
+        var position: Int64
+        var silence: Double
+    }
+
+    /// Records `reader` at `position`, drops readers silent past their own
+    /// limits (`silenceLimit` for one that never gave one) and trims what
+    /// every remaining reader has read. Gives up soon (busy) rather than
+    /// wait behind another acknowledgement.
     static func acknowledge(_ c: PGConnection, reader: String, position: Int64, silenceLimit: Double) throws {
-        try acknowledge(c, readers: [(reader, position)], silenceLimit: silenceLimit)
+        try acknowledge(c, readers: [Acknowledgement(reader: reader, position: position, silence: silenceLimit)])
     }
 
     /// As above, for several readers in one transaction (a process's feeds together).
-    static func acknowledge(_ c: PGConnection, readers: [(String, Int64)], silenceLimit: Double) throws {
+    static func acknowledge(_ c: PGConnection, readers: [Acknowledgement]) throws {
         let now = Date().timeIntervalSince1970
+        // A reader registered by a build before limits were kept has none: it is held to the shortest limit here.
+        let fallback = readers.map(\.silence).min() ?? HistorySettings.defaultSilenceLimit
         try c.execute("BEGIN")
         do {
             try c.execute("SET LOCAL lock_timeout = 200")
-            for (reader, position) in readers { try upsertReader(c, reader, position, now) }
-            try c.query("DELETE FROM folio_readers WHERE seen < $1", [.real(now - silenceLimit)])
+            for r in readers { try upsertReader(c, r.reader, r.position, now, silence: r.silence) }
+            // Each reader by its own limit: a replica offline for minutes keeps its history though plain containers allow one.
+            try c.query("DELETE FROM folio_readers WHERE seen < $1 - coalesce(silence, $2)", [.real(now), .real(fallback)])
             // Readers' positions are at or below a horizon they read, so every row at or below them is final.
             if case .integer(let passed)? = try c.scalar(
                 """

@@ -44,9 +44,9 @@ enum ReplicaSnapshot {
             let at = resumes ? position ?? 0 : try PostgresHistory.latestPosition(c)
             try c.query(
                 """
-                INSERT INTO folio_readers (reader, position, seen) VALUES ($1, $2, $3)
-                ON CONFLICT (reader) DO UPDATE SET position = EXCLUDED.position, seen = EXCLUDED.seen
-                """, [.text(author), .integer(at), .real(Date().timeIntervalSince1970)])
+                INSERT INTO folio_readers (reader, position, seen, silence) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (reader) DO UPDATE SET position = EXCLUDED.position, seen = EXCLUDED.seen, silence = EXCLUDED.silence
+                """, [.text(author), .integer(at), .real(Date().timeIntervalSince1970), .real(ReplicaEngine.silenceLimit)])
             try c.execute("COMMIT")
             return (number, resumes)
         } catch {
