@@ -1,11 +1,12 @@
+import FolioPostgres
 import FolioResults
 import FolioStore
 import FolioTestSupport
 import Foundation
 
 // The replica partition test's replica process:
-//   partition URI#replica=FILE POLICY   opens the replica (PartitionTestSchema; POLICY object or error is its
-//                                       sync merge policy), watches every item in a controller sectioned by
+//   partition URI#replica=FILE POLICY [TRACE]  opens the replica (PartitionTestSchema; POLICY object or error is
+//                                       its sync merge policy), watches every item in a controller sectioned by
 //                                       shelf, prints "ready", then obeys one line of stdin at a time, each
 //                                       "ID COMMAND ARGS", answering lines that start with "ID ":
 //     insert-group G | insert-item NAME VALUE SHELF KEEPER LISTER GUARDIAN (- for none)
@@ -15,12 +16,14 @@ import Foundation
 //     sync                                   "synced pushed=P pulled=Q waiting=W conflicts=C" or "sync-failed WHY"
 //     settle                                 waits (up to 60 s) until the context and the controller show what the
 //                                            file holds; "dump LINES" (| between) then "settled OK-OR-PROBLEMS reports=N"
-//   (a report of its controller that breaks a rule prints "problem WHAT" at once)
+//   (a report of its controller that breaks a rule prints "problem WHAT" at once; with TRACE, a path prefix, the
+//   sync's steps, the commands and what the context heard go to TRACE + FILE's name + "-PID.log", one stamped line each)
 
 /// Runs the partition replica and never returns; returns when `arguments` name another mode.
 @MainActor
 func runPartitionMode(_ arguments: [String]) {
-    guard arguments.count == 4 && arguments[1] == "partition" else { return }
+    guard (4...5).contains(arguments.count) && arguments[1] == "partition" else { return }
+    if arguments.count == 5 { traceSync(replica: arguments[2], to: arguments[4]) }
     let replica: PartitionReplica
     do {
         replica = try PartitionReplica(store: store(arguments[2]), policy: arguments[3])
@@ -42,11 +45,27 @@ func runPartitionMode(_ arguments: [String]) {
     dispatchMain()
 }
 
+/// The replica's sync steps, the commands and what the context heard, to a file of this process's own at `prefix`.
+private func traceSync(replica: String, to prefix: String) {
+    let name = URL(fileURLWithPath: replica.components(separatedBy: "#replica=").last ?? replica).lastPathComponent
+    let fd = open(prefix + name + "-\(getpid()).log", O_WRONLY | O_CREAT | O_APPEND, 0o644)
+    guard fd >= 0 else { return }
+    ReplicaTrace.send { line in
+        // One write a line, appended: lines of two threads never interleave.
+        let text = String(format: "%.3f ", Date().timeIntervalSince1970) + line + "\n"
+        _ = text.withCString { write(fd, $0, strlen($0)) }
+    }
+}
+
+/// Notes a line in the sync's trace (when on).
+func trace(_ line: String) { ReplicaTrace.note(line) }
+
 /// One replica of the partition test: a container, its controller, and the commands.
 @MainActor
 final class PartitionReplica {
     let container: PersistentContainer
     let watch: ResultsWatch<PartitionItem>
+    private var heard: ObservationToken?
     var context: ObjectContext { container.viewContext }
 
     init(store: StoreDescription, policy: String) throws {
@@ -57,12 +76,19 @@ final class PartitionReplica {
         let request = FetchRequest<PartitionItem>(sortBy: [SortDescriptor(\.shelf), SortDescriptor(\.name)])
         watch = try ResultsWatch(request, in: container.viewContext, sectionKey: \PartitionItem.shelf)
         watch.onProblem = { say("problem " + $0.replacingOccurrences(of: "\n", with: " ")) }
+        heard = container.viewContext.observeChanges { changes in
+            func ids(_ set: some Sequence<ObjectID>) -> String { set.map { String($0.rowID) }.sorted().joined(separator: ",") }
+            trace(
+                "context heard \(changes.origin) reload=\(changes.isReload) ins[\(ids(changes.inserted))] "
+                    + "upd[\(ids(changes.updated.keys))] del[\(ids(changes.deleted))]")
+        }
     }
 
     func obey(_ line: String) async {
         let words = line.split(separator: " ").map(String.init)
         guard words.count >= 2 else { return say("? \(line)") }
         let id = words[0], command = words[1], rest = Array(words.dropFirst(2))
+        trace("command \(line)")
         switch command {
         case "policy":
             container.syncMergePolicy = rest.first == "error" ? .error : .mergeByPropertyObjectTrump
@@ -130,6 +156,9 @@ final class PartitionReplica {
             let token = context.observeDidSave { deleted = $0.deleted }
             try withExtendedLifetime(token) { try context.save() }
             let gone = deleted.compactMap { before[$0] }.sorted()
+            if command.hasPrefix("insert") {
+                trace("named \(words[0]) \(try names().first { $0.value == words[0] }.map { "\($0.key)" } ?? "?")")
+            }
             return "saved deleted=" + (gone.isEmpty ? "-" : gone.joined(separator: ","))
         } catch {
             context.rollback()

@@ -12,6 +12,9 @@ import Testing
 /// controller made must have passed UIKit's batch rules and matched a fresh
 /// fetch. The seed is printed; `FOLIO_SEED` replays the test's choices (not
 /// the timing), `FOLIO_PARTITION_STEPS` makes a longer run (default 120).
+/// Each replica process traces its sync (see ``SyncTrace``); a failure
+/// shows the trace of the objects it names, and `FOLIO_REPLICA_TRACE` (a
+/// path prefix) keeps the whole trace there.
 struct PeerError: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
@@ -26,17 +29,19 @@ struct PeerError: Error, CustomStringConvertible {
         let index: Int
         let address: String
         var policy: String
+        let trace: String
         var process: StoreChildProcess
         var next = 0
         private var problemsSeen = 0
         /// Every process this peer ran, for their problem lines.
         var processes: [StoreChildProcess] = []
 
-        init(index: Int, address: String, policy: String, worker: URL) async throws {
+        init(index: Int, address: String, policy: String, trace: String, worker: URL) async throws {
             self.index = index
             self.address = address
             self.policy = policy
-            process = try StoreChildProcess(executable: worker, arguments: ["partition", address, policy])
+            self.trace = trace
+            process = try StoreChildProcess(executable: worker, arguments: ["partition", address, policy, trace])
             processes.append(process)
             guard await process.waitForLine(timeout: 120, { $0 == "ready" || $0.hasPrefix("failed") })?.line == "ready" else {
                 throw PeerError(message: "replica \(index) did not start: \(process.lines.map(\.line))")
@@ -65,7 +70,7 @@ struct PeerError: Error, CustomStringConvertible {
 
         func restart(worker: URL) async throws {
             await process.kill()
-            process = try StoreChildProcess(executable: worker, arguments: ["partition", address, policy])
+            process = try StoreChildProcess(executable: worker, arguments: ["partition", address, policy, trace])
             processes.append(process)
             next = 0
             problemsSeen = 0
@@ -86,9 +91,12 @@ struct PeerError: Error, CustomStringConvertible {
         let database = PostgresCluster.databaseName(uri)
         let dir = try StoreTemporaryDirectory()
         var peers: [Peer] = []
+        let trace = SyncTrace(prefix: ProcessInfo.processInfo.environment["FOLIO_REPLICA_TRACE"] ?? dir.path("trace-"))
         // The last replica leaves its conflicts for the app (`.error`) until a heal settles them.
         for (i, policy) in ["object", "object", "error"].enumerated() {
-            peers.append(try await Peer(index: i, address: uri + "#replica=" + dir.path("r\(i).sqlite"), policy: policy, worker: worker))
+            peers.append(
+                try await Peer(
+                    index: i, address: uri + "#replica=" + dir.path("r\(i).sqlite"), policy: policy, trace: trace.prefix, worker: worker))
         }
         var model = PartitionModel()
         var serverUp = true
@@ -98,7 +106,7 @@ struct PeerError: Error, CustomStringConvertible {
         var defects: [String] = []
         func reportDefects() {
             defer { defects = [] }
-            for defect in defects { Issue.record(Comment(rawValue: defect)) }
+            for defect in defects { Issue.record(Comment(rawValue: defect + "\n" + trace.lines(naming: defect))) }
         }
         func note(_ line: String) {
             log.append(line)
@@ -213,13 +221,17 @@ struct PeerError: Error, CustomStringConvertible {
                         replica: \(onlyHere)
                         server: \(onlyThere)
                         \(history.suffix(80).joined(separator: "\n"))
+                        \(trace.lines(naming: Set(names.map(String.init))))
                         """)
                 }
             }
             reportDefects()
             let problems = model.problems(in: truth)
             let recent = log.suffix(60).joined(separator: "\n")
-            #expect(problems.isEmpty, "heal \(heals), seed \(seed):\n\(problems.joined(separator: "\n"))\n\(recent)")
+            #expect(
+                problems.isEmpty,
+                "heal \(heals), seed \(seed):\n\(problems.joined(separator: "\n"))\n\(recent)\n\(trace.lines(naming: problems.joined(separator: " ")))"
+            )
             model.rebase(on: truth)
             // A replica's problems are reported above; the run goes on while the server holds what it must.
             return quiet && problems.isEmpty
@@ -269,5 +281,52 @@ struct PeerError: Error, CustomStringConvertible {
         let saves = log.filter { $0.contains("-> saved") }.count
         print("ReplicaPartitionTests: \(saves) saves acknowledged, \(heals) heals, \(conflictsListed) conflicts listed, healed: \(healed)")
         for peer in peers { await peer.process.finish() }
+    }
+}
+
+/// The partition replicas' traces: every process's file under one prefix,
+/// each line stamped, and the lines that concern the objects a failure names.
+struct SyncTrace {
+    let prefix: String
+
+    /// The trace lines (by time, the last `limit`) that name any object
+    /// named in `text` (g12, i34: their row IDs come from the "named" lines).
+    func lines(naming text: String, limit: Int = 120) -> String {
+        let names = Set(text.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init).filter(Self.isObjectName))
+        return lines(naming: names, limit: limit)
+    }
+
+    func lines(naming names: Set<String>, limit: Int = 120) -> String {
+        // A prefix ending in "/" names a folder of its own.
+        let folder = prefix.hasSuffix("/") ? URL(fileURLWithPath: prefix) : URL(fileURLWithPath: prefix).deletingLastPathComponent()
+        let start = prefix.hasSuffix("/") ? "" : URL(fileURLWithPath: prefix).lastPathComponent
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasPrefix(start) }
+        var all: [(file: String, line: String)] = []
+        for file in files {
+            let text = (try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)) ?? ""
+            let label = String(file.dropFirst(start.count)).replacingOccurrences(of: ".sqlite", with: "")
+            all += text.split(separator: "\n").map { (label, String($0)) }
+        }
+        // "named i98 PartitionItem/3298534883337": the row IDs the trace spells.
+        var ids: Set<String> = []
+        for (_, line) in all {
+            let words = line.split(separator: " ")
+            if words.count == 4, words[1] == "named", names.contains(String(words[2])), let id = words[3].split(separator: "/").last {
+                ids.insert(String(id))
+            }
+        }
+        let wanted = names.union(ids)
+        guard !wanted.isEmpty else { return "" }
+        let picked = all.filter { entry in
+            entry.line.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).contains { wanted.contains(String($0)) }
+        }
+        .sorted { $0.line < $1.line }
+        return "trace of \(wanted.sorted()):\n" + picked.suffix(limit).map { "\($0.file) \($0.line.prefix(600))" }.joined(separator: "\n")
+    }
+
+    /// Whether a word names a group or an item of the test (g12, i34).
+    private static func isObjectName(_ word: String) -> Bool {
+        guard let first = word.first, first == "g" || first == "i", word.count > 1 else { return false }
+        return word.dropFirst().allSatisfy(\.isNumber)
     }
 }

@@ -185,6 +185,7 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
             server: server, file: file, schema: schema, identity: identity, policy: mergePolicy, localAuthor: localAuthor)
         var waiting = WaitingSaves()
         try waiting.catchUp(file)
+        ReplicaTrace.note("round asked=\(asked) policy=\(mergePolicy) waiting=\(waiting.oldest(1_000_000).map(\.seq))")
         do { try pushWaiting(push, &waiting, into: &result) } catch {
             // Committed on the server: recorded here now if the file lets it (else the next push reads them back).
             try? push.recordUnrecorded(&waiting)
@@ -201,6 +202,7 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
         }
         let pulled = try ReplicaPull(server: server, file: file, schema: schema, identity: identity, localAuthor: localAuthor).pull()
         result.pulled = pulled.entries
+        ReplicaTrace.note("pulled \(pulled.entries) to \(pulled.position) reloaded=\(pulled.reloaded)")
         // Keeps the history this replica has not pulled yet on the server (and mends the waking connection).
         try? feed?.acknowledge(position: pulled.position, silenceLimit: Self.silenceLimit)
         result.waiting = try file.waitingCount()
@@ -217,6 +219,9 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
             var alone = false
             do {
                 let outcome = try push.push(batch, waiting: &waiting)
+                ReplicaTrace.note(
+                    "batch \(batch.map(\.seq)) pushed=\(outcome.pushed) refused=\(outcome.refused) conflicts=\(outcome.conflicts.map { "\($0)" } ?? "-")"
+                )
                 result.pushed += outcome.pushed
                 waiting.pushed(outcome.pushed)
                 if let conflicts = outcome.conflicts {
@@ -225,6 +230,7 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
                 }
                 alone = outcome.refused
             } catch let error as StoreError where !error.isServerAway {
+                ReplicaTrace.note("batch \(batch.map(\.seq)) failed \(error)")
                 // Refused at the batch's commit: the entries go one at a time, so the one refused is found.
                 alone = true
             }
@@ -232,7 +238,9 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
             guard alone, let (seq, entry) = waiting.oldest(1).first else { continue }
             try push.recordUnrecorded(&waiting)
             do {
-                switch try push.push(seq, entry) {
+                let alone = try push.push(seq, entry)
+                ReplicaTrace.note("alone \(seq) \(alone)")
+                switch alone {
                 case .pushed:
                     result.pushed += 1
                     waiting.pending.remove(entry)
@@ -242,6 +250,7 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
                     return
                 }
             } catch let error as StoreError where !error.isServerAway {
+                ReplicaTrace.note("alone \(seq) refused \(error)")
                 // Refused by the server (a unique value taken meanwhile, say): it waits, and the pull goes on.
                 result.problem = "\(error)"
                 return

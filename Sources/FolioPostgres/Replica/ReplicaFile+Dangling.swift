@@ -36,6 +36,7 @@ extension ReplicaFile {
                 }
             }
         }
+        if !changes.isEmpty { ReplicaTrace.note("settled here \(changes)") }
         return changes
     }
 }

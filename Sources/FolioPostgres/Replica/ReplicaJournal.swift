@@ -30,6 +30,7 @@ final class ReplicaJournal: SaveJournal {
             try before(entity, id, keys, on: connection)
         }
         for i in entry.deletes.indices { entry.deletes[i].seen = try seen(entry.deletes[i].entity, entry.deletes[i].id, connection) }
+        ReplicaTrace.note("save \(ReplicaTrace.describe(entry))")
         return entry.encoded()
     }
 
@@ -43,6 +44,7 @@ final class ReplicaJournal: SaveJournal {
         }
         for i in entry.updates.indices { entry.updates[i].seen = try seen(entry.updates[i].entity, entry.updates[i].id, connection) }
         for i in entry.deletes.indices { entry.deletes[i].seen = try seen(entry.deletes[i].entity, entry.deletes[i].id, connection) }
+        ReplicaTrace.note("save \(ReplicaTrace.describe(entry))")
         return entry.encoded()
     }
 

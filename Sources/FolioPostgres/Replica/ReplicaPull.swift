@@ -127,6 +127,9 @@ struct ReplicaPull {
         for (name, rows) in fetched {
             guard let entity = schema.entity(named: name) else { continue }
             let kept = rows.values.filter { !pending.isDeleted(RowKey(name, $0.id)) }.sorted { $0.id < $1.id }
+            ReplicaTrace.note(
+                "pull \(name) \(kept.map { ReplicaTrace.describe($0, ReplicaRows.columns(of: entity)) }) keep \(pending.keys(of: name).filter { !$0.value.isEmpty })"
+            )
             let (inserted, deferred) = try file.upsert(entity, kept, keep: pending.keys(of: name))
             // New here (a deferred row among them), whatever the server's history called them.
             for id in inserted.map({ ObjectID(entityName: name, rowID: $0) }) {

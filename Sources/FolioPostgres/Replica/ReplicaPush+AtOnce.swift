@@ -104,6 +104,7 @@ extension ReplicaPush {
             server.abandonWriting()
             throw error
         }
+        ReplicaTrace.note("at once \(entries.map(\.seq)) \(entries.map { ReplicaTrace.describe($0.entry) })")
         Self.batchesAtOnce.withLock { $0[server.server.uri, default: 0] += 1 }
         // Committed: every row came back (the server checked each statement's count).
         var returned: [Int: [Int64: ServerRow]] = [:]

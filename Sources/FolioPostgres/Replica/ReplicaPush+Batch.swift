@@ -121,6 +121,7 @@ extension ReplicaPush {
                     }
                 }
                 for (row, version) in written.versions { if let version { bases[row] = version } }
+                ReplicaTrace.note("batched \(seq) through=\(through) \(ReplicaTrace.describe(entry)) => \(ReplicaTrace.describe(written))")
                 done.append((seq, saved, entry, written, readBack))
             }
             guard let last = done.last else {

@@ -15,6 +15,7 @@ extension ReplicaPush {
         while true {
             let missing = try missingTargets(entry)
             if missing.isEmpty { return }
+            ReplicaTrace.note("dangling \(missing.sorted().map { "\($0.entity)#\($0.id)" }) in \(ReplicaTrace.describe(entry))")
             func dangles(_ p: PropertyDescription, _ value: StoreValue?) -> Bool {
                 guard case .integer(let id)? = value else { return false }
                 return missing.contains(RowKey(p.target.name, id))

@@ -154,7 +154,11 @@ extension ReplicaPush {
             changes.updated[id, default: []].formUnion(keys)
             differing.append(row)
         }
-        if !differing.isEmpty { try file.upsert(entity, differing, keep: keep) }
+        if !differing.isEmpty {
+            ReplicaTrace.note(
+                "refresh \(name) \(differing.map { ReplicaTrace.describe($0, columns) }) keep \(keep.filter { !$0.value.isEmpty })")
+            try file.upsert(entity, differing, keep: keep)
+        }
     }
 
     private func isHere(_ entity: String, _ id: Int64) throws -> Bool {

@@ -108,6 +108,7 @@ struct ReplicaPush {
                 try settleDangling(&entry, &written)
                 try write(entry, bases, &written)
                 if !written.conflicts.isEmpty {
+                    ReplicaTrace.note("conflicts \(seq) \(ReplicaTrace.describe(entry)) => \(ReplicaTrace.describe(written))")
                     server.abandonWriting()
                     return .conflicts(written.conflicts)
                 }
@@ -121,6 +122,9 @@ struct ReplicaPush {
             server.abandonWriting()
             throw error
         }
+        ReplicaTrace.note(
+            "pushed \(seq) bases \(bases.map { "\($0.key.id)@\($0.value)" }) \(ReplicaTrace.describe(entry)) => \(ReplicaTrace.describe(written))"
+        )
         try finish(seq, entry, written, readBack)
         return .pushed
     }
