@@ -164,6 +164,39 @@ import Testing
         }
     }
 
+    /// A nullify rule's clearing is an edit of the keys it clears, made on
+    /// what the deleting replica saw: pushed after another replica's relink
+    /// of the same key, it wins over it, as any later edit of the key does
+    /// under `mergeByPropertyObjectTrump` (and as in Core Data, whose save
+    /// of the deletion carries the cleared key).
+    @Test func aNullifyPushedAfterARelinkClearsTheKeyAsALaterEditWould() async throws {
+        let (a, b, uri) = try await pair { PartitionTestSchema.make() }
+        for container in [a, b] { container.syncMergePolicy = .mergeByPropertyObjectTrump }
+        let old = PartitionGroup(context: a.viewContext)
+        old.name = "old"
+        let new = PartitionGroup(context: a.viewContext)
+        new.name = "new"
+        let item = PartitionItem(context: a.viewContext)
+        item.name = "item"
+        item.shelf = "A"
+        item.lister = old
+        try a.viewContext.save()
+        try await settled(a, b)
+
+        // B relinks the item and pushes; A, not having pulled that, deletes the old group (clearing the item's lister).
+        let theirs = try #require(try b.viewContext.existingObject(with: item.objectID) as? PartitionItem)
+        theirs.lister = try #require(try b.viewContext.existingObject(with: new.objectID) as? PartitionGroup)
+        try b.viewContext.save()
+        #expect(try await b.syncNow().pushed == 1)
+        a.viewContext.delete(old)
+        try a.viewContext.save()
+        #expect(item.lister == nil)
+        #expect(try await a.syncNow().pushed == 1)
+        try await settled(a, b)
+        #expect(try await serverDump(uri) == ["g new", "i item 0 A - - - -"])
+        // Had B pushed after A, its relink would have been the later edit: the item would list "new".
+    }
+
     /// What the server holds, as a new replica of it copies it.
     func serverDump(_ uri: String) async throws -> [String] {
         let fresh = try PersistentContainer(

@@ -13,10 +13,13 @@ struct PartitionModel {
     struct Item {
         /// Per key (`value`, `shelf`, `keeper`, `lister`, `guardian`, `tag:G`), each replica's last write.
         var writes: [String: [Int: String]] = [:]
-        /// Every keeper any replica gave it since the last heal, not only each one's last: one
-        /// pushed before another replica's deletion of that group reached the server is cascaded
-        /// there, whatever keeper a later save names.
-        var keepers: Set<String> = []
+        /// Per relationship (`keeper`, `lister`, `guardian`), every group any replica gave it since
+        /// the last heal, not only each one's last. A replica that deletes one of them follows its
+        /// delete rule for the items it sees linked there: a cascade pushed before another
+        /// replica's relink reached the server takes the item there, whatever a later save names;
+        /// a nullify clears the key, and as a write of its own it can win over a relink pushed
+        /// before it (the merge policy keeps the last writer's value).
+        var linked: [String: Set<String>] = [:]
         /// The key's value at the last heal, for keys nobody wrote since.
         var base: [String: String] = [:]
         var deleted = false
@@ -38,7 +41,7 @@ struct PartitionModel {
 
     mutating func write(_ item: String, _ key: String, _ value: String, by replica: Int) {
         items[item, default: Item()].writes[key, default: [:]][replica] = value
-        if key == "keeper" { items[item]!.keepers.insert(value) }
+        if ["keeper", "lister", "guardian"].contains(key) { items[item]!.linked[key, default: []].insert(value) }
         if key == "guardian" && value != "-" { groups[value, default: Group()].guarded = true }
     }
 
@@ -63,8 +66,12 @@ struct PartitionModel {
     /// Whether the item may meet a cascade through a keeper set on some replica (at any time
     /// since the last heal) to a group deleted on another.
     func atRisk(_ item: Item) -> Bool {
-        uncertain(item) || item.keepers.contains { $0 != "-" && mayBeGone($0) }
-            || (item.base["keeper"].map { $0 != "-" && mayBeGone($0) } ?? false)
+        uncertain(item) || everLinked(item, "keeper").contains { $0 != "-" && mayBeGone($0) }
+    }
+
+    /// The groups a relationship named at the last heal or in any write since.
+    func everLinked(_ item: Item, _ key: String) -> Set<String> {
+        (item.linked[key] ?? []).union(item.base[key].map { [$0] } ?? [])
     }
 
     /// The values a key may end with.
@@ -103,7 +110,8 @@ struct PartitionModel {
                 // A relationship to a group that went is cleared (one whose deletion was refused stays, and so do its links).
                 func went(_ group: String) -> Bool { mayBeGone(group) && !groupsThere.contains(group) }
                 let cleared =
-                    key.hasPrefix("tag:") ? value == "0" && went(String(key.dropFirst(4))) : value == "-" && allowed.contains(where: went)
+                    key.hasPrefix("tag:")
+                    ? value == "0" && went(String(key.dropFirst(4))) : value == "-" && everLinked(item, key).contains(where: went)
                 if !cleared { problems.append("item \(name): \(key) is \(value), but its writes allow only \(allowed.sorted())") }
             }
         }
