@@ -11,49 +11,42 @@ import Testing
 /// the row's newer values, as an update's would.
 @MainActor
 @Suite struct MergeHeldInsertTests {
-    @Test func anInsertReportedForAnObjectHeldHereBringsItsNewerValues() throws {
-        let dir = try StoreTemporaryDirectory()
-        let path = dir.path("zoo.sqlite")
-        let container = try PersistentContainer(schema: StoreTestSchema.make(), path: path)
-        let c = container.viewContext
-        let animal = TestAnimal(context: c)
-        animal.commonName = "Margay"
-        try c.save()
-        let id = animal.objectID
-        #expect(animal.commonName == "Margay" && !animal.isFault)
+    let dir: StoreTemporaryDirectory
+    let container: PersistentContainer
+    let animal: TestAnimal
 
-        // Another process updates the row after this context read it (no history row: nothing is heard of it here).
+    /// A saved margay, loaded in the view context.
+    init() throws {
+        dir = try StoreTemporaryDirectory()
+        container = try PersistentContainer(schema: StoreTestSchema.make(), path: dir.path("zoo.sqlite"))
+        animal = TestAnimal(context: container.viewContext)
+        animal.commonName = "Margay"
+        try container.viewContext.save()
+    }
+
+    /// Renames the animal in the file, as another process would after this context read it,
+    /// with no history row (nothing is heard of it here), then hands the context the report
+    /// of its insert and that update as one change set from another process.
+    func renamedElsewhereThenReportedInserted(_ name: String) {
         var db: OpaquePointer?
-        #expect(sqlite3_open(path, &db) == SQLITE_OK)
-        let sql = "UPDATE TestAnimal SET commonName = 'Kodkod', \(RowVersion.column) = \(RowVersion.column) + 1 WHERE id = \(id.rowID)"
+        #expect(sqlite3_open(dir.path("zoo.sqlite"), &db) == SQLITE_OK)
+        let sql =
+            "UPDATE TestAnimal SET commonName = '\(name)', \(RowVersion.column) = \(RowVersion.column) + 1 WHERE id = \(animal.objectID.rowID)"
         #expect(sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK)
         sqlite3_close(db)
+        container.viewContext.merge(ChangeSet(inserted: [animal.objectID], origin: .otherProcess))
+    }
 
-        // The report of its insert and that update, as one change set from another process.
-        c.merge(ChangeSet(inserted: [id], origin: .otherProcess))
+    @Test func anInsertReportedForAnObjectHeldHereBringsItsNewerValues() throws {
+        #expect(!animal.isFault)
+        renamedElsewhereThenReportedInserted("Kodkod")
         #expect(animal.commonName == "Kodkod")
-        let fetched = try c.fetch(FetchRequest<TestAnimal>())
-        #expect(fetched.map(\.commonName) == ["Kodkod"])
+        #expect(try container.viewContext.fetch(FetchRequest<TestAnimal>()).map(\.commonName) == ["Kodkod"])
     }
 
     @Test func anInsertReportedForAnObjectChangedHereKeepsTheChangeAndAdoptsTheRest() throws {
-        let dir = try StoreTemporaryDirectory()
-        let path = dir.path("zoo.sqlite")
-        let container = try PersistentContainer(schema: StoreTestSchema.make(), path: path)
-        let c = container.viewContext
-        let animal = TestAnimal(context: c)
-        animal.commonName = "Margay"
-        animal.legs = 4
-        try c.save()
         animal.legs = 3
-        var db: OpaquePointer?
-        #expect(sqlite3_open(path, &db) == SQLITE_OK)
-        let sql =
-            "UPDATE TestAnimal SET commonName = 'Kodkod', \(RowVersion.column) = \(RowVersion.column) + 1 WHERE id = \(animal.objectID.rowID)"
-        #expect(sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK)
-        sqlite3_close(db)
-
-        c.merge(ChangeSet(inserted: [animal.objectID], origin: .otherProcess))
+        renamedElsewhereThenReportedInserted("Kodkod")
         #expect(animal.commonName == "Kodkod")
         #expect(animal.legs == 3)
         #expect(animal.changedKeys == ["legs"])
