@@ -44,6 +44,15 @@ import Testing
         #expect(try container.viewContext.fetch(FetchRequest<TestAnimal>()).map(\.commonName) == ["Kodkod"])
     }
 
+    /// Held at the row's version, it stays as it is: not a fault, which would
+    /// read a later save's values unseen and let a save over them pass unchecked.
+    @Test func anInsertReportedForAnObjectHeldAtTheStoredVersionLeavesItAsItIs() throws {
+        let version = animal.version
+        container.viewContext.merge(ChangeSet(inserted: [animal.objectID], origin: .otherProcess))
+        #expect(!animal.isFault)
+        #expect(animal.version == version && animal.commonName == "Margay")
+    }
+
     @Test func anInsertReportedForAnObjectChangedHereKeepsTheChangeAndAdoptsTheRest() throws {
         animal.legs = 3
         renamedElsewhereThenReportedInserted("Kodkod")

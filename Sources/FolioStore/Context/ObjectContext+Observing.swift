@@ -86,25 +86,33 @@ extension ObjectContext {
             untouch(o)
             deletedElsewhere.keep(o)
         }
-        for id in changes.updated.keys { adoptStored(id) }
-        // Reported inserted, but held here already: this context read the row after its insert, and a report
-        // folds the row's later updates into its insert (see ChangeSet.merge), so it may be newer than what was read.
-        for id in changes.inserted where changes.updated[id] == nil { adoptStored(id) }
+        for id in changes.updated.keys {
+            guard let o = registry[id] else { continue }
+            if o.hasChanges {
+                reloadKeepingChanges(o)
+            } else if !o.isFault {
+                let known = o.version
+                refresh(o, mergeChanges: false)
+                // The row the change feed read for every container: loaded again without a read (never an older one).
+                if let row = heardRow(o), row.version >= known { fill(o, row) }
+            }
+        }
+        for id in changes.inserted where changes.updated[id] == nil { adoptIfNewer(id) }
         if !changes.isEmpty || entity != nil { forgetStoredMembership(after: changes, insertedInto: entity) }
         notify(changes)
     }
 
-    /// A stored object another save changed takes the stored values (those it changed here stay).
-    private func adoptStored(_ id: ObjectID) {
-        guard let o = registry[id], !o.isInsertedFlag else { return }
-        if o.hasChanges {
-            reloadKeepingChanges(o)
-        } else if !o.isFault {
-            let known = o.version
-            refresh(o, mergeChanges: false)
-            // The row the change feed read for every container: loaded again without a read (never an older one).
-            if let row = heardRow(o), row.version >= known { fill(o, row) }
-        }
+    /// Reported inserted, but held here already: this context read the row
+    /// after its insert, and a report folds the row's later updates into its
+    /// insert (see ``ChangeSet/merge(_:)``), so the row may be newer than what
+    /// was read. It takes the stored row only then (those keys changed here
+    /// stay): one read as it was is no reason to drop what it holds, which a
+    /// later save must still be checked against.
+    private func adoptIfNewer(_ id: ObjectID) {
+        guard let o = registry[id], !o.isInsertedFlag, !o.isFault else { return }
+        let stored = heardRow(o) ?? (try? withStore(readingRows: [id]) { try $0.rows(of: o.meta, ids: [id.rowID]) })?[id.rowID]
+        guard let stored, stored.version > o.version else { return }
+        if o.hasChanges { reloadKeepingChanges(o) } else { fill(o, stored) }
     }
 
     /// After history this context had not heard was trimmed: every
