@@ -81,6 +81,24 @@ import Testing
         // An acknowledgement says again how long its reader may be silent.
         #expect(try c.scalar("SELECT silence FROM folio_readers WHERE reader = 'plain'") == .real(60))
     }
+
+    /// A store made before readers kept their limits gains the column at its
+    /// next open, and its readers are then held to their own limits.
+    @Test func aStoreMadeBeforeReaderLimitsGainsThemAtItsNextOpen() async throws {
+        let cluster = try await PostgresCluster.shared()
+        let uri = try await cluster.makeDatabase(prefix: "silence")
+        do { _ = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri)) }
+        let c = try PGConnection(uri: uri)
+        // As a build before left it: no column, and that build's mark of what it prepared.
+        try c.execute(
+            "ALTER TABLE folio_readers DROP COLUMN silence; UPDATE folio_metadata SET value = 'an older build' WHERE key = 'prepared'")
+        do { _ = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(uri)) }
+        try c.query(
+            "INSERT INTO folio_readers (reader, position, seen, silence) VALUES ('replica', 0, $1, 600)",
+            [.real(Date().timeIntervalSince1970 - 120)])
+        try PostgresHistory.acknowledge(c, reader: "plain", position: 0, silenceLimit: 60)
+        #expect(try c.scalar("SELECT count(*) FROM folio_readers WHERE reader = 'replica'") == .integer(1))
+    }
 }
 
 private struct Unchecked<Value>: @unchecked Sendable {  // the receiving task is the value's only user meanwhile

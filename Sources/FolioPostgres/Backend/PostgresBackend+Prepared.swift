@@ -3,10 +3,10 @@ import FolioStore
 extension PostgresBackend {
     /// What this build's preparation leaves for `schema`: the schema's
     /// record, its indexes and join tables, the ID sequences, the folding
-    /// function and the history's form, as one short hash. A store whose
+    /// function and the history's and readers' forms, as one short hash. A store whose
     /// mark matches needs nothing from ``prepare(_:seed:)`` (see ``isPrepared(for:)``).
     static func preparedMark(_ schema: Schema) -> String {
-        var parts = ["history: marked, seq", StoredSchema.recording(schema, over: nil).json]
+        var parts = ["history: marked, seq", "readers: silence", StoredSchema.recording(schema, over: nil).json]
         parts += [PostgresFolding.functionSQL(icu: true), PostgresFolding.functionSQL(icu: false)]
         for entity in schema.entities.sorted(by: { $0.name < $1.name }) {
             parts.append(idSequence(entity.name))
