@@ -57,8 +57,8 @@ private func traceSync(replica: String, to prefix: String) {
     }
 }
 
-/// Notes a line in the sync's trace (when on).
-func trace(_ line: String) { ReplicaTrace.note(line) }
+/// Notes a line in the sync's trace (made only when it is on).
+func trace(_ line: @autoclosure () -> String) { ReplicaTrace.note(line()) }
 
 /// One replica of the partition test: a container, its controller, and the commands.
 @MainActor
@@ -115,11 +115,16 @@ final class PartitionReplica {
         context.rollback()
         do {
             let before = try names()
+            // The new object, whose permanent ID the trace names after the save.
+            var made: ManagedObject?
             switch (command, words.count) {
             case ("insert-group", 1):
-                PartitionGroup(context: context).name = words[0]
+                let group = PartitionGroup(context: context)
+                group.name = words[0]
+                made = group
             case ("insert-item", 6):
                 let item = PartitionItem(context: context)
+                made = item
                 item.name = words[0]
                 item.value = Int(words[1]) ?? 0
                 item.shelf = words[2]
@@ -156,9 +161,7 @@ final class PartitionReplica {
             let token = context.observeDidSave { deleted = $0.deleted }
             try withExtendedLifetime(token) { try context.save() }
             let gone = deleted.compactMap { before[$0] }.sorted()
-            if command.hasPrefix("insert") {
-                trace("named \(words[0]) \(try names().first { $0.value == words[0] }.map { "\($0.key)" } ?? "?")")
-            }
+            if let made { trace("named \(words[0]) \(made.objectID)") }
             return "saved deleted=" + (gone.isEmpty ? "-" : gone.joined(separator: ","))
         } catch {
             context.rollback()

@@ -238,9 +238,9 @@ final class ReplicaEngine: ReplicaSyncEngine, @unchecked Sendable {  // mutable 
             guard alone, let (seq, entry) = waiting.oldest(1).first else { continue }
             try push.recordUnrecorded(&waiting)
             do {
-                let alone = try push.push(seq, entry)
-                ReplicaTrace.note("alone \(seq) \(alone)")
-                switch alone {
+                let pushed = try push.push(seq, entry)
+                ReplicaTrace.note("alone \(seq) \(pushed)")
+                switch pushed {
                 case .pushed:
                     result.pushed += 1
                     waiting.pending.remove(entry)

@@ -33,10 +33,10 @@ package enum ReplicaTrace {
         for i in entry.inserts {
             parts.append(
                 "ins \(i.entity)#\(i.id){"
-                    + i.values.sorted { $0.key < $1.key }.map { "\($0.key)=\("\($0.value.value)")" }.joined(separator: ",") + "}")
+                    + i.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.value)" }.joined(separator: ",") + "}")
         }
         for u in entry.updates {
-            let keys = u.keys.indices.map { "\(u.keys[$0]):\("\(u.old[$0].value)")>\("\(u.new[$0].value)")" }
+            let keys = u.keys.indices.map { "\(u.keys[$0]):\(u.old[$0].value)>\(u.new[$0].value)" }
             parts.append("upd \(u.entity)#\(u.id)@\(u.seen.map(String.init) ?? "?"){\(keys.joined(separator: ","))}")
         }
         for d in entry.deletes { parts.append("del \(d.entity)#\(d.id)@\(d.seen.map(String.init) ?? "?")") }
@@ -46,22 +46,18 @@ package enum ReplicaTrace {
     }
 
     static func describe(_ written: ReplicaPush.Written) -> String {
-        var parts: [String] = []
-        for (row, version) in written.versions.sorted(by: { $0.key < $1.key }) {
-            parts.append("\(row.entity)#\(row.id)->\(version.map(String.init) ?? "gone")")
+        func rows(_ rows: some Sequence<RowKey>) -> String { rows.sorted().map { "\($0.entity)#\($0.id)" }.joined(separator: ",") }
+        var parts = written.versions.sorted { $0.key < $1.key }.map {
+            "\($0.key.entity)#\($0.key.id)->\($0.value.map(String.init) ?? "gone")"
         }
-        if !written.refresh.isEmpty {
-            parts.append("refresh " + written.refresh.sorted().map { "\($0.entity)#\($0.id)" }.joined(separator: ","))
-        }
-        if !written.gone.isEmpty { parts.append("gone " + written.gone.sorted().map { "\($0.entity)#\($0.id)" }.joined(separator: ",")) }
-        if !written.dropped.isEmpty {
-            parts.append("dropped " + written.dropped.sorted().map { "\($0.entity)#\($0.id)" }.joined(separator: ","))
+        for (name, set) in [("refresh", written.refresh), ("gone", written.gone), ("dropped", written.dropped)] where !set.isEmpty {
+            parts.append("\(name) \(rows(set))")
         }
         if !written.conflicts.isEmpty { parts.append("conflicts \(written.conflicts)") }
         return parts.joined(separator: " ")
     }
 
     static func describe(_ row: ServerRow, _ columns: [String]) -> String {
-        "#\(row.id)@\(row.version){" + zip(columns, row.values).map { "\($0)=\("\($1)")" }.joined(separator: ",") + "}"
+        "#\(row.id)@\(row.version){" + zip(columns, row.values).map { "\($0)=\($1)" }.joined(separator: ",") + "}"
     }
 }
