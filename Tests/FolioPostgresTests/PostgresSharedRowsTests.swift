@@ -240,7 +240,7 @@ import Testing
         #expect(found, "the reads found the committed row past the held one")
         // Long enough for a reread at the first step to have run (were it scheduled): none is, nor was one.
         try await Task.sleep(for: .milliseconds(200))
-        let (wakes, soonest) = hub.state.withLock { ($0.window.heard - wakesBefore, $0.rereads.keys.min()) }
+        let (wakes, soonest) = hub.state.withLock { ($0.window.heard - wakesBefore, $0.pendingRereadAt) }
         let now = DispatchTime.now().uptimeNanoseconds
         #expect(wakes == 0, "\(wakes) rereads ran before the wait's end")
         #expect(soonest.map { $0 > now &+ 60_000_000_000 } ?? true, "a reread is due within a minute, not at the wait's end")

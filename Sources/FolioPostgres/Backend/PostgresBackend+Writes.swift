@@ -147,27 +147,22 @@ extension PostgresBackend {
     }
 
     /// Sends `statements` and the end of the transaction in one round trip:
-    /// the deferred constraints checked, the history row (announced only
-    /// when this process's notifier lets it: see ``PostgresNotifier``),
-    /// COMMIT. Then tells this process's feeds, and owes the announcement
-    /// a row went without.
+    /// the deferred constraints checked, the history row, COMMIT. Then
+    /// tells this process's feeds, and has the row announced after its
+    /// commit (see ``PostgresNotifier``).
     func commitPipeline(_ statements: [PGStatement], history: String, author: String) throws {
-        let notifying = notifier.claim()
-        let row = Self.historyStatement(history, author: author, namespace: namespace, notifying: notifying)
+        let row = Self.historyStatement(history, author: author, namespace: namespace, notifying: false)
         _ = try connection.pipeline(
             statements + [PGStatement("SET CONSTRAINTS ALL IMMEDIATE")] + (row.map { [$0] } ?? []) + [PGStatement("COMMIT")])
-        announceCommit(notified: notifying || row == nil)
+        announceCommit(owedBy: row == nil ? nil : author)
     }
-
-    /// The process's notifications of this namespace.
-    var notifier: PostgresNotifier { PostgresNotifier.shared(server, namespace: namespace) }
 
     /// Tells this process's feeds that a save committed: their next read
     /// asks the server, before the save's notification comes back. A save
-    /// that sent none has one sent soon after its commit.
-    func announceCommit(notified: Bool = true) {
+    /// `owedBy` an author sent none: one goes out soon after its commit.
+    func announceCommit(owedBy author: String? = nil) {
         PostgresFeedHub.committed(uri: server.uri, namespace: namespace)
-        if !notified { notifier.owe() }
+        if let author { PostgresNotifier.shared(server, namespace: namespace).owe(author: author) }
     }
 
     /// The statement writing a history row and its NOTIFY; nil for an empty

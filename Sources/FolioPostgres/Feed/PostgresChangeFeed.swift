@@ -58,9 +58,10 @@ package final class PostgresChangeFeed: StoreChangeFeed {
 
     /// Whether notifications came since the last call and all were this
     /// reader's own saves: nothing new for a reader that has those. Any
-    /// other save's commit is followed by a notification naming its author,
-    /// or an owed one naming none (see ``PostgresNotifier``), and a reread's
-    /// wake names nothing, so this is false after either. Starts the count again.
+    /// other save's commit is followed by a notification naming its author
+    /// alone, or none when it announces several authors' saves (see
+    /// ``PostgresNotifier``), and a reread's wake names nothing, so this is
+    /// false after any of them. Starts the count again.
     package func heardOnlyOwn() -> Bool {
         defer { heardSinceRead = .nothing }
         return heardSinceRead == .onlyOwn

@@ -63,10 +63,7 @@ final class PostgresFeedHub: Sendable {
         var acknowledgementRunning = false, acknowledgementAgain = false
         /// The read from the server under way, left when it ends.
         var readInFlight: DispatchGroup?
-        /// The rereads scheduled, by when they are due (uptime, ns, on a grid
-        /// of ``rereadGrid``), and whether each wakes as a new session does (nil).
-        var rereads: [UInt64: Bool] = [:]
-        /// The reread scheduled for rows waiting past the horizon (one at a time).
+        /// When the reread for rows waiting past the horizon is due (one at a time; uptime, ns).
         var pendingRereadAt: UInt64?
         /// The horizon last read with rows waiting past it, the wait before
         /// reading again and when that wait began (uptime, ns).
@@ -192,16 +189,10 @@ final class PostgresFeedHub: Sendable {
         state.withLock { $0.subscribers[id]?.waking = (queue, hear) }
         listening.withLock { current in
             guard current == nil else { return }
-            current = listener.follow(channel: PostgresServer.channel(namespace)) { [weak self] payloads in self?.heard(payloads) }
+            current = listener.follow(channel: PostgresServer.channel(namespace)) { [weak self] payloads in self?.wakeAll(payloads) }
         }
         // The catch-up, whether or not the process's session is new (it may listen for another namespace already).
         queue.async { hear(nil) }
-    }
-
-    private func heard(_ payloads: [String]?) {
-        wakeAll(payloads)
-        // Saves of another process within its notifier's spacing were not announced: read for them too.
-        rereadSoon(after: [PostgresNotifier.spacing, 2 * PostgresNotifier.spacing])
     }
 
     /// Rows committed past the horizon were found by a read of this
@@ -215,7 +206,7 @@ final class PostgresFeedHub: Sendable {
         if let due { hub.rereadPending(at: due) }
     }
 
-    /// Makes the next read ask the server and wakes every feed (`[]`: a reread, nothing heard).
+    /// Makes the next read ask the server and wakes every feed with what was heard (nil: a new session or a reread).
     func wakeAll(_ payloads: [String]?) {
         let wakings = state.withLock { s in
             s.window.heard += 1

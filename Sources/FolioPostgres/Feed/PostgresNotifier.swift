@@ -2,16 +2,18 @@ import Dispatch
 import FolioLocking
 import FolioStore
 
-/// Coalesces this process's NOTIFYs of one namespace. The commit of a
-/// notifying transaction takes a lock for the whole cluster, so a NOTIFY
-/// per save serialises every save's commit. A save notifies only when none
-/// of this process's saves of the namespace did in the last ``spacing``;
-/// one that did not owes its announcement, and one NOTIFY goes out for all
-/// that owe at the end of the spacing, after their commits, on a pooled
-/// connection. Each feed hub reads again ``spacing`` and twice that after
-/// every wake, so nothing waits for the owed NOTIFY's wake either.
+/// Announces this process's saves of one namespace, after their commits,
+/// at most once every ``spacing``. A save's NOTIFY goes in a transaction
+/// of its own: the commit of a notifying transaction takes a lock for the
+/// whole cluster (a NOTIFY inside each save serialised every save's
+/// commit), and a listener woken by a save's own commit finds its history
+/// row one past the newest ended transaction, not yet readable (see
+/// ``PostgresHistory``), where the NOTIFY's own transaction, ending after
+/// it, makes the row readable when the wake comes. A save owes its
+/// announcement; one NOTIFY goes out for all that owe, at once when none
+/// went in the last spacing, else at the end of it, on a pooled connection.
 ///
-///     let notifying = PostgresNotifier.shared(server, namespace: "planets").claim()
+///     PostgresNotifier.shared(server, namespace: "planets").owe(author: author)
 final class PostgresNotifier: Sendable {
     /// The least time between two notifications of a process's saves (ns).
     static let spacing: UInt64 = 5_000_000
@@ -19,8 +21,10 @@ final class PostgresNotifier: Sendable {
     static let idleRelease: UInt64 = 1_000_000_000
 
     private struct State {
-        var lastClaim: UInt64 = 0
+        var lastSent: UInt64 = 0
         var owed = false
+        /// The author of every save owed, named in the payload so that its own feeds skip the wake; nil when several owe.
+        var owedAuthor: String?
         var sendScheduled = false
         var lastOwed: UInt64 = 0
         var pool: PostgresPool?
@@ -49,42 +53,46 @@ final class PostgresNotifier: Sendable {
         }
     }
 
-    /// Whether the save about to commit notifies (none did in the last spacing).
-    func claim() -> Bool {
-        let now = DispatchTime.now().uptimeNanoseconds
-        return state.withLock { s in
-            guard now &- s.lastClaim >= Self.spacing else { return false }
-            s.lastClaim = now
-            return true
-        }
-    }
-
-    /// A save committed without notifying: one NOTIFY goes out at the end of the spacing.
-    func owe() {
+    /// A save of `author` committed: one NOTIFY goes out for it, at once
+    /// or at the end of the spacing, with every other save owed by then.
+    func owe(author: String) {
         let now = DispatchTime.now().uptimeNanoseconds
         let at = state.withLock { s -> UInt64? in
+            s.owedAuthor = !s.owed || s.owedAuthor == author ? author : nil
             s.owed = true
             s.lastOwed = now
             if s.pool == nil { s.pool = PostgresPool.shared(server, namespace: namespace, readOnly: false, role: "feed") }
             guard !s.sendScheduled else { return nil }
             s.sendScheduled = true
-            return max(now, s.lastClaim &+ Self.spacing)
+            return max(now, s.lastSent &+ Self.spacing)
         }
         guard let at else { return }
-        DispatchQueue.global().asyncAfter(deadline: DispatchTime(uptimeNanoseconds: at)) { [self] in send() }
+        if at == now {
+            DispatchQueue.global().async { [self] in send() }
+        } else {
+            DispatchQueue.global().asyncAfter(deadline: DispatchTime(uptimeNanoseconds: at)) { [self] in send() }
+        }
     }
 
     private func send() {
-        let pool = state.withLock { s -> PostgresPool? in
+        let owed = state.withLock { s -> (PostgresPool, String)? in
             s.sendScheduled = false
-            guard s.owed else { return nil }
-            s.owed = false
-            s.lastClaim = DispatchTime.now().uptimeNanoseconds
-            return s.pool
+            guard s.owed, let pool = s.pool else { return nil }
+            defer {
+                s.owed = false
+                s.owedAuthor = nil
+                s.lastSent = DispatchTime.now().uptimeNanoseconds
+            }
+            // "position author", as feeds read it; the position is not known here, and no feed uses it.
+            return (pool, s.owedAuthor.map { "0 " + $0 } ?? "0")
         }
-        guard let pool else { return }
-        // The payload names no author: every feed reads. A failure is left to the hubs' rereads and fallback poll.
-        _ = try? pool.with { try $0.query("SELECT pg_notify($1, '0')", [.text(PostgresServer.channel(namespace))]) }
+        guard let (pool, payload) = owed else { return }
+        // The transaction ID makes this transaction end after the saves it
+        // announces (NOTIFY takes one too, but that is the server's detail).
+        // A failure is left to the followers' fallback poll and the listener's catch-up.
+        _ = try? pool.with {
+            try $0.query("SELECT pg_notify($1, $2), pg_current_xact_id()", [.text(PostgresServer.channel(namespace)), .text(payload)])
+        }
         scheduleRelease()
     }
 
