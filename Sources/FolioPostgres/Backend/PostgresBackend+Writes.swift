@@ -147,14 +147,18 @@ extension PostgresBackend {
     }
 
     /// Sends `statements` and the end of the transaction in one round trip:
-    /// the deferred constraints checked, the history row, COMMIT. Then
-    /// tells this process's feeds, and has the row announced after its
-    /// commit (see ``PostgresNotifier``).
+    /// the deferred constraints checked, the history row, COMMIT, and the
+    /// row's announcement after it in a transaction of its own, when this
+    /// process's notifier lets it (see ``PostgresNotifier``). Then tells
+    /// this process's feeds, and owes the announcement a row went without.
     func commitPipeline(_ statements: [PGStatement], history: String, author: String) throws {
         let row = Self.historyStatement(history, author: author, namespace: namespace, notifying: false)
-        _ = try connection.pipeline(
-            statements + [PGStatement("SET CONSTRAINTS ALL IMMEDIATE")] + (row.map { [$0] } ?? []) + [PGStatement("COMMIT")])
-        announceCommit(owedBy: row == nil ? nil : author)
+        let notifier = PostgresNotifier.shared(server, namespace: namespace)
+        let announcement = row != nil && notifier.claim() ? notifier.announcement(author: author) : nil
+        let (_, announced) = try connection.pipeline(
+            statements + [PGStatement("SET CONSTRAINTS ALL IMMEDIATE")] + (row.map { [$0] } ?? []) + [PGStatement("COMMIT")],
+            trailing: announcement)
+        announceCommit(owedBy: row == nil || announced ? nil : author)
     }
 
     /// Tells this process's feeds that a save committed: their next read

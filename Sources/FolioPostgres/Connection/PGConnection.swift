@@ -173,9 +173,22 @@ final class PGConnection {
     ///
     ///     let results = try connection.pipeline([PGStatement("BEGIN"), PGStatement(update, values), PGStatement("COMMIT")])
     func pipeline(_ statements: [PGStatement], meanwhile: () -> Void = {}) throws -> [PGResult] {
-        let all = deferred + statements
+        try pipeline(statements, trailing: nil, meanwhile: meanwhile).results
+    }
+
+    /// As ``pipeline(_:meanwhile:)``, with `trailing` sent last in the same
+    /// round trip, in a transaction of its own after theirs, whose failure
+    /// fails none of them (a save's announcement after its COMMIT): whether
+    /// it ran comes back with their results.
+    ///
+    ///     let (_, announced) = try connection.pipeline(save + [PGStatement("COMMIT")], trailing: notify)
+    func pipeline(_ statements: [PGStatement], trailing: PGStatement?, meanwhile: () -> Void = {}) throws -> (
+        results: [PGResult], trailingRan: Bool
+    ) {
+        let all = deferred + statements + (trailing.map { [$0] } ?? [])
         deferred = []
-        let skipped = all.count - statements.count
+        let skipped = all.count - statements.count - (trailing == nil ? 0 : 1)
+        let checked = skipped + statements.count
         return try retryingOnce(repeatable: Self.isRepeatable(all.map(\.sql))) {
             let parameters = all.map { PGParameters($0.values) }
             var names: [String?] = []
@@ -193,14 +206,16 @@ final class PGConnection {
                     return PQsendQueryParams(handle, all[index].sql, count, types, pointers, lengths, formats, 0)
                 }
             }
-            for index in all.indices {
+            for index in 0..<checked {
                 do { try check(results[index], all[index].sql) } catch {
                     for result in results { PQclear(result) }
                     throw error
                 }
             }
-            for result in results.prefix(skipped) { PQclear(result) }
-            return results.dropFirst(skipped).map { PGResult($0!) }
+            // The trailing statement's failure is only noted (a lost connection is still let go of).
+            let trailingRan = checked < all.count && (try? check(results[checked], all[checked].sql)) != nil
+            for result in results.prefix(skipped) + results.dropFirst(checked) { PQclear(result) }
+            return (results[skipped..<checked].map { PGResult($0!) }, trailingRan)
         }
     }
 

@@ -9,11 +9,14 @@ import FolioStore
 /// commit), and a listener woken by a save's own commit finds its history
 /// row one past the newest ended transaction, not yet readable (see
 /// ``PostgresHistory``), where the NOTIFY's own transaction, ending after
-/// it, makes the row readable when the wake comes. A save owes its
-/// announcement; one NOTIFY goes out for all that owe, at once when none
-/// went in the last spacing, else at the end of it, on a pooled connection.
+/// it, makes the row readable when the wake comes. A save that may
+/// announce itself (none did in the last spacing) sends its
+/// ``announcement(author:)`` right after its COMMIT, in the same round
+/// trip; one that may not owes it, and one NOTIFY goes out for all that
+/// owe at the end of the spacing, on a pooled connection.
 ///
-///     PostgresNotifier.shared(server, namespace: "planets").owe(author: author)
+///     let notifier = PostgresNotifier.shared(server, namespace: "planets")
+///     let announcement = notifier.claim() ? notifier.announcement(author: author) : nil
 final class PostgresNotifier: Sendable {
     /// The least time between two notifications of a process's saves (ns).
     static let spacing: UInt64 = 5_000_000
@@ -53,8 +56,26 @@ final class PostgresNotifier: Sendable {
         }
     }
 
-    /// A save of `author` committed: one NOTIFY goes out for it, at once
-    /// or at the end of the spacing, with every other save owed by then.
+    /// Whether the save about to commit announces itself (none did in the last spacing).
+    func claim() -> Bool {
+        let now = DispatchTime.now().uptimeNanoseconds
+        return state.withLock { s in
+            guard now &- s.lastSent >= Self.spacing else { return false }
+            s.lastSent = now
+            return true
+        }
+    }
+
+    /// The statement announcing a save of `author`, run after its COMMIT:
+    /// "position author", as feeds read it (no feed uses the position).
+    /// The transaction ID makes its transaction end after the save's
+    /// (NOTIFY takes one too, but that is the server's detail).
+    func announcement(author: String) -> PGStatement {
+        PGStatement("SELECT pg_notify($1, $2), pg_current_xact_id()", [.text(PostgresServer.channel(namespace)), .text("0 " + author)])
+    }
+
+    /// A save of `author` committed unannounced: one NOTIFY goes out for it,
+    /// at once or at the end of the spacing, with every other save owed by then.
     func owe(author: String) {
         let now = DispatchTime.now().uptimeNanoseconds
         let at = state.withLock { s -> UInt64? in
@@ -75,7 +96,7 @@ final class PostgresNotifier: Sendable {
     }
 
     private func send() {
-        let owed = state.withLock { s -> (PostgresPool, String)? in
+        let owed = state.withLock { s -> (PostgresPool, String?)? in
             s.sendScheduled = false
             guard s.owed, let pool = s.pool else { return nil }
             defer {
@@ -83,16 +104,15 @@ final class PostgresNotifier: Sendable {
                 s.owedAuthor = nil
                 s.lastSent = DispatchTime.now().uptimeNanoseconds
             }
-            // "position author", as feeds read it; the position is not known here, and no feed uses it.
-            return (pool, s.owedAuthor.map { "0 " + $0 } ?? "0")
+            return (pool, s.owedAuthor)
         }
-        guard let (pool, payload) = owed else { return }
-        // The transaction ID makes this transaction end after the saves it
-        // announces (NOTIFY takes one too, but that is the server's detail).
+        guard let (pool, author) = owed else { return }
+        let statement =
+            author.map(announcement(author:))
+            ?? PGStatement(
+                "SELECT pg_notify($1, '0'), pg_current_xact_id()", [.text(PostgresServer.channel(namespace))])
         // A failure is left to the followers' fallback poll and the listener's catch-up.
-        _ = try? pool.with {
-            try $0.query("SELECT pg_notify($1, $2), pg_current_xact_id()", [.text(PostgresServer.channel(namespace)), .text(payload)])
-        }
+        _ = try? pool.with { try $0.query(statement.sql, statement.values) }
         scheduleRelease()
     }
 
