@@ -136,7 +136,11 @@ final class MemberList {
     }
 
     /// Loads the stored members in front of those added since the save,
-    /// leaving out the ones removed since.
+    /// leaving out the ones removed since. Another context's save may have
+    /// stored a member added here, or taken away one removed here: neither
+    /// is a change any more (a stored member counted as added would be
+    /// dropped by a later removal without its removal being saved, and one
+    /// counted as removed would be taken for stored when added back).
     func load(stored: [Int64]) {
         guard !isLoaded else { return }
         let pending = ids
@@ -145,6 +149,9 @@ final class MemberList {
         last = Self.none
         for id in stored where !removed.contains(id) && !added.contains(id) { link(id) }
         for id in pending { link(id) }
+        let storedNow = Set(stored)
+        added.subtract(storedNow)
+        removed.formIntersection(storedNow)
         isLoaded = true
         cached = nil
     }
