@@ -185,10 +185,9 @@ final class PGConnection {
     func pipeline(_ statements: [PGStatement], trailing: PGStatement?, meanwhile: () -> Void = {}) throws -> (
         results: [PGResult], trailingRan: Bool
     ) {
+        let skipped = deferred.count, checked = skipped + statements.count
         let all = deferred + statements + (trailing.map { [$0] } ?? [])
         deferred = []
-        let skipped = all.count - statements.count - (trailing == nil ? 0 : 1)
-        let checked = skipped + statements.count
         return try retryingOnce(repeatable: Self.isRepeatable(all.map(\.sql))) {
             let parameters = all.map { PGParameters($0.values) }
             var names: [String?] = []

@@ -66,12 +66,14 @@ final class PostgresNotifier: Sendable {
         }
     }
 
-    /// The statement announcing a save of `author`, run after its COMMIT:
-    /// "position author", as feeds read it (no feed uses the position).
-    /// The transaction ID makes its transaction end after the save's
-    /// (NOTIFY takes one too, but that is the server's detail).
-    func announcement(author: String) -> PGStatement {
-        PGStatement("SELECT pg_notify($1, $2), pg_current_xact_id()", [.text(PostgresServer.channel(namespace)), .text("0 " + author)])
+    /// The statement announcing saves of `author` (nil: of several), run
+    /// after their COMMITs: "position author", as feeds read it (no feed
+    /// uses the position). The transaction ID makes its transaction end
+    /// after the saves' (NOTIFY takes one too, but that is the server's detail).
+    func announcement(author: String?) -> PGStatement {
+        PGStatement(
+            "SELECT pg_notify($1, $2), pg_current_xact_id()",
+            [.text(PostgresServer.channel(namespace)), .text(author.map { "0 " + $0 } ?? "0")])
     }
 
     /// A save of `author` committed unannounced: one NOTIFY goes out for it,
@@ -88,11 +90,7 @@ final class PostgresNotifier: Sendable {
             return max(now, s.lastSent &+ Self.spacing)
         }
         guard let at else { return }
-        if at == now {
-            DispatchQueue.global().async { [self] in send() }
-        } else {
-            DispatchQueue.global().asyncAfter(deadline: DispatchTime(uptimeNanoseconds: at)) { [self] in send() }
-        }
+        DispatchQueue.global().asyncAfter(deadline: DispatchTime(uptimeNanoseconds: at)) { [self] in send() }
     }
 
     private func send() {
@@ -107,10 +105,7 @@ final class PostgresNotifier: Sendable {
             return (pool, s.owedAuthor)
         }
         guard let (pool, author) = owed else { return }
-        let statement =
-            author.map(announcement(author:))
-            ?? PGStatement(
-                "SELECT pg_notify($1, '0'), pg_current_xact_id()", [.text(PostgresServer.channel(namespace))])
+        let statement = announcement(author: author)
         // A failure is left to the followers' fallback poll and the listener's catch-up.
         _ = try? pool.with { try $0.query(statement.sql, statement.values) }
         scheduleRelease()
