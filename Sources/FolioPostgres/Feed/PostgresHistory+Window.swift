@@ -24,9 +24,9 @@ extension PostgresHistory {
             SELECT marks.trimmed, GREATEST(marks.horizon, marks.trimmed), h.position, h.author,
                    CASE WHEN h.author = $2::text THEN '' ELSE h.changes END,
                    (marks.trimmed > $1 OR $1 > marks.ceiling)::int, marks.pending::int, marks.unpassed::int
-            FROM (SELECT m.*, EXISTS (SELECT 1 FROM folio_history p WHERE p.position > GREATEST(m.horizon, $1)) AS pending,
-                         EXISTS (SELECT 1 FROM folio_history p WHERE p.position >= m.ceiling) AS unpassed
-                  FROM (SELECT \(trimmedSQL) AS trimmed, \(readHorizonSQL) AS horizon, \(ceilingSQL) AS ceiling OFFSET 0) m
+            FROM (SELECT m.*, m.newest > GREATEST(m.horizon, $1) AS pending, m.newest >= m.ceiling AS unpassed
+                  FROM (SELECT \(trimmedSQL) AS trimmed, \(readHorizonSQL) AS horizon, \(ceilingSQL) AS ceiling,
+                               \(newestSQL) AS newest OFFSET 0) m
                   OFFSET 0) marks
             LEFT JOIN folio_history h ON h.position > $1 AND h.position <= marks.horizon
             ORDER BY h.position, h.seq

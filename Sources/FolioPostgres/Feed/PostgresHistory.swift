@@ -63,12 +63,17 @@ enum PostgresHistory {
         guard !c.isInTransaction else { return }
         _ = try? c.execute("SELECT pg_current_xact_id()")
     }
+    /// The newest committed row's mark (0: none). Whether any row lies
+    /// past a bound is asked of it, never with `EXISTS (… position > bound)`:
+    /// the planner cannot estimate a bound computed at run time and scans
+    /// the whole table for that, which the newest rows end, while `max`
+    /// reads the end of the position index.
+    static let newestSQL = "COALESCE((SELECT max(position) FROM folio_history), 0)"
     /// The horizon a read uses: the server's, unless rows wait past it
     /// (after `$1`); then the namespace's, which reads the lock table (only
     /// then: that costs the server more than the read).
     static let readHorizonSQL = """
-        CASE WHEN EXISTS (SELECT 1 FROM folio_history p WHERE p.position > GREATEST(\(horizonSQL), $1))
-             THEN \(namespaceHorizonSQL) ELSE \(horizonSQL) END
+        CASE WHEN \(newestSQL) > GREATEST(\(horizonSQL), $1) THEN \(namespaceHorizonSQL) ELSE \(horizonSQL) END
         """
     /// The largest mark a committed row can have: no reader's position can be past it in this cluster.
     static let ceilingSQL = "pg_snapshot_xmax(pg_current_snapshot())::text::bigint"
