@@ -61,11 +61,11 @@ final class PostgresBackend: StoreBackend {
             return "$\(bindings.count)"
         }
         if let w = plan.whereSQL { conditions.append(w) }
-        if let ids = plan.restrictToIDs { conditions.append("t0.id = ANY(\(bind(Self.idArray(ids)))::bigint[])") }
+        if let ids = plan.restrictToIDs { conditions.append(Self.isOneOf("t0.id", bind(Self.idArray(ids)))) }
         if !plan.joinedIDs.isEmpty {
             conditions.append(
                 "("
-                    + plan.joinedIDs.map { "\($0.alias).id = ANY(\(bind(Self.idArray($0.ids)))::bigint[])" }
+                    + plan.joinedIDs.map { Self.isOneOf("\($0.alias).id", bind(Self.idArray($0.ids))) }
                     .joined(separator: " OR ") + ")")
         }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
@@ -81,6 +81,9 @@ final class PostgresBackend: StoreBackend {
 
     /// IDs as one array parameter, whatever their number.
     static func idArray(_ ids: [Int64]) -> StoreValue { PostgresDialect().idList(ids) }
+
+    /// The condition that `column` is one of the IDs bound at `marker` (see ``PostgresDialect/isOneOf(_:ids:)``).
+    static func isOneOf(_ column: String, _ marker: String = "$1") -> String { PostgresDialect().isOneOf(column, ids: marker) }
 
     static func rowColumns(_ entity: EntityDescription) -> String {
         (["t0.id"] + entity.attributes.map { "t0." + quote($0.name) } + entity.toOnes.map { "t0." + quote($0.name) }
@@ -133,7 +136,7 @@ final class PostgresBackend: StoreBackend {
 
     func rows(of entity: EntityDescription, ids: [Int64]) throws -> [Int64: StoredRow] {
         guard !ids.isEmpty else { return [:] }
-        let sql = "SELECT \(Self.rowColumns(entity)) FROM \(quote(entity.name)) t0 WHERE t0.id = ANY($1::bigint[])"
+        let sql = "SELECT \(Self.rowColumns(entity)) FROM \(quote(entity.name)) t0 WHERE \(Self.isOneOf("t0.id"))"
         let r = try reading { try $0.query(sql, [Self.idArray(ids)]) }
         Self.countRowRead(server.uri)
         var result: [Int64: StoredRow] = [:]

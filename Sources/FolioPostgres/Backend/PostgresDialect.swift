@@ -14,6 +14,10 @@ struct PostgresDialect: SQLDialect {
     func position(of needle: String, in text: String) -> String { "strpos(\(text), \(needle))" }
     func length(_ text: String) -> String { "char_length(\(text))" }
     func suffix(of text: String, count: String) -> String { "right(\(text), \(count))" }
-    func isOneOf(_ column: String, ids marker: String) -> String { "\(column) = ANY(\(marker)::bigint[])" }
+    /// A semi-join on the list unnested, never `column = ANY(list)`: a scan
+    /// tests that against every row, casting the list from text again each
+    /// time (a list as long as the table costs their product), where the
+    /// unnested list is cast once and hashed or probed through an index.
+    func isOneOf(_ column: String, ids marker: String) -> String { "\(column) IN (SELECT unnest(\(marker)::bigint[]))" }
     func idList(_ ids: [Int64]) -> StoreValue { .text("{" + ids.map(String.init).joined(separator: ",") + "}") }
 }

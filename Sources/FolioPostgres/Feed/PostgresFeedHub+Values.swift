@@ -49,7 +49,7 @@ extension PostgresFeedHub {
                     guard let entity = schema.entity(named: name) else { continue }
                     heard.describe(entity)
                     let r = try c.query(
-                        "SELECT \(PostgresBackend.rowColumns(entity)) FROM \(quote(entity.name)) t0 WHERE t0.id = ANY($1::bigint[])",
+                        "SELECT \(PostgresBackend.rowColumns(entity)) FROM \(quote(entity.name)) t0 WHERE \(PostgresBackend.isOneOf("t0.id"))",
                         [PostgresBackend.idArray(Array(ids))])
                     PostgresBackend.countRowRead(key.uri)
                     var found: [Int64: StoredRow] = [:]

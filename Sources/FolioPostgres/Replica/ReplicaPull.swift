@@ -107,7 +107,7 @@ struct ReplicaPull {
                 } else if case .inverseColumn(let column, _?) = p.storage {
                     // An ordered to-many's positions live in its members' rows.
                     let r = try c.query(
-                        "SELECT id FROM \(quote(p.target.name)) WHERE \(quote(column)) = ANY($1::bigint[])",
+                        "SELECT id FROM \(quote(p.target.name)) WHERE \(PostgresBackend.isOneOf(quote(column)))",
                         [PostgresBackend.idArray(owners)])
                     let members = (0..<r.rowCount).map { r.int64(row: $0, column: 0) }
                     for row in try ReplicaRows.read(c, p.target, ids: members) { fetched[p.target.name, default: [:]][row.id] = row }

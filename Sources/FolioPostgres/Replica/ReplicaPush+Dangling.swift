@@ -78,7 +78,8 @@ extension ReplicaPush {
         }
         var missing: Set<RowKey> = []
         for (name, ids) in wanted {
-            let r = try c.query("SELECT id FROM \(quote(name)) WHERE id = ANY($1::bigint[])", [PostgresBackend.idArray(Array(ids))])
+            let r = try c.query(
+                "SELECT id FROM \(quote(name)) WHERE \(PostgresBackend.isOneOf("id"))", [PostgresBackend.idArray(Array(ids))])
             let found = Set((0..<r.rowCount).map { r.int64(row: $0, column: 0) })
             for id in ids where !found.contains(id) { missing.insert(RowKey(name, id)) }
         }

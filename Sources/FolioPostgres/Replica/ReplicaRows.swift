@@ -75,7 +75,7 @@ enum ReplicaRows {
             guard !ids.isEmpty else { return [] }
             return rows(
                 try c.query(
-                    "SELECT \(select) FROM \(quote(entity.name)) WHERE id = ANY($1::bigint[]) ORDER BY id",
+                    "SELECT \(select) FROM \(quote(entity.name)) WHERE \(PostgresBackend.isOneOf("id")) ORDER BY id",
                     [PostgresBackend.idArray(ids)]), entity)
         }
         return rows(try c.query("SELECT \(select) FROM \(quote(entity.name)) ORDER BY id"), entity)
@@ -124,7 +124,7 @@ enum ReplicaRows {
         let r: PGResult
         if let owners {
             guard !owners.isEmpty else { return [] }
-            r = try c.query(select + " WHERE \(side) = ANY($1::bigint[])", [PostgresBackend.idArray(owners)])
+            r = try c.query(select + " WHERE \(PostgresBackend.isOneOf(side))", [PostgresBackend.idArray(owners)])
         } else {
             r = try c.query(select)
         }
