@@ -36,7 +36,8 @@ func runScaleBench(_ options: [String]) async {
             rate: parsed.values["--rate"] == nil ? nil : number("--rate", 1))
         let cluster = try await PostgresCluster.started()
         defer { cluster.destroy() }
-        try await bench.run(uri: try await cluster.makeDatabase(prefix: "scale"), json: parsed.json)
+        try await bench.run(
+            uri: try await cluster.makeDatabase(prefix: "scale"), serverData: cluster.directory + "/data", json: parsed.json)
     } catch {
         FileHandle.standardError.write(Data("folio-bench postgres-scale: \(error)\n".utf8))
         exit(1)
@@ -55,7 +56,7 @@ struct ScaleBench {
 
     static func writerName(_ w: Int) -> String { String(format: "writer %02d", w) }
 
-    func run(uri: String, json: Bool) async throws {
+    func run(uri: String, serverData: String, json: Bool) async throws {
         // The store, made before the clients open it.
         _ = try PersistentContainer(schema: Self.schema, store: .postgreSQL(uri))
         try ScaleRaw.create(uri)
@@ -67,15 +68,17 @@ struct ScaleBench {
         for child in children { try await child.waitForReady() }
         let idle = try RawPostgres(uri).count("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'") - 1
 
+        let rawStart = CPUSplit(serverData: serverData, clients: [])
         let rawSaves = try await Self.off { [writers, seconds] in
             try ScaleRaw.run(uri, writers: writers, seconds: seconds)
         }
+        let rawCPU = CPUSplit(serverData: serverData, clients: []) - rawStart
         let rawNotifyingSaves = try await Self.off { [writers, seconds] in
             try ScaleRaw.run(uri, writers: writers, seconds: seconds, notifying: true)
         }
         let countersBefore = try ServerCounters.read(uri)
         let watch = try ConnectionWatch(uri)
-        var (saves, failures) = try await folioSaves(uri)
+        var (saves, failures, cpu) = try await folioSaves(uri, serverData: serverData, clients: children.map(\.pid))
         let peak = watch.stop()
         // Saves commit side by side: their order is their history rows', not their row IDs'.
         let order = try Self.commitOrder(uri)
@@ -88,11 +91,12 @@ struct ScaleBench {
         let counters = try ServerCounters.read(uri) - countersBefore
         report(
             saves: saves.count, failures: failures, rawSaves: rawSaves, rawNotifyingSaves: rawNotifyingSaves, tally: tally, idle: idle,
-            peak: peak, counters: counters.perSave(saves.count), json: json)
+            peak: peak, counters: counters.perSave(saves.count), cpu: (cpu, rawCPU), json: json)
     }
 
-    /// The writers' saves, in the order they returned, and how many saves failed.
-    private func folioSaves(_ uri: String) async throws -> ([ScaleSave], Int) {
+    /// The writers' saves, in the order they returned, how many saves
+    /// failed, and the CPU used while they saved.
+    private func folioSaves(_ uri: String, serverData: String, clients: [pid_t]) async throws -> ([ScaleSave], Int, CPUSplit) {
         var contexts: [(BackgroundContext, String)] = []
         var containers: [PersistentContainer] = []
         for w in 0..<writers {
@@ -100,6 +104,7 @@ struct ScaleBench {
             containers.append(container)
             contexts.append((container.newBackgroundContext(), Self.writerName(w)))
         }
+        let cpuStart = CPUSplit(serverData: serverData, clients: clients)
         let start = StoreLatency.now(), end = start + seconds * 1000
         // Each writer's n-th save starts no sooner than n spacings after the start (ms).
         let spacing = rate.map { Double(writers) * 1000 / $0 }
@@ -140,13 +145,15 @@ struct ScaleBench {
             }.start()
         }
         await Self.off { group.wait() }
+        // Before the containers go: their server sessions end with them.
+        let cpu = CPUSplit(serverData: serverData, clients: clients) - cpuStart
         withExtendedLifetime(containers) {}
-        return (results.withLock { $0.flatMap { $0 } }, failed.load(ordering: .relaxed))
+        return (results.withLock { $0.flatMap { $0 } }, failed.load(ordering: .relaxed), cpu)
     }
 
     private func report(
         saves: Int, failures: Int, rawSaves: Int, rawNotifyingSaves: Int, tally: ScaleTally, idle: Int, peak: Int,
-        counters: (text: String, json: [String]), json: Bool
+        counters: (text: String, json: [String]), cpu: (folio: CPUSplit, raw: CPUSplit), json: Bool
     ) {
         let perSecond = Double(saves) / seconds, rawPerSecond = Double(rawSaves) / seconds
         let ratio = rawPerSecond > 0 ? perSecond / rawPerSecond : 0
@@ -181,6 +188,12 @@ struct ScaleBench {
         )
         print("connections   \(idle) with the clients open, peak \(peak) while saving (client backends in pg_stat_activity)")
         print(counters.text)
+        let perSave = cpu.folio.microseconds(per: saves), rawPerSave = cpu.raw.microseconds(per: rawSaves)
+        print(
+            String(
+                format:
+                    "cpu           per save: server %.0f µs (raw libpq %.0f), the writers' process %.0f µs (raw %.0f), the clients' processes %.0f µs",
+                perSave.server, rawPerSave.server, perSave.writers, rawPerSave.writers, perSave.clients))
         if json {
             let fields =
                 [
@@ -193,6 +206,11 @@ struct ScaleBench {
                     "\"missed\": \(tally.missed)", "\"duplicated\": \(tally.duplicated)", "\"out_of_order\": \(tally.outOfOrder)",
                     "\"connections\": \(peak)",
                     "\"idle_connections\": \(idle)", "\"failed_saves\": \(failures)",
+                    String(format: "\"server_cpu_us_per_save\": %.1f", perSave.server),
+                    String(format: "\"raw_server_cpu_us_per_save\": %.1f", rawPerSave.server),
+                    String(format: "\"writers_cpu_us_per_save\": %.1f", perSave.writers),
+                    String(format: "\"raw_writers_cpu_us_per_save\": %.1f", rawPerSave.writers),
+                    String(format: "\"clients_cpu_us_per_save\": %.1f", perSave.clients),
                 ] + counters.json
             print("{" + fields.joined(separator: ", ") + "}")
         }
@@ -226,6 +244,7 @@ struct ScaleBench {
 final class ScaleChild: @unchecked Sendable {  // used from one task at a time, each read on a thread of its own
     private let process: ChildProcess
     private var buffer = ""
+    var pid: pid_t { process.pid }
 
     init(uri: String, clients: Int) throws {
         process = try ChildProcess(

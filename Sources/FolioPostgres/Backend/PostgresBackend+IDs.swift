@@ -72,10 +72,15 @@ extension PostgresBackend {
             if counts[name] == nil { entities.append(name) }
             counts[name, default: 0] += 1
         }
+        // One ID alone is drawn without `generate_series`: the server plans that form anew at each run (its
+        // row count is a parameter), which cost a single-object save as much as drawing the ID.
         let results = try connection.pipeline(
             entities.map {
-                PGStatement(
-                    "SELECT nextval($1::regclass) FROM generate_series(1, $2)", [Self.sequenceParameter($0), .integer(Int64(counts[$0]!))])
+                counts[$0] == 1
+                    ? PGStatement("SELECT nextval($1::regclass)", [Self.sequenceParameter($0)])
+                    : PGStatement(
+                        "SELECT nextval($1::regclass) FROM generate_series(1, $2)",
+                        [Self.sequenceParameter($0), .integer(Int64(counts[$0]!))])
             })
         var drawn: [String: (result: PGResult, next: Int)] = [:]
         for (name, result) in zip(entities, results) { drawn[name] = (result, 0) }
