@@ -93,13 +93,9 @@ struct CPUSplit {
     var server: Double
     var writers: Double
     var clients: Double
+}
 
-    init(server: Double, writers: Double, clients: Double) {
-        self.server = server
-        self.writers = writers
-        self.clients = clients
-    }
-
+extension CPUSplit {
     init(serverData: String, clients: [pid_t]) {
         self.init(
             server: ProcessCPU.server(dataDirectory: serverData), writers: ProcessCPU.seconds([getpid()]),
