@@ -4,7 +4,8 @@ import Foundation
 /// `folio-bench merge --rows N [--saves S] [--json]`: how long a background
 /// context's save of one object takes to be merged into the view context
 /// while the view context holds N objects the save does not touch (each with
-/// its to-many loaded), against the same with none held, alternating, in one run.
+/// its to-many loaded), against the same with none held, alternating, in one run;
+/// then how a context behind by many saves folds them (``MergeCatchUp``).
 @MainActor
 func runMergeBench(_ options: [String]) async {
     let parsed = BenchOptions(options, suite: "merge", defaultRows: 100_000, valueOptions: ["--saves"])
@@ -42,6 +43,7 @@ func runMergeBench(_ options: [String]) async {
                         "{\"rows\": %d, \"merge_loaded_p50_ms\": %.4f, \"merge_loaded_p99_ms\": %.4f, \"merge_empty_p50_ms\": %.4f, \"merge_empty_p99_ms\": %.4f, \"merge_ratio\": %.3f}",
                     parsed.rows, p(withObjects, 0.5), p(withObjects, 0.99), p(without, 0.5), p(without, 0.99), ratio))
         }
+        MergeCatchUp.report(json: parsed.json)
     } catch {
         FileHandle.standardError.write(Data("folio-bench merge: \(error)\n".utf8))
         exit(1)

@@ -10,14 +10,16 @@ import FolioLocking
 ///     if waiting.add(changes, heard) {
 ///         queue.async { for (changes, heard) in waiting.takeAll() { context.merge(changes, heard: heard) } }
 ///     }
-final class WaitingMerges: Sendable {
+package final class WaitingMerges: Sendable {
     private let state = LockedValue<[(changes: ChangeSet, heard: HeardRows?)]>([])
+
+    package init() {}
 
     /// How many wait.
     var count: Int { state.withLock { $0.count } }
 
     /// Adds a change set; true when none waited before it (the caller schedules a turn that takes them).
-    func add(_ changes: ChangeSet, _ heard: HeardRows?) -> Bool {
+    package func add(_ changes: ChangeSet, _ heard: HeardRows?) -> Bool {
         state.withLock { waiting in
             waiting.append((changes, heard))
             return waiting.count == 1
@@ -28,24 +30,34 @@ final class WaitingMerges: Sendable {
     /// into one, with the rows heard for it (a later set's rows replace an
     /// earlier one's; an object a set changed without rows is read from the
     /// store).
-    func takeAll() -> [(changes: ChangeSet, heard: HeardRows?)] {
+    ///
+    /// The run folded so far is taken out of the list while the next set
+    /// goes into it, and its rows out of it likewise: a copy left behind
+    /// would share their storage, and each set folded in would copy the
+    /// whole run again (a context thousands of saves behind would spend
+    /// their square catching up).
+    package func takeAll() -> [(changes: ChangeSet, heard: HeardRows?)] {
         let taken = state.withLock { waiting in
             defer { waiting = [] }
             return waiting
         }
         var merges: [(changes: ChangeSet, heard: HeardRows?)] = []
         for next in taken {
-            guard var last = merges.last, last.changes.origin == next.changes.origin else {
+            guard var last = merges.popLast() else {
                 merges.append(next)
+                continue
+            }
+            guard last.changes.origin == next.changes.origin else {
+                merges += [last, next]
                 continue
             }
             last.changes.merge(next.changes)
             if last.heard != nil || next.heard != nil {
-                var heard = last.heard ?? HeardRows()
+                var heard = last.heard.take() ?? HeardRows()
                 heard.note(next.changes, values: next.heard)
                 last.heard = heard
             }
-            merges[merges.count - 1] = last
+            merges.append(last)
         }
         return merges
     }
