@@ -52,39 +52,39 @@ struct ServerCounters {
 /// costs the server and the clients, which the saves a second on a busy
 /// machine only hint at.
 enum ProcessCPU {
-    /// Seconds of CPU `pids` have used so far (processes gone are left out);
-    /// with `reaped`, also their children that ended and were waited for.
-    static func seconds(_ pids: [pid_t], reaped: Bool = false) -> Double {
-        let tick = Double(sysconf(Int32(_SC_CLK_TCK)))
-        var total = 0.0
-        for pid in pids {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { continue }
-            // After the command's closing parenthesis: state is field 3, utime 14, stime 15, cutime 16, cstime 17.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 14 else { continue }
-            let ticks = (reaped ? 11...14 : 11...12).reduce(0.0) { $0 + (Double(fields[$1]) ?? 0) }
-            total += ticks / tick
-        }
-        return total
+    /// The fields of `/proc/PID/stat` after the command's closing
+    /// parenthesis: state (field 3) first, so field n is at n - 3.
+    private static func stat(_ pid: pid_t) -> [Substring]? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = text.lastIndex(of: ")")
+        else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        return fields.count > 14 ? fields : nil
+    }
+
+    /// Seconds of CPU in `fields`: utime and stime (fields 14 and 15); with
+    /// `reaped`, also cutime and cstime (16 and 17), the children that ended and were waited for.
+    private static func seconds(_ fields: [Substring], reaped: Bool) -> Double {
+        (reaped ? 11...14 : 11...12).reduce(0.0) { $0 + (Double(fields[$1]) ?? 0) } / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// Seconds of CPU `pids` have used so far (processes gone are left out).
+    static func seconds(_ pids: [pid_t]) -> Double {
+        pids.compactMap(stat).reduce(0.0) { $0 + seconds($1, reaped: false) }
     }
 
     /// Seconds of CPU the server has used so far: the postmaster (its pid
     /// file's first line in `dataDirectory`) with the backends that ended,
-    /// and the backends running.
+    /// and the backends running (its children: field 4, the parent, names it).
     static func server(dataDirectory: String) -> Double {
         guard let text = try? String(contentsOfFile: dataDirectory + "/postmaster.pid", encoding: .utf8),
             let first = text.split(separator: "\n").first, let postmaster = pid_t(first)
         else { return 0 }
         let all = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { pid_t($0) } ?? []
-        let backends = all.filter { pid in
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")")
-            else { return false }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 1 && pid_t(fields[1]) == postmaster
+        return all.reduce(0.0) { total, pid in
+            guard let fields = stat(pid) else { return total }
+            if pid == postmaster { return total + seconds(fields, reaped: true) }
+            return pid_t(fields[1]) == postmaster ? total + seconds(fields, reaped: false) : total
         }
-        return seconds([postmaster], reaped: true) + seconds(backends)
     }
 }
 

@@ -31,11 +31,11 @@ package final class WaitingMerges: Sendable {
     /// earlier one's; an object a set changed without rows is read from the
     /// store).
     ///
-    /// The run folded so far is taken out of the list while the next set
-    /// goes into it, and its rows out of it likewise: a copy left behind
-    /// would share their storage, and each set folded in would copy the
-    /// whole run again (a context thousands of saves behind would spend
-    /// their square catching up).
+    /// Each set is folded into the run in place, through the list's
+    /// subscript: a copy of the run taken out, changed and stored back
+    /// would share its storage while changed, so each set folded in would
+    /// copy the whole run again (a context thousands of saves behind would
+    /// spend their square catching up).
     package func takeAll() -> [(changes: ChangeSet, heard: HeardRows?)] {
         let taken = state.withLock { waiting in
             defer { waiting = [] }
@@ -43,21 +43,13 @@ package final class WaitingMerges: Sendable {
         }
         var merges: [(changes: ChangeSet, heard: HeardRows?)] = []
         for next in taken {
-            guard var last = merges.popLast() else {
+            guard let run = merges.indices.last, merges[run].changes.origin == next.changes.origin else {
                 merges.append(next)
                 continue
             }
-            guard last.changes.origin == next.changes.origin else {
-                merges += [last, next]
-                continue
-            }
-            last.changes.merge(next.changes)
-            if last.heard != nil || next.heard != nil {
-                var heard = last.heard.take() ?? HeardRows()
-                heard.note(next.changes, values: next.heard)
-                last.heard = heard
-            }
-            merges.append(last)
+            merges[run].changes.merge(next.changes)
+            if next.heard != nil && merges[run].heard == nil { merges[run].heard = HeardRows() }
+            merges[run].heard?.note(next.changes, values: next.heard)
         }
         return merges
     }
