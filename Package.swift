@@ -31,10 +31,8 @@ let package = Package(
         // The layers (docs/architecture.md). Results and tables share only the
         // vocabulary of FolioChanges, so the table and terminal layers link no SQLite;
         // FolioAdapters joins the two sides.
-        // The package's one lock, and what tells ThreadSanitizer about it
-        // (in a sanitizer build only: scripts/sanitize).
-        .target(name: "CFolioSanitizer"),
-        .target(name: "FolioLocking", dependencies: ["CFolioSanitizer"]),
+        // The package's one lock.
+        .target(name: "FolioLocking"),
 
         .target(name: "FolioStore", dependencies: ["CSQLite", "FolioLocking"]),
         .target(name: "FolioChanges"),

@@ -38,10 +38,10 @@ import Testing
         #expect(counter.withLock { $0 } == 8_000)
     }
 
-    /// Threads that wait for each other's lock: `Mutex` then hands it over in
-    /// the kernel, where ThreadSanitizer sees nothing, so under
+    /// Threads that wait for each other's lock: a `Mutex` would hand it over
+    /// in the kernel, where ThreadSanitizer sees nothing, so under
     /// `scripts/sanitize thread` this fails (a reported race) unless the lock
-    /// tells the sanitizer itself.
+    /// is one the sanitizer sees.
     @Test func aContendedLockedValueIsCleanUnderThreadSanitizer() {
         let counter = LockedValue(0)
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
@@ -50,7 +50,8 @@ import Testing
         #expect(counter.withLock { $0 } == 160_000)
     }
 
-    /// A `Mutex` of its own would put a lock back where ThreadSanitizer is blind.
+    /// A `Mutex` of its own would put a lock back where ThreadSanitizer is
+    /// blind, and one that spins where threads outnumber cores.
     @Test func everyLockInThePackageIsALockedValue() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let mutex = try Regex(#"\bMutex\s*[<(]"#)
