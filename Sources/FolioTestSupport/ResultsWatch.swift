@@ -27,25 +27,42 @@ public final class ResultsWatch<Entity: ManagedObject> {
     /// How many reports were checked.
     public private(set) var reports = 0
     private var tableErrorsSeen = 0
-    private var renames: ObservationToken?
+    private let renamed: RenamedIDs
+    private let renames: ObservationToken
+
+    /// The new objects' permanent IDs from the context's saves, not yet put into ``previous``.
+    private final class RenamedIDs {
+        var ids: [ObjectID: ObjectID] = [:]
+    }
 
     /// Fetches `request` in a new controller on `context` and starts checking its reports.
     public init(_ request: FetchRequest<Entity>, in context: ObjectContext, sectionKey: PartialKeyPath<Entity>?) throws {
+        // A save renames new objects; the table keeps their rows, so the sections before are renamed too. Noted
+        // before the controller hears the save (observers run in the order they were added): a new ID that sorts
+        // elsewhere moves its row, and that save's report names the row by its new ID.
+        let renamed = RenamedIDs()
+        renames = context.observeChanges { changes in
+            if changes.origin == .thisContext { renamed.ids.merge(changes.permanentIDs) { $1 } }
+        }
+        self.renamed = renamed
         let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: sectionKey)
         try controller.performFetch()
         harness = ResultsTableHarness(controller: controller)
         self.sectionKey = sectionKey
         previous = shown()
         harness.afterEachBatch = { [weak self] batch in self?.check(batch) }
-        // A save renames new objects; the table keeps their rows, so the sections before are renamed too.
-        renames = context.observeChanges { [weak self] changes in
-            guard let self, changes.origin == .thisContext else { return }
-            previous = previous.map { ($0.section, $0.ids.map { changes.permanentIDs[$0] ?? $0 }) }
-        }
+    }
+
+    /// Puts the permanent IDs the context's saves gave into ``previous``.
+    private func adoptRenames() {
+        guard !renamed.ids.isEmpty else { return }
+        previous = previous.map { ($0.section, $0.ids.map { renamed.ids[$0] ?? $0 }) }
+        renamed.ids = [:]
     }
 
     /// Whether the controller shows what a fresh fetch gives now (its context's unsaved changes included).
     public func agreesWithFetch() throws -> Bool {
+        adoptRenames()
         let now = try truth()
         return shown().map(\.ids) == now.map(\.ids) && shown().map(\.section) == now.map(\.section)
             && previous.map(\.ids) == now.map(\.ids)
@@ -58,6 +75,7 @@ public final class ResultsWatch<Entity: ManagedObject> {
     /// context hears it: a fetch shows it, the controller not yet).
     private func check(_ batch: FetchedResultsChanges) {
         reports += 1
+        adoptRenames()
         for error in harness.tableErrors.dropFirst(tableErrorsSeen) { problems.append("table refused a report: \(error)") }
         tableErrorsSeen = harness.tableErrors.count
         harness.reset()

@@ -23,8 +23,9 @@ import Testing
         }
         var items = (0..<6_000).map { _ in ControllerModelTests.randomItem(in: context, tags: tags, using: &random) }
         try context.save()
-        let watches = try ControllerModelTests.watches(on: context)
-        // A save renames new objects; the tables keep their rows, so the expectations rename them too.
+        // A save renames new objects; the tables keep their rows, so the expectations rename them too (first:
+        // observers run in the order they were added, and a new ID that sorts elsewhere is reported as a move).
+        var watches: [ControllerModelTests.Watch] = []
         let token = context.observeChanges { changes in
             guard changes.origin == .thisContext else { return }
             for watch in watches {
@@ -32,6 +33,7 @@ import Testing
             }
         }
         defer { withExtendedLifetime(token) {} }
+        watches = try ControllerModelTests.watches(on: context)
 
         for round in 0..<6 {
             // Thousands of objects change keys that sort and section them; a

@@ -38,6 +38,8 @@ extension PostgresBackend {
     /// without drawing from the sequence, so a new object's ID can already
     /// be taken; a save refused for that is made again after this.
     func realignIDSequence(_ entity: String) throws {
+        // The spares may be taken too.
+        spareIDs[entity] = nil
         try beginWriting(until: deadlineFromNow)
         do {
             _ = try connection.pipeline([alignment(entity), PGStatement("COMMIT")])
@@ -60,39 +62,54 @@ extension PostgresBackend {
             """, [Self.sequenceParameter(entity), .text(entity), .integer(ReplicaIDs.ordinaryLimit)])
     }
 
-    /// Draws a permanent ID for each insert, in insert order: one statement
-    /// per entity, all in one round trip (with the transaction's deferred
-    /// BEGIN and lock). IDs of one save need not be consecutive.
+    /// How many IDs a draw takes beyond what its save needs, for the saves after it.
+    static let spareIDCount = 31
+
+    /// A permanent ID for each insert, in insert order, taken from the IDs
+    /// drawn ahead: a save that inserts is then one round trip, as one that
+    /// only edits. An entity whose spares fall short draws what it lacks
+    /// and ``spareIDCount`` more (none in a write transaction, whose
+    /// connection ends with it; one statement per entity, all in one
+    /// round trip with the transaction's deferred BEGIN and lock). IDs of
+    /// one save need not be consecutive, and saves of several processes
+    /// need not commit in ID order (a controller moves a row whose new ID
+    /// sorts elsewhere; see `ResultsEngine.renameIDs`). An ID taken is never
+    /// handed out again, even when its save fails: it may have landed.
     func allocateIDs(_ batch: SaveBatch) throws -> [ObjectID] {
         guard !batch.inserts.isEmpty else { return [] }
         var entities: [String] = []
-        var counts: [String: Int] = [:]
+        var needed: [String: Int] = [:]
         for insert in batch.inserts {
             let name = insert.entity.name
-            if counts[name] == nil { entities.append(name) }
-            counts[name, default: 0] += 1
+            if needed[name] == nil { entities.append(name) }
+            needed[name, default: 0] += 1
         }
-        // One ID alone is drawn without `generate_series`: the server plans that form anew at each run (its
-        // row count is a parameter), which cost a single-object save as much as drawing the ID.
-        let results = try connection.pipeline(
-            entities.map {
-                counts[$0] == 1
-                    ? PGStatement("SELECT nextval($1::regclass)", [Self.sequenceParameter($0)])
-                    : PGStatement(
-                        "SELECT nextval($1::regclass) FROM generate_series(1, $2)",
-                        [Self.sequenceParameter($0), .integer(Int64(counts[$0]!))])
-            })
-        var drawn: [String: (result: PGResult, next: Int)] = [:]
-        for (name, result) in zip(entities, results) { drawn[name] = (result, 0) }
+        let short = entities.filter { needed[$0]! > spareIDs[$0, default: []].count }
+        if !short.isEmpty {
+            let results = try connection.pipeline(
+                short.map { name in
+                    // A write transaction's connection lives for that transaction alone: no spares.
+                    let count = needed[name]! - spareIDs[name, default: []].count + (inWriteTransaction ? 0 : Self.spareIDCount)
+                    return PGStatement(
+                        "SELECT nextval($1::regclass) FROM generate_series(1, $2)", [Self.sequenceParameter(name), .integer(Int64(count))])
+                })
+            for (name, result) in zip(short, results) {
+                for row in 0..<result.rowCount { spareIDs[name, default: []].append(result.int64(row: row, column: 0)) }
+                guard spareIDs[name, default: []].count >= needed[name]! else {
+                    throw StoreError.server(store: path, code: "", message: "the ID sequence of \(name) returned too few IDs", sql: "")
+                }
+            }
+        }
+        var taken: [String: ArraySlice<Int64>] = [:]
+        for name in entities {
+            taken[name] = spareIDs[name]![..<needed[name]!]
+            spareIDs[name]!.removeFirst(needed[name]!)
+        }
         var ids: [ObjectID] = []
         ids.reserveCapacity(batch.inserts.count)
         for insert in batch.inserts {
             let name = insert.entity.name
-            guard let (result, row) = drawn[name], row < result.rowCount else {
-                throw StoreError.server(store: path, code: "", message: "the ID sequence of \(name) returned too few IDs", sql: "")
-            }
-            drawn[name]?.next = row + 1
-            let id = result.int64(row: row, column: 0)
+            let id = taken[name]!.removeFirst()
             guard id < ReplicaIDs.ordinaryLimit else {
                 throw StoreError.constraintViolation(
                     entity: name, key: "id", value: "\(id), past the last ID of clients that are not replicas")

@@ -20,6 +20,8 @@ final class PostgresBackend: StoreBackend {
     let busyTimeoutMilliseconds: Int32
     /// Whether this connection holds a write transaction for `performWrite`: a commit is then a savepoint of it.
     var inWriteTransaction = false
+    /// IDs drawn ahead, per entity, for later saves (see ``allocateIDs(_:)``).
+    var spareIDs: [String: [Int64]] = [:]
 
     var isInMemory: Bool { false }
     var dialect: SQLDialect { PostgresDialect() }
