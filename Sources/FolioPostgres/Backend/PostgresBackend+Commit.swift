@@ -43,10 +43,10 @@ extension PostgresBackend {
     static let deadlockAttempts = 5
 
     /// A save whose transaction has not started yet (its BEGIN and lock are
-    /// deferred) goes to the server in at most two round trips, where a save
-    /// is mostly its round trips: its new objects' IDs (with the BEGIN and
-    /// lock), then every write, the deferred constraints' checks, the
-    /// history row and COMMIT in one pipeline. A versioned write that
+    /// deferred) goes to the server in one round trip, where a save is
+    /// mostly its round trips: the BEGIN and lock, every write, the deferred
+    /// constraints' checks, the history row and COMMIT in one pipeline (two
+    /// when its new objects need more IDs than were drawn ahead). A versioned write that
     /// matches no row fails there (see ``checkedSQL(_:)``), so nothing is
     /// committed; then nil is returned.
     private func commitPipelined(_ batch: SaveBatch, author: String) throws -> [ObjectID]? {
