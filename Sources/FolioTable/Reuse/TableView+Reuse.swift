@@ -37,8 +37,8 @@ extension TableView {
     ///     ?? TableViewCell(style: .value1, reuseIdentifier: "Cell")
     /// ```
     public func dequeueReusableCell(withIdentifier identifier: String) -> TableViewCell? {
-        if var queue = reuseQueues[identifier], let cell = queue.popLast() {
-            reuseQueues[identifier] = queue
+        // Popped in place: a copy of the queue taken out and stored back would copy every cell in it.
+        if let cell = reuseQueues[identifier]?.popLast() {
             cell.resetStateForReuse()
             cell.reuseCount += 1
             cell.prepareForReuse()
