@@ -1,8 +1,6 @@
-import FolioLocking
 import FolioResults
 import FolioStore
 import Foundation
-import Synchronization
 
 /// One live client of the scale benchmark: a container with a controller
 /// sectioned by writer, noting when `didChangeContent` reports each
@@ -85,9 +83,9 @@ extension ScaleBench {
     @MainActor
     static func runClients(uri: String, count: Int) async throws {
         let clients = try (0..<count).map { _ in try ScaleClient(uri: uri) }
-        let input = LockedValue<[ScaleSave]?>(nil)
         say("ready")
-        Thread {
+        // Waited for without polling: a wake every few milliseconds in each process would be counted as the clients' cost.
+        let saves: [ScaleSave] = await ScaleBench.off {
             var saves: [ScaleSave] = []
             while let line = readLine(), line != "end" {
                 let f = line.split(separator: " ")
@@ -95,20 +93,15 @@ extension ScaleBench {
                     saves.append(ScaleSave(row: row, score: score, at: at, rank: rank))
                 }
             }
-            input.withLock { $0 = saves }
-        }.start()
-        var saves: [ScaleSave]?
-        while saves == nil {
-            try await Task.sleep(for: .milliseconds(5))
-            saves = input.withLock { $0 }
+            return saves
         }
         let deadline = StoreLatency.now() + 30_000
         // Each client's first save not heard yet: a check costs what was heard since the last, not every save again.
         var unheard = clients.map { _ in 0 }
         func allHeard() -> Bool {
             for (i, client) in clients.enumerated() {
-                while unheard[i] < saves!.count && client.heard(saves![unheard[i]].row) { unheard[i] += 1 }
-                if unheard[i] < saves!.count { return false }
+                while unheard[i] < saves.count && client.heard(saves[unheard[i]].row) { unheard[i] += 1 }
+                if unheard[i] < saves.count { return false }
             }
             return true
         }
@@ -118,7 +111,7 @@ extension ScaleBench {
         // A moment more, for any duplicate delivery still on its way.
         try await Task.sleep(for: .milliseconds(200))
         var tally = ScaleTally()
-        for client in clients { tally.add(client, saves: saves!) }
+        for client in clients { tally.add(client, saves: saves) }
         for (tenths, n) in tally.latencies { say("lat \(tenths) \(n)") }
         say("missed \(tally.missed)")
         say("duplicated \(tally.duplicated)")

@@ -82,6 +82,12 @@ package final class PostgresChangeFeed: StoreChangeFeed {
 
     package func readsRows(of schema: Schema) { hub.readsRows(of: schema) }
 
+    /// The hub reads the server before it wakes the process's feeds.
+    package var readsBeforeWaking: Bool { true }
+
+    /// The hub's queue, where it passes wakes on.
+    package var followerTarget: DispatchQueue? { hub.wakeQueue }
+
     package func acknowledge(position: Int64, silenceLimit: Double) throws {
         try hub.acknowledge(try subscription(), position: position, silenceLimit: silenceLimit)
     }

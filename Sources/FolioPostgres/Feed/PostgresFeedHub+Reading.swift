@@ -38,6 +38,17 @@ extension PostgresFeedHub {
         return try using { try PostgresHistory.read($0, after: position, excludingAuthor: reader, store: key) }
     }
 
+    /// Reads the server's new rows into the window before the feeds wake,
+    /// once it has begun (the first read starts it where the furthest-behind
+    /// feed is). A failure is left to the feeds' own reads, which report it.
+    func readAhead() {
+        let through = state.withLock { s -> Int64? in
+            s.window.start < 0 || !s.subscribers.values.contains { $0.waking != nil } ? nil : s.window.through
+        }
+        guard let through else { return }
+        try? refreshIfNeeded(covering: through)
+    }
+
     /// Reads the server's new rows into the window when a wake came since
     /// the last read, the last read is stale, or `position` is past it. One
     /// read at a time: a feed that finds one under way waits for it to end
@@ -54,7 +65,10 @@ extension PostgresFeedHub {
         }
         while true {
             let step = state.withLock { s -> Step in
-                if let flight = s.readInFlight { return .wait(flight) }
+                if let flight = s.readInFlight {
+                    s.readWaits += 1
+                    return .wait(flight)
+                }
                 guard needed(s.window) else { return .done }
                 let flight = DispatchGroup()
                 flight.enter()

@@ -63,6 +63,12 @@ final class PostgresFeedHub: Sendable {
         var acknowledgementRunning = false, acknowledgementAgain = false
         /// The read from the server under way, left when it ends.
         var readInFlight: DispatchGroup?
+        /// How many times a read waited for another's (tests check that the followers never do).
+        var readWaits = 0
+        /// Whether a pass of wakes to the feeds is queued, and what its wakes
+        /// heard (nil: a session began or rows wait past the horizon).
+        var wakeQueued = false
+        var wakePayloads: [String]? = []
         /// When the reread for rows waiting past the horizon is due (one at a time; uptime, ns).
         var pendingRereadAt: UInt64?
         /// The horizon last read with rows waiting past it, the wait before
@@ -118,6 +124,9 @@ final class PostgresFeedHub: Sendable {
     private let busyTimeoutMilliseconds: Int32
     let state = LockedValue(State())
     let listening = LockedValue<Int?>(nil)
+    /// Where wakes are passed on to the feeds, one pass at a time, and where
+    /// the process's followers of this hub's feeds run.
+    let wakeQueue = DispatchQueue(label: "folio.postgres.wakes")
 
     /// Acknowledgements closer together than this go together (ns).
     static let acknowledgementSpacing: UInt64 = 100_000_000
@@ -137,6 +146,11 @@ final class PostgresFeedHub: Sendable {
     }
 
     private static let hubs = LockedValue<[Key: PostgresFeedHub]>([:])
+
+    /// How many times a read of a hub of the server at `uri` waited for another's read to end.
+    static func readWaits(uri: String) -> Int {
+        hubs.withLock { $0.filter { $0.key.uri == uri }.map(\.value) }.reduce(0) { $0 + $1.state.withLock(\.readWaits) }
+    }
 
     /// The process's hub for `namespace` on `server`.
     static func shared(_ server: PostgresServer, namespace: String?, busyTimeoutMilliseconds: Int32) -> PostgresFeedHub {
@@ -206,12 +220,29 @@ final class PostgresFeedHub: Sendable {
         if let due { hub.rereadPending(at: due) }
     }
 
-    /// Makes the next read ask the server and wakes every feed with what was heard (nil: a new session or a reread).
+    /// Makes the next read ask the server and wakes every feed with what
+    /// was heard (nil: a new session or a reread), after reading the server
+    /// once for them all on the hub's queue: each feed then reads the
+    /// window, none waits on a thread of its own for another's round trip.
+    /// Wakes that come before a queued pass begins join it.
     func wakeAll(_ payloads: [String]?) {
-        let wakings = state.withLock { s in
+        let first = state.withLock { s -> Bool in
             s.window.heard += 1
-            return s.subscribers.values.compactMap(\.waking)
+            if let payloads, let heard = s.wakePayloads { s.wakePayloads = heard + payloads } else { s.wakePayloads = nil }
+            defer { s.wakeQueued = true }
+            return !s.wakeQueued
         }
+        if first { wakeQueue.async { [self] in passOnWakes() } }
+    }
+
+    private func passOnWakes() {
+        let payloads = state.withLock { s in
+            s.wakeQueued = false
+            defer { s.wakePayloads = [] }
+            return s.wakePayloads
+        }
+        readAhead()
+        let wakings = state.withLock { $0.subscribers.values.compactMap(\.waking) }
         for (queue, hear) in wakings { queue.async { hear(payloads) } }
     }
 

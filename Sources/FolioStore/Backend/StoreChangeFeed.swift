@@ -38,6 +38,17 @@ package protocol StoreChangeFeed: AnyObject {
     /// The schema of the containers the feed serves, for a feed that reads
     /// the rows its changes name once for all of them (others ignore it).
     func readsRows(of schema: Schema)
+    /// Whether a wake comes once what it announces can be read: one read
+    /// per wake finds it (a feed shared by a process's containers reads
+    /// the server before it wakes them). Else a wake may come early, and
+    /// the follower reads again shortly after.
+    var readsBeforeWaking: Bool { get }
+    /// The serial queue the followers of this feed's process run on, for a
+    /// feed that wakes them all at once (nil: each follower's queue runs on
+    /// its own). On one queue a wake of many containers is one thread's
+    /// turn, not one thread woken for each. Nothing that runs there may wait
+    /// for a follower's queue: that waits for itself.
+    var followerTarget: DispatchQueue? { get }
 }
 
 extension StoreChangeFeed {
@@ -46,6 +57,12 @@ extension StoreChangeFeed {
 
     /// A feed that hands on no rows.
     package func readsRows(of schema: Schema) {}
+
+    /// A feed woken as soon as the store may have changed.
+    package var readsBeforeWaking: Bool { false }
+
+    /// A feed whose followers run each on its own.
+    package var followerTarget: DispatchQueue? { nil }
 }
 
 /// What one read of the history found.

@@ -1,7 +1,8 @@
 import Dispatch
 import Synchronization
 
-/// Follows other connections' saves: on a queue of its own, it reads the
+/// Follows other connections' saves: on a queue of its own (run on one the
+/// feed shares, if it has one: ``StoreChangeFeed/followerTarget``), it reads the
 /// store's history after its position whenever the change feed wakes it
 /// (and on a slow fallback poll), merges each read's rows into one change
 /// set and hands it on. A read that finds its history trimmed hands on a
@@ -45,7 +46,7 @@ final class HistoryFollower: @unchecked Sendable {  // mutable state is @QueueCo
 
     /// A follower for a reader the feed registered at `position`.
     init(feed: StoreChangeFeed, registeredAt position: Int64, deliver: @escaping @Sendable (ChangeSet, HeardRows?) -> Void) {
-        let queue = DispatchQueue(label: "folio.store.history")
+        let queue = DispatchQueue(label: "folio.store.history", target: feed.followerTarget)
         self.queue = queue
         self.feed = feed
         self.deliver = deliver
@@ -125,8 +126,14 @@ final class HistoryFollower: @unchecked Sendable {  // mutable state is @QueueCo
     /// once per window while wakes keep coming (a big commit writes for a
     /// while), and once more at the end of the window after the last wake.
     /// That last read also catches a commit that was not visible yet when
-    /// its wake arrived (see ``SQLiteStoreWatcher``).
+    /// its wake arrived (see ``SQLiteStoreWatcher``). A feed that reads
+    /// before it wakes (see ``StoreChangeFeed/readsBeforeWaking``) coalesces
+    /// wakes itself: each is one read, from memory.
     private func woke() {
+        if feed.readsBeforeWaking {
+            poll()
+            return
+        }
         if windowOpen {
             wokeInWindow = true
             return
