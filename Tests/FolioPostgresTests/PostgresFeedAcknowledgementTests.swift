@@ -28,19 +28,20 @@ import Testing
         let start = max(try first.register(), try second.register())
         let hub = PostgresFeedHub.shared(PostgresServer(uri: uri), namespace: "conflicts", busyTimeoutMilliseconds: 5000)
 
-        // Every working connection of the hub lent out until the gate opens.
+        // Every working connection of the hub lent out until the gate opens, each
+        // on a thread of its own: pool threads held so would starve the tests beside this one.
         let gate = DispatchSemaphore(value: 0), lent = LockedValue(0)
         for _ in 0..<PostgresPool.capacity {
-            DispatchQueue.global().async {
+            Thread {
                 try? hub.pool.with { _ in
                     lent.withLock { $0 += 1 }
                     gate.wait()
                 }
-            }
+            }.start()
         }
         #expect(await waitUntil(30) { lent.withLock { $0 } == PostgresPool.capacity })
         let firstFeed = Unchecked(first)
-        let acknowledging = Task.detached { try firstFeed.value.acknowledge(position: start + 1, silenceLimit: 60) }
+        let acknowledging = Task { try await BlockingWork.run { try firstFeed.value.acknowledge(position: start + 1, silenceLimit: 60) } }
         #expect(await waitUntil(30) { hub.state.withLock { $0.lastAcknowledgement } != 0 }, "the first feed's acknowledgement began")
         try second.acknowledge(position: start + 2, silenceLimit: 60)
         // Past the spacing, so the second's scheduled write comes while the first waits

@@ -70,9 +70,12 @@ import Testing
         let earlier = try otherClient(), later = try otherClient()
         _ = try earlier.pipeline(begin + [try row("earlier")])
         let laterRow = MarkUnchecked((later, begin + [try row("later"), PGStatement("COMMIT")]))
-        let committed = Task.detached {
-            let (connection, statements) = laterRow.value
-            _ = try connection.pipeline(statements)
+        // On a thread of its own: it waits on the server, and a pool thread held so can starve the tests beside it.
+        let committed = Task {
+            try await BlockingWork.run {
+                let (connection, statements) = laterRow.value
+                _ = try connection.pipeline(statements)
+            }
         }
         #expect(
             await waitUntil(30) { await sql("SELECT count(*) FROM conflicts.folio_history") == "1" },
@@ -104,11 +107,13 @@ import Testing
                 PGStatement("UPDATE \"ConflictNote\" SET title = 'first' WHERE id = \(id)"), try row("first"),
             ])
         let secondWrites = MarkUnchecked((second, try row("second"), id))
-        let waiting = Task.detached {
-            let (connection, statement, id) = secondWrites.value
-            _ = try connection.pipeline([
-                PGStatement("UPDATE \"ConflictNote\" SET title = 'second' WHERE id = \(id)"), statement, PGStatement("COMMIT"),
-            ])
+        let waiting = Task {
+            try await BlockingWork.run {
+                let (connection, statement, id) = secondWrites.value
+                _ = try connection.pipeline([
+                    PGStatement("UPDATE \"ConflictNote\" SET title = 'second' WHERE id = \(id)"), statement, PGStatement("COMMIT"),
+                ])
+            }
         }
         let waiters = "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND wait_event_type = 'Lock'"
         #expect(await waitUntil(30) { await sql(waiters) == "1" }, "the second waits for the row")

@@ -56,12 +56,11 @@ import Testing
         try holder.execute("LOCK TABLE \"TestItem\" IN ACCESS EXCLUSIVE MODE")
         let child = try StoreChildProcess(executable: worker, arguments: ["watch", uri + "#replica=" + path])
         let pid = child.processIdentifier
-        let begun = await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
-            DispatchQueue.global().async {
-                let deadline = Date().addingTimeInterval(120)
-                while Self.metadata(path, "replica_copy_attempts") == nil && Date() < deadline { usleep(500) }
-                done.resume(returning: kill(pid, SIGSTOP) == 0 && Self.metadata(path, "replica_copy_attempts") != nil)
-            }
+        // A poll on a thread of its own: a pool thread held for it could starve the tests beside this one.
+        let begun = try await BlockingWork.run {
+            let deadline = Date().addingTimeInterval(120)
+            while Self.metadata(path, "replica_copy_attempts") == nil && Date() < deadline { usleep(500) }
+            return kill(pid, SIGSTOP) == 0 && Self.metadata(path, "replica_copy_attempts") != nil
         }
         #expect(begun, "the copy never began: \(child.lines.map(\.line))")
         child.resume()
