@@ -137,7 +137,12 @@ enum PostgresHistory {
     /// Records `reader` at `position`, seen now; with `silence`, how long it may stay silent from now on.
     private static func upsertReader(_ c: PGConnection, _ reader: String, _ position: Int64, _ seen: Double, silence: Double? = nil) throws
     {
-        try c.query(
+        let statement = upsertReader(reader, position, seen, silence: silence)
+        try c.query(statement.sql, statement.values)
+    }
+
+    private static func upsertReader(_ reader: String, _ position: Int64, _ seen: Double, silence: Double? = nil) -> PGStatement {
+        PGStatement(
             """
             INSERT INTO folio_readers (reader, position, seen, silence) VALUES ($1, $2, $3, $4)
             ON CONFLICT (reader) DO UPDATE SET position = EXCLUDED.position, seen = EXCLUDED.seen,
@@ -160,31 +165,33 @@ enum PostgresHistory {
         try acknowledge(c, readers: [Acknowledgement(reader: reader, position: position, silence: silenceLimit)])
     }
 
-    /// As above, for several readers in one transaction (a process's feeds together).
+    /// As above, for several readers in one transaction (a process's feeds
+    /// together), sent in one round trip: a process acknowledges every
+    /// tenth of a second while saves come, and each statement's own round
+    /// trip cost more than the statements.
     static func acknowledge(_ c: PGConnection, readers: [Acknowledgement]) throws {
         let now = Date().timeIntervalSince1970
         // A reader registered by a build before limits were kept has none: it is held to the shortest limit here.
         let fallback = readers.map(\.silence).min() ?? HistorySettings.defaultSilenceLimit
-        try c.execute("BEGIN")
-        do {
-            try c.execute("SET LOCAL lock_timeout = 200")
-            for r in readers { try upsertReader(c, r.reader, r.position, now, silence: r.silence) }
-            // Each reader by its own limit: a replica offline for minutes keeps its history though plain containers allow one.
-            try c.query("DELETE FROM folio_readers WHERE seen < $1 - coalesce(silence, $2)", [.real(now), .real(fallback)])
-            // Readers' positions are at or below a horizon they read, so every row at or below them is final.
-            if case .integer(let passed)? = try c.scalar(
+        var statements = [PGStatement("BEGIN"), PGStatement("SET LOCAL lock_timeout = 200")]
+        statements += readers.map { upsertReader($0.reader, $0.position, now, silence: $0.silence) }
+        // Each reader by its own limit: a replica offline for minutes keeps its history though plain containers allow one.
+        statements.append(
+            PGStatement("DELETE FROM folio_readers WHERE seen < $1 - coalesce(silence, $2)", [.real(now), .real(fallback)]))
+        // Readers' positions are at or below a horizon they read, so every row at or below them is final.
+        statements.append(
+            PGStatement(
                 """
-                SELECT max(position) FROM folio_history WHERE position <= (SELECT min(position) FROM folio_readers)
-                """)
-            {
-                try c.query("DELETE FROM folio_history WHERE position <= $1", [.integer(passed)])
-                try c.query(
-                    """
-                    INSERT INTO folio_metadata (key, value) VALUES ('history_trimmed_through', $1)
-                    ON CONFLICT (key) DO UPDATE SET value = GREATEST(folio_metadata.value::bigint, EXCLUDED.value::bigint)::text
-                    """, [.text(String(passed))])
-            }
-            try c.execute("COMMIT")
+                WITH passed AS (SELECT max(position) AS through FROM folio_history
+                                WHERE position <= (SELECT min(position) FROM folio_readers)),
+                     trimmed AS (DELETE FROM folio_history WHERE position <= (SELECT through FROM passed))
+                INSERT INTO folio_metadata (key, value)
+                SELECT 'history_trimmed_through', through::text FROM passed WHERE through IS NOT NULL
+                ON CONFLICT (key) DO UPDATE SET value = GREATEST(folio_metadata.value::bigint, EXCLUDED.value::bigint)::text
+                """))
+        statements.append(PGStatement("COMMIT"))
+        do {
+            _ = try c.pipeline(statements)
         } catch {
             if c.isInTransaction { try? c.execute("ROLLBACK") }
             throw error
