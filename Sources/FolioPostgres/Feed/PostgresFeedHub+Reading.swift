@@ -42,9 +42,7 @@ extension PostgresFeedHub {
     /// once it has begun (the first read starts it where the furthest-behind
     /// feed is). A failure is left to the feeds' own reads, which report it.
     func readAhead() {
-        let through = state.withLock { s -> Int64? in
-            s.window.start < 0 || !s.subscribers.values.contains { $0.waking != nil } ? nil : s.window.through
-        }
+        let through = state.withLock { $0.window.start < 0 ? nil : $0.window.through }
         guard let through else { return }
         try? refreshIfNeeded(covering: through)
     }

@@ -236,13 +236,14 @@ final class PostgresFeedHub: Sendable {
     }
 
     private func passOnWakes() {
-        let payloads = state.withLock { s in
+        let (payloads, wakings) = state.withLock { s in
             s.wakeQueued = false
             defer { s.wakePayloads = [] }
-            return s.wakePayloads
+            return (s.wakePayloads, s.subscribers.values.compactMap(\.waking))
         }
+        // A feed that starts waking meanwhile has a catch-up wake of its own (see startWaking).
+        guard !wakings.isEmpty else { return }
         readAhead()
-        let wakings = state.withLock { $0.subscribers.values.compactMap(\.waking) }
         for (queue, hear) in wakings { queue.async { hear(payloads) } }
     }
 
