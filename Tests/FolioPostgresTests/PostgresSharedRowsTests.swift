@@ -234,7 +234,7 @@ import Testing
         let wakesBefore = hub.state.withLock { $0.window.heard }
         var found = false
         for _ in 0..<3 {
-            let (_, pending) = try PostgresHistory.readNoting(reader, after: 0, excludingAuthor: "pull", store: key)
+            let (_, pending, _) = try PostgresHistory.readNoting(reader, after: 0, excludingAuthor: "pull", store: key)
             found = found || pending
         }
         #expect(found, "the reads found the committed row past the held one")

@@ -11,7 +11,12 @@ extension PostgresFeedHub {
     func read(after position: Int64, reader: String, fresh: Bool = false) throws -> HistoryRead {
         // A listening session opened again wakes every feed for its catch-up read (this one too).
         mendListener()
-        if fresh { state.withLock { $0.window.heard += 1 } }
+        if fresh {
+            state.withLock {
+                $0.window.heard += 1
+                $0.exactReadAsked = true
+            }
+        }
         try refreshIfNeeded(covering: position)
         let served = state.withLock { s -> HistoryRead? in
             let w = s.window
@@ -55,7 +60,7 @@ extension PostgresFeedHub {
         enum Step {
             case done
             case wait(DispatchGroup)
-            case read(DispatchGroup, from: Int64, heard: Int)
+            case read(DispatchGroup, from: Int64, heard: Int, waited: Int64)
         }
         func needed(_ w: Window) -> Bool {
             let stale = DispatchTime.now().uptimeNanoseconds &- w.readUptime > Self.staleAfter
@@ -73,19 +78,21 @@ extension PostgresFeedHub {
                 s.readInFlight = flight
                 // The first window starts where the furthest-behind feed is, so that every feed reads from it.
                 let behind = s.subscribers.values.compactMap(\.position).min() ?? position
-                return .read(flight, from: s.window.start < 0 ? min(position, behind) : s.window.through, heard: s.window.heard)
+                return .read(
+                    flight, from: s.window.start < 0 ? min(position, behind) : s.window.through, heard: s.window.heard,
+                    waited: s.waitedBound(now: DispatchTime.now().uptimeNanoseconds))
             }
             switch step {
             case .done:
                 return
             case .wait(let flight):
                 flight.wait()
-            case .read(let flight, let from, let heard):
+            case .read(let flight, let from, let heard, let waited):
                 defer {
                     state.withLock { $0.readInFlight = nil }
                     flight.leave()
                 }
-                let read = try using { try PostgresHistory.readAll($0, after: from) }
+                let read = try using { try PostgresHistory.readAll($0, after: from, waited: waited) }
                 // The rows these changes name, once for every feed of the process. A save of this process
                 // committed before this count is in them; one after it makes them unfit to hand on.
                 let ownSaves = state.withLock { $0.ownSaves }
@@ -102,6 +109,7 @@ extension PostgresFeedHub {
                     if s.window.rows.count > Self.windowLimit { s.trimWindow(before: from) }
                     s.window.readAt = heard
                     s.window.readUptime = DispatchTime.now().uptimeNanoseconds
+                    s.noteWaiting(pending: read.pending, newest: read.newest, horizon: read.latest, now: s.window.readUptime)
                     return s.pending(read.pending, horizon: read.latest, now: s.window.readUptime)
                 }
                 // Committed rows wait past the horizon: read again soon, whether or not a wake comes.

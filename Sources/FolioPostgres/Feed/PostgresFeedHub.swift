@@ -77,6 +77,11 @@ final class PostgresFeedHub: Sendable {
         var pendingDelay: UInt64 = 0, pendingSince: UInt64 = 0
         /// The first wait for rows past the horizon and the most it grows to (ns).
         var pendingBackoff = (first: PostgresNotifier.spacing, limit: UInt64(1_000_000_000))
+        /// The newest row a read found waiting past the server's horizon,
+        /// and when (uptime, ns): kept until a read passes it.
+        var waitingRow: (mark: Int64, since: UInt64)?
+        /// A feed asked for everything committed (``PostgresFeedHub/read(after:reader:fresh:)``).
+        var exactReadAsked = false
 
         /// Drops the window's oldest rows, down to half of ``windowLimit``,
         /// but only those every feed has read: the rows the read from `from`
@@ -93,6 +98,27 @@ final class PostgresFeedHub: Sendable {
             guard dropped > 0 else { return }
             window.start = window.rows[dropped - 1].position
             window.rows.removeFirst(dropped)
+        }
+
+        /// The `waited` bound of the next read (see
+        /// ``PostgresHistory/readHorizonSQL(after:waited:)``): the row noted
+        /// waiting once it has waited ``PostgresFeedHub/rowWaitLimit``, every
+        /// row for a feed that asked for everything, else none.
+        mutating func waitedBound(now: UInt64) -> Int64 {
+            if exactReadAsked {
+                exactReadAsked = false
+                return .max
+            }
+            guard let row = waitingRow, now &- row.since >= PostgresFeedHub.rowWaitLimit else { return -1 }
+            return row.mark
+        }
+
+        /// Notes what a read through `horizon` found: the newest row, when it
+        /// waits past the horizon, unless an older one noted still waits.
+        mutating func noteWaiting(pending: Bool, newest: Int64, horizon: Int64, now: UInt64) {
+            guard pending else { return waitingRow = nil }
+            if let row = waitingRow, row.mark > horizon { return }
+            waitingRow = (newest, now)
         }
 
         /// When to read again for rows committed past `horizon` (nil: none).
@@ -128,6 +154,11 @@ final class PostgresFeedHub: Sendable {
     /// the process's followers of this hub's feeds run.
     let wakeQueue = DispatchQueue(label: "folio.postgres.wakes")
 
+    /// How long a row may wait past the server's horizon before a read asks
+    /// the lock table whether the namespace's horizon passes it (ns). On a
+    /// busy server rows wait past it a moment, always; one that waits
+    /// longer is held by a long transaction elsewhere, or by one writing its row.
+    static let rowWaitLimit: UInt64 = 10_000_000
     /// Acknowledgements closer together than this go together (ns).
     static let acknowledgementSpacing: UInt64 = 100_000_000
     /// A read not woken for this long asks the server anyway (ns): a fallback poll finds what no wake announced.

@@ -69,12 +69,19 @@ enum PostgresHistory {
     /// the whole table for that, which the newest rows end, while `max`
     /// reads the end of the position index.
     static let newestSQL = "COALESCE((SELECT max(position) FROM folio_history), 0)"
-    /// The horizon a read uses: the server's, unless rows wait past it
-    /// (after `$1`); then the namespace's, which reads the lock table (only
-    /// then: that costs the server more than the read).
-    static let readHorizonSQL = """
-        CASE WHEN \(newestSQL) > GREATEST(\(horizonSQL), $1) THEN \(namespaceHorizonSQL) ELSE \(horizonSQL) END
+    /// The horizon a read after `position` uses: the server's, unless a
+    /// row marked at most `waited` still waits past it (and past the
+    /// position); then the namespace's, which reads the lock table. That
+    /// costs the server more than the read, and on a busy server rows
+    /// always wait past its horizon a moment, so a feed asks it only for a
+    /// row that waited long (see ``PostgresFeedHub/rowWaitLimit``); with
+    /// `waited` the largest mark, whenever a row waits.
+    static func readHorizonSQL(after position: String, waited: String) -> String {
         """
+        CASE WHEN LEAST(\(newestSQL), \(waited)) > GREATEST(\(horizonSQL), \(position))
+             THEN \(namespaceHorizonSQL) ELSE \(horizonSQL) END
+        """
+    }
     /// The largest mark a committed row can have: no reader's position can be past it in this cluster.
     static let ceilingSQL = "pg_snapshot_xmax(pg_current_snapshot())::text::bigint"
     static let trimmedSQL = "COALESCE((SELECT value::bigint FROM folio_metadata WHERE key = 'history_trimmed_through'), 0)"
@@ -83,7 +90,7 @@ enum PostgresHistory {
     /// newer. A snapshot read at it (in the same transaction) has every
     /// row at or below it; rows past it are read again after it.
     static func latestPosition(_ c: PGConnection) throws -> Int64 {
-        let value = try c.scalar("SELECT GREATEST(\(readHorizonSQL), \(trimmedSQL))", [.integer(0)])
+        let value = try c.scalar("SELECT GREATEST(\(readHorizonSQL(after: "0", waited: "$1")), \(trimmedSQL))", [.integer(.max)])
         if case .integer(let p)? = value { return p }
         return 0
     }
@@ -101,15 +108,16 @@ enum PostgresHistory {
         try readNoting(c, after: position, excludingAuthor: author, store: store).read
     }
 
-    /// As ``read(_:after:excludingAuthor:store:)``, and whether committed rows wait past the horizon.
+    /// As ``read(_:after:excludingAuthor:store:)``, whether committed rows
+    /// wait past the horizon, and the newest committed row's mark.
     static func readNoting(_ c: PGConnection, after position: Int64, excludingAuthor author: String, store: PostgresFeedHub.Key?)
-        throws -> (read: HistoryRead, pending: Bool)
+        throws -> (read: HistoryRead, pending: Bool, newest: Int64)
     {
         let all = try readAll(c, after: position, skipping: author)
         if all.pending, let store { PostgresFeedHub.pendingFound(uri: store.uri, namespace: store.namespace, horizon: all.latest) }
         let read = HistoryRead(
             rows: all.rows.map { ($0.position, $0.author == author ? ChangeSet() : $0.changes) }, trimmed: all.trimmed, latest: all.latest)
-        return (read, all.pending)
+        return (read, all.pending, all.newest)
     }
 
     /// Adds `reader` at the newest position under the write lock, taken

@@ -1,4 +1,5 @@
 import FolioStore
+import Foundation
 
 /// Pulls the server's history after the replica's position (other
 /// authors' saves only: its own are here already) and the rows it names,
@@ -71,21 +72,32 @@ struct ReplicaPull {
 
     /// The history after `from`, in a REPEATABLE READ transaction left open
     /// for the rows it names. Only rows no save still in flight can precede
-    /// are read (see PostgresHistory); when committed rows wait past them
-    /// (a transaction of the snapshot ended as it was read), the snapshot is
-    /// taken once more, and what still waits is read again soon.
+    /// are read (see PostgresHistory). Every save committed before the pull
+    /// began is in it: while rows committed then wait past what can be read
+    /// (a save of the namespace still writing, or a transaction of the
+    /// snapshot that ended as it was read), the snapshot is taken again, at
+    /// growing intervals up to the busy timeout; after that, what still
+    /// waits is read again soon. Nothing else pulls them when the app
+    /// syncs only when it asks (before, such a pull left them for the next).
     private func readHistory(after from: Int64) throws -> HistoryRead {
-        let store = PostgresFeedHub.Key(uri: server.server.uri, namespace: server.namespace)
-        var again = false
+        let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, server.busyTimeoutMilliseconds)) * 1_000_000
+        var committedBefore: Int64?
+        var pause: UInt32 = 0
         while true {
             try c.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            let (read, pending) = try PostgresHistory.readNoting(
-                c, after: from, excludingAuthor: identity.author, store: again ? store : nil)
-            if !pending || again { return read }
+            let (read, pending, newest) = try PostgresHistory.readNoting(c, after: from, excludingAuthor: identity.author, store: nil)
+            let target = committedBefore ?? newest
+            committedBefore = target
+            guard pending else { return read }
+            if read.latest >= target && pause > 0 || DispatchTime.now().uptimeNanoseconds >= deadline {
+                PostgresFeedHub.pendingFound(uri: server.server.uri, namespace: server.namespace, horizon: read.latest)
+                return read
+            }
             try c.execute("COMMIT")
             // A row marked the snapshot's xmax is read once a later transaction ended (the read above was in one).
             PostgresHistory.nudge(c)
-            again = true
+            if pause > 0 { usleep(pause) }
+            pause = min(max(1_000, pause * 2), 100_000)
         }
     }
 
