@@ -18,25 +18,7 @@ extension PostgresFeedHub {
             }
         }
         try refreshIfNeeded(covering: position)
-        let served = state.withLock { s -> HistoryRead? in
-            let w = s.window
-            guard w.start >= 0, position >= w.start, position <= w.through else { return nil }
-            var rows: [(position: Int64, changes: ChangeSet)] = []
-            var index = w.rows.count
-            while index > 0 && w.rows[index - 1].position > position { index -= 1 }
-            var served = Set<ObjectID>()
-            for row in w.rows[index...] {
-                rows.append((row.position, row.author == reader ? ChangeSet() : row.changes))
-                if row.author != reader && row.values != nil && row.valuesAfter == s.ownSaves {
-                    served.formUnion(row.changes.inserted)
-                    served.formUnion(row.changes.updated.keys)
-                    served.formUnion(row.changes.deleted)
-                }
-            }
-            return HistoryRead(
-                rows: rows, trimmed: false, latest: w.through, heard: Self.heard(in: w.rows[index...], served: served, ownSaves: s.ownSaves)
-            )
-        }
+        let served = state.withLock { $0.serve(after: position, reader: reader) }
         if let served {
             return served
         }

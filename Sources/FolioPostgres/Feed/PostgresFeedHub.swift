@@ -100,6 +100,47 @@ final class PostgresFeedHub: Sendable {
             window.rows.removeFirst(dropped)
         }
 
+        /// The last read served from the window to a reader that wrote none
+        /// of its rows, with what it was served from: every such reader at
+        /// the same position is served the same (a process's containers
+        /// mostly are), built once.
+        var lastServed: (position: Int64, readUptime: UInt64, ownSaves: UInt64, authors: Set<String>, read: HistoryRead)?
+        /// How many reads the window served were built (tests check that one is shared).
+        var servedBuilt = 0
+
+        /// What the window holds after `position` for `reader` (its own
+        /// saves' changes left empty), with the rows read for what the
+        /// other changes name; nil when the window does not cover the position.
+        mutating func serve(after position: Int64, reader: String) -> HistoryRead? {
+            let w = window
+            guard w.start >= 0, position >= w.start, position <= w.through else { return nil }
+            if let last = lastServed, last.position == position, last.readUptime == w.readUptime, last.ownSaves == ownSaves,
+                !last.authors.contains(reader)
+            {
+                return last.read
+            }
+            servedBuilt += 1
+            var index = w.rows.count
+            while index > 0 && w.rows[index - 1].position > position { index -= 1 }
+            var rows: [(position: Int64, changes: ChangeSet)] = []
+            rows.reserveCapacity(w.rows.count - index)
+            var served = Set<ObjectID>(), authors = Set<String>()
+            for row in w.rows[index...] {
+                authors.insert(row.author)
+                rows.append((row.position, row.author == reader ? ChangeSet() : row.changes))
+                if row.author != reader && row.values != nil && row.valuesAfter == ownSaves {
+                    served.formUnion(row.changes.inserted)
+                    served.formUnion(row.changes.updated.keys)
+                    served.formUnion(row.changes.deleted)
+                }
+            }
+            let read = HistoryRead(
+                rows: rows, trimmed: false, latest: w.through,
+                heard: PostgresFeedHub.heard(in: w.rows[index...], served: served, ownSaves: ownSaves))
+            if !authors.contains(reader) { lastServed = (position, w.readUptime, ownSaves, authors, read) }
+            return read
+        }
+
         /// The `waited` bound of the next read (see
         /// ``PostgresHistory/readHorizonSQL(after:waited:)``): the row noted
         /// waiting once it has waited ``PostgresFeedHub/rowWaitLimit``, every
