@@ -6,7 +6,8 @@ extension PostgresFeedHub {
     /// ``PostgresHistory``), for `reader` (its own saves' changes
     /// left empty): from the window when it covers the position, read
     /// anew from the server first if a wake or a save of this process came
-    /// since the last read, the last read is stale, or `fresh` asks for it;
+    /// since the last read, the last read is stale, or `fresh` asks for it
+    /// (then through everything committed: see ``State/waitedBound(now:)``);
     /// else from the server.
     func read(after position: Int64, reader: String, fresh: Bool = false) throws -> HistoryRead {
         // A listening session opened again wakes every feed for its catch-up read (this one too).

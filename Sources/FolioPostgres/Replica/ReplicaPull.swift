@@ -86,10 +86,13 @@ struct ReplicaPull {
         while true {
             try c.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             let (read, pending, newest) = try PostgresHistory.readNoting(c, after: from, excludingAuthor: identity.author, store: nil)
+            // The newest row committed when the pull began: the first read's.
             let target = committedBefore ?? newest
             committedBefore = target
             guard pending else { return read }
-            if read.latest >= target && pause > 0 || DispatchTime.now().uptimeNanoseconds >= deadline {
+            // Read once more at least, as a row marked the snapshot's xmax passes then.
+            let passed = pause > 0 && read.latest >= target
+            if passed || DispatchTime.now().uptimeNanoseconds >= deadline {
                 PostgresFeedHub.pendingFound(uri: server.server.uri, namespace: server.namespace, horizon: read.latest)
                 return read
             }
