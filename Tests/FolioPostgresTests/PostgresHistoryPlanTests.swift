@@ -10,13 +10,15 @@ import Testing
 /// can hold millions, and a read that scans them all costs every listening
 /// process that much on each wake. The server logs the plan of every
 /// statement while containers save and hear each other over a long
-/// history; none scans `folio_history`.
+/// history; none scans `folio_history`. Generic plans are forced: a
+/// session's prepared statements come to use them, and they know none of
+/// their parameters (a read's position, say).
 @MainActor
 @Suite struct PostgresHistoryPlanTests {
     static let historyRows = 30_000
 
     @Test func historyStatementsReadTheIndexNotTheTable() async throws {
-        let log = try await ServerPlanLog.start(prefix: "plans")
+        let log = try await ServerPlanLog.start(prefix: "plans", settings: [("plan_cache_mode", "force_generic_plan")])
         defer { log.cluster.destroy() }
         do { _ = try PersistentContainer(schema: StoreTestSchema.make(), store: .postgreSQL(log.uri)) }
 
