@@ -47,4 +47,33 @@ import Testing
         let scanning = try log.statements(since: start) { $0.contains("Seq Scan on folio_history") }
         #expect(scanning.count == 0, "statements that scan the whole history:\n\(scanning.prefix(3).joined(separator: "\n---\n"))")
     }
+
+    /// The same when the statements were prepared while the history was
+    /// short and it grew after (no statistics read since): the plan a
+    /// session keeps must not be the one for a short history.
+    @Test func statementsPreparedOverAShortHistoryReadTheIndexOnceItGrew() async throws {
+        let log = try await ServerPlanLog.start(prefix: "plansgrown")
+        defer { log.cluster.destroy() }
+        let pair = try ListeningPair(uri: log.uri)
+        for n in 0..<20 {
+            TestZoo(context: pair.a.viewContext).name = "early \(n)"
+            try pair.a.viewContext.save()
+            #expect(await pair.shows(n + 1))
+        }
+        let raw = try PGConnection(uri: log.uri)
+        try raw.execute(
+            """
+            INSERT INTO folio_readers (reader, position, seen, silence) VALUES ('paused', 0, extract(epoch FROM now()), 1e9);
+            INSERT INTO folio_history (position, author, changes) SELECT 1, 'earlier', '' FROM generate_series(1, \(Self.historyRows)) g
+            """)
+        let start = try log.length()
+        for n in 0..<5 {
+            TestZoo(context: pair.a.viewContext).name = "late \(n)"
+            try pair.a.viewContext.save()
+            #expect(await pair.shows(21 + n))
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let scanning = try log.statements(since: start) { $0.contains("Seq Scan on folio_history") }
+        #expect(scanning.count == 0, "statements that scan the whole history:\n\(scanning.prefix(3).joined(separator: "\n---\n"))")
+    }
 }

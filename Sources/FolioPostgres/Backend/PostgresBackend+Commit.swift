@@ -10,11 +10,13 @@ extension PostgresBackend {
     /// Saves of a namespace write side by side: each holds the write lock
     /// shared, its version-checked writes wait only for rows another save
     /// holds (and then see that save's commit), and its history row takes
-    /// no lock (its mark orders it; see ``PostgresHistory``). A save
-    /// the server ends to break a deadlock (two saves waiting for each
-    /// other's rows) is made again.
+    /// no lock (its mark orders it; see ``PostgresHistory``). Saves of
+    /// this process that meet go as one transaction (see
+    /// ``PostgresSaveGroup``). A save the server ends to break a deadlock
+    /// (two saves waiting for each other's rows) is made again.
     func commit(_ batch: SaveBatch, author: String) throws -> [ObjectID] {
         if inWriteTransaction || connection.isInTransaction { return try commitStepwise(batch, author: author) }
+        if onlyBeginningForSave, let permanent = try commitTogether(batch, author: author) { return permanent }
         var attempt = 0
         var realigned = false
         while true {
@@ -37,6 +39,64 @@ extension PostgresBackend {
         }
     }
 
+    /// Makes the save in a group with the process's other saves in flight
+    /// (see ``PostgresSaveGroup``). Nil when the group failed in a way that
+    /// may be another save's (a conflict, a constraint, a deadlock, a row
+    /// another client held past the wait): the save is then made alone,
+    /// which names the save at fault. A lost connection fails it at once
+    /// (the group may have committed), as do a busy lock and a timeout
+    /// met alone (another try would only wait again).
+    private func commitTogether(_ batch: SaveBatch, author: String) throws -> [ObjectID]? {
+        // The group's leader sends its own BEGIN and lock.
+        connection.dropDeferred()
+        let permanent = try allocateIDs(batch)
+        let save = GroupedSave(
+            statements: writeStatements(batch, permanent), history: batch.changes.historyText(inserted: permanent), author: author)
+        let outcome = PostgresSaveGroup.shared(server, namespace: namespace).commit(save) { try commitGroup($0) }
+        switch outcome.result {
+        case .success: return permanent
+        case .failure(let error as StoreError):
+            switch error {
+            case .offline: throw error
+            case .busy, .timedOut:
+                if outcome.groupSize == 1 { throw error }
+                return nil
+            default: return nil
+            }
+        case .failure: return nil
+        }
+    }
+
+    /// Writes `saves` in one transaction, in one round trip, as
+    /// ``commitPipeline(_:history:author:)`` writes one: each save's
+    /// writes, then the constraints' checks, one history row a save (each
+    /// with its own author) and COMMIT.
+    func commitGroup(_ saves: [GroupedSave]) throws {
+        let wait = max(1, Int64(busyTimeoutMilliseconds))
+        let rows = Self.historyStatement(saves.map { ($0.author, $0.history) }, namespace: namespace)
+        let authors = Set(saves.filter { !$0.history.isEmpty }.map(\.author))
+        let notifier = PostgresNotifier.shared(server, namespace: namespace)
+        let announcement = rows != nil && notifier.claim() ? notifier.announcement(author: authors.count == 1 ? authors.first : nil) : nil
+        var statements = [PGStatement("BEGIN"), PGStatement(Self.sharedLockSQL, [.text(String(wait)), .integer(lockKey)])]
+        for save in saves { statements += save.statements }
+        statements.append(PGStatement("SET CONSTRAINTS ALL IMMEDIATE"))
+        if let rows { statements.append(rows) }
+        statements.append(PGStatement("COMMIT"))
+        let announced: Bool
+        do { announced = try connection.pipeline(statements, trailing: announcement).trailingRan } catch {
+            abandonWriting()
+            throw error
+        }
+        for save in saves { announceCommit(owedBy: save.history.isEmpty || announced ? nil : save.author) }
+    }
+
+    /// Whether nothing is open or waiting to be sent on this connection but
+    /// a save's own BEGIN and shared lock (see ``beginWritingForSave(until:)``).
+    private var onlyBeginningForSave: Bool {
+        let deferred = connection.deferred
+        return deferred.isEmpty || (deferred.count == 2 && deferred[1].sql == Self.sharedLockSQL)
+    }
+
     /// The server ended the transaction to break a deadlock.
     static let deadlockCode = "40P01"
     /// How many times a save ended by a deadlock is made in all.
@@ -52,13 +112,7 @@ extension PostgresBackend {
     private func commitPipelined(_ batch: SaveBatch, author: String) throws -> [ObjectID]? {
         do {
             let permanent = try allocateIDs(batch)
-            let row = rowValue(batch, permanent)
-            let (deletes, updates) = versionedWrites(batch, row: row)
-            var statements = deletes.map { PGStatement(Self.checkedSQL($0.sql), $0.values) }
-            statements += insertStatements(batch, permanent, row)
-            statements += updates.map { PGStatement(Self.checkedSQL($0.1.sql), $0.1.values) }
-            statements += relationshipWrites(batch, row: row)
-            try commitPipeline(statements, history: batch.changes.historyText(inserted: permanent), author: author)
+            try commitPipeline(writeStatements(batch, permanent), history: batch.changes.historyText(inserted: permanent), author: author)
             return permanent
         } catch StoreError.server(_, Self.missedRowCode, _, _) {
             abandonWriting()
@@ -67,6 +121,18 @@ extension PostgresBackend {
             abandonWriting()
             throw try clearerFailure(error, batch)
         }
+    }
+
+    /// A save's writes for a pipeline: a versioned write that matches no
+    /// row fails (see ``checkedSQL(_:)``), so nothing is committed.
+    private func writeStatements(_ batch: SaveBatch, _ permanent: [ObjectID]) -> [PGStatement] {
+        let row = rowValue(batch, permanent)
+        let (deletes, updates) = versionedWrites(batch, row: row)
+        var statements = deletes.map { PGStatement(Self.checkedSQL($0.sql), $0.values) }
+        statements += insertStatements(batch, permanent, row)
+        statements += updates.map { PGStatement(Self.checkedSQL($0.1.sql), $0.1.values) }
+        statements += relationshipWrites(batch, row: row)
+        return statements
     }
 
     /// The general way, a statement at a time, naming every object in

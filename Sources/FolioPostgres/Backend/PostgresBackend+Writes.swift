@@ -195,6 +195,18 @@ extension PostgresBackend {
             [.text(author), .text(PostgresServer.channel(namespace))] + histories.map { .text($0) })
     }
 
+    /// One statement writing, unannounced, a history row for each of
+    /// `rows` (author and changes; one transaction's saves, in their
+    /// order) that changed something. Nil when none did.
+    static func historyStatement(_ rows: [(author: String, history: String)], namespace: String?) -> PGStatement? {
+        let rows = rows.filter { !$0.history.isEmpty }
+        guard !rows.isEmpty else { return nil }
+        let tuples = rows.indices.map { "(\(PostgresHistory.markSQL), $\(2 * $0 + 1), $\(2 * $0 + 2))" }
+        return PGStatement(
+            "INSERT INTO folio_history (position, author, changes) VALUES \(tuples.joined(separator: ", "))",
+            rows.flatMap { [StoreValue.text($0.author), .text($0.history)] })
+    }
+
     /// ``historyStatement(_:author:)`` for the store in `namespace`; without
     /// `notifying` the row is written unannounced (its announcement is owed).
     static func historyStatement(_ history: String, author: String, namespace: String?, notifying: Bool = true) -> PGStatement? {

@@ -18,6 +18,10 @@ struct PostgresDialect: SQLDialect {
     /// tests that against every row, casting the list from text again each
     /// time (a list as long as the table costs their product), where the
     /// unnested list is cast once and hashed or probed through an index.
-    func isOneOf(_ column: String, ids marker: String) -> String { "\(column) IN (SELECT unnest(\(marker)::bigint[]))" }
+    /// The best plan depends on the list's length and the table's size, so
+    /// the statement is planned with its list each time (see ``PGStatementCache``).
+    func isOneOf(_ column: String, ids marker: String) -> String {
+        "\(column) IN (SELECT unnest(\(marker)::bigint[]) \(PGStatementCache.plannedEachTime))"
+    }
     func idList(_ ids: [Int64]) -> StoreValue { .text("{" + ids.map(String.init).joined(separator: ",") + "}") }
 }

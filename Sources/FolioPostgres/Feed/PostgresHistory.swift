@@ -187,9 +187,11 @@ enum PostgresHistory {
         statements.append(
             PGStatement("DELETE FROM folio_readers WHERE seen < $1 - coalesce(silence, $2)", [.real(now), .real(fallback)]))
         // Readers' positions are at or below a horizon they read, so every row at or below them is final.
+        // Planned each time: a plan made over a short history would scan a long one.
         statements.append(
             PGStatement(
                 """
+                \(PGStatementCache.plannedEachTime)
                 WITH passed AS (SELECT max(position) AS through FROM folio_history
                                 WHERE position <= (SELECT min(position) FROM folio_readers)),
                      trimmed AS (DELETE FROM folio_history WHERE position <= (SELECT through FROM passed))
