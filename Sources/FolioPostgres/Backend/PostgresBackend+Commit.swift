@@ -67,27 +67,17 @@ extension PostgresBackend {
         }
     }
 
-    /// Writes `saves` in one transaction, in one round trip, as
-    /// ``commitPipeline(_:history:author:)`` writes one: each save's
-    /// writes, then the constraints' checks, one history row a save (each
-    /// with its own author) and COMMIT.
+    /// Writes `saves` in one transaction, in one round trip, as a lone
+    /// save is written: BEGIN and the shared lock, each save's writes, then
+    /// ``commitPipeline(_:rows:)`` with one history row a save.
     func commitGroup(_ saves: [GroupedSave]) throws {
-        let wait = max(1, Int64(busyTimeoutMilliseconds))
-        let rows = Self.historyStatement(saves.map { ($0.author, $0.history) }, namespace: namespace)
-        let authors = Set(saves.filter { !$0.history.isEmpty }.map(\.author))
-        let notifier = PostgresNotifier.shared(server, namespace: namespace)
-        let announcement = rows != nil && notifier.claim() ? notifier.announcement(author: authors.count == 1 ? authors.first : nil) : nil
-        var statements = [PGStatement("BEGIN"), PGStatement(Self.sharedLockSQL, [.text(String(wait)), .integer(lockKey)])]
-        for save in saves { statements += save.statements }
-        statements.append(PGStatement("SET CONSTRAINTS ALL IMMEDIATE"))
-        if let rows { statements.append(rows) }
-        statements.append(PGStatement("COMMIT"))
-        let announced: Bool
-        do { announced = try connection.pipeline(statements, trailing: announcement).trailingRan } catch {
+        do {
+            try beginWritingForSave(until: deadlineFromNow)
+            try commitPipeline(saves.flatMap(\.statements), rows: saves.map { ($0.author, $0.history) })
+        } catch {
             abandonWriting()
             throw error
         }
-        for save in saves { announceCommit(owedBy: save.history.isEmpty || announced ? nil : save.author) }
     }
 
     /// Whether nothing is open or waiting to be sent on this connection but
@@ -112,7 +102,7 @@ extension PostgresBackend {
     private func commitPipelined(_ batch: SaveBatch, author: String) throws -> [ObjectID]? {
         do {
             let permanent = try allocateIDs(batch)
-            try commitPipeline(writeStatements(batch, permanent), history: batch.changes.historyText(inserted: permanent), author: author)
+            try commitPipeline(writeStatements(batch, permanent), rows: [(author, batch.changes.historyText(inserted: permanent))])
             return permanent
         } catch StoreError.server(_, Self.missedRowCode, _, _) {
             abandonWriting()

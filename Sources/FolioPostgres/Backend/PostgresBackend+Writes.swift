@@ -143,22 +143,25 @@ extension PostgresBackend {
             try connection.query(statement.sql, statement.values, then: [finish])
             return
         }
-        try commitPipeline([], history: history, author: author)
+        try commitPipeline([], rows: [(author, history)])
     }
 
     /// Sends `statements` and the end of the transaction in one round trip:
-    /// the deferred constraints checked, the history row, COMMIT, and the
-    /// row's announcement after it in a transaction of its own, when this
-    /// process's notifier lets it (see ``PostgresNotifier``). Then tells
-    /// this process's feeds, and owes the announcement a row went without.
-    func commitPipeline(_ statements: [PGStatement], history: String, author: String) throws {
-        let row = Self.historyStatement(history, author: author, namespace: namespace, notifying: false)
+    /// the deferred constraints checked, a history row for each of `rows`
+    /// (a save's author and changes; one a save, none for an empty change),
+    /// COMMIT, and the rows' announcement after it in a transaction of its
+    /// own, when this process's notifier lets it (see ``PostgresNotifier``).
+    /// Then tells this process's feeds of each save, and owes the
+    /// announcement the rows went without.
+    func commitPipeline(_ statements: [PGStatement], rows: [(author: String, history: String)]) throws {
+        let insert = Self.historyStatement(rows, namespace: namespace)
+        let authors = Set(rows.filter { !$0.history.isEmpty }.map(\.author))
         let notifier = PostgresNotifier.shared(server, namespace: namespace)
-        let announcement = row != nil && notifier.claim() ? notifier.announcement(author: author) : nil
+        let announcement = insert != nil && notifier.claim() ? notifier.announcement(author: authors.count == 1 ? authors.first : nil) : nil
         let (_, announced) = try connection.pipeline(
-            statements + [PGStatement("SET CONSTRAINTS ALL IMMEDIATE")] + (row.map { [$0] } ?? []) + [PGStatement("COMMIT")],
+            statements + [PGStatement("SET CONSTRAINTS ALL IMMEDIATE")] + (insert.map { [$0] } ?? []) + [PGStatement("COMMIT")],
             trailing: announcement)
-        announceCommit(owedBy: row == nil || announced ? nil : author)
+        for row in rows { announceCommit(owedBy: row.history.isEmpty || announced ? nil : row.author) }
     }
 
     /// Tells this process's feeds that a save committed: their next read
@@ -207,18 +210,16 @@ extension PostgresBackend {
             rows.flatMap { [StoreValue.text($0.author), .text($0.history)] })
     }
 
-    /// ``historyStatement(_:author:)`` for the store in `namespace`; without
-    /// `notifying` the row is written unannounced (its announcement is owed).
-    static func historyStatement(_ history: String, author: String, namespace: String?, notifying: Bool = true) -> PGStatement? {
+    /// ``historyStatement(_:author:)`` for the store in `namespace`.
+    static func historyStatement(_ history: String, author: String, namespace: String?) -> PGStatement? {
         guard !history.isEmpty else { return nil }
         // The payload is "position author": small, far below the server's 8,000-byte cap.
-        let announce = notifying ? "pg_notify($3, position::text || ' ' || $1)" : "position"
         return PGStatement(
             """
             WITH h AS (INSERT INTO folio_history (position, author, changes)
                        VALUES (\(PostgresHistory.markSQL), $1, $2) RETURNING position)
-            SELECT \(announce) FROM h
+            SELECT pg_notify($3, position::text || ' ' || $1) FROM h
             """,
-            notifying ? [.text(author), .text(history), .text(PostgresServer.channel(namespace))] : [.text(author), .text(history)])
+            [.text(author), .text(history), .text(PostgresServer.channel(namespace))])
     }
 }
