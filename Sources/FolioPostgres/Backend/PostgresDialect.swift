@@ -14,14 +14,15 @@ struct PostgresDialect: SQLDialect {
     func position(of needle: String, in text: String) -> String { "strpos(\(text), \(needle))" }
     func length(_ text: String) -> String { "char_length(\(text))" }
     func suffix(of text: String, count: String) -> String { "right(\(text), \(count))" }
-    /// A semi-join on the list unnested, never `column = ANY(list)`: a scan
-    /// tests that against every row, casting the list from text again each
-    /// time (a list as long as the table costs their product), where the
-    /// unnested list is cast once and hashed or probed through an index.
-    /// The best plan depends on the list's length and the table's size, so
-    /// the statement is planned with its list each time (see ``PGStatementCache``).
+    /// `column = ANY(list)`, the list bound as text and split by
+    /// `string_to_array`, which the planner folds, with the cast, into a
+    /// constant: a few IDs are probed through an index, many are hashed once
+    /// and each scanned row looked up (a list kept as a parameter, or cast
+    /// by the stable `::bigint[]` from text, is tested against every row
+    /// instead). Planned with its list each time (see ``PGStatementCache``):
+    /// the best plan depends on the list's length and the table's size.
     func isOneOf(_ column: String, ids marker: String) -> String {
-        "\(column) IN (SELECT unnest(\(marker)::bigint[]) \(PGStatementCache.plannedEachTime))"
+        "\(column) = ANY(string_to_array(\(marker), ',')::bigint[]) \(PGStatementCache.plannedEachTime)"
     }
-    func idList(_ ids: [Int64]) -> StoreValue { .text("{" + ids.map(String.init).joined(separator: ",") + "}") }
+    func idList(_ ids: [Int64]) -> StoreValue { .text(ids.map(String.init).joined(separator: ",")) }
 }

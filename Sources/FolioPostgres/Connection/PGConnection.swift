@@ -61,8 +61,11 @@ final class PGConnection {
         case .failure(let failure): throw StoreError.offline(store: display, message: failure.message)
         }
         // Notices ("already exists, skipping") are not for the user; warnings
-        // go to ``PostgresNotices``, never raw to standard error.
-        try execute("SET client_min_messages = warning")
+        // go to ``PostgresNotices``, never raw to standard error. A statement
+        // that is never prepared is planned with its values only while the
+        // plan cache chooses (`auto`): a server set to force generic plans would
+        // keep every list of IDs a parameter, tested against each row scanned.
+        try execute("SET client_min_messages = warning; SET plan_cache_mode = auto")
         if let statementTimeoutMilliseconds { try execute("SET statement_timeout = \(statementTimeoutMilliseconds)") }
         try onConnect?(self)
         generation += 1
