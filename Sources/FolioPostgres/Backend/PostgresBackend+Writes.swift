@@ -180,46 +180,34 @@ extension PostgresBackend {
         Self.historyStatement(history, author: author, namespace: namespace)
     }
 
-    /// One statement writing a history row for each of `histories` (in their
-    /// order, one transaction's saves), announced once, with the last row's
-    /// position: listeners read everything committed when woken, so a NOTIFY
-    /// per row would only queue more for every one of them to read. Nil when
-    /// every change is empty.
-    static func historyStatement(_ histories: [String], author: String, namespace: String?) -> PGStatement? {
-        let histories = histories.filter { !$0.isEmpty }
-        guard !histories.isEmpty else { return nil }
-        let rows = histories.indices.map { "(\(PostgresHistory.markSQL), $1, $\($0 + 3))" }
-        return PGStatement(
-            """
-            WITH h AS (INSERT INTO folio_history (position, author, changes)
-                       VALUES \(rows.joined(separator: ", ")) RETURNING position)
-            SELECT pg_notify($2, max(position)::text || ' ' || $1) FROM h
-            """,
-            [.text(author), .text(PostgresServer.channel(namespace))] + histories.map { .text($0) })
-    }
-
-    /// One statement writing, unannounced, a history row for each of
-    /// `rows` (author and changes; one transaction's saves, in their
-    /// order) that changed something. Nil when none did.
-    static func historyStatement(_ rows: [(author: String, history: String)], namespace: String?) -> PGStatement? {
+    /// One statement writing a history row for each of `rows` (author and
+    /// changes; one transaction's saves, in their order) that changed
+    /// something. With `announcing`, the rows are announced once, by the
+    /// newest position and that author: listeners read everything committed
+    /// when woken, so a NOTIFY per row would only queue more for each of
+    /// them to read. Without it they go unannounced (the commit's
+    /// announcement follows; see ``commitPipeline(_:rows:)``). Nil when no
+    /// row changed anything.
+    static func historyStatement(
+        _ rows: [(author: String, history: String)], namespace: String?, announcing author: String? = nil
+    ) -> PGStatement? {
         let rows = rows.filter { !$0.history.isEmpty }
         guard !rows.isEmpty else { return nil }
         let tuples = rows.indices.map { "(\(PostgresHistory.markSQL), $\(2 * $0 + 1), $\(2 * $0 + 2))" }
+        let insert = "INSERT INTO folio_history (position, author, changes) VALUES \(tuples.joined(separator: ", "))"
+        let values = rows.flatMap { [StoreValue.text($0.author), .text($0.history)] }
+        guard let author else { return PGStatement(insert, values) }
+        // The payload is "position author": small, far below the server's 8,000-byte cap.
         return PGStatement(
-            "INSERT INTO folio_history (position, author, changes) VALUES \(tuples.joined(separator: ", "))",
-            rows.flatMap { [StoreValue.text($0.author), .text($0.history)] })
+            """
+            WITH h AS (\(insert) RETURNING position)
+            SELECT pg_notify($\(values.count + 1), max(position)::text || ' ' || $\(values.count + 2)) FROM h
+            """,
+            values + [.text(PostgresServer.channel(namespace)), .text(author)])
     }
 
     /// ``historyStatement(_:author:)`` for the store in `namespace`.
     static func historyStatement(_ history: String, author: String, namespace: String?) -> PGStatement? {
-        guard !history.isEmpty else { return nil }
-        // The payload is "position author": small, far below the server's 8,000-byte cap.
-        return PGStatement(
-            """
-            WITH h AS (INSERT INTO folio_history (position, author, changes)
-                       VALUES (\(PostgresHistory.markSQL), $1, $2) RETURNING position)
-            SELECT pg_notify($3, position::text || ' ' || $1) FROM h
-            """,
-            [.text(author), .text(history), .text(PostgresServer.channel(namespace))])
+        historyStatement([(author, history)], namespace: namespace, announcing: author)
     }
 }

@@ -83,7 +83,9 @@ extension ReplicaPush {
                 [.integer(identity.number), .integer(entries[0].seq)])
         ]
         statements += runs.map { $0.statement(sql) }
-        if let rows = PostgresBackend.historyStatement(histories, author: identity.author, namespace: server.namespace) {
+        if let rows = PostgresBackend.historyStatement(
+            histories.map { (identity.author, $0) }, namespace: server.namespace, announcing: identity.author)
+        {
             statements.append(rows)
         }
         statements += [
